@@ -1,0 +1,48 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { arch, cpus, totalmem } from 'node:os';
+import { benchDice } from './dice.js';
+import { benchEngine, type Row } from './engine.js';
+
+/**
+ * `npm run bench`: every benchmark in one run, side by side, printed as a table. With `--write`, the
+ * table replaces the figures section of docs/benchmarks.md.
+ */
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  process.stderr.write('engine benchmarks…\n');
+  rows.push(...(await benchEngine()));
+  process.stderr.write('dice benchmarks…\n');
+  const dice = await benchDice();
+  for (const r of dice.rows) {
+    rows.push({ name: r.name, value: `${(r.opsPerSec / 1e6).toFixed(2)} M rolls/s`, target: '—', met: true });
+  }
+  rows.push({
+    name: 'dice: ours / @dice-roller/rpg-dice-roller, 1d10! pre-parsed',
+    value: `${dice.ratio.toFixed(1)}×`,
+    target: '≥ 30×',
+    met: dice.ratio >= 30,
+  });
+  const machine = `Node ${process.version}, ${arch()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`;
+  const table = [
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}.`,
+    '',
+    '| benchmark | result | target | met |',
+    '| --- | --- | --- | --- |',
+    ...rows.map((r) => `| ${r.name} | ${r.value} | ${r.target} | ${r.met ? 'yes' : '**no**'} |`),
+  ].join('\n');
+  process.stdout.write(`${table}\n`);
+  if (process.argv.includes('--write')) {
+    const path = new URL('../../docs/benchmarks.md', import.meta.url);
+    const doc = readFileSync(path, 'utf8');
+    const start = '<!-- figures:start -->';
+    const end = '<!-- figures:end -->';
+    const a = doc.indexOf(start);
+    const b = doc.indexOf(end);
+    if (a < 0 || b < 0) throw new Error('docs/benchmarks.md lacks the figures markers');
+    writeFileSync(path, `${doc.slice(0, a + start.length)}\n${table}\n${doc.slice(b)}`);
+    process.stderr.write('docs/benchmarks.md updated\n');
+  }
+  if (rows.some((r) => !r.met)) process.exitCode = 1;
+}
+
+await main();

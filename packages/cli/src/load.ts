@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { isRejection, parseScenario, type Scenario } from '@roundkeeper/engine';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+
+/** Exit codes: 0 ok; 1 refused by the rules, an unmet expectation, or a usage error; 2 unreadable input. */
+export const EXIT = { ok: 0, refused: 1, unreadable: 2 } as const;
+
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Reads a scenario file (YAML or JSON) and validates it, with messages that say how to fix it. */
+export function loadScenario(path: string): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : String(code ?? error);
+    throw new CliError(
+      `Cannot read ${path}: ${why}. Give the path of a .yaml or .json scenario file.`,
+      EXIT.unreadable,
+    );
+  }
+  let data: unknown;
+  try {
+    data = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (error) {
+    const detail =
+      error instanceof YAMLParseError
+        ? `${error.message.split('\n')[0]}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    throw new CliError(
+      `${path} is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${detail}`,
+      EXIT.unreadable,
+    );
+  }
+  const scenario = parseScenario(data);
+  if (isRejection(scenario)) {
+    throw new CliError(
+      `${path}: ${scenario.message} See examples/ for complete scenario files.`,
+      EXIT.unreadable,
+    );
+  }
+  return scenario;
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+
+/** Zod schemas of the engine's own commands. Ruleset commands are declared by each ruleset. */
+const id = z.string().min(1).max(64);
+const combatantId = id.regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, ".", "_" or "-"');
+
+export const durationSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('until-turn-start'),
+    combatant: id,
+    turns: z.number().int().min(1).max(1000).optional(),
+  }),
+  z.object({
+    kind: z.literal('until-turn-end'),
+    combatant: id,
+    turns: z.number().int().min(0).max(1000).optional(),
+  }),
+  z.object({ kind: z.literal('until-round-end'), round: z.number().int().min(0).optional() }),
+  z.object({ kind: z.literal('for'), amount: z.number().int().min(1).max(100_000) }),
+  z.object({
+    kind: z.literal('until'),
+    at: z.object({ round: z.number().int().min(0), at: z.array(z.number()).max(8) }),
+  }),
+  z.object({ kind: z.literal('indefinite') }),
+]);
+
+const jsonObject = z.record(z.string(), z.json());
+
+export const combatantInputSchema = z.object({
+  id: combatantId.optional(),
+  name: z.string().trim().min(1).max(80),
+  side: z.enum(['pc', 'npc']).default('npc'),
+  player: z.string().min(1).max(80).optional(),
+  hidden: z.boolean().default(false),
+  group: z.string().min(1).max(80).optional(),
+  hp: z
+    .union([
+      z.number().int().min(0).max(1_000_000),
+      z.object({
+        current: z.number().int().min(-1_000_000).max(1_000_000),
+        max: z.number().int().min(0).max(1_000_000),
+        temp: z.number().int().min(0).max(1_000_000).default(0),
+      }),
+    ])
+    .optional(),
+  stats: jsonObject.default({}),
+  notes: z.string().max(10_000).optional(),
+});
+export type CombatantInput = z.input<typeof combatantInputSchema>;
+
+export const actionDefSchema = z.object({
+  id: combatantId,
+  name: z.string().trim().min(1).max(80),
+  kind: z.string().min(1).max(40).default('custom'),
+  cost: z.record(z.string(), z.number().finite()).default({}),
+  tags: z.array(z.string().max(40)).max(20).default([]),
+  text: z.string().max(2000).default(''),
+  data: jsonObject.optional(),
+});
+
+export const coreCommandSchemas = {
+  'add-combatant': z.object({ combatant: combatantInputSchema }),
+  'update-combatant': z.object({
+    combatant: id,
+    name: z.string().trim().min(1).max(80).optional(),
+    side: z.enum(['pc', 'npc']).optional(),
+    player: z.string().min(1).max(80).nullable().optional(),
+    hidden: z.boolean().optional(),
+    group: z.string().min(1).max(80).nullable().optional(),
+    notes: z.string().max(10_000).optional(),
+    stats: jsonObject.optional(),
+  }),
+  'remove-combatant': z.object({ combatant: id }),
+  defeat: z.object({ combatant: id }),
+  revive: z.object({ combatant: id }),
+  damage: z.object({ combatant: id, amount: z.number().int().min(0).max(1_000_000) }),
+  heal: z.object({ combatant: id, amount: z.number().int().min(0).max(1_000_000) }),
+  'set-hp': z.object({
+    combatant: id,
+    current: z.number().int().min(-1_000_000).max(1_000_000).optional(),
+    max: z.number().int().min(0).max(1_000_000).optional(),
+    temp: z.number().int().min(0).max(1_000_000).optional(),
+  }),
+  'add-effect': z.object({
+    target: id,
+    name: z.string().trim().min(1).max(80),
+    duration: durationSchema,
+    source: id.optional(),
+    note: z.string().max(2000).optional(),
+    data: jsonObject.optional(),
+  }),
+  'remove-effect': z.object({ effect: id }),
+  'define-action': z.object({ action: actionDefSchema }),
+  'remove-action': z.object({ action: id }),
+  'set-options': z.object({ options: jsonObject }),
+  note: z.object({ text: z.string().trim().min(1).max(10_000) }),
+  end: z.object({}),
+  undo: z.object({}),
+  redo: z.object({}),
+} as const;
+
+export type CoreCommandType = keyof typeof coreCommandSchemas;
+
+export function isCoreCommand(type: string): type is CoreCommandType {
+  return Object.hasOwn(coreCommandSchemas, type);
+}
+
+/** One sentence from zod issues: which field, what is wrong. */
+export function explainZodError(error: z.ZodError, what: string): string {
+  const parts = error.issues.slice(0, 3).map((i) => {
+    const where = i.path.length ? `"${i.path.join('.')}"` : 'the input';
+    return `${where}: ${i.message}`;
+  });
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
+  return `The ${what} is not valid — ${parts.join('; ')}${more}.`;
+}

@@ -1,0 +1,284 @@
+import type { z } from 'zod';
+import { type actionDefSchema, type combatantInputSchema, explainZodError } from './commands.js';
+import type { JsonObject } from './json.js';
+import { type AnyRuleset, combatantOf, type DecideContext, type Decision } from './ruleset.js';
+import {
+  type Combatant,
+  type Command,
+  type Duration,
+  type EffectExpiry,
+  type EncounterState,
+  type HitPoints,
+  isRejection,
+  type Rejection,
+  reject,
+} from './types.js';
+
+type CombatantInput = z.output<typeof combatantInputSchema>;
+
+function missing(id: string, state: EncounterState): Rejection {
+  const names = state.roster.map((r) => r).join(', ') || 'none yet';
+  return reject(
+    'combatant/unknown',
+    `There is no combatant "${id}" in this encounter (combatants: ${names}).`,
+    {
+      combatant: id,
+    },
+  );
+}
+
+function slug(name: string): string {
+  const s = name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return s || 'combatant';
+}
+
+function uniqueId(state: EncounterState, wanted: string): string {
+  if (!Object.hasOwn(state.combatants, wanted)) return wanted;
+  for (let n = 2; ; n++) {
+    const id = `${wanted}-${n}`;
+    if (!Object.hasOwn(state.combatants, id)) return id;
+  }
+}
+
+/** Builds a combatant from GM input, validating the stats with the ruleset's schema. */
+export function buildCombatant(
+  state: EncounterState,
+  ruleset: AnyRuleset,
+  input: CombatantInput,
+): Combatant | Rejection {
+  if (input.id && Object.hasOwn(state.combatants, input.id)) {
+    return reject(
+      'combatant/duplicate',
+      `A combatant with id "${input.id}" is already in the encounter; pick another id.`,
+    );
+  }
+  const stats = ruleset.statsSchema.safeParse(input.stats ?? {});
+  if (!stats.success) {
+    return reject(
+      'combatant/invalid-stats',
+      explainZodError(stats.error, `sheet of ${input.name} for ${ruleset.name}`),
+    );
+  }
+  const hp: HitPoints | undefined =
+    input.hp === undefined
+      ? undefined
+      : typeof input.hp === 'number'
+        ? { current: input.hp, max: input.hp, temp: 0 }
+        : input.hp;
+  const c: Combatant = {
+    id: input.id ?? uniqueId(state, slug(input.name)),
+    name: input.name,
+    side: input.side,
+    hidden: input.hidden,
+    stats: stats.data,
+    cs: ruleset.initCombatant(stats.data, state.options),
+    turnsStarted: 0,
+    turnsEnded: 0,
+    active: true,
+  };
+  if (hp) c.hp = hp;
+  if (input.player) c.player = input.player;
+  if (input.group) c.group = input.group;
+  if (input.notes) c.notes = input.notes;
+  return c;
+}
+
+/** Turns a duration into the fact that ends it, measured from now. */
+export function resolveExpiry(
+  state: EncounterState,
+  ruleset: AnyRuleset,
+  duration: Duration,
+): EffectExpiry | Rejection {
+  switch (duration.kind) {
+    case 'until-turn-start':
+    case 'until-turn-end': {
+      const c = combatantOf(state, duration.combatant);
+      if (!c) return missing(duration.combatant, state);
+      const acting = state.current === c.id;
+      const defaultTurns = 1;
+      let turns = duration.turns ?? defaultTurns;
+      // "until the end of Bren's turn" said outside Bren's turn means the end of Bren's next turn.
+      if (duration.kind === 'until-turn-end' && turns === 0 && !acting) turns = 1;
+      return {
+        on: duration.kind === 'until-turn-start' ? 'turn-start' : 'turn-end',
+        combatant: c.id,
+        turnsStarted: c.turnsStarted + turns,
+      };
+    }
+    case 'until-round-end':
+      return { on: 'round-end', round: duration.round ?? Math.max(state.round, 1) };
+    case 'for': {
+      if (!ruleset.clock.after || !state.now) {
+        return reject(
+          'effect/duration-unsupported',
+          state.now
+            ? `${ruleset.name} cannot measure a duration in ${ruleset.clock.unit}s; anchor it to a turn or a round instead.`
+            : `A duration in ${ruleset.clock.unit}s starts counting when the fight starts; start it first, or anchor the effect to a turn.`,
+        );
+      }
+      const at = ruleset.clock.after(state, state.now, duration.amount);
+      if (isRejection(at)) return at;
+      return { on: 'instant', at };
+    }
+    case 'until':
+      return { on: 'instant', at: duration.at };
+    case 'indefinite':
+      return { on: 'never' };
+  }
+}
+
+export function decideCore(ctx: DecideContext, command: Command, ruleset: AnyRuleset): Decision {
+  const state = ctx.state;
+  const need = (id: unknown): Combatant | Rejection =>
+    combatantOf(state, String(id)) ?? missing(String(id), state);
+  switch (command.type) {
+    case 'add-combatant': {
+      const c = buildCombatant(state, ruleset, command.combatant as CombatantInput);
+      if (isRejection(c)) return c;
+      return [{ type: 'combatant/added', combatant: c as unknown as JsonObject }];
+    }
+    case 'update-combatant': {
+      const c = need(command.combatant);
+      if (isRejection(c)) return c;
+      const { type: _t, combatant: _c, ...rest } = command;
+      const patch: JsonObject = {};
+      for (const [k, v] of Object.entries(rest)) {
+        if (v === undefined) continue;
+        if (k === 'stats') {
+          const stats = ruleset.statsSchema.safeParse({ ...c.stats, ...(v as JsonObject) });
+          if (!stats.success)
+            return reject('combatant/invalid-stats', explainZodError(stats.error, `sheet of ${c.name}`));
+          patch.stats = stats.data;
+        } else patch[k] = v as JsonObject[string];
+      }
+      return [{ type: 'combatant/updated', combatant: c.id, patch }];
+    }
+    case 'remove-combatant': {
+      const c = need(command.combatant);
+      if (isRejection(c)) return c;
+      return [{ type: 'combatant/removed', combatant: c.id, name: c.name }];
+    }
+    case 'defeat':
+    case 'revive': {
+      const c = need(command.combatant);
+      if (isRejection(c)) return c;
+      if (command.type === 'defeat' && !c.active)
+        return reject('combatant/already-defeated', `${c.name} is already out of the fight.`);
+      if (command.type === 'revive' && c.active)
+        return reject('combatant/not-defeated', `${c.name} is still in the fight.`);
+      return [
+        { type: command.type === 'defeat' ? 'combatant/defeated' : 'combatant/revived', combatant: c.id },
+      ];
+    }
+    case 'damage':
+    case 'heal':
+    case 'set-hp': {
+      const c = need(command.combatant);
+      if (isRejection(c)) return c;
+      const hp = c.hp ?? { current: 0, max: 0, temp: 0 };
+      let next: HitPoints;
+      if (command.type === 'damage') {
+        const amount = command.amount as number;
+        const fromTemp = Math.min(hp.temp, amount);
+        next = { ...hp, temp: hp.temp - fromTemp, current: hp.current - (amount - fromTemp) };
+      } else if (command.type === 'heal') {
+        if (!c.hp)
+          return reject('hp/untracked', `${c.name} has no hit points tracked; set them with set-hp first.`);
+        next = { ...hp, current: Math.min(hp.max, hp.current + (command.amount as number)) };
+      } else {
+        next = {
+          current: (command.current as number | undefined) ?? hp.current,
+          max: (command.max as number | undefined) ?? hp.max,
+          temp: (command.temp as number | undefined) ?? hp.temp,
+        };
+      }
+      return [
+        {
+          type: 'hp/changed',
+          combatant: c.id,
+          from: hp as unknown as JsonObject,
+          hp: next as unknown as JsonObject,
+        },
+      ];
+    }
+    case 'add-effect': {
+      const target = need(command.target);
+      if (isRejection(target)) return target;
+      if (command.source !== undefined) {
+        const src = need(command.source);
+        if (isRejection(src)) return src;
+      }
+      const duration = command.duration as Duration;
+      const expires = resolveExpiry(state, ruleset, duration);
+      if (isRejection(expires)) return expires;
+      const effect: JsonObject = {
+        id: ctx.newId('fx'),
+        name: command.name as string,
+        target: target.id,
+        duration: duration as unknown as JsonObject,
+        expires: expires as unknown as JsonObject,
+      };
+      if (command.source !== undefined) effect.source = command.source as string;
+      if (command.note !== undefined) effect.note = command.note as string;
+      if (command.data !== undefined) effect.data = command.data as JsonObject;
+      return [{ type: 'effect/added', effect }];
+    }
+    case 'remove-effect': {
+      const e = state.effects.find((x) => x.id === command.effect);
+      if (!e) return reject('effect/unknown', `There is no effect "${String(command.effect)}" active now.`);
+      return [{ type: 'effect/removed', effect: e.id, name: e.name, target: e.target }];
+    }
+    case 'define-action': {
+      const action = { ...(command.action as z.output<typeof actionDefSchema>), custom: true };
+      const clash = ruleset.catalog(state).find((a) => a.id === action.id);
+      if (clash) {
+        return reject(
+          'action/duplicate',
+          `"${action.id}" is already the catalog's ${clash.name}; give the custom action another id.`,
+        );
+      }
+      const problem = ruleset.validateCustomAction?.(action);
+      if (problem) return problem;
+      return [{ type: 'action/defined', action: action as unknown as JsonObject }];
+    }
+    case 'remove-action': {
+      if (!state.customActions.some((a) => a.id === command.action)) {
+        return reject('action/unknown', `There is no custom action "${String(command.action)}" to remove.`);
+      }
+      return [{ type: 'action/removed', action: command.action as string }];
+    }
+    case 'set-options': {
+      const next = ruleset.optionsSchema.safeParse({ ...state.options, ...(command.options as JsonObject) });
+      if (!next.success)
+        return reject('options/invalid', explainZodError(next.error, `options for ${ruleset.name}`));
+      const refused = ruleset.canSetOptions?.(state, next.data);
+      if (refused) return refused;
+      return [{ type: 'options/set', options: next.data, previous: state.options }];
+    }
+    case 'note':
+      return [{ type: 'note/added', text: command.text as string }];
+    case 'end':
+      return [{ type: 'encounter/ended', round: state.round }];
+    case 'undo': {
+      const group = state.history.undoable.at(-1);
+      if (group === undefined) return reject('undo/nothing', 'There is nothing to undo.');
+      return [{ type: 'undo', group }];
+    }
+    case 'redo': {
+      const group = state.history.redoable.at(-1);
+      if (group === undefined) {
+        return reject(
+          'redo/nothing',
+          'There is nothing to redo (redo works right after an undo, before any new command).',
+        );
+      }
+      return [{ type: 'redo', group }];
+    }
+    default:
+      return reject('command/unknown', `"${command.type}" is not a command here.`);
+  }
+}

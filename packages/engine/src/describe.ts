@@ -1,0 +1,101 @@
+import type { AnyRuleset } from './ruleset.js';
+import type { Duration, EncounterState, EngineEvent } from './types.js';
+
+function nameOf(state: EncounterState, id: unknown): string {
+  if (typeof id !== 'string') return '?';
+  return state.combatants[id]?.name ?? id;
+}
+
+export function describeDuration(state: EncounterState, d: Duration): string {
+  switch (d.kind) {
+    case 'until-turn-start':
+      return `until the start of ${nameOf(state, d.combatant)}'s ${d.turns && d.turns > 1 ? `${d.turns}th ` : ''}next turn`;
+    case 'until-turn-end':
+      return d.turns === 0
+        ? `until the end of ${nameOf(state, d.combatant)}'s turn`
+        : `until the end of ${nameOf(state, d.combatant)}'s ${d.turns && d.turns > 1 ? `${d.turns}th ` : ''}next turn`;
+    case 'until-round-end':
+      return d.round ? `until the end of round ${d.round}` : 'until the end of the round';
+    case 'for':
+      return `for ${d.amount} clock units`;
+    case 'until':
+      return `until round ${d.at.round} (${d.at.at.join(',')})`;
+    case 'indefinite':
+      return 'until removed';
+  }
+}
+
+/**
+ * A log line for an event, in the GM's words. `state` is the state the event led to (names of
+ * combatants still resolve after they are removed only while the event's own payload names them).
+ */
+export function describeEvent(event: EngineEvent, state: EncounterState, ruleset: AnyRuleset): string | null {
+  const own = ruleset.describeEvent?.(event, state);
+  if (own !== undefined && own !== null) return own;
+  const who = (k: string) => nameOf(state, event[k]);
+  switch (event.type) {
+    case 'encounter/created':
+      return `Encounter created (${ruleset.name}).`;
+    case 'encounter/started':
+      return 'The fight begins.';
+    case 'encounter/ended':
+      return 'The encounter ends.';
+    case 'combatant/added': {
+      const c = event.combatant as { name?: string; hidden?: boolean };
+      return `${c.name ?? '?'} joins the encounter${c.hidden ? ' (hidden)' : ''}.`;
+    }
+    case 'combatant/updated':
+      return `${who('combatant')} is updated.`;
+    case 'combatant/removed':
+      return `${String(event.name ?? event.combatant)} leaves the encounter.`;
+    case 'combatant/defeated':
+      return `${who('combatant')} is out of the fight.`;
+    case 'combatant/revived':
+      return `${who('combatant')} is back in the fight.`;
+    case 'hp/changed': {
+      const from = (event.from as { current: number }).current;
+      const to = (event.hp as { current: number; max: number }).current;
+      const max = (event.hp as { max: number }).max;
+      return `${who('combatant')}: HP ${from} → ${to}/${max}.`;
+    }
+    case 'effect/added': {
+      const e = event.effect as { name: string; target: string; duration: Duration };
+      return `${nameOf(state, e.target)} gains ${e.name} ${describeDuration(state, e.duration)}.`;
+    }
+    case 'effect/expired':
+      return `${String(event.name)} on ${who('target')} ends.`;
+    case 'effect/removed':
+      return `${String(event.name)} is removed from ${who('target')}.`;
+    case 'action/defined':
+      return `Custom action "${(event.action as { name: string }).name}" defined.`;
+    case 'action/removed':
+      return `Custom action "${String(event.action)}" removed.`;
+    case 'options/set':
+      return 'Encounter options changed.';
+    case 'note/added':
+      return `GM note: ${String(event.text)}`;
+    case 'round/started':
+      return `— Round ${String(event.round)} —`;
+    case 'round/ended':
+      return `Round ${String(event.round)} ends.`;
+    case 'turn/started':
+      return `${who('combatant')}'s turn.`;
+    case 'turn/ended':
+      return null;
+    case 'clock/advanced':
+      return null;
+    case 'agenda/scheduled':
+    case 'agenda/removed':
+      return null;
+    case 'dice/rolled':
+      return `${who('combatant')} rolls ${String(event.purpose ?? '')}: ${String((event.roll as { text?: string })?.text ?? '')}`;
+    case 'dice/state':
+      return null;
+    case 'undo':
+      return `Undo (command ${String(event.group)}).`;
+    case 'redo':
+      return `Redo (command ${String(event.group)}).`;
+    default:
+      return null;
+  }
+}

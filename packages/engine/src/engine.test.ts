@@ -1,0 +1,278 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { scriptedDice, seededDice } from './dice/rng.js';
+import { decide } from './engine.js';
+import { deepFreeze, isPlainJson } from './json.js';
+import { EncounterLog, reduce } from './log.js';
+import { roundRobin } from './test-ruleset.js';
+import { type Command, isRejection } from './types.js';
+import { view, viewLog } from './view.js';
+
+const registry = { 'round-robin': roundRobin };
+
+function make(seed = 1, dice = seededDice(seed)) {
+  const enc = EncounterLog.create({ id: 'e', name: 'E', ruleset: 'round-robin', dice }, registry);
+  if (isRejection(enc)) throw new Error(enc.message);
+  for (const name of ['Ana', 'Bren', 'Cato']) {
+    const r = enc.execute({ type: 'add-combatant', combatant: { name } });
+    if (isRejection(r)) throw new Error(r.message);
+  }
+  return enc;
+}
+
+function ok(enc: EncounterLog, command: Command) {
+  const r = enc.execute(command);
+  if (isRejection(r)) throw new Error(`${command.type}: ${r.message}`);
+  return r;
+}
+
+const commandArb: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constant({ type: 'start' }),
+  fc.constant({ type: 'next' }),
+  fc.constant({ type: 'next' }),
+  fc.constant({ type: 'undo' }),
+  fc.constant({ type: 'redo' }),
+  fc.constantFrom('ana', 'bren', 'cato', 'zed').map((actor) => ({ type: 'roll', actor })),
+  fc.record({
+    type: fc.constant('add-effect'),
+    target: fc.constantFrom('ana', 'bren', 'cato'),
+    name: fc.constantFrom('Stunned', 'Blessed'),
+    duration: fc.oneof(
+      fc.record({ kind: fc.constant('until-turn-start'), combatant: fc.constantFrom('ana', 'bren', 'cato') }),
+      fc.record({
+        kind: fc.constant('until-turn-end'),
+        combatant: fc.constantFrom('ana', 'bren'),
+        turns: fc.integer({ min: 0, max: 2 }),
+      }),
+      fc.record({ kind: fc.constant('until-round-end') }),
+      fc.record({ kind: fc.constant('for'), amount: fc.integer({ min: 1, max: 5 }) }),
+    ),
+  }),
+  fc.record({ type: fc.constant('damage'), combatant: fc.constantFrom('ana', 'bren'), amount: fc.nat(10) }),
+  fc.constant({ type: 'set-hp', combatant: 'ana', current: 10, max: 10 }),
+  // Malformed commands: decide must refuse, never throw.
+  fc.anything(),
+  fc.record({ type: fc.string(), actor: fc.anything() }),
+  fc.record({ type: fc.constant('damage'), combatant: fc.anything(), amount: fc.anything() }),
+);
+
+describe('engine properties', () => {
+  it('fold(log) equals the live state after any command sequence', () => {
+    fc.assert(
+      fc.property(fc.array(commandArb, { maxLength: 40 }), fc.integer(), (commands, seed) => {
+        const enc = make(seed);
+        for (const c of commands) enc.execute(c);
+        expect(reduce(enc.entries, registry)).toEqual(enc.state);
+        expect(isPlainJson(enc.state)).toBe(true);
+        expect(JSON.parse(JSON.stringify(enc.state))).toEqual(enc.state);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('same seed + same commands → same events', () => {
+    fc.assert(
+      fc.property(fc.array(commandArb, { maxLength: 30 }), fc.integer(), (commands, seed) => {
+        const a = make(seed);
+        const b = make(seed);
+        for (const c of commands) {
+          a.execute(c);
+          b.execute(structuredClone(c));
+        }
+        expect(b.entries).toEqual(a.entries);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('undo restores the previous state exactly and redo re-applies it', () => {
+    fc.assert(
+      fc.property(fc.array(commandArb, { maxLength: 25 }), commandArb, (prefix, last) => {
+        const enc = make(5);
+        for (const c of prefix) enc.execute(c);
+        const before = enc.state;
+        const r = enc.execute(last);
+        if (isRejection(r) || r.length === 0 || ['undo', 'redo'].includes((last as Command).type)) return;
+        const after = enc.state;
+        ok(enc, { type: 'undo' });
+        const { history: _h1, seq: _s1, ...undone } = enc.state;
+        const { history: _h2, seq: _s2, ...expected } = before;
+        expect(undone).toEqual(expected);
+        ok(enc, { type: 'redo' });
+        const { history: _h3, seq: _s3, ...redone } = enc.state;
+        const { history: _h4, seq: _s4, ...again } = after;
+        expect(redone).toEqual(again);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('decide never throws and never mutates (deep-frozen state)', () => {
+    fc.assert(
+      fc.property(fc.array(commandArb, { maxLength: 30 }), (commands) => {
+        const enc = make(9);
+        for (const c of commands) {
+          deepFreeze(enc.state);
+          for (const e of enc.entries) deepFreeze(e);
+          expect(() => enc.execute(c)).not.toThrow();
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('malformed commands get a rejection with a code and a sentence', () => {
+    const enc = make();
+    for (const bad of [null, 42, 'next', [], {}, { type: 7 }, { type: 'damage' }, { type: 'nope' }]) {
+      const r = decide(enc.state, bad, registry);
+      expect(isRejection(r)).toBe(true);
+      if (isRejection(r)) {
+        expect(r.code).toMatch(/^[a-z-]+\/[a-z-]+$/);
+        expect(r.message.length).toBeGreaterThan(10);
+      }
+    }
+  });
+});
+
+describe('undo and redo', () => {
+  it('undo works on whole commands and refuses when there is nothing to undo', () => {
+    const enc = make();
+    ok(enc, { type: 'undo' });
+    ok(enc, { type: 'undo' });
+    ok(enc, { type: 'undo' });
+    expect(enc.state.roster).toEqual([]);
+    const r = enc.execute({ type: 'undo' });
+    expect(isRejection(r) && r.code).toBe('undo/nothing');
+  });
+
+  it('a new command clears the redo stack', () => {
+    const enc = make();
+    ok(enc, { type: 'start' });
+    ok(enc, { type: 'undo' });
+    ok(enc, { type: 'add-combatant', combatant: { name: 'Dara' } });
+    const r = enc.execute({ type: 'redo' });
+    expect(isRejection(r) && r.code).toBe('redo/nothing');
+  });
+
+  it('undoing a roll restores the dice state, so re-rolling gives the same faces', () => {
+    const enc = make(42);
+    const first = ok(enc, { type: 'roll', actor: 'ana' });
+    ok(enc, { type: 'undo' });
+    const second = ok(enc, { type: 'roll', actor: 'ana' });
+    expect(second[0]!.event.faces).toEqual(first[0]!.event.faces);
+  });
+});
+
+describe('effects with explicit anchors', () => {
+  it("until the start of the TARGET's next turn, not the caster's", () => {
+    const enc = make();
+    ok(enc, { type: 'start' }); // ana's turn
+    ok(enc, {
+      type: 'add-effect',
+      target: 'cato',
+      source: 'ana',
+      name: 'Stunned',
+      duration: { kind: 'until-turn-start', combatant: 'cato' },
+    });
+    ok(enc, { type: 'next' }); // bren
+    expect(enc.state.effects).toHaveLength(1);
+    ok(enc, { type: 'next' }); // cato: ends
+    expect(enc.state.effects).toHaveLength(0);
+  });
+
+  it("until the end of the caster's current turn (turns: 0) ends at this turn's end", () => {
+    const enc = make();
+    ok(enc, { type: 'start' });
+    ok(enc, {
+      type: 'add-effect',
+      target: 'bren',
+      name: 'Marked',
+      duration: { kind: 'until-turn-end', combatant: 'ana', turns: 0 },
+    });
+    ok(enc, { type: 'next' });
+    expect(enc.state.effects).toHaveLength(0);
+  });
+
+  it("until the end of Ana's next turn, said during Ana's turn, lasts across the round boundary", () => {
+    const enc = make();
+    ok(enc, { type: 'start' });
+    ok(enc, {
+      type: 'add-effect',
+      target: 'bren',
+      name: 'Marked',
+      duration: { kind: 'until-turn-end', combatant: 'ana' },
+    });
+    ok(enc, { type: 'next' });
+    ok(enc, { type: 'next' });
+    ok(enc, { type: 'next' }); // round 2, ana
+    expect(enc.state.round).toBe(2);
+    expect(enc.state.effects).toHaveLength(1);
+    ok(enc, { type: 'next' }); // ana's turn ends
+    expect(enc.state.effects).toHaveLength(0);
+  });
+
+  it('the last combatant of a round: start of their next turn is in the next round', () => {
+    const enc = make();
+    ok(enc, { type: 'start' });
+    ok(enc, { type: 'next' });
+    ok(enc, { type: 'next' }); // cato, last
+    ok(enc, {
+      type: 'add-effect',
+      target: 'cato',
+      name: 'Dodging',
+      duration: { kind: 'until-turn-start', combatant: 'cato' },
+    });
+    ok(enc, { type: 'next' }); // round 2 ana
+    ok(enc, { type: 'next' }); // bren
+    expect(enc.state.effects).toHaveLength(1);
+    ok(enc, { type: 'next' }); // cato
+    expect(enc.state.effects).toHaveLength(0);
+  });
+
+  it('until the end of the round, and for N clock units', () => {
+    const enc = make();
+    ok(enc, { type: 'start' });
+    ok(enc, { type: 'add-effect', target: 'bren', name: 'Haste', duration: { kind: 'until-round-end' } });
+    ok(enc, { type: 'add-effect', target: 'bren', name: 'Glow', duration: { kind: 'for', amount: 4 } });
+    ok(enc, { type: 'next' });
+    ok(enc, { type: 'next' });
+    expect(enc.state.effects.map((e) => e.name)).toEqual(['Haste', 'Glow']);
+    ok(enc, { type: 'next' }); // round ends → Haste goes; slot 0 of round 2
+    expect(enc.state.effects.map((e) => e.name)).toEqual(['Glow']);
+    ok(enc, { type: 'next' }); // slot 1 of round 2 = 4 slots after slot 0 of round 1
+    expect(enc.state.effects).toHaveLength(0);
+  });
+});
+
+describe('dice state and views', () => {
+  it('scripted dice give exactly the scripted faces and fail clearly when they run out', () => {
+    const enc = make(1, scriptedDice([4, 2]));
+    expect(ok(enc, { type: 'roll', actor: 'ana' })[0]!.event.faces).toEqual([4]);
+    expect(ok(enc, { type: 'roll', actor: 'ana' })[0]!.event.faces).toEqual([2]);
+    const r = enc.execute({ type: 'roll', actor: 'ana' });
+    expect(isRejection(r) && r.code).toBe('dice/script-exhausted');
+  });
+
+  it('views redact the dice state, GM notes and hidden combatants — in state and in the log', () => {
+    const enc = make(3);
+    ok(enc, {
+      type: 'add-combatant',
+      combatant: { id: 'spy', name: 'Spy', hidden: true, notes: 'the real villain' },
+    });
+    ok(enc, { type: 'note', text: 'secret plan' });
+    ok(enc, { type: 'start' });
+    ok(enc, { type: 'roll', actor: 'spy' });
+    for (const viewer of [{ role: 'table' as const }, { role: 'player' as const, combatants: ['ana'] }]) {
+      const v = view(enc.state, viewer, roundRobin);
+      const log = viewLog(enc.entries, viewer, enc.state, roundRobin);
+      const sent = JSON.stringify({ v, log });
+      expect(v.dice).toBeNull();
+      expect(sent).not.toContain('spy');
+      expect(sent).not.toContain('villain');
+      expect(sent).not.toContain('secret plan');
+      expect(sent).not.toContain('dice/state');
+    }
+    const own = view(enc.state, { role: 'player', combatants: ['spy'] }, roundRobin);
+    expect(own.combatants.spy?.name).toBe('Spy');
+  });
+});

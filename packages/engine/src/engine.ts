@@ -1,0 +1,227 @@
+import type { z } from 'zod';
+import { compareInstants } from './clock.js';
+import { coreCommandSchemas, explainZodError, isCoreCommand } from './commands.js';
+import { decideCore } from './core-decide.js';
+import { type DiceRoll, parseDice, type RollOptions, rollDice } from './dice/index.js';
+import { DiceScriptError, type DiceState, StateRng } from './dice/rng.js';
+import { evolve } from './evolve.js';
+import type { JsonObject } from './json.js';
+import type { AnyRuleset, DecideContext, RulesetRegistry } from './ruleset.js';
+import {
+  type Command,
+  type EncounterState,
+  type EngineEvent,
+  isRejection,
+  type Rejection,
+  reject,
+  STATE_SCHEMA,
+  type Viewer,
+} from './types.js';
+
+/** How many events one command may cause, cascades included, before it is refused as a runaway. */
+export const MAX_EVENTS_PER_COMMAND = 5000;
+
+export interface DecideOptions {
+  by?: Viewer;
+}
+
+export function rulesetFor(state: EncounterState, registry: RulesetRegistry): AnyRuleset | Rejection {
+  const r = Object.hasOwn(registry, state.ruleset) ? registry[state.ruleset] : undefined;
+  if (!r) {
+    return reject(
+      'ruleset/unknown',
+      `This encounter uses the ruleset "${state.ruleset}", which is not installed. Installed: ${Object.keys(registry).join(', ')}.`,
+    );
+  }
+  return r;
+}
+
+class Context implements DecideContext {
+  readonly rng: StateRng;
+  private ids = 0;
+  constructor(
+    public state: EncounterState,
+    readonly command: Command,
+    readonly by: Viewer,
+    dice: DiceState,
+    private readonly baseSeq: number,
+  ) {
+    this.rng = new StateRng(dice);
+  }
+  roll(expression: string, refs?: Record<string, number>, options?: RollOptions): DiceRoll {
+    return rollDice(parseDice(expression), this.rng, refs, options);
+  }
+  newId(prefix: string): string {
+    this.ids++;
+    return `${prefix}${this.baseSeq + 1}.${this.ids}`;
+  }
+}
+
+/** Effects whose anchor this event reaches: the engine's own cascade. */
+function expiries(state: EncounterState, event: EngineEvent): EngineEvent[] {
+  const out: EngineEvent[] = [];
+  for (const e of state.effects) {
+    const x = e.expires;
+    let due = false;
+    switch (x.on) {
+      case 'turn-start':
+        due =
+          event.type === 'turn/started' &&
+          event.combatant === x.combatant &&
+          (state.combatants[x.combatant]?.turnsStarted ?? 0) >= x.turnsStarted;
+        break;
+      case 'turn-end':
+        due =
+          event.type === 'turn/ended' &&
+          event.combatant === x.combatant &&
+          (state.combatants[x.combatant]?.turnsStarted ?? 0) >= x.turnsStarted;
+        break;
+      case 'round-end':
+        due = event.type === 'round/ended' && (event.round as number) >= x.round;
+        break;
+      case 'instant':
+        due = event.type === 'clock/advanced' && state.now !== null && compareInstants(x.at, state.now) <= 0;
+        break;
+      case 'never':
+        break;
+    }
+    if (due) out.push({ type: 'effect/expired', effect: e.id, name: e.name, target: e.target });
+  }
+  return out;
+}
+
+/**
+ * Decides a command against the current state: the events it causes (cascades included, in order,
+ * each consequence right after its cause) or a rejection. Never throws on malformed input.
+ */
+export function decide(
+  state: EncounterState,
+  command: unknown,
+  registry: RulesetRegistry,
+  options: DecideOptions = {},
+): EngineEvent[] | Rejection {
+  try {
+    return decideUnsafe(state, command, registry, options);
+  } catch (error) {
+    if (error instanceof DiceScriptError) return reject(error.code, error.message);
+    if (error instanceof Error && error.name === 'DiceSyntaxError') {
+      return reject('dice/syntax', error.message);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return reject(
+      'engine/internal',
+      `The command could not be decided because of an internal error: ${message}`,
+    );
+  }
+}
+
+function decideUnsafe(
+  state: EncounterState,
+  raw: unknown,
+  registry: RulesetRegistry,
+  options: DecideOptions,
+): EngineEvent[] | Rejection {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return reject('command/invalid', 'A command must be an object with a "type", like {"type": "next"}.');
+  }
+  const command = raw as Command;
+  if (typeof command.type !== 'string' || command.type.length === 0) {
+    return reject('command/invalid', 'A command needs a "type" naming what to do, like "next" or "act".');
+  }
+  const ruleset = rulesetFor(state, registry);
+  if (isRejection(ruleset)) return ruleset;
+  if (state.status === 'ended' && !['undo', 'redo', 'note'].includes(command.type)) {
+    return reject('encounter/ended', 'The encounter has ended; undo the end to continue it.');
+  }
+
+  let schema: z.ZodType | undefined;
+  if (isCoreCommand(command.type)) schema = coreCommandSchemas[command.type];
+  else if (Object.hasOwn(ruleset.commands, command.type)) schema = ruleset.commands[command.type];
+  if (!schema) {
+    const known = [...Object.keys(ruleset.commands), ...Object.keys(coreCommandSchemas)].join(', ');
+    return reject('command/unknown', `"${command.type}" is not a command here. Known commands: ${known}.`, {
+      type: command.type,
+    });
+  }
+  const { type: _type, ...payload } = command;
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    return reject('command/invalid', explainZodError(parsed.error, `"${command.type}" command`), {
+      type: command.type,
+    });
+  }
+  const valid = { ...(parsed.data as JsonObject), type: command.type } as Command;
+  const ctx = new Context(state, valid, options.by ?? { role: 'gm' }, state.dice, state.seq);
+  const decided = isCoreCommand(valid.type) ? decideCore(ctx, valid, ruleset) : ruleset.decide(ctx, valid);
+  if (isRejection(decided)) return decided;
+  return settle(ctx, ruleset, decided);
+}
+
+/** Applies events one by one on a draft, queueing what each one causes; then records the dice state. */
+function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): EngineEvent[] | Rejection {
+  const out: EngineEvent[] = [];
+  const queue = [...decided];
+  let draft = ctx.state;
+  while (queue.length > 0) {
+    const event = queue.shift()!;
+    out.push(event);
+    if (out.length > MAX_EVENTS_PER_COMMAND) {
+      return reject(
+        'engine/runaway',
+        `This command caused more than ${MAX_EVENTS_PER_COMMAND} events; a rule is probably looping. Nothing was changed.`,
+      );
+    }
+    draft = evolve(draft, event, ruleset);
+    ctx.state = draft;
+    const follow = [...expiries(draft, event), ...(ruleset.react?.(ctx, event) ?? [])];
+    queue.unshift(...follow);
+  }
+  if (ctx.rng.count > 0) out.push({ type: 'dice/state', dice: ctx.rng.snapshot() as unknown as JsonObject });
+  return out;
+}
+
+export interface NewEncounter {
+  id: string;
+  name: string;
+  ruleset: string;
+  options?: unknown;
+  dice: DiceState;
+}
+
+/** The first event of every log: the encounter as created, options validated and defaulted. */
+export function createEncounter(input: NewEncounter, registry: RulesetRegistry): EngineEvent | Rejection {
+  const ruleset = Object.hasOwn(registry, input.ruleset) ? registry[input.ruleset] : undefined;
+  if (!ruleset) {
+    return reject(
+      'ruleset/unknown',
+      `There is no ruleset "${input.ruleset}". Choose one of: ${Object.keys(registry).join(', ')}.`,
+    );
+  }
+  const parsed = ruleset.optionsSchema.safeParse(input.options ?? {});
+  if (!parsed.success) {
+    return reject('options/invalid', explainZodError(parsed.error, `options for ${ruleset.name}`));
+  }
+  const state: EncounterState = {
+    schema: STATE_SCHEMA,
+    id: input.id,
+    name: input.name,
+    ruleset: ruleset.id,
+    rulesetVersion: ruleset.version,
+    options: parsed.data,
+    status: 'setup',
+    round: 0,
+    now: null,
+    current: null,
+    combatants: {},
+    roster: [],
+    agenda: [],
+    effects: [],
+    customActions: [],
+    dice: input.dice,
+    gmNotes: [],
+    history: { undoable: [], redoable: [], lastGroup: 0 },
+    seq: 0,
+    rs: ruleset.init(parsed.data),
+  };
+  return { type: 'encounter/created', state: state as unknown as JsonObject };
+}

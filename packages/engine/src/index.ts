@@ -1,0 +1,16 @@
+export * from './agenda.js';
+export * from './clock.js';
+export * from './commands.js';
+export { buildCombatant, resolveExpiry } from './core-decide.js';
+export * from './describe.js';
+export * from './dice/index.js';
+export * from './engine.js';
+export * from './evolve.js';
+export * from './json.js';
+export * from './legal.js';
+export * from './log.js';
+export * from './ruleset.js';
+export * from './scenario.js';
+export * from './timeline.js';
+export * from './types.js';
+export * from './view.js';

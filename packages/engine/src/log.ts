@@ -1,0 +1,143 @@
+import { createEncounter, type DecideOptions, decide, type NewEncounter, rulesetFor } from './engine.js';
+import { evolve } from './evolve.js';
+import type { RulesetRegistry } from './ruleset.js';
+import {
+  type EncounterState,
+  type EngineEvent,
+  type History,
+  isRejection,
+  type LogEntry,
+  type Rejection,
+} from './types.js';
+
+/** How many command groups can be undone in a row. */
+export const UNDO_DEPTH = 200;
+
+const isUndoRedo = (e: EngineEvent) => e.type === 'undo' || e.type === 'redo';
+
+/** Updates the undo/redo stacks for one log entry. Group 0 (creation) is never undoable. */
+function track(h: History, entry: LogEntry, undone: Set<number>): History {
+  const e = entry.event;
+  if (e.type === 'undo') {
+    const g = e.group as number;
+    undone.add(g);
+    return {
+      lastGroup: Math.max(h.lastGroup, entry.group),
+      undoable: h.undoable.filter((x) => x !== g),
+      redoable: [...h.redoable, g],
+    };
+  }
+  if (e.type === 'redo') {
+    const g = e.group as number;
+    undone.delete(g);
+    return {
+      lastGroup: Math.max(h.lastGroup, entry.group),
+      undoable: [...h.undoable, g].slice(-UNDO_DEPTH),
+      redoable: h.redoable.filter((x) => x !== g),
+    };
+  }
+  if (entry.group > h.lastGroup) {
+    // A new command: what was undone before it can no longer be redone.
+    return {
+      lastGroup: entry.group,
+      undoable: entry.group === 0 ? h.undoable : [...h.undoable, entry.group].slice(-UNDO_DEPTH),
+      redoable: [],
+    };
+  }
+  return h;
+}
+
+/**
+ * The state a log describes: its fold, with undone command groups left out. Pure; the log is
+ * append-only, so undo and redo are entries too.
+ */
+export function reduce(log: readonly LogEntry[], registry: RulesetRegistry): EncounterState {
+  const first = log[0];
+  if (first?.event.type !== 'encounter/created') {
+    throw new Error('A log must start with an encounter/created event.');
+  }
+  let history: History = { undoable: [], redoable: [], lastGroup: 0 };
+  const undone = new Set<number>();
+  for (const entry of log) history = track(history, entry, undone);
+
+  let state = first.event.state as unknown as EncounterState;
+  const ruleset = rulesetFor(state, registry);
+  if (isRejection(ruleset)) throw new Error(ruleset.message);
+  for (let i = 1; i < log.length; i++) {
+    const entry = log[i]!;
+    if (isUndoRedo(entry.event) || undone.has(entry.group)) continue;
+    state = evolve(state, entry.event, ruleset);
+  }
+  return { ...state, history, seq: log.at(-1)!.seq };
+}
+
+/**
+ * Applies new entries to a state. Plain events fold in directly; an undo or redo refolds the log
+ * (which must already end with `entries`).
+ */
+export function applyEntries(
+  state: EncounterState,
+  entries: readonly LogEntry[],
+  log: readonly LogEntry[],
+  registry: RulesetRegistry,
+): EncounterState {
+  if (entries.some((e) => isUndoRedo(e.event))) return reduce(log, registry);
+  const ruleset = rulesetFor(state, registry);
+  if (isRejection(ruleset)) throw new Error(ruleset.message);
+  let s = state;
+  let history = s.history;
+  const undone = new Set<number>();
+  for (const entry of entries) {
+    s = evolve(s, entry.event, ruleset);
+    history = track(history, entry, undone);
+  }
+  return entries.length ? { ...s, history, seq: entries.at(-1)!.seq } : s;
+}
+
+/**
+ * An encounter held in memory: its log and the state it folds to. The adapters (CLI, server,
+ * simulations) own one of these; the engine's functions stay pure.
+ */
+export class EncounterLog {
+  readonly entries: LogEntry[] = [];
+  state: EncounterState;
+
+  private constructor(
+    readonly registry: RulesetRegistry,
+    first: LogEntry,
+  ) {
+    this.entries.push(first);
+    this.state = reduce(this.entries, registry);
+  }
+
+  static create(input: NewEncounter, registry: RulesetRegistry, time?: string): EncounterLog | Rejection {
+    const event = createEncounter(input, registry);
+    if (isRejection(event)) return event;
+    const first: LogEntry = { seq: 1, group: 0, event };
+    if (time) first.time = time;
+    return new EncounterLog(registry, first);
+  }
+
+  static fromLog(log: readonly LogEntry[], registry: RulesetRegistry): EncounterLog {
+    const enc = new EncounterLog(registry, log[0]!);
+    enc.entries.push(...log.slice(1));
+    enc.state = reduce(enc.entries, registry);
+    return enc;
+  }
+
+  /** Decides and applies a command; returns the new log entries or the rejection. */
+  execute(command: unknown, options: DecideOptions & { time?: string } = {}): LogEntry[] | Rejection {
+    const events = decide(this.state, command, this.registry, options);
+    if (isRejection(events)) return events;
+    const group = this.state.history.lastGroup + 1;
+    let seq = this.entries.length ? this.entries.at(-1)!.seq : 0;
+    const entries = events.map((event): LogEntry => {
+      const entry: LogEntry = { seq: ++seq, group, event };
+      if (options.time) entry.time = options.time;
+      return entry;
+    });
+    this.entries.push(...entries);
+    this.state = applyEntries(this.state, entries, this.entries, this.registry);
+    return entries;
+  }
+}

@@ -1,0 +1,107 @@
+import type { z } from 'zod';
+import type { Instant } from './clock.js';
+import type { DiceRoll, RollOptions } from './dice/index.js';
+import type { Rng } from './dice/rng.js';
+import type { Timeline } from './timeline.js';
+import type {
+  ActionDef,
+  Combatant,
+  Command,
+  EncounterState,
+  EngineEvent,
+  LegalAction,
+  Rejection,
+  RulesetTypes,
+  Viewer,
+} from './types.js';
+
+/**
+ * What a ruleset receives when it decides. One shape for every ruleset, fixed before there were six:
+ * the state (read-only), the command, who sent it, dice, and deterministic ids.
+ */
+export interface DecideContext<T extends RulesetTypes = RulesetTypes> {
+  readonly state: EncounterState<T>;
+  readonly command: Command;
+  readonly by: Viewer;
+  /** Rolls a dice expression from the encounter's dice state; the result carries every face. */
+  roll(expression: string, refs?: Record<string, number>, options?: RollOptions): DiceRoll;
+  /** Raw dice, for rules that roll in ways no notation says. */
+  readonly rng: Rng;
+  /** A deterministic id, unique within the encounter: `${prefix}${seq}.${n}`. */
+  newId(prefix: string): string;
+}
+
+/** The clock a ruleset declares: its unit and how instants read. */
+export interface ClockSpec<T extends RulesetTypes = RulesetTypes> {
+  /** 'Mark', 'second', 'tempo', 'turn'. */
+  unit: string;
+  /** How an instant reads to a GM: "Round 2 · Mark 17". */
+  describe(state: EncounterState<T>, at: Instant): string;
+  /** The instant `amount` units after `from`, for durations measured in clock units. */
+  after?(state: EncounterState<T>, from: Instant, amount: number): Instant | Rejection;
+}
+
+/** Decisions return events (facts) or a rejection. */
+export type Decision = EngineEvent[] | Rejection;
+
+/**
+ * The one interface every ruleset implements. Methods use method syntax on purpose: a ruleset typed
+ * with its own RulesetTypes is then usable wherever the engine expects the general one.
+ */
+export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
+  id: string;
+  version: number;
+  name: string;
+  /** One line for pickers and `--help`. */
+  summary: string;
+  /** Encounter options; `parse({})` must give the defaults. Describe each field in one line. */
+  optionsSchema: z.ZodType<T['options']>;
+  /** A combatant's sheet values the GM enters. */
+  statsSchema: z.ZodType<T['stats']>;
+  /** Schemas of the ruleset's own commands (start, next, act, delay…), by command type. */
+  commands: Record<string, z.ZodType>;
+  clock: ClockSpec<T>;
+
+  /** The ruleset's encounter-wide state at creation. */
+  init(options: T['options']): T['rs'];
+  /** A new combatant's ruleset state. */
+  initCombatant(stats: T['stats'], options: T['options']): T['cs'];
+  /** The action catalog for this encounter (custom actions are appended by the engine). */
+  catalog(state: EncounterState<T>): ActionDef[];
+
+  decide(ctx: DecideContext<T>, command: Command): Decision;
+  /** Applies one of the ruleset's own events; returns undefined for events it does not know. */
+  evolve(state: EncounterState<T>, event: EngineEvent): EncounterState<T> | undefined;
+  /**
+   * Cascades: called after each event is applied while a command settles (with the draft state), to
+   * add what follows from it — a late arrival rolls initiative, a spell resolves when its Mark comes.
+   */
+  react?(ctx: DecideContext<T>, event: EngineEvent): EngineEvent[];
+
+  /** Every catalog action for the actor, enabled or with the reason it is not. */
+  legalActions(state: EncounterState<T>, actor: string): LegalAction[];
+  timeline(state: EncounterState<T>): Timeline;
+
+  /** Removes the ruleset's secrets from state for a non-GM viewer (secret plans, hidden rolls). */
+  redact?(state: EncounterState<T>, viewer: Viewer): EncounterState<T>;
+  /** Returns the event as the viewer may see it, or null to drop it. */
+  redactEvent?(event: EngineEvent, viewer: Viewer, state: EncounterState<T>): EngineEvent | null;
+  /** A log line for one of the ruleset's own events, or null to use the default. */
+  describeEvent?(event: EngineEvent, state: EncounterState<T>): string | null;
+  /** Extra checks on a custom action's data (flags such as free move units). */
+  validateCustomAction?(action: ActionDef): Rejection | undefined;
+  /** Whether options may change now (e.g. only between rounds). */
+  canSetOptions?(state: EncounterState<T>, next: T['options']): Rejection | undefined;
+}
+
+export type AnyRuleset = Ruleset<RulesetTypes>;
+
+/** Rulesets by id. The engine knows none by name; adapters pass a registry in. */
+export type RulesetRegistry = Readonly<Record<string, AnyRuleset>>;
+
+export function combatantOf<T extends RulesetTypes>(
+  state: EncounterState<T>,
+  id: string,
+): Combatant<T> | undefined {
+  return Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
+}

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { actionDefSchema, combatantInputSchema, explainZodError } from './commands.js';
+import { describeEvent } from './describe.js';
+import { scriptedDice, seededDice } from './dice/rng.js';
+import { rulesetFor } from './engine.js';
+import type { Json } from './json.js';
+import { EncounterLog } from './log.js';
+import type { RulesetRegistry } from './ruleset.js';
+import { type Command, isRejection, type LogEntry, type Rejection, reject } from './types.js';
+
+/** The version of the scenario file format. */
+export const SCENARIO_SCHEMA = 1;
+
+const viewerSchema = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('gm') }),
+  z.object({ role: z.literal('table') }),
+  z.object({ role: z.literal('player'), combatants: z.array(z.string()) }),
+]);
+
+const stepSchema = z
+  .object({
+    type: z.string().min(1),
+    /** Dot paths into the GM state after this step, and the values they must have. */
+    expect: z.record(z.string(), z.json()).optional(),
+    /** Text each expected in one of this step's log lines. */
+    expectLog: z.array(z.string()).optional(),
+    /** This step must be refused with this code. */
+    reject: z.string().optional(),
+    /** Who sends the command (default: the GM). */
+    by: viewerSchema.optional(),
+    /** A comment for readers of the file; quoting the rules text is encouraged. */
+    note: z.string().optional(),
+  })
+  .catchall(z.json());
+
+export const scenarioSchema = z.object({
+  schema: z.literal(SCENARIO_SCHEMA),
+  name: z.string().min(1),
+  description: z.string().optional(),
+  ruleset: z.string().min(1),
+  options: z.record(z.string(), z.json()).default({}),
+  /** Seed of the encounter's dice (default 1). */
+  seed: z.number().int().default(1),
+  /** Scripted die faces, used in order before the seed takes over (or instead of it, with strictDice). */
+  dice: z.array(z.number().int()).optional(),
+  /** When true, running out of scripted faces is an error rather than falling back to the seed. */
+  strictDice: z.boolean().default(false),
+  combatants: z.array(combatantInputSchema).default([]),
+  actions: z.array(actionDefSchema).default([]),
+  commands: z.array(stepSchema).default([]),
+  /** Expectations on the final state. */
+  expect: z.record(z.string(), z.json()).optional(),
+});
+
+export type Scenario = z.output<typeof scenarioSchema>;
+export type ScenarioInput = z.input<typeof scenarioSchema>;
+
+export interface StepResult {
+  index: number;
+  command: Command;
+  entries: LogEntry[];
+  rejection?: Rejection;
+  lines: string[];
+  failures: string[];
+}
+
+export interface ScenarioResult {
+  scenario: Scenario;
+  encounter: EncounterLog;
+  steps: StepResult[];
+  failures: string[];
+}
+
+export function parseScenario(data: unknown): Scenario | Rejection {
+  const parsed = scenarioSchema.safeParse(data);
+  if (!parsed.success) return reject('scenario/invalid', explainZodError(parsed.error, 'scenario file'));
+  return parsed.data;
+}
+
+/** Reads a dot path ("combatants.mage.cs.marksLeft", "agenda.0.kind") out of a JSON value. */
+export function readPath(value: unknown, path: string): unknown {
+  let v: unknown = value;
+  for (const key of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function check(state: unknown, expect: Record<string, Json> | undefined, where: string): string[] {
+  if (!expect) return [];
+  const out: string[] = [];
+  for (const [path, want] of Object.entries(expect)) {
+    const got = readPath(state, path);
+    if (!sameJson(got, want)) {
+      out.push(`${where}: expected ${path} = ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+    }
+  }
+  return out;
+}
+
+/** Replays a scenario: creates the encounter, adds combatants and custom actions, runs each command. */
+export function runScenario(
+  scenario: Scenario,
+  registry: RulesetRegistry,
+  id = 'scenario',
+): ScenarioResult | Rejection {
+  const dice = scenario.dice
+    ? scriptedDice(scenario.dice, scenario.strictDice ? 'error' : { seed: scenario.seed })
+    : seededDice(scenario.seed);
+  const enc = EncounterLog.create(
+    { id, name: scenario.name, ruleset: scenario.ruleset, options: scenario.options, dice },
+    registry,
+  );
+  if (isRejection(enc)) return enc;
+  const setup: Command[] = [
+    ...scenario.combatants.map((combatant) => ({ type: 'add-combatant', combatant })),
+    ...scenario.actions.map((action) => ({ type: 'define-action', action })),
+  ];
+  for (const command of setup) {
+    const r = enc.execute(command);
+    if (isRejection(r)) return { ...r, message: `Setting up the scenario failed: ${r.message}` };
+  }
+  const ruleset = rulesetFor(enc.state, registry);
+  if (isRejection(ruleset)) return ruleset;
+  const steps: StepResult[] = [];
+  const failures: string[] = [];
+  scenario.commands.forEach((step, index) => {
+    const { expect, expectLog, reject: wantReject, by, note: _note, ...command } = step;
+    const where = `step ${index + 1} (${step.type})`;
+    const result = enc.execute(command, by ? { by } : {});
+    const stepFailures: string[] = [];
+    let lines: string[] = [];
+    let entries: LogEntry[] = [];
+    let rejection: Rejection | undefined;
+    if (isRejection(result)) {
+      rejection = result;
+      if (!wantReject) stepFailures.push(`${where} was refused: [${result.code}] ${result.message}`);
+      else if (wantReject !== result.code) {
+        stepFailures.push(`${where}: expected refusal ${wantReject}, got [${result.code}] ${result.message}`);
+      }
+    } else {
+      entries = result;
+      lines = result
+        .map((e) => describeEvent(e.event, enc.state, ruleset))
+        .filter((l): l is string => l !== null);
+      if (wantReject) stepFailures.push(`${where}: expected refusal ${wantReject}, but it was accepted`);
+    }
+    stepFailures.push(...check(enc.state, expect, where));
+    for (const text of expectLog ?? []) {
+      if (!lines.some((l) => l.includes(text))) {
+        stepFailures.push(
+          `${where}: expected a log line containing "${text}"; got: ${lines.join(' | ') || '(none)'}`,
+        );
+      }
+    }
+    const s: StepResult = { index, command: command as Command, entries, lines, failures: stepFailures };
+    if (rejection) s.rejection = rejection;
+    steps.push(s);
+    failures.push(...stepFailures);
+  });
+  failures.push(...check(enc.state, scenario.expect, 'final state'));
+  return { scenario, encounter: enc, steps, failures };
+}

@@ -1,0 +1,114 @@
+import type { AnyRuleset } from './ruleset.js';
+import type { Combatant, EncounterState, EngineEvent, LogEntry, Viewer } from './types.js';
+
+/** What a viewer receives. For anyone but the GM the dice state is gone (it would predict rolls). */
+export type EncounterView = Omit<EncounterState, 'dice'> & { dice: EncounterState['dice'] | null };
+
+function hiddenFrom(state: EncounterState, viewer: Viewer): Set<string> {
+  const hidden = new Set<string>();
+  if (viewer.role === 'gm') return hidden;
+  for (const c of Object.values(state.combatants)) {
+    const own = viewer.role === 'player' && viewer.combatants.includes(c.id);
+    if (c.hidden && !own) hidden.add(c.id);
+  }
+  return hidden;
+}
+
+function stripNotes(c: Combatant): Combatant {
+  if (c.notes === undefined) return c;
+  const { notes: _n, ...rest } = c;
+  return rest;
+}
+
+/**
+ * The state as a viewer may see it. Pure. The GM sees everything; the table view and players never
+ * get the dice state, hidden combatants (or anything scheduled for or done by them), GM notes, or the
+ * ruleset's secrets (another player's unrevealed plan).
+ */
+export function view(state: EncounterState, viewer: Viewer, ruleset: AnyRuleset): EncounterView {
+  if (viewer.role === 'gm') return state;
+  const hidden = hiddenFrom(state, viewer);
+  const combatants: Record<string, Combatant> = {};
+  for (const [id, c] of Object.entries(state.combatants)) if (!hidden.has(id)) combatants[id] = stripNotes(c);
+  const redacted: EncounterState = {
+    ...state,
+    combatants,
+    roster: state.roster.filter((id) => !hidden.has(id)),
+    agenda: state.agenda.filter((a) => !a.secret && !(a.combatant && hidden.has(a.combatant))),
+    effects: state.effects.filter((e) => !hidden.has(e.target) && !(e.source && hidden.has(e.source))),
+    current: state.current && hidden.has(state.current) ? null : state.current,
+    gmNotes: [],
+  };
+  const final = ruleset.redact ? ruleset.redact(redacted, viewer) : redacted;
+  return { ...final, dice: null };
+}
+
+const PEOPLE_FIELDS = ['combatant', 'actor', 'target', 'source'] as const;
+
+function mentions(event: EngineEvent, hidden: Set<string>): boolean {
+  for (const f of PEOPLE_FIELDS) {
+    const v = event[f];
+    if (typeof v === 'string' && hidden.has(v)) return true;
+    if (v && typeof v === 'object' && !Array.isArray(v) && typeof v.id === 'string' && hidden.has(v.id))
+      return true;
+  }
+  return false;
+}
+
+/** One event as a viewer may see it, or null. `state` is the state the event led to. */
+export function viewEvent(
+  event: EngineEvent,
+  viewer: Viewer,
+  state: EncounterState,
+  ruleset: AnyRuleset,
+): EngineEvent | null {
+  if (viewer.role === 'gm') return event;
+  if (event.type === 'dice/state' || event.type === 'note/added') return null;
+  if (event.type === 'encounter/created') {
+    return {
+      type: 'encounter/created',
+      state: view(event.state as unknown as EncounterState, viewer, ruleset) as never,
+    };
+  }
+  const hidden = hiddenFrom(state, viewer);
+  // A combatant added hidden stays unseen even after it leaves the state.
+  if (event.type === 'combatant/added' && (event.combatant as { hidden?: boolean } | undefined)?.hidden) {
+    const id = (event.combatant as { id: string }).id;
+    if (!(viewer.role === 'player' && viewer.combatants.includes(id))) return null;
+  }
+  if (mentions(event, hidden)) return null;
+  if (event.type === 'agenda/scheduled') {
+    const entry = event.entry as { secret?: boolean; combatant?: string } | undefined;
+    if (entry?.secret || (entry?.combatant && hidden.has(entry.combatant))) return null;
+  }
+  let out: EngineEvent = event;
+  if (event.type === 'combatant/added' && event.combatant && typeof event.combatant === 'object') {
+    out = { ...event, combatant: stripNotes(event.combatant as unknown as Combatant) as never };
+  }
+  if (
+    event.type === 'combatant/updated' &&
+    event.patch &&
+    typeof event.patch === 'object' &&
+    'notes' in event.patch
+  ) {
+    const { notes: _n, ...patch } = event.patch as Record<string, never>;
+    out = { ...event, patch };
+  }
+  return ruleset.redactEvent ? ruleset.redactEvent(out, viewer, state) : out;
+}
+
+/** Log entries as a viewer may see them. */
+export function viewLog(
+  entries: readonly LogEntry[],
+  viewer: Viewer,
+  state: EncounterState,
+  ruleset: AnyRuleset,
+): LogEntry[] {
+  if (viewer.role === 'gm') return [...entries];
+  const out: LogEntry[] = [];
+  for (const entry of entries) {
+    const e = viewEvent(entry.event, viewer, state, ruleset);
+    if (e) out.push({ ...entry, event: e });
+  }
+  return out;
+}

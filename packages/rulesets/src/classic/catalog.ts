@@ -1,0 +1,37 @@
+import type { ActionDef } from '@roundkeeper/engine';
+
+/** Which part of a turn an action uses: one action, one bonus action, one reaction between turns. */
+export type Slot = 'action' | 'bonus' | 'reaction' | 'free';
+
+const a = (id: string, name: string, slot: Slot, text: string, tags: string[] = []): ActionDef => ({
+  id,
+  name,
+  kind: slot,
+  cost: { [slot]: slot === 'free' ? 0 : 1 },
+  tags,
+  text,
+});
+
+/** The reference catalog: the action economy most GMs know (one action, one bonus action, one reaction). */
+export const CLASSIC_CATALOG: ActionDef[] = [
+  a('attack', 'Attack', 'action', 'Make a weapon attack.', ['attack']),
+  a('cast', 'Cast a Spell', 'action', 'Cast a spell with a casting time of one action.', ['spell']),
+  a('dash', 'Dash', 'action', 'Gain extra movement equal to your speed this turn.', ['move']),
+  a('disengage', 'Disengage', 'action', 'Your movement does not provoke opportunity attacks this turn.'),
+  a('dodge', 'Dodge', 'action', 'Attacks against you have disadvantage until the start of your next turn.'),
+  a('help', 'Help', 'action', 'Give an ally advantage on their next check or attack.'),
+  a('hide', 'Hide', 'action', 'Try to hide.'),
+  a('search', 'Search', 'action', 'Look for something.'),
+  a(
+    'use-object',
+    'Use an Object',
+    'action',
+    'Interact with a second object or use one that needs an action.',
+  ),
+  a('bonus-action', 'Bonus Action', 'bonus', 'Something an ability or spell lets you do as a bonus action.'),
+  a('opportunity-attack', 'Opportunity Attack', 'reaction', 'Strike a creature leaving your reach.', [
+    'attack',
+  ]),
+  a('reaction', 'Reaction', 'reaction', 'Something an ability or spell lets you do as a reaction.'),
+  a('talk', 'Talk', 'free', 'Speak a few words.'),
+];

@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: { conditions: ['@roundkeeper/source'] },
+  ssr: { resolve: { conditions: ['@roundkeeper/source'] } },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'bench/**/*.test.ts', 'examples/**/*.test.ts'],
+    testTimeout: 60_000,
+  },
+});
