@@ -9,7 +9,14 @@ const dir = mkdtempSync(join(tmpdir(), 'rk-vitest-'));
 const out = join(dir, 'results.json');
 const run = spawnSync(
   process.execPath,
-  ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...process.argv.slice(2)],
+  [
+    'node_modules/vitest/vitest.mjs',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${out}`,
+    ...process.argv.slice(2),
+  ],
   { stdio: 'inherit' },
 );
 let line = 'tests: no results (vitest did not write its report)';

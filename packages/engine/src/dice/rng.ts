@@ -9,7 +9,7 @@ import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
  */
 export type DiceState =
   | { mode: 'seeded'; seed: number; state: number[] }
-  | { mode: 'scripted'; faces: number[]; used: number; then: 'error' | { seed: number } ; state?: number[] };
+  | { mode: 'scripted'; faces: number[]; used: number; then: 'error' | { seed: number }; state?: number[] };
 
 /** Where die faces come from. `int(min, max)` returns an integer in [min, max], both included. */
 export interface Rng {
@@ -32,7 +32,10 @@ export function seededDice(seed: number): DiceState {
   return { mode: 'seeded', seed: seed32, state: [...xoroshiro128plus(seed32).getState()] };
 }
 
-export function scriptedDice(faces: readonly number[], then: 'error' | { seed: number } = 'error'): DiceState {
+export function scriptedDice(
+  faces: readonly number[],
+  then: 'error' | { seed: number } = 'error',
+): DiceState {
   return { mode: 'scripted', faces: [...faces], used: 0, then };
 }
 
