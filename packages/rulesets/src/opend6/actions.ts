@@ -1,0 +1,182 @@
+import {
+  type ActionDef,
+  type Combatant,
+  type EngineEvent,
+  type JsonObject,
+  type Rejection,
+  reject,
+} from '@roundkeeper/engine';
+import { flagsOf, OPEND6_CATALOG } from './catalog.js';
+import { effective, penalized, penaltyFor, type RollKind, traitOf } from './penalty.js';
+import type { Ctx, Opend6Types, State } from './types.js';
+
+type C = Combatant<Opend6Types>;
+
+export function catalog(state: State): ActionDef[] {
+  return [...OPEND6_CATALOG, ...state.customActions];
+}
+
+/** How an action is being taken: on the character's turn, as an interrupt after waiting, or moved up. */
+export type Mode = 'turn' | 'interrupt' | 'move-up';
+
+export type Check = { ok: true } | { ok: false; code: string; reason: string };
+const no = (code: string, reason: string): Check => ({ ok: false, code, reason });
+
+/** Whether the character still has a turn coming this round (her own, or her group's). */
+export function turnAhead(state: State, c: C): boolean {
+  return state.agenda.some(
+    (e) =>
+      e.kind === 'turn' &&
+      e.at.round === state.round &&
+      (e.combatant === c.id || (c.side === 'npc' && c.group !== undefined && e.data?.group === c.group)),
+  );
+}
+
+export function modeOf(state: State, c: C): Mode {
+  if (state.rs.acting.includes(c.id)) return 'turn';
+  if (c.cs.waiting) return 'interrupt';
+  return 'move-up';
+}
+
+/**
+ * Whether `c` may take `action` now, in `mode`, having declared `declared` actions. Every refusal says
+ * why and what would make it legal.
+ */
+export function legality(state: State, c: C, action: ActionDef, mode: Mode, declared: number | null): Check {
+  if (state.status !== 'running')
+    return no('encounter/not-started', 'The fight has not started; send "start" first.');
+  if (!c.active) return no('combatant/defeated', `${c.name} is out of the fight.`);
+  if (c.cs.unable) {
+    return no('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act; "recover" first.`);
+  }
+  const flags = flagsOf(action);
+  if (mode === 'turn' && !state.rs.acting.includes(c.id)) {
+    const now = state.rs.acting.map((id) => state.combatants[id]?.name ?? id).join(', ') || 'nobody';
+    return no(
+      'turn/not-yours',
+      `It is ${now}'s turn. ${c.name} can act out of turn only by interrupting after waiting, or by moving up her turn with the GM's permission.`,
+    );
+  }
+  if (mode === 'interrupt') {
+    // 002: "A character may only interrupt another character's action if she has waited and after that
+    // character has made the skill roll and spent any points but before the Game Master declares the result."
+    if (!c.cs.waiting) {
+      return no(
+        'interrupt/not-waiting',
+        `${c.name} has not waited; only a character who waited may interrupt.`,
+      );
+    }
+    const open = state.rs.openRoll;
+    if (!open || open.combatant === c.id) {
+      return no(
+        'interrupt/no-roll',
+        `There is no roll to interrupt: ${c.name} may interrupt after another character's skill roll and before the GM declares its result.`,
+      );
+    }
+    if (flags.wait)
+      return no(
+        'interrupt/waiting',
+        'Waiting is not something to interrupt with; choose the action to take.',
+      );
+  }
+  if (mode === 'move-up') {
+    if (!turnAhead(state, c)) {
+      return no(
+        'move-up/turn-passed',
+        `${c.name} has no turn left this round, so she cannot move it up; only a character who waited can act out of turn now.`,
+      );
+    }
+  }
+  if (flags.free) return { ok: true };
+  if (declared === null) {
+    return no(
+      'actions/undeclared',
+      `Declare how many actions ${c.name} takes this round first ("declare"); the number sets the multi-action penalty.`,
+    );
+  }
+  if (c.cs.used >= declared) {
+    return no(
+      'actions/exhausted',
+      `${c.name} declared ${declared} action${declared === 1 ? '' : 's'} this round and has used ${c.cs.used}; no actions may be added once the multi-action penalty is figured.`,
+    );
+  }
+  return { ok: true };
+}
+
+export interface RollRequest {
+  skill?: string;
+  code?: string;
+  kind?: RollKind;
+  suggested?: string[];
+  purpose: string;
+  declared: number | null;
+}
+
+/**
+ * A skill, attribute, damage or damage-resistance roll: the effective code after the multi-action
+ * penalty (skills and attributes only), refused at 0D, rolled with the Wild Die. Null when there is
+ * nothing to roll (no suggested skill on the sheet).
+ */
+export function skillRoll(ctx: Ctx, c: C, req: RollRequest): EngineEvent[] | Rejection | null {
+  let name: string;
+  let code: string;
+  let kind: RollKind;
+  if (req.code !== undefined) {
+    const t = req.skill ? traitOf(c, req.skill) : undefined;
+    name = req.skill ?? 'roll';
+    code = req.code;
+    kind = req.kind ?? t?.kind ?? 'skill';
+  } else if (req.skill !== undefined) {
+    const t = traitOf(c, req.skill);
+    if (!t) {
+      const known = [
+        ...Object.keys(c.stats.skills),
+        'Perception',
+        'Reflexes',
+        ...Object.keys(c.stats.attributes),
+      ];
+      return reject(
+        'skill/unknown',
+        `${c.name} has no skill or attribute "${req.skill}" (has: ${known.join(', ')}); give the code to roll with "code", e.g. the governing attribute for an untrained skill.`,
+      );
+    }
+    name = t.name;
+    code = t.code;
+    kind = req.kind ?? t.kind;
+  } else {
+    const t = (req.suggested ?? []).map((s) => traitOf(c, s)).find((x) => x !== undefined);
+    if (!t) return null;
+    name = t.name;
+    code = t.code;
+    kind = req.kind ?? t.kind;
+  }
+  const penalty = penalized(kind) ? penaltyFor(req.declared, c.stats.actionAllotment) : 0;
+  const e = effective(code, penalty);
+  if (!e.usable) {
+    return reject(
+      'skill/zero',
+      penalty > 0
+        ? `${c.name}'s ${name} is ${e.code}; at −${penalty}D it is ${e.effective}, and a skill or attribute reduced to zero cannot be relied on. Declare fewer actions or choose another skill.`
+        : `${c.name}'s ${name} is ${e.code}; a skill or attribute at zero dice cannot be relied on.`,
+      { skill: name, code: e.code, effective: e.effective },
+    );
+  }
+  const roll = ctx.roll(e.effective, {}, { complication: ctx.state.options.complication });
+  const shown = penalty > 0 ? `${name} ${e.code} −${penalty}D = ${e.effective}` : `${name} ${e.code}`;
+  const events: EngineEvent[] = [
+    {
+      type: 'dice/rolled',
+      combatant: c.id,
+      purpose: `${req.purpose}: ${shown}`,
+      roll: roll as unknown as JsonObject,
+      skill: name,
+      kind,
+      code: e.code,
+      penalty,
+      effective: e.effective,
+    },
+  ];
+  if (penalized(kind))
+    events.push({ type: 'opend6/roll-open', combatant: c.id, purpose: `${req.purpose} (${name})` });
+  return events;
+}

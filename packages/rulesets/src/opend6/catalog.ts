@@ -1,0 +1,160 @@
+import { type ActionDef, type JsonObject, type Rejection, reject } from '@roundkeeper/engine';
+
+/**
+ * What an action's `data` may say (catalog and GM-defined actions alike):
+ * - `skills`: the suggested skills, first one rolled by default;
+ * - `roll: false`: no skill roll is needed (Ready a Weapon);
+ * - `wait: true`: the action is Waiting;
+ * - `moveUp: true`: the GM may let the character "move up" her turn for it (Catch).
+ * A `kind: 'free'` action is a free action: it takes no action and adds no penalty.
+ */
+export interface ActionFlags {
+  skills: string[];
+  roll: boolean;
+  wait: boolean;
+  moveUp: boolean;
+  free: boolean;
+}
+
+const act = (id: string, name: string, skills: string[], text: string, data: JsonObject = {}): ActionDef => ({
+  id,
+  name,
+  kind: 'action',
+  cost: { actions: 1 },
+  tags: skills.length > 0 ? ['skill'] : [],
+  text,
+  data: { skills, ...data },
+});
+
+const free = (id: string, name: string, text: string): ActionDef => ({
+  id,
+  name,
+  kind: 'free',
+  cost: { actions: 0 },
+  tags: ['free'],
+  text,
+  data: { skills: [], roll: false },
+});
+
+/** 002 "Actions that Take Time" (each one action, ≤ 5 seconds; suggested skill in parentheses) and "Free Actions". */
+export const OPEND6_CATALOG: ActionDef[] = [
+  act('bash', 'Bash', ['melee combat'], 'Hit an opponent with a blunt weapon.'),
+  act(
+    'catch',
+    'Catch',
+    ['throwing'],
+    'Stop the movement of a thrown or dropped object or person. The catcher must act later in the round than the thrower; one of the few cases where a character may "move up" her turn.',
+    { moveUp: true },
+  ),
+  act('choke', 'Choke', ['brawling'], 'Grab a person’s neck and grip tightly.'),
+  act(
+    'communicate',
+    'Communicate',
+    ['persuasion'],
+    'Relay plans or exchange complex ideas (more than a few words). An interaction skill, or only roleplaying.',
+  ),
+  act(
+    'disarm',
+    'Disarm',
+    ['brawling', 'marksmanship', 'melee combat', 'missile weapons', 'throwing'],
+    'Remove an object from an opponent’s hand; treated as a called shot.',
+  ),
+  act('dodge', 'Dodge', ['dodge'], 'Actively evade an attack.'),
+  act('entangle', 'Entangle', ['throwing'], 'Throw an entangling weapon at an opponent.'),
+  act('escape', 'Escape', ['lifting'], 'Break a hold.'),
+  act('grab', 'Grab', ['brawling'], 'Latch onto an opponent.'),
+  act('kick', 'Kick', ['brawling'], 'Strike out at an opponent with a foot.'),
+  act('leap', 'Leap', ['jumping'], 'Jump over an opponent or onto a table, or a similar maneuver.'),
+  act('lunge', 'Lunge', ['melee combat'], 'Stab forward with a pointed weapon, such as a sword or a knife.'),
+  act(
+    'move',
+    'Move',
+    ['running', 'swimming'],
+    'Maneuver 51% of the character’s Move or more. Roll only for challenging terrain or complex maneuvering.',
+  ),
+  act('parry', 'Parry', ['brawling', 'melee combat'], 'Block an opponent’s blow.'),
+  act(
+    'pin',
+    'Pin',
+    ['brawling', 'melee combat', 'missile weapons', 'throwing'],
+    'Trap an opponent, holding him down or tacking clothing to a wall; prevents use of the fastened part.',
+  ),
+  act('punch', 'Punch', ['brawling'], 'Strike out at an opponent with a fist.'),
+  act('push', 'Push', ['brawling'], 'Forcibly move an opponent.'),
+  act(
+    'ready-weapon',
+    'Ready a Weapon',
+    [],
+    'Draw or reload a gun or bow, unsheathe a knife. Generally no skill roll.',
+    { roll: false },
+  ),
+  act('run-away', 'Run Away', ['running'], 'Flee from the scene.'),
+  act('shoot', 'Shoot', ['marksmanship', 'missile weapons'], 'Fire a missile or projectile weapon.'),
+  act('slash', 'Slash', ['melee combat'], 'Swing an edged weapon.'),
+  act(
+    'switch-setting',
+    'Switch a Weapon or Equipment’s Setting',
+    [],
+    'Change a weapon’s or item’s damage or effect setting. Generally no skill roll.',
+    { roll: false },
+  ),
+  act(
+    'tackle',
+    'Tackle',
+    ['brawling'],
+    'Bodily overcome an opponent; he can then only speak or try to break the grip.',
+  ),
+  act('throw', 'Throw a Weapon or Object', ['throwing'], 'Toss something at an opponent.'),
+  act('trip', 'Trip', ['brawling'], 'Quickly force one or both of an opponent’s legs upward.'),
+  act(
+    'use-skill',
+    'Use a Skill or Ability',
+    [],
+    'A quick action with a special ability the character has or a skill (untrained possibly at a penalty). Name the skill when rolling.',
+  ),
+  act('vehicle-maneuver', 'Vehicle Maneuver', ['piloting'], 'Perform a stunt in a moving vehicle.'),
+  act(
+    'waiting',
+    'Waiting',
+    [],
+    'Watch for a better opportunity. No skill roll, but it takes concentration and counts as an action each time.',
+    { roll: false, wait: true },
+  ),
+  free('speak', 'Speak a Few Words', 'Speak a few words to someone nearby.'),
+  free('glance', 'Quick Glance', 'A quick glance around a room (possibly a Perception roll).'),
+  free(
+    'short-move',
+    'Short Move',
+    'Move 50% or less of Move over easy ground, or up to a meter over challenging terrain.',
+  ),
+];
+
+/** The flags of an action, catalog or custom, with the defaults for anything not said. */
+export function flagsOf(action: ActionDef): ActionFlags {
+  const d = action.data ?? {};
+  const skills = Array.isArray(d.skills) ? d.skills.filter((s): s is string => typeof s === 'string') : [];
+  return {
+    skills,
+    roll: d.roll !== false,
+    wait: d.wait === true,
+    moveUp: d.moveUp === true,
+    free: action.kind === 'free',
+  };
+}
+
+/** A GM-defined action's flags must have the types the ruleset reads. */
+export function validateCustomAction(action: ActionDef): Rejection | undefined {
+  const d = action.data ?? {};
+  if (d.skills !== undefined && !(Array.isArray(d.skills) && d.skills.every((s) => typeof s === 'string'))) {
+    return reject(
+      'action/invalid-flags',
+      `"${action.name}": data.skills must be a list of skill names, like ["melee combat"].`,
+    );
+  }
+  for (const flag of ['roll', 'wait', 'moveUp'] as const) {
+    if (d[flag] !== undefined && typeof d[flag] !== 'boolean') {
+      return reject('action/invalid-flags', `"${action.name}": data.${flag} must be true or false.`);
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,745 @@
+import {
+  type ActionDef,
+  type AgendaEntry,
+  type Command,
+  combatantOf,
+  compareInstants,
+  type Decision,
+  type EngineEvent,
+  type Instant,
+  type JsonObject,
+  type LegalAction,
+  type Rejection,
+  type Ruleset,
+  reject,
+  schedule,
+  unschedule,
+} from '@roundkeeper/engine';
+import { z } from 'zod';
+import { catalog, legality, type Mode, modeOf, skillRoll, turnAhead } from './actions.js';
+import { flagsOf, OPEND6_CATALOG, validateCustomAction } from './catalog.js';
+import { canAct, ladder, rollInitiative, setOrder, unitsOf } from './initiative.js';
+import { effective, effectiveCodes, penaltyFor, penaltyOf, traitOf } from './penalty.js';
+import { redact, redactEvent } from './redact.js';
+import { advance, beginRound, justAfter, reachFirst, rollAll, turnEntry } from './round.js';
+import { describeEvent, timeline } from './show.js';
+import {
+  type Ctx,
+  type Happening,
+  type Opend6Combatant,
+  type Opend6Round,
+  type Opend6Types,
+  type OpenRoll,
+  opend6Options,
+  opend6Stats,
+  type Slot,
+  type State,
+  UNABLE_CONDITIONS,
+  type UnableCondition,
+} from './types.js';
+
+export type { Opend6Options, Opend6Stats, Opend6Types } from './types.js';
+export { OPEND6_CATALOG };
+
+const actor = z.string().min(1).max(64);
+const points = z.record(z.string(), z.number().int().min(0).max(100));
+const skill = z.string().trim().min(1).max(80);
+const code = z.string().trim().max(20);
+
+/** The ruleset's commands (the engine's own — add-combatant, damage, undo… — work too). */
+const commands = {
+  /** Begins the scene: Method 1 takes `first` or `order`; Methods 2 and 3 roll Perception. */
+  start: z.object({
+    first: actor.optional(),
+    order: z.array(actor).max(200).optional(),
+    characterPoints: points.optional(),
+    fatePoints: points.optional(),
+  }),
+  /** Ends the acting turn; at the round's end, starts the next round (Method 3 rolls again). */
+  next: z.object({ characterPoints: points.optional(), fatePoints: points.optional() }),
+  /** 002: "her player must decide on the total number of actions … that round". */
+  declare: z.object({ actor, actions: z.number().int().min(1).max(50) }),
+  act: z.object({
+    actor,
+    action: z.string().min(1).max(64),
+    target: z.string().max(64).optional(),
+    skill: skill.optional(),
+    code: code.optional(),
+    /** false: take the action without rolling. */
+    roll: z.boolean().optional(),
+    /** Declare the round's actions in the same breath (for a move-up before the character's turn). */
+    declare: z.number().int().min(1).max(50).optional(),
+    /** The GM permits moving up the character's turn (catch, resisting a mental attempt…). */
+    moveUp: z.boolean().optional(),
+  }),
+  interrupt: z.object({
+    actor,
+    action: z.string().min(1).max(64),
+    target: z.string().max(64).optional(),
+    skill: skill.optional(),
+    code: code.optional(),
+    roll: z.boolean().optional(),
+  }),
+  /** A waiting character takes the rest of her actions right after the current turn. */
+  resume: z.object({ actor }),
+  /** The GM declares the result of the open roll: interrupting it is no longer possible. */
+  result: z.object({}),
+  /** A roll on request: skills and attributes take the multi-action penalty; damage and resistance don't. */
+  roll: z.object({
+    actor,
+    skill: skill.optional(),
+    code: code.optional(),
+    kind: z.enum(['skill', 'attribute', 'damage', 'damage-resistance']).optional(),
+  }),
+  incapacitate: z.object({ actor, condition: z.enum(UNABLE_CONDITIONS).default('unconscious') }),
+  recover: z.object({ actor }),
+};
+
+function missing(state: State, id: string): Rejection {
+  return reject(
+    'combatant/unknown',
+    `There is no combatant "${id}" (combatants: ${state.roster.join(', ') || 'none'}).`,
+    {
+      combatant: id,
+    },
+  );
+}
+
+function notRunning(state: State): Rejection | undefined {
+  if (state.status !== 'running')
+    return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+  return undefined;
+}
+
+/** Character Points on initiative: only when initiative is rolled, only from the pool, never Fate Points. */
+function checkPoints(state: State, command: Command, rolling: boolean): Rejection | undefined {
+  const fate = (command.fatePoints ?? {}) as Record<string, number>;
+  const spentFate = Object.entries(fate).find(([, n]) => n > 0);
+  if (spentFate) {
+    const name = state.combatants[spentFate[0]]?.name ?? spentFate[0];
+    return reject(
+      'initiative/fate-points',
+      `Fate Points cannot be spent on initiative (002: "Character Points, but not Fate Points"); spend Character Points for ${name} instead.`,
+    );
+  }
+  const cp = (command.characterPoints ?? {}) as Record<string, number>;
+  const leaders = new Set(unitsOf(state).map((u) => u.leader));
+  for (const [id, n] of Object.entries(cp)) {
+    if (n === 0) continue;
+    const c = combatantOf(state, id);
+    if (!c) return missing(state, id);
+    if (!rolling) {
+      return reject(
+        'initiative/not-rolled',
+        `Character Points add Wild Dice to an initiative roll, and no initiative is rolled now (${state.options.initiativeMethod}); keep ${c.name}'s points.`,
+      );
+    }
+    if (!leaders.has(id)) {
+      const group = c.group ?? '';
+      const leader = unitsOf(state).find((u) => u.group === group)?.leader ?? id;
+      return reject(
+        'initiative/group-roll',
+        `${c.name}'s group ${group} rolls once, on ${state.combatants[leader]?.name ?? leader}'s sheet; spend the group's Character Points from that character.`,
+      );
+    }
+    if (c.cs.characterPoints < n) {
+      return reject(
+        'initiative/character-points',
+        `${c.name} has ${c.cs.characterPoints} Character Point${c.cs.characterPoints === 1 ? '' : 's'}, not ${n}.`,
+      );
+    }
+  }
+  return undefined;
+}
+
+function actingCheck(state: State, id: string): Rejection | undefined {
+  const c = combatantOf(state, id);
+  if (!c) return missing(state, id);
+  return notRunning(state);
+}
+
+function happening(
+  state: State,
+  at: number[],
+  combatant: string,
+  kind: Happening['kind'],
+  label: string,
+): EngineEvent {
+  return {
+    type: 'opend6/happened',
+    happening: { round: state.round, at, combatant, kind, label } as unknown as JsonObject,
+  };
+}
+
+/** Takes one catalog or custom action: counts it, rolls its skill with the penalty, records it on the clock. */
+function takeAction(ctx: Ctx, command: Command, mode: Mode): Decision {
+  const { state } = ctx;
+  const id = command.actor as string;
+  const c = state.combatants[id]!;
+  const action = catalog(state).find((a) => a.id === command.action);
+  if (!action) {
+    return reject(
+      'action/unknown',
+      `"${String(command.action)}" is not in the catalog. Try: ${catalog(state)
+        .map((a) => a.id)
+        .join(', ')}.`,
+    );
+  }
+  const events: EngineEvent[] = [];
+  let declared = c.cs.declared;
+  if (command.declare !== undefined) {
+    if (declared !== null) {
+      return reject(
+        'actions/declared',
+        `${c.name} already declared ${declared} actions this round; no actions may be added once the multi-action penalty is figured.`,
+      );
+    }
+    declared = command.declare as number;
+    events.push(declaredEvent(c.id, [c.id], declared, state));
+  }
+  const check = legality(state, c, action, mode, declared);
+  if (!check.ok) return reject(check.code, check.reason, { actor: id, action: action.id });
+  const flags = flagsOf(action);
+  let instant: Instant = state.now ?? { round: state.round, at: [] };
+  if (mode === 'interrupt') {
+    // The interrupt happens just after the roll it interrupts, before its result: a moment on the agenda.
+    instant = justAfter(state, 0);
+    const entry: AgendaEntry = {
+      id: ctx.newId('interrupt'),
+      at: instant,
+      kind: 'interrupt',
+      combatant: id,
+      label: `${c.name} interrupts`,
+      ...(c.hidden ? { secret: true } : {}),
+    };
+    events.push(schedule(entry), unschedule(entry.id, 'reached'), {
+      type: 'clock/advanced',
+      to: instant as unknown as JsonObject,
+    });
+    events.push({ type: 'opend6/interrupted', combatant: id, interrupted: state.rs.openRoll!.combatant });
+  }
+  if (mode === 'move-up') {
+    if (ctx.by.role !== 'gm') {
+      return reject(
+        'move-up/gm-only',
+        `Only the GM may let ${c.name} move up her turn (catch, resisting a mental attempt…).`,
+      );
+    }
+    if (command.moveUp !== true) {
+      return reject(
+        'turn/not-yours',
+        `It is not ${c.name}'s turn. The GM may permit moving up her turn (send moveUp: true), or she may interrupt after waiting.`,
+      );
+    }
+  }
+  const number = flags.free ? null : c.cs.used + 1;
+  const penalty = penaltyFor(declared, c.stats.actionAllotment);
+  const acted: EngineEvent = {
+    type: 'opend6/acted',
+    combatant: id,
+    action: action.id,
+    name: action.name,
+    mode,
+    number,
+    declared,
+    penalty,
+    wait: flags.wait,
+  };
+  if (command.target) acted.target = command.target as string;
+  events.push(acted);
+  const kind: Happening['kind'] = flags.free
+    ? 'free'
+    : flags.wait
+      ? 'wait'
+      : mode === 'interrupt'
+        ? 'interrupt'
+        : mode === 'move-up'
+          ? 'move-up'
+          : 'action';
+  events.push(happening(state, instant.at, id, kind, action.name));
+  const wantsRoll =
+    command.roll !== false && (flags.roll || command.skill !== undefined || command.code !== undefined);
+  if (wantsRoll) {
+    const rolled = skillRoll(ctx, c, {
+      ...(command.skill !== undefined ? { skill: command.skill as string } : {}),
+      ...(command.code !== undefined ? { code: command.code as string } : {}),
+      suggested: flags.skills,
+      purpose: action.name,
+      declared,
+    });
+    if (rolled && !Array.isArray(rolled)) return rolled;
+    // An interrupt's own roll does not open a new moment to interrupt: the interrupted result is still due.
+    if (rolled)
+      events.push(...(mode === 'interrupt' ? rolled.filter((e) => e.type !== 'opend6/roll-open') : rolled));
+  }
+  return events;
+}
+
+function declaredEvent(id: string, members: string[], actions: number, state: State): EngineEvent {
+  const c = state.combatants[id]!;
+  const penalty = penaltyFor(actions, c.stats.actionAllotment);
+  const codes = effectiveCodes(c, penalty);
+  return {
+    type: 'opend6/declared',
+    combatant: id,
+    combatants: members,
+    actions,
+    allotment: c.stats.actionAllotment,
+    penalty,
+    effective: codes as unknown as JsonObject,
+  };
+}
+
+function decide(ctx: Ctx, command: Command): Decision {
+  const { state } = ctx;
+  switch (command.type) {
+    case 'start': {
+      if (state.status !== 'setup') return reject('encounter/started', 'The scene has already started.');
+      const units = unitsOf(state);
+      if (units.length === 0)
+        return reject('encounter/empty', 'Add at least one combatant before starting the scene.');
+      const method = state.options.initiativeMethod;
+      const first = command.first as string | undefined;
+      const order = command.order as string[] | undefined;
+      for (const id of [...(first ? [first] : []), ...(order ?? [])])
+        if (!combatantOf(state, id)) return missing(state, id);
+      if ((first || order) && method !== 'first-significant-action') {
+        return reject(
+          'initiative/method',
+          `The GM sets the order only under Method 1 (first significant action); this scene uses ${method}. Change the option "initiativeMethod" first.`,
+        );
+      }
+      const refused = checkPoints(state, command, method !== 'first-significant-action');
+      if (refused) return refused;
+      const rolled =
+        method === 'first-significant-action'
+          ? setOrder(state, units, first, order)
+          : rollAll(ctx, (command.characterPoints ?? {}) as Record<string, number>);
+      return [{ type: 'encounter/started' }, ...rolled, { type: 'opend6/round-begins', round: 1 }];
+    }
+    case 'next': {
+      const refused = notRunning(state) ?? checkPoints(state, command, willRoll(state));
+      if (refused) return refused;
+      return advance(ctx, (command.characterPoints ?? {}) as Record<string, number>);
+    }
+    case 'declare': {
+      const id = command.actor as string;
+      const refused = actingCheck(state, id);
+      if (refused) return refused;
+      const c = state.combatants[id]!;
+      if (!state.rs.acting.includes(id)) {
+        return reject(
+          'turn/not-yours',
+          `${c.name} declares her actions when her turn comes (002: "until her turn comes up in the round"); it is not her turn.`,
+        );
+      }
+      if (c.cs.declared !== null) {
+        return reject(
+          'actions/declared',
+          `${c.name} already declared ${c.cs.declared} action${c.cs.declared === 1 ? '' : 's'} this round; no actions may be added once the multi-action penalty is figured.`,
+        );
+      }
+      if (c.cs.unable) return reject('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act.`);
+      // A group acts together: one declaration for every member who has not declared yet.
+      const members = state.rs.acting.filter((m) => state.combatants[m]!.cs.declared === null);
+      return [declaredEvent(id, members, command.actions as number, state)];
+    }
+    case 'act': {
+      const id = command.actor as string;
+      const refused = actingCheck(state, id);
+      if (refused) return refused;
+      const c = state.combatants[id]!;
+      const mode: Mode = state.rs.acting.includes(id) ? 'turn' : 'move-up';
+      if (mode === 'move-up' && command.moveUp !== true) {
+        const hint = c.cs.waiting
+          ? ' She waited: send "interrupt" after another character\'s roll, or "resume".'
+          : '';
+        const now = state.rs.acting.map((m) => state.combatants[m]?.name ?? m).join(', ') || 'nobody';
+        return reject(
+          'turn/not-yours',
+          `It is ${now}'s turn, not ${c.name}'s.${hint} The GM may also permit moving up her turn (moveUp: true).`,
+          { actor: id },
+        );
+      }
+      return takeAction(ctx, command, mode);
+    }
+    case 'interrupt': {
+      const id = command.actor as string;
+      const refused = actingCheck(state, id);
+      if (refused) return refused;
+      const c = state.combatants[id]!;
+      if (state.rs.acting.includes(id)) {
+        return reject(
+          'interrupt/own-turn',
+          `It is ${c.name}'s own turn; act normally instead of interrupting.`,
+        );
+      }
+      return takeAction(ctx, command, 'interrupt');
+    }
+    case 'resume': {
+      const id = command.actor as string;
+      const refused = actingCheck(state, id);
+      if (refused) return refused;
+      const c = state.combatants[id]!;
+      if (state.rs.acting.includes(id)) return reject('resume/acting', `${c.name} is already acting.`);
+      if (!c.cs.waiting) {
+        return reject(
+          'resume/not-waiting',
+          `${c.name} has not waited; only a character who waited takes more actions later.`,
+        );
+      }
+      if (c.cs.unable) return reject('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act.`);
+      if (c.cs.declared === null || c.cs.used >= c.cs.declared) {
+        return reject(
+          'actions/exhausted',
+          `${c.name} has no declared actions left this round (declared ${c.cs.declared ?? 0}, used ${c.cs.used}).`,
+        );
+      }
+      const entry: AgendaEntry = {
+        id: ctx.newId('turn'),
+        at: justAfter(state, 1),
+        kind: 'turn',
+        combatant: id,
+        label: `${c.name} acts after waiting`,
+        ...(c.hidden ? { secret: true } : {}),
+        data: { resumed: true },
+      };
+      return [
+        { type: 'opend6/resumed', combatant: id },
+        schedule(entry),
+        {
+          type: 'opend6/slot-added',
+          slot: {
+            round: state.round,
+            at: entry.at.at,
+            members: [id],
+            label: entry.label,
+          } as unknown as JsonObject,
+        },
+      ];
+    }
+    case 'result': {
+      const refused = notRunning(state);
+      if (refused) return refused;
+      const open = state.rs.openRoll;
+      if (!open) return reject('result/no-roll', 'No roll is waiting for its result.');
+      return [{ type: 'opend6/result-declared', combatant: open.combatant, purpose: open.purpose }];
+    }
+    case 'roll': {
+      const id = command.actor as string;
+      const refused = actingCheck(state, id);
+      if (refused) return refused;
+      const c = state.combatants[id]!;
+      if (command.skill === undefined && command.code === undefined) {
+        return reject(
+          'roll/what',
+          `Name the skill or attribute ${c.name} rolls ("skill"), or give a die code ("code").`,
+        );
+      }
+      const rolled = skillRoll(ctx, c, {
+        ...(command.skill !== undefined ? { skill: command.skill as string } : {}),
+        ...(command.code !== undefined ? { code: command.code as string } : {}),
+        ...(command.kind !== undefined ? { kind: command.kind as 'skill' } : {}),
+        purpose: 'roll',
+        declared: c.cs.declared,
+      });
+      if (rolled === null) return reject('roll/what', `Name the skill or attribute ${c.name} rolls.`);
+      return rolled;
+    }
+    case 'incapacitate': {
+      const id = command.actor as string;
+      const c = combatantOf(state, id);
+      if (!c) return missing(state, id);
+      if (c.cs.unable) return reject('combatant/unable', `${c.name} is already ${c.cs.unable}.`);
+      const events: EngineEvent[] = [
+        { type: 'opend6/incapacitated', combatant: id, condition: command.condition as UnableCondition },
+      ];
+      if (state.status === 'running') {
+        const left = c.cs.declared === null ? 0 : c.cs.declared - c.cs.used;
+        if (left > 0)
+          events.push({ type: 'opend6/actions-lost', combatant: id, count: left, reason: 'unable to act' });
+        if (turnAhead(state, c) && !(c.side === 'npc' && c.group)) {
+          events.push({ type: 'opend6/turn-lost', combatant: id, reason: command.condition as string });
+          for (const e of state.agenda) {
+            if (e.kind === 'turn' && e.combatant === id && e.at.round === state.round)
+              events.push(unschedule(e.id, 'unable to act'));
+          }
+          events.push(
+            happening(state, (state.now ?? { round: 0, at: [] }).at, id, 'lost', 'loses the action'),
+          );
+        }
+      }
+      return events;
+    }
+    case 'recover': {
+      const id = command.actor as string;
+      const c = combatantOf(state, id);
+      if (!c) return missing(state, id);
+      if (!c.cs.unable) return reject('combatant/able', `${c.name} is able to act already.`);
+      return [{ type: 'opend6/recovered', combatant: id }];
+    }
+    default:
+      return reject('command/unknown', `"${command.type}" is not an OpenD6 command.`);
+  }
+}
+
+/** Whether `next` now ends the round and rolls initiative (Method 3). */
+function willRoll(state: State): boolean {
+  if (state.options.initiativeMethod !== 'perception-per-round') return false;
+  return !state.agenda.some(
+    (e) =>
+      e.kind === 'turn' &&
+      e.at.round === state.round &&
+      e.combatant !== undefined &&
+      state.combatants[e.combatant]?.active,
+  );
+}
+
+function patchCs(state: State, id: string, patch: Partial<Opend6Combatant>): State {
+  const c = state.combatants[id];
+  if (!c) return state;
+  return { ...state, combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, ...patch } } } };
+}
+
+function patchRs(state: State, patch: Partial<Opend6Round>): State {
+  return { ...state, rs: { ...state.rs, ...patch } as State['rs'] };
+}
+
+function evolve(state: State, event: EngineEvent): State | undefined {
+  const id = event.combatant as string;
+  switch (event.type) {
+    case 'opend6/initiative': {
+      let s = state;
+      for (const m of event.members as string[]) {
+        s = patchCs(s, m, {
+          initiative: (event.total as number | null) ?? null,
+          orderKey: event.key as number[],
+        });
+      }
+      const spent = (event.characterPoints as number | undefined) ?? 0;
+      const c = s.combatants[id];
+      if (c && spent > 0) s = patchCs(s, id, { characterPoints: c.cs.characterPoints - spent });
+      return s;
+    }
+    case 'opend6/round-begins':
+      return state;
+    case 'opend6/round-reset': {
+      let s = state;
+      for (const m of s.roster) s = patchCs(s, m, { declared: null, used: 0, waiting: false });
+      const round = event.round as number;
+      return patchRs(s, {
+        acting: [],
+        openRoll: null,
+        slots: s.rs.slots.filter((x) => x.round >= round - 1),
+        happened: s.rs.happened.filter((x) => x.round >= round - 1),
+      });
+    }
+    case 'opend6/slots':
+      return patchRs(state, { slots: [...state.rs.slots, ...(event.slots as unknown as Slot[])] });
+    case 'opend6/slot-added':
+      return patchRs(state, { slots: [...state.rs.slots, event.slot as unknown as Slot] });
+    case 'opend6/turn':
+      return patchRs(state, { acting: event.members as string[], openRoll: null });
+    case 'opend6/declared': {
+      let s = state;
+      for (const m of event.combatants as string[]) s = patchCs(s, m, { declared: event.actions as number });
+      return s;
+    }
+    case 'opend6/acted': {
+      const c = state.combatants[id];
+      if (!c || event.number === null) return state;
+      return patchCs(state, id, {
+        used: event.number as number,
+        ...(event.wait === true ? { waiting: true } : {}),
+      });
+    }
+    case 'opend6/interrupted':
+    case 'opend6/resumed':
+      return patchCs(state, id, { waiting: false });
+    case 'opend6/happened':
+      return patchRs(state, { happened: [...state.rs.happened, event.happening as unknown as Happening] });
+    case 'opend6/roll-open':
+      return patchRs(state, { openRoll: { combatant: id, purpose: event.purpose as string } as OpenRoll });
+    case 'opend6/result-declared':
+      return patchRs(state, { openRoll: null });
+    case 'opend6/actions-lost': {
+      const c = state.combatants[id];
+      if (!c) return state;
+      return patchCs(state, id, { used: c.cs.declared ?? c.cs.used });
+    }
+    case 'opend6/turn-lost':
+      return state;
+    case 'opend6/incapacitated':
+      return patchCs(state, id, { unable: event.condition as UnableCondition, waiting: false });
+    case 'opend6/recovered':
+      return patchCs(state, id, { unable: null });
+    case 'opend6/joins-next-round':
+      return state;
+    default:
+      return undefined;
+  }
+}
+
+/** Cascades: a round's turns once its initiative is known; late arrivals; the defeated leave the order. */
+function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
+  const { state } = ctx;
+  if (event.type === 'opend6/round-begins') return beginRound(ctx, event.round as number);
+  if (event.type === 'opend6/slots') return reachFirst(state);
+  if (event.type === 'combatant/added' && state.status === 'running')
+    return lateArrival(ctx, (event.combatant as { id: string }).id);
+  if (event.type === 'combatant/defeated') {
+    const out: EngineEvent[] = [];
+    for (const e of state.agenda) {
+      if (e.combatant === undefined || e.combatant !== event.combatant) continue;
+      const c = state.combatants[e.combatant]!;
+      const group = c.side === 'npc' ? c.group : undefined;
+      const others = group ? unitsOf(state).some((u) => u.group === group) : false;
+      if (!others) out.push(unschedule(e.id, 'defeated'));
+    }
+    return out;
+  }
+  return [];
+}
+
+/** A late arrival joins its group, or gets a place: rolled (Methods 2, 3) or after everyone (Method 1). */
+function lateArrival(ctx: Ctx, id: string): EngineEvent[] {
+  const { state } = ctx;
+  const c = state.combatants[id]!;
+  if (c.side === 'npc' && c.group) {
+    const mate = state.roster.find(
+      (m) => m !== id && state.combatants[m]!.group === c.group && state.combatants[m]!.cs.orderKey,
+    );
+    if (mate) {
+      const other = state.combatants[mate]!;
+      return [
+        {
+          type: 'opend6/initiative',
+          combatant: id,
+          members: [id],
+          rolled: false,
+          total: other.cs.initiative,
+          key: other.cs.orderKey!,
+        },
+      ];
+    }
+  }
+  const unit = { leader: id, members: [id] };
+  const index = state.roster.indexOf(id);
+  const events =
+    state.options.initiativeMethod === 'first-significant-action'
+      ? [
+          {
+            type: 'opend6/initiative',
+            combatant: id,
+            members: [id],
+            rolled: false,
+            total: null,
+            key: [Number.MAX_SAFE_INTEGER, ...ladder(c), index],
+          },
+        ]
+      : rollInitiative(ctx, unit, 0, index);
+  const key = events.find((e) => e.type === 'opend6/initiative')!.key as number[];
+  const entry = turnEntry(ctx, id, state.round, key);
+  const ahead = state.now !== null && compareInstants(entry.at, state.now) > 0 && canAct(c);
+  if (!ahead) return [...events, { type: 'opend6/joins-next-round', combatant: id }];
+  return [
+    ...events,
+    schedule(entry),
+    {
+      type: 'opend6/slot-added',
+      slot: { round: state.round, at: key, members: [id], label: entry.label } as unknown as JsonObject,
+    },
+  ];
+}
+
+function legalActions(state: State, id: string): LegalAction[] {
+  const c = combatantOf(state, id);
+  if (!c) return [];
+  const mode = modeOf(state, c);
+  const penalty = penaltyOf(c);
+  return catalog(state).map((action: ActionDef) => {
+    const flags = flagsOf(action);
+    const cost = { actions: flags.free ? 0 : 1, penalty };
+    const l = legality(state, c, action, mode, c.cs.declared);
+    // The penalty this choice rolls at: the suggested skills' effective codes ("dodge 4D+1 → 3D+1").
+    const codes = flags.skills
+      .map((s) => traitOf(c, s))
+      .filter((t) => t !== undefined)
+      .map((t) => {
+        const e = effective(t.code, penalty);
+        return `${t.name} ${e.code}${penalty > 0 ? ` −${penalty}D = ${e.effective}` : ''}${e.usable ? '' : ' (0D: unusable)'}`;
+      });
+    const how =
+      mode === 'interrupt' ? 'interrupt' : mode === 'move-up' ? 'move up (GM permits)' : 'on her turn';
+    const label = `${action.name} (${how})${codes.length > 0 ? `: ${codes.join(', ')}` : ''}`;
+    const at = state.now ?? { round: state.round, at: [] };
+    const preview = { from: at, to: at, label };
+    if (mode === 'move-up' && (l.ok || l.code === 'actions/undeclared')) {
+      const now = state.rs.acting.map((m) => state.combatants[m]?.name ?? m).join(', ') || 'nobody';
+      return {
+        action,
+        enabled: false,
+        code: 'turn/not-yours',
+        reason: `It is ${now}'s turn. The GM may permit ${c.name} to move up her turn for this (moveUp); it takes one of her actions.`,
+        cost,
+        preview,
+      };
+    }
+    if (!l.ok) return { action, enabled: false, reason: l.reason, code: l.code, cost, preview };
+    const allZero = codes.length > 0 && codes.every((x) => x.endsWith('(0D: unusable)'));
+    if (allZero) {
+      return {
+        action,
+        enabled: false,
+        code: 'skill/zero',
+        reason: `${c.name}'s skills for ${action.name} are reduced to 0D at −${penalty}D; a skill reduced to zero cannot be used.`,
+        cost,
+        preview,
+      };
+    }
+    return { action, enabled: true, cost, preview };
+  });
+}
+
+export const openD6: Ruleset<Opend6Types> = {
+  id: 'opend6',
+  version: 1,
+  name: 'OpenD6',
+  summary:
+    'D6 System rounds: Perception initiative with the Wild Die, declared actions at −1D each beyond the first.',
+  optionsSchema: opend6Options,
+  statsSchema: opend6Stats,
+  commands,
+  clock: {
+    unit: 'turn',
+    describe(state: State, at: Instant): string {
+      const slot = [...state.rs.slots]
+        .reverse()
+        .find(
+          (s) =>
+            s.round === at.round && compareInstants({ round: 0, at: s.at }, { round: 0, at: at.at }) <= 0,
+        );
+      return `Round ${at.round}${slot ? ` · ${slot.label}` : ''}`;
+    },
+  },
+  init: () => ({ acting: [], slots: [], happened: [], openRoll: null }),
+  initCombatant: (stats) => ({
+    initiative: null,
+    orderKey: null,
+    characterPoints: stats.characterPoints,
+    declared: null,
+    used: 0,
+    waiting: false,
+    unable: null,
+  }),
+  catalog: () => OPEND6_CATALOG,
+  decide,
+  evolve,
+  react,
+  legalActions,
+  timeline,
+  redact,
+  redactEvent,
+  describeEvent,
+  validateCustomAction,
+};

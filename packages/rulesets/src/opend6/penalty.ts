@@ -1,0 +1,74 @@
+import type { Combatant } from '@roundkeeper/engine';
+import { type DieCode, formatCode, parseCode, reduceCode, usable } from './codes.js';
+import type { Opend6Types } from './types.js';
+
+type C = Combatant<Opend6Types>;
+
+/** What a roll is of: only skill and attribute rolls take the multi-action penalty. */
+export type RollKind = 'skill' | 'attribute' | 'damage' | 'damage-resistance';
+
+const key = (name: string) => name.trim().toLowerCase();
+
+/** A trait on the sheet: a skill first, then Perception, Reflexes and the other attributes. */
+export function traitOf(
+  c: C,
+  name: string,
+): { name: string; code: string; kind: 'skill' | 'attribute' } | undefined {
+  const k = key(name);
+  for (const [skill, code] of Object.entries(c.stats.skills))
+    if (key(skill) === k) return { name: skill, code, kind: 'skill' };
+  if (k === 'perception') return { name: 'Perception', code: c.stats.perception, kind: 'attribute' };
+  if (k === 'reflexes') return { name: 'Reflexes', code: c.stats.reflexes, kind: 'attribute' };
+  for (const [attr, code] of Object.entries(c.stats.attributes))
+    if (key(attr) === k) return { name: attr, code, kind: 'attribute' };
+  return undefined;
+}
+
+/**
+ * 002 "Multi-action Penalty": −1D per action beyond the first, or beyond the character's allotment
+ * ("an action allotment of eight per round wants to do nine actions, each of the nine actions is at −1D").
+ */
+export function penaltyFor(declared: number | null, allotment: number): number {
+  if (declared === null) return 0;
+  return Math.max(0, declared - allotment);
+}
+
+export function penaltyOf(c: C): number {
+  return penaltyFor(c.cs.declared, c.stats.actionAllotment);
+}
+
+/** 002: "(but not damage, damage resistance, or initiative rolls)". */
+export function penalized(kind: RollKind): boolean {
+  return kind === 'skill' || kind === 'attribute';
+}
+
+export interface EffectiveCode {
+  code: string;
+  effective: string;
+  usable: boolean;
+}
+
+export function effective(code: string, penalty: number): EffectiveCode {
+  const reduced: DieCode = reduceCode(code, penalty);
+  return { code: formatCode(parseCode(code)), effective: formatCode(reduced), usable: usable(reduced) };
+}
+
+/** Every skill and attribute on the sheet at a given penalty: "dodge 4D+1 → 3D+1". */
+export function effectiveCodes(c: C, penalty: number): Record<string, EffectiveCode> {
+  const out: Record<string, EffectiveCode> = {
+    Perception: effective(c.stats.perception, penalty),
+    Reflexes: effective(c.stats.reflexes, penalty),
+  };
+  for (const [name, code] of Object.entries(c.stats.attributes)) out[name] = effective(code, penalty);
+  for (const [name, code] of Object.entries(c.stats.skills)) out[name] = effective(code, penalty);
+  return out;
+}
+
+export function showEffective(codes: Record<string, EffectiveCode>): string {
+  return Object.entries(codes)
+    .map(
+      ([name, e]) =>
+        `${name} ${e.code}${e.code === e.effective ? '' : ` → ${e.effective}`}${e.usable ? '' : ' (unusable)'}`,
+    )
+    .join(', ');
+}

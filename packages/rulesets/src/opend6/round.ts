@@ -1,0 +1,169 @@
+import {
+  type AgendaEntry,
+  compareInstants,
+  type EngineEvent,
+  type Instant,
+  type JsonObject,
+  schedule,
+  unschedule,
+} from '@roundkeeper/engine';
+import { canAct, membersOf, rollInitiative, unitsOf } from './initiative.js';
+import type { Ctx, State } from './types.js';
+
+/** A round's turn entry: one per character or NPC group, at the unit's order key. */
+export function turnEntry(
+  ctx: Ctx,
+  leader: string,
+  round: number,
+  key: number[],
+  data: JsonObject = {},
+): AgendaEntry {
+  const c = ctx.state.combatants[leader]!;
+  const group = c.side === 'npc' && c.group ? c.group : undefined;
+  return {
+    id: ctx.newId('turn'),
+    at: { round, at: key },
+    kind: 'turn',
+    combatant: leader,
+    label: group ? `${group} (group) acts` : `${c.name}'s turn`,
+    ...(c.hidden ? { secret: true } : {}),
+    data: group ? { ...data, group } : data,
+  };
+}
+
+function groupOf(entry: AgendaEntry): string | undefined {
+  return typeof entry.data?.group === 'string' ? entry.data.group : undefined;
+}
+
+/** Who acts when an entry is reached: the character, or the group's members who can still act. */
+export function entryMembers(state: State, entry: AgendaEntry): string[] {
+  return membersOf(state, entry.combatant!, groupOf(entry)).filter((id) => canAct(state.combatants[id]!));
+}
+
+/** Reaching a turn: the clock moves to it and every member's turn starts (a group acts together). */
+export function reachTurn(state: State, entry: AgendaEntry): EngineEvent[] {
+  const members = entryMembers(state, entry);
+  // The leader's turn/started comes last, so the engine's `current` names the leader.
+  const ordered = [
+    ...members.filter((m) => m !== entry.combatant),
+    ...members.filter((m) => m === entry.combatant),
+  ];
+  return [
+    { type: 'agenda/removed', entry: entry.id, reason: 'reached' },
+    { type: 'clock/advanced', to: entry.at as unknown as JsonObject },
+    ...ordered.map((id): EngineEvent => ({ type: 'turn/started', combatant: id })),
+    { type: 'opend6/turn', members: ordered, at: entry.at.at, resumed: entry.data?.resumed === true },
+  ];
+}
+
+/**
+ * The next turn this round, skipping turns whose characters can no longer act — 002: "a character
+ * rendered unconscious, immobile, or otherwise unable to act loses his action for that round if he
+ * hasn't taken it already".
+ */
+function nextTurn(state: State): { lost: EngineEvent[]; next?: AgendaEntry } {
+  const lost: EngineEvent[] = [];
+  for (const entry of state.agenda) {
+    if (entry.kind !== 'turn' || entry.at.round !== state.round) continue;
+    if (entryMembers(state, entry).length > 0) return { lost, next: entry };
+    lost.push(unschedule(entry.id, 'unable to act'), {
+      type: 'opend6/turn-lost',
+      combatant: entry.combatant!,
+      reason: 'unable to act',
+    });
+  }
+  return { lost };
+}
+
+/**
+ * Schedules a round once its initiative is known (the draft state has every order key): the turns in
+ * order, the round's slots for the timeline, then the first turn.
+ */
+export function beginRound(ctx: Ctx, round: number): EngineEvent[] {
+  const { state } = ctx;
+  const events: EngineEvent[] = [
+    { type: 'round/started', round },
+    { type: 'opend6/round-reset', round },
+  ];
+  const entries: AgendaEntry[] = [];
+  for (const unit of unitsOf(state)) {
+    const c = state.combatants[unit.leader]!;
+    if (!c.cs.orderKey) continue;
+    const able = unit.members.filter((id) => canAct(state.combatants[id]!));
+    if (able.length === 0) {
+      events.push({ type: 'opend6/turn-lost', combatant: unit.leader, reason: 'unable to act' });
+      continue;
+    }
+    entries.push(turnEntry(ctx, unit.leader, round, c.cs.orderKey));
+  }
+  entries.sort((a, b) => compareInstants(a.at, b.at));
+  for (const e of entries) events.push(schedule(e));
+  events.push({
+    type: 'opend6/slots',
+    round,
+    slots: entries.map((e) => ({
+      round,
+      at: e.at.at,
+      members: membersOf(state, e.combatant!, groupOf(e)),
+      label: e.label,
+    })),
+  });
+  return events;
+}
+
+/** After the round's turns are scheduled: reach the first one. */
+export function reachFirst(state: State): EngineEvent[] {
+  const { lost, next } = nextTurn(state);
+  return next ? [...lost, ...reachTurn(state, next)] : lost;
+}
+
+/**
+ * `next`: the acting turn ends; the next turn in the agenda starts, or the round ends (unused declared
+ * actions are lost) and the next begins — rolling Perception again under Method 3.
+ */
+export function advance(ctx: Ctx, characterPoints: Record<string, number>): EngineEvent[] {
+  const { state } = ctx;
+  const events: EngineEvent[] = state.rs.acting.map(
+    (id): EngineEvent => ({ type: 'turn/ended', combatant: id }),
+  );
+  const { lost, next } = nextTurn(state);
+  events.push(...lost);
+  if (next) return [...events, ...reachTurn(state, next)];
+  // 002: "Any actions calculated into the multi-action penalty but that the character did not use by the
+  // end of the round are lost."
+  for (const id of state.roster) {
+    const c = state.combatants[id]!;
+    if (c.cs.declared !== null && c.cs.used < c.cs.declared) {
+      events.push({
+        type: 'opend6/actions-lost',
+        combatant: id,
+        count: c.cs.declared - c.cs.used,
+        reason: 'round end',
+      });
+    }
+  }
+  events.push({ type: 'round/ended', round: state.round });
+  if (state.options.initiativeMethod === 'perception-per-round')
+    events.push(...rollAll(ctx, characterPoints));
+  events.push({ type: 'opend6/round-begins', round: state.round + 1 });
+  return events;
+}
+
+/** Methods 2 and 3: one Perception roll per character or NPC group. */
+export function rollAll(ctx: Ctx, characterPoints: Record<string, number>): EngineEvent[] {
+  const { state } = ctx;
+  const events: EngineEvent[] = [];
+  for (const unit of unitsOf(state)) {
+    // Nobody able to act in it: it loses its action anyway, so nothing is rolled.
+    if (!unit.members.some((id) => canAct(state.combatants[id]!))) continue;
+    const points = unit.members.reduce((sum, id) => sum + (characterPoints[id] ?? 0), 0);
+    events.push(...rollInitiative(ctx, unit, points, state.roster.indexOf(unit.leader)));
+  }
+  return events;
+}
+
+/** The instant just after now: an interrupt appends 0, a resumed turn 1 (so interrupts come first). */
+export function justAfter(state: State, suffix: 0 | 1): Instant {
+  const now = state.now ?? { round: state.round, at: [] };
+  return { round: now.round, at: [...now.at, suffix] };
+}
