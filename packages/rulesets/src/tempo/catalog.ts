@@ -1,0 +1,195 @@
+import type { ActionDef, Combatant, JsonObject, Rejection } from '@roundkeeper/engine';
+import { reject } from '@roundkeeper/engine';
+import { type PlanSlot, type State, type TempoTypes, WEAPON_SPEEDS, type WeaponSpeed } from './types.js';
+
+const act = (
+  id: string,
+  name: string,
+  tempo: number | null,
+  text: string,
+  data: JsonObject = {},
+): ActionDef => ({
+  id,
+  name,
+  kind: data.weaponSpeed ? 'attack' : id === 'magic' ? 'magic' : 'action',
+  cost: { actions: 1 },
+  tags: data.weaponSpeed ? ['attack'] : [],
+  text,
+  data: tempo === null ? { ...data, variableTempo: true } : { ...data, tempo },
+});
+
+const reaction = (
+  id: string,
+  name: string,
+  tempo: number,
+  text: string,
+  prerequisite: string,
+): ActionDef => ({
+  id,
+  name,
+  kind: 'reaction',
+  cost: { reactions: 1 },
+  tags: ['Reaction'],
+  text,
+  data: { tempo, prerequisite },
+});
+
+/** 003's action table, in its order, then the two reactions the text defines (Intercept, Dual Wield). */
+export const TEMPO_CATALOG: ActionDef[] = [
+  act('rest', 'Rest', 1, 'Begin Resting to later in the round take the Recover action (with Shift).'),
+  act('scan', 'Scan', 2, 'Ask the GM one of a pre-set list of questions about a character in range.'),
+  act('mark', 'Mark', 2, 'Apply Marked to a Character within Seek.'),
+  act('quick-attack', 'Quick Attack', 3, 'Make an attack with a quick weapon.', { weaponSpeed: 'quick' }),
+  act('help', 'Help', 3, 'Help an ally in Range 1 with a roll (Teamwork) or clear a Debuff or Prone.'),
+  act('move', 'Move', 4, 'Move up to your Speed in addition to your Normal Move on this turn, or Jump.'),
+  act(
+    'guard',
+    'Guard',
+    4,
+    'Protect an adjacent character; you gain the Intercept reaction until the end of the round.',
+  ),
+  act('standard-attack', 'Standard Attack', 5, 'Make an attack with a standard or quick weapon.', {
+    weaponSpeed: 'standard',
+  }),
+  act('inventory', 'Inventory', 6, 'Load a Reload Weapon, stow and draw, or draw and consume a Consumable.'),
+  act('hide', 'Hide', 6, 'Hide behind objects if no non-ally can draw Line of Sight to you.'),
+  act('slow-attack', 'Slow Attack', 7, 'Make an attack with a weapon of any speed.', { weaponSpeed: 'slow' }),
+  act('shift', 'Shift', 7, 'Switch Paradigms, Reclaim, and Recover if you took Rest this round.'),
+  act('magic', 'Magic', null, "Commit Mana to cast a Spell; it happens at the spell's tempo."),
+  reaction(
+    'intercept',
+    'Intercept',
+    4,
+    'When the Character you are Guarding is Hit by a Strike, take the damage instead of them.',
+    'You are adjacent to the Character you Guarded this Round.',
+  ),
+  reaction(
+    'dual-wield',
+    'Dual Wield',
+    0,
+    'When you take the Attack action to Strike with one of two held weapons of equal speed, Strike with the other (Dice Value only).',
+    'You are holding two weapons with the same Weapon Speed.',
+  ),
+];
+
+type C = Combatant<TempoTypes>;
+
+/** An NPC's action sets as actions. */
+function actionSetsOf(c: C): ActionDef[] {
+  return c.stats.actionSets.map((s) => ({
+    id: s.id,
+    name: s.name,
+    kind: 'action',
+    cost: { actions: 1 },
+    tags: ['action-set'],
+    text: s.text,
+    data: { tempo: s.tempo, actionSet: true },
+  }));
+}
+
+/** Every action this combatant could take: the catalog, the GM's custom actions, its action sets. */
+export function actionsFor(state: State, c: C | undefined): ActionDef[] {
+  return [...TEMPO_CATALOG, ...state.customActions, ...(c ? actionSetsOf(c) : [])];
+}
+
+export function findAction(state: State, c: C | undefined, id: string): ActionDef | undefined {
+  return actionsFor(state, c).find((a) => a.id === id);
+}
+
+export function isReaction(a: ActionDef): boolean {
+  return a.kind === 'reaction' || a.tags.some((t) => t.toLowerCase() === 'reaction');
+}
+
+const hasTag = (a: ActionDef, tag: string) => a.tags.some((t) => t.toLowerCase() === tag);
+
+/** 003 "Extra"/"Free": the tag, or `data.timing`, on a GM-defined action. */
+export function timingOf(a: ActionDef): 'extra' | 'free' | null {
+  if (a.data?.timing === 'free' || hasTag(a, 'free')) return 'free';
+  if (a.data?.timing === 'extra' || hasTag(a, 'extra')) return 'extra';
+  return null;
+}
+
+/** The catalog action a granted action "lists under Tempo", if any. */
+export function namedAction(_state: State, a: ActionDef): ActionDef | undefined {
+  const as = a.data?.as;
+  return typeof as === 'string' ? TEMPO_CATALOG.find((x) => x.id === as && x.id !== a.id) : undefined;
+}
+
+/** The Weapon Speed of an Attack action, or null when the action is no Attack. */
+export function weaponSpeedOf(state: State, a: ActionDef): WeaponSpeed | null {
+  const own = a.data?.weaponSpeed;
+  if (typeof own === 'string' && (WEAPON_SPEEDS as readonly string[]).includes(own))
+    return own as WeaponSpeed;
+  const named = namedAction(state, a);
+  return named ? weaponSpeedOf(state, named) : null;
+}
+
+/**
+ * What the Unique Action Restriction compares. 003: "All Attacks count as the same action"; a
+ * granted action "is a unique action if it doesn't list another action under Tempo. If it does, then it
+ * is that action"; Inventory consuming a Strike "also counts as an Attack action".
+ */
+export function uniqueKeys(state: State, a: ActionDef, strike = false): string[] {
+  const named = namedAction(state, a);
+  const base = named ? uniqueKeys(state, named) : weaponSpeedOf(state, a) ? ['attack'] : [a.id];
+  return strike && !base.includes('attack') ? [...base, 'attack'] : base;
+}
+
+/** The usual tempo: the table's, the action's own, or the listed action's ("the usual tempo for that action"). */
+export function usualTempo(state: State, a: ActionDef): number | null {
+  const t = a.data?.tempo;
+  if (typeof t === 'number') return t;
+  const named = namedAction(state, a);
+  return named ? usualTempo(state, named) : null;
+}
+
+export function variableTempo(state: State, a: ActionDef): boolean {
+  if (a.data?.variableTempo === true) return true;
+  const named = namedAction(state, a);
+  return named ? variableTempo(state, named) : false;
+}
+
+/** Which slot a new plan of this action fills when the command does not say. */
+export function defaultSlot(a: ActionDef): PlanSlot {
+  return timingOf(a) ?? 'action';
+}
+
+/** 003 "Weapon Speed": "you can only Strike with a Weapon with a matching Weapon Speed or quicker." */
+export function speedAllows(action: WeaponSpeed, weapon: WeaponSpeed): boolean {
+  return WEAPON_SPEEDS.indexOf(weapon) <= WEAPON_SPEEDS.indexOf(action);
+}
+
+/** Checks a GM-defined action's flags. */
+export function validateCustomAction(a: ActionDef): Rejection | undefined {
+  const d = a.data ?? {};
+  const tempo = d.tempo;
+  if (
+    tempo !== undefined &&
+    (typeof tempo !== 'number' || !Number.isInteger(tempo) || tempo < 0 || tempo > 9)
+  ) {
+    return reject('tempo/invalid-action', `${a.name}: "data.tempo" must be a whole tempo from 0 to 9.`);
+  }
+  if (d.as !== undefined && !TEMPO_CATALOG.some((x) => x.id === d.as)) {
+    return reject(
+      'tempo/invalid-action',
+      `${a.name}: "data.as" must name a catalog action (${TEMPO_CATALOG.map((x) => x.id).join(', ')}).`,
+    );
+  }
+  if (d.timing !== undefined && d.timing !== 'extra' && d.timing !== 'free') {
+    return reject('tempo/invalid-action', `${a.name}: "data.timing" is "extra" or "free".`);
+  }
+  if (d.weaponSpeed !== undefined && !(WEAPON_SPEEDS as readonly unknown[]).includes(d.weaponSpeed)) {
+    return reject('tempo/invalid-action', `${a.name}: "data.weaponSpeed" is quick, standard or slow.`);
+  }
+  const usesPerRound = d.usesPerRound;
+  if (usesPerRound !== undefined && (typeof usesPerRound !== 'number' || usesPerRound < 1)) {
+    return reject('tempo/invalid-action', `${a.name}: "data.usesPerRound" must be 1 or more.`);
+  }
+  if (tempo === undefined && d.as === undefined && d.variableTempo !== true) {
+    return reject(
+      'tempo/invalid-action',
+      `${a.name} needs a tempo: set "data.tempo" (0–9), or "data.as" to the action it counts as, or "data.variableTempo": true.`,
+    );
+  }
+  return undefined;
+}

@@ -1,0 +1,393 @@
+import {
+  type ActionDef,
+  type Combatant,
+  compareInstants,
+  type Instant,
+  type Rejection,
+  reject,
+} from '@roundkeeper/engine';
+import {
+  findAction,
+  isReaction,
+  speedAllows,
+  timingOf,
+  uniqueKeys,
+  usualTempo,
+  variableTempo,
+  weaponSpeedOf,
+} from './catalog.js';
+import type { PlanItem, PlanSlot, State, TempoTypes, WeaponSpeed } from './types.js';
+
+export type C = Combatant<TempoTypes>;
+
+/** 003 "Exertion": "The Maximum Exertion a character can take is: 2 + FOR (minimum 1)." */
+export function maxExertion(c: C): number {
+  return Math.max(1, 2 + c.stats.FOR);
+}
+
+/** The tempo of the current turn, or null outside the count. Instants are [tempo, side, order…]. */
+export function currentTempo(state: State): number | null {
+  if (state.rs.phase !== 'tempo' || !state.now) return null;
+  return state.now.at[0] ?? null;
+}
+
+/** 003: "All players perform their actions at that Tempo, then all NPCs" — side 0 before side 1. */
+export function sideIndex(c: C): number {
+  return c.side === 'pc' ? 0 : 1;
+}
+
+export function planInstant(state: State, c: C, tempo: number, seq: number): Instant {
+  return { round: state.round, at: [tempo, sideIndex(c), state.roster.indexOf(c.id), seq] };
+}
+
+/** Refuses an instant the count has already passed (time only moves forward). */
+export function compareAfterNow(state: State, at: Instant, what = 'The action'): Rejection | undefined {
+  if (!state.now || compareInstants(at, state.now) > 0) return undefined;
+  const now = currentTempo(state);
+  const tempo = at.at[0]!;
+  const side = at.at[1] === 0 ? 'PCs' : 'NPCs';
+  const why =
+    now !== null && now === tempo
+      ? `the ${side}' part of tempo ${tempo} is already over`
+      : `the count is already at tempo ${now ?? '?'}`;
+  return reject('plan/tempo-passed', `${what} would happen at tempo ${tempo}, but ${why}.`, { tempo });
+}
+
+export function nameOf(state: State, id: string | null | undefined): string {
+  if (!id) return 'nobody';
+  return state.combatants[id]?.name ?? id;
+}
+
+export function actionName(state: State, c: C | undefined, id: string): string {
+  return findAction(state, c, id)?.name ?? id;
+}
+
+export function weaponOf(c: C, name: string): { name: string; speed: WeaponSpeed } | undefined {
+  return c.stats.weapons.find((w) => w.name.toLowerCase() === name.toLowerCase());
+}
+
+function running(state: State): Rejection | undefined {
+  if (state.status !== 'running' || state.rs.phase === 'setup') {
+    return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+  }
+  return undefined;
+}
+
+function able(c: C): Rejection | undefined {
+  if (c.cs.dead) return reject('tempo/dead', `${c.name} is dead.`);
+  if (!c.active) return reject('combatant/defeated', `${c.name} is out of the fight.`);
+  return undefined;
+}
+
+export interface PlanRequest {
+  slot?: PlanSlot;
+  replace?: PlanItem;
+  tempo?: number;
+  strike?: boolean;
+}
+
+export interface PlanResult {
+  slot: PlanSlot;
+  tempo: number;
+  at: Instant;
+}
+
+const SLOT_WORD: Record<PlanSlot, string> = {
+  action: 'action',
+  extra: 'Extra action',
+  free: 'Free action',
+  exert: 'Exerted action',
+};
+
+/**
+ * Whether `def` may be planned now, as a new plan or replacing one. The rules it checks: the number of
+ * actions ("2 actions per round", Extra/Free tags, Exert's "another Action"), the Unique Action
+ * Restriction, the action's tempo, and that its moment has not passed on the count.
+ */
+export function planLegality(
+  state: State,
+  c: C,
+  def: ActionDef,
+  req: PlanRequest = {},
+): PlanResult | Rejection {
+  const refused = running(state) ?? able(c);
+  if (refused) return refused;
+  if (isReaction(def)) {
+    return reject(
+      'tempo/reaction-not-planned',
+      `${def.name} is a reaction: it is not planned; use it (react) when its trigger happens.`,
+    );
+  }
+  const fromSets = def.data?.actionSet === true;
+  if (c.side === 'npc' && c.stats.actionSets.length > 0 && !fromSets && !def.custom) {
+    return reject(
+      'tempo/npc-action-sets',
+      `${c.name} acts with its action sets (${c.stats.actionSets.map((s) => s.name).join(', ')}), not with ${def.name}.`,
+    );
+  }
+  if (req.replace?.taken) {
+    return reject(
+      'plan/taken',
+      `${c.name} has already taken ${actionName(state, c, req.replace.action)}; only actions not yet taken can change.`,
+    );
+  }
+  const others = c.cs.plan.filter((p) => p.id !== req.replace?.id);
+  const count = (slot: PlanSlot) => others.filter((p) => p.slot === slot).length;
+  // Unsaid, a plan fills the round's actions first, then an action Exert granted.
+  const inferred: PlanSlot =
+    count('action') >= state.options.actionsPerRound && count('exert') < c.cs.exertActions
+      ? 'exert'
+      : 'action';
+  const slot = req.slot ?? req.replace?.slot ?? timingOf(def) ?? inferred;
+  const inSlot = others.filter((p) => p.slot === slot);
+  // 003 "Every player starts with 2 actions per round."
+  if (slot === 'action' && inSlot.length >= state.options.actionsPerRound) {
+    const names = inSlot.map((p) => actionName(state, c, p.action)).join(', ');
+    return reject(
+      'plan/full',
+      `${c.name} has already planned ${state.options.actionsPerRound} actions this round (${names}); change one of them, or Exert at the end of a turn for another.`,
+    );
+  }
+  // 003 "Extra"/"Free": only actions with that tag are taken in addition to the usual 2.
+  if ((slot === 'extra' || slot === 'free') && timingOf(def) !== slot) {
+    return reject(
+      'plan/not-tagged',
+      `${def.name} has no ${slot === 'extra' ? 'Extra' : 'Free'} tag, so it cannot be taken as an additional ${SLOT_WORD[slot]}; plan it as one of the round's actions.`,
+    );
+  }
+  // 003 "Exert at the end of any turn: Take another Action this round."
+  if (slot === 'exert' && inSlot.length >= c.cs.exertActions) {
+    return reject(
+      'plan/no-exert-action',
+      `${c.name} has no Exerted action left to plan this round; Exert at the end of a turn ("another action") first.`,
+    );
+  }
+  let tempo: number;
+  if (variableTempo(state, def)) {
+    if (req.tempo === undefined) {
+      return reject('plan/tempo-needed', `${def.name} happens at the spell's tempo; say which tempo (0–9).`);
+    }
+    tempo = req.tempo;
+  } else {
+    const usual = usualTempo(state, def);
+    if (usual === null)
+      return reject('plan/tempo-needed', `${def.name} has no tempo; the GM sets "data.tempo".`);
+    if (req.tempo !== undefined && req.tempo !== usual) {
+      return reject(
+        'plan/tempo-fixed',
+        `${def.name} happens at tempo ${usual}; changing an action's tempo takes an Exert (exert change-tempo).`,
+      );
+    }
+    tempo = usual;
+  }
+  // 003 "Unique Action Restriction": Extra actions too; Free and Exerted actions ignore it.
+  if (slot === 'action' || slot === 'extra') {
+    const keys = uniqueKeys(state, def, req.strike);
+    for (const p of others) {
+      if (p.slot !== 'action' && p.slot !== 'extra') continue;
+      const otherDef = findAction(state, c, p.action);
+      if (!otherDef) continue;
+      const clash = uniqueKeys(state, otherDef, p.strike).find((k) => keys.includes(k));
+      if (!clash) continue;
+      const why =
+        clash === 'attack'
+          ? 'all attacks are one action'
+          : 'each action in a round must be a different action (Unique Action Restriction)';
+      return reject(
+        'unique/repeated',
+        `${def.name} is unavailable: you already ${p.taken ? 'took' : 'planned'} ${otherDef.name} — ${why}.`,
+        { action: def.id, clash: otherDef.id },
+      );
+    }
+  }
+  const seq = req.replace ? c.cs.plan.findIndex((p) => p.id === req.replace?.id) : c.cs.plan.length;
+  const at = planInstant(state, c, tempo, seq);
+  const passed = compareAfterNow(state, at, def.name);
+  if (passed) return passed;
+  return { slot, tempo, at };
+}
+
+/** Whether `c` may use reaction `def` now (the trigger, if given, must not have been reacted to before). */
+export function reactionLegality(
+  state: State,
+  c: C,
+  def: ActionDef,
+  trigger?: string,
+): Rejection | undefined {
+  const refused = running(state) ?? able(c);
+  if (refused) return refused;
+  if (!isReaction(def)) {
+    return reject('reaction/not-a-reaction', `${def.name} is not a reaction; plan it as an action instead.`);
+  }
+  const tempo = currentTempo(state);
+  if (tempo === null || !state.current) {
+    return reject(
+      'reaction/no-turn',
+      'Reactions are taken on a turn, and no turn is in progress (the GM is not counting yet).',
+    );
+  }
+  // Pre-requisites.
+  if (def.id === 'intercept') {
+    if (!c.cs.guarding) {
+      return reject(
+        'reaction/prerequisite',
+        `Intercept comes from Guard: ${c.name} has not Guarded anyone this round.`,
+      );
+    }
+  }
+  if (def.id === 'dual-wield') {
+    const held = c.cs.held.map((h) => weaponOf(c, h)).filter((w) => w !== undefined);
+    const pair = held.length === 2 && held[0]!.speed === held[1]!.speed;
+    if (!pair) {
+      const holding = held.map((w) => `${w.name} (${w.speed})`).join(' and ') || 'no weapons';
+      return reject(
+        'reaction/prerequisite',
+        `Dual Wield needs two held weapons of the same Weapon Speed; ${c.name} holds ${holding}.`,
+      );
+    }
+    const turn = c.cs.turn;
+    const struck =
+      state.current === c.id && turn?.acted && turn.weapon && held.some((w) => w.name === turn.weapon);
+    if (!struck) {
+      return reject(
+        'reaction/no-trigger',
+        `Dual Wield's trigger is ${c.name} taking the Attack action to Strike with one of those weapons; that has not happened this turn.`,
+      );
+    }
+  }
+  const needed = typeof def.data?.tempo === 'number' ? def.data.tempo : 0;
+  // 003 "Reaction": "the Tempo of the current turn is equal or greater than the Tempo of the reaction".
+  if (tempo < needed) {
+    return reject(
+      'reaction/too-early',
+      `${def.name} has tempo ${needed}; the current turn is at tempo ${tempo}, so it can be used from tempo ${needed} on.`,
+      { tempo, needed },
+    );
+  }
+  // "Every turn you have 1 Reaction to use."
+  if (c.cs.reactions.some((r) => r.turn === state.rs.turnNumber)) {
+    return reject(
+      'reaction/used-this-turn',
+      `${c.name} has already used a reaction on this turn; each character has 1 Reaction per turn.`,
+    );
+  }
+  // "Each Reaction (unless stated otherwise) can only be used once per round."
+  const uses = c.cs.reactions.filter((r) => r.reaction === def.id);
+  const perRound = typeof def.data?.usesPerRound === 'number' ? def.data.usesPerRound : 1;
+  if (uses.length >= perRound) {
+    return reject(
+      'reaction/used-this-round',
+      `${c.name} has already used ${def.name} ${perRound === 1 ? 'this round; each reaction is once per round' : `${perRound} times this round, its limit`}.`,
+    );
+  }
+  // "the same Reaction cannot be triggered by the exact same trigger multiple times."
+  if (trigger !== undefined && uses.some((r) => r.trigger === trigger)) {
+    return reject(
+      'reaction/same-trigger',
+      `${c.name} has already used ${def.name} for "${trigger}"; the same reaction cannot answer the same trigger twice.`,
+    );
+  }
+  return undefined;
+}
+
+/** Whether `c` may act (act/move) now: it is their turn. */
+export function ownTurn(state: State, c: C): Rejection | undefined {
+  const refused = running(state) ?? able(c);
+  if (refused) return refused;
+  if (state.current !== c.id || !c.cs.turn) {
+    return reject(
+      'turn/not-yours',
+      state.current
+        ? `It is ${nameOf(state, state.current)}'s turn, not ${c.name}'s.`
+        : `No turn is in progress; ${c.name} acts when the count reaches their planned action.`,
+    );
+  }
+  return undefined;
+}
+
+export const EXERT_USES = [
+  'another-action',
+  'change-tempo',
+  'momentum',
+  'clear-condition',
+  'reclaim-mana',
+  'retry',
+  'prepared',
+] as const;
+export type ExertUse = (typeof EXERT_USES)[number];
+
+const EXERT_WHEN: Record<ExertUse, 'end-of-turn' | 'own-turn' | 'failed-roll'> = {
+  'another-action': 'end-of-turn',
+  'change-tempo': 'end-of-turn',
+  momentum: 'own-turn',
+  'clear-condition': 'own-turn',
+  'reclaim-mana': 'own-turn',
+  retry: 'failed-roll',
+  prepared: 'own-turn',
+};
+
+/** 003 "Exert": who may, when, and the Maximum Exertion. */
+export function exertLegality(state: State, c: C, use: ExertUse, amount = 1): Rejection | undefined {
+  const refused = running(state) ?? able(c);
+  if (refused) return refused;
+  if (c.side !== 'pc')
+    return reject('exert/pc-only', `${c.name} is an NPC; "PCs can choose to Exert themselves".`);
+  const max = maxExertion(c);
+  if (c.cs.exertion >= max) {
+    return reject(
+      'exert/max',
+      `${c.name} is at Maximum Exertion (${max} = 2 + FOR ${c.stats.FOR}, minimum 1) and cannot willingly take any more.`,
+    );
+  }
+  if (c.cs.exertion + amount > max) {
+    return reject(
+      'exert/max',
+      `${c.name} has ${c.cs.exertion} of ${max} Exertion; ${amount} more would go beyond the maximum, which no one takes willingly.`,
+    );
+  }
+  const when = EXERT_WHEN[use];
+  if (when === 'end-of-turn' && (state.rs.phase !== 'tempo' || !state.current)) {
+    return reject('exert/timing', `This Exert is done at the end of a turn, and no turn is in progress.`);
+  }
+  if (when === 'own-turn' && (state.current !== c.id || !c.cs.turn)) {
+    return reject(
+      'exert/timing',
+      `This Exert is done during ${c.name}'s own turn; it is ${nameOf(state, state.current)}'s turn.`,
+    );
+  }
+  return undefined;
+}
+
+export function isAttack(state: State, def: ActionDef | undefined): boolean {
+  return !!def && weaponSpeedOf(state, def) !== null;
+}
+
+/** 003 "Weapon Speed" for a Strike with `weaponName` under Attack action `def`. */
+export function strikeLegality(
+  state: State,
+  c: C,
+  def: ActionDef,
+  weaponName: string,
+): Rejection | undefined {
+  const speed = weaponSpeedOf(state, def);
+  if (!speed)
+    return reject('strike/not-attack', `${def.name} is not an Attack action; Strikes come with an Attack.`);
+  const weapon = weaponOf(c, weaponName);
+  if (!weapon) {
+    const known = c.stats.weapons.map((w) => w.name).join(', ') || 'none';
+    return reject('strike/unknown-weapon', `${c.name} has no weapon "${weaponName}" (weapons: ${known}).`);
+  }
+  if (!c.cs.held.some((h) => h.toLowerCase() === weapon.name.toLowerCase())) {
+    return reject(
+      'strike/not-held',
+      `${c.name} is not holding ${weapon.name} (in hand: ${c.cs.held.join(', ') || 'nothing'}); an Inventory action draws it.`,
+    );
+  }
+  if (!speedAllows(speed, weapon.speed)) {
+    return reject(
+      'strike/too-slow',
+      `${weapon.name} is a ${weapon.speed} weapon; a ${def.name} strikes only with a ${speed} weapon or quicker.`,
+    );
+  }
+  return undefined;
+}

@@ -1,0 +1,603 @@
+import { type EngineEvent, renderTimelineAscii, view, viewLog } from '@roundkeeper/engine';
+import { describe, expect, it } from 'vitest';
+import { encounter, must, refused } from '../testing/harness.js';
+import { fight, party, plan, planned, registry, ts, until } from './fixtures.js';
+import { tempo } from './index.js';
+
+const alice = { role: 'player' as const, combatants: ['ana'] };
+const bob = { role: 'player' as const, combatants: ['bren'] };
+const table = { role: 'table' as const };
+
+describe('Round structure: 2 actions per round, picked in a secret planning phase', () => {
+  it('starts each round with a planning phase and allows 2 actions, not 3', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    expect(ts(enc).rs.phase).toBe('planning');
+    expect(enc.state.now).toEqual({ round: 1, at: [] });
+    plan(enc, 'ana', 'rest');
+    plan(enc, 'ana', 'shift');
+    const r = refused(enc, { type: 'plan', actor: 'ana', action: 'scan' });
+    expect(r.code).toBe('plan/full');
+    expect(r.message).toContain('Ana has already planned 2 actions this round (Rest, Shift)');
+  });
+
+  it('the GM cannot count tempo until every PC has planned (unless skipPlanning)', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'rest');
+    plan(enc, 'ana', 'shift');
+    plan(enc, 'bren', 'guard');
+    const r = refused(enc, { type: 'next' });
+    expect(r.code).toBe('planning/incomplete');
+    expect(r.message).toContain('Bren (1 of 2)');
+    must(enc, { type: 'next', skipPlanning: true });
+    expect(ts(enc).rs.phase).toBe('tempo');
+  });
+
+  it('a player may change an upcoming choice until the action is taken', () => {
+    const enc = planned();
+    const attack = ts(enc).combatants.ana!.cs.plan[1]!.id;
+    must(enc, { type: 'next' }); // Ana's Mark at tempo 2
+    plan(enc, 'ana', 'slow-attack', { replace: attack });
+    expect(ts(enc).combatants.ana!.cs.plan.map((p) => p.action)).toEqual(['mark', 'slow-attack']);
+    const mark = ts(enc).combatants.ana!.cs.plan[0]!.id;
+    expect(refused(enc, { type: 'plan', actor: 'ana', action: 'scan', replace: mark }).code).toBe(
+      'plan/taken',
+    );
+    expect(refused(enc, { type: 'unplan', actor: 'ana', plan: mark }).code).toBe('plan/taken');
+  });
+
+  it('a player plans only their own character', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    const r = enc.execute({ type: 'plan', actor: 'ana', action: 'rest' }, { by: bob });
+    expect(r).toMatchObject({ code: 'auth/not-yours' });
+    expect(enc.execute({ type: 'plan', actor: 'ana', action: 'rest' }, { by: alice })).not.toHaveProperty(
+      'code',
+    );
+  });
+});
+
+describe('Round structure: secret plans (view and viewLog)', () => {
+  it("a player's plan is absent from another player's view and the table view until taken", () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    enc.execute({ type: 'plan', actor: 'ana', action: 'mark' }, { by: alice });
+    enc.execute({ type: 'plan', actor: 'ana', action: 'slow-attack' }, { by: alice });
+    plan(enc, 'bren', 'guard');
+    plan(enc, 'bren', 'standard-attack');
+    for (const viewer of [bob, table]) {
+      const seen = JSON.stringify(view(enc.state, viewer, tempo as never));
+      expect(seen).not.toContain('slow-attack');
+      expect(seen).not.toContain('"mark"');
+      const log = JSON.stringify(viewLog(enc.entries, viewer, enc.state, tempo as never));
+      expect(log).not.toContain('slow-attack');
+      expect(log).not.toContain('Slow Attack');
+      expect(log).not.toContain('"mark"');
+      expect(log).not.toContain('Mark');
+    }
+    // Ana's player sees her own plan; the GM sees everything.
+    expect(JSON.stringify(view(enc.state, alice, tempo as never))).toContain('slow-attack');
+    expect(JSON.stringify(viewLog(enc.entries, alice, enc.state, tempo as never))).toContain('slow-attack');
+    expect(JSON.stringify(view(enc.state, { role: 'gm' }, tempo as never))).toContain('slow-attack');
+    // Bob's own plan stays visible to Bob but not to Alice.
+    expect(JSON.stringify(view(enc.state, bob, tempo as never))).toContain('"guard"');
+    expect(JSON.stringify(view(enc.state, alice, tempo as never))).not.toContain('"guard"');
+
+    // Taken: Mark (tempo 2) is revealed; Slow Attack (tempo 7) stays secret.
+    plan(enc, 'orc', 'roar');
+    plan(enc, 'orc', 'cleave');
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('ana');
+    for (const viewer of [bob, table]) {
+      const seen = JSON.stringify(view(enc.state, viewer, tempo as never));
+      expect(seen).toContain('"mark"');
+      expect(seen).not.toContain('slow-attack');
+      const log = JSON.stringify(viewLog(enc.entries, viewer, enc.state, tempo as never));
+      expect(log).toContain('"mark"');
+      expect(log).not.toContain('slow-attack');
+    }
+  });
+
+  it('an Exert that moves a plan to another tempo does not leak the plan', () => {
+    const enc = planned();
+    must(enc, { type: 'next' });
+    const slow = ts(enc).combatants.bren!.cs.plan[1]!.id;
+    must(enc, { type: 'exert', actor: 'bren', use: 'change-tempo', plan: slow, tempo: 8 });
+    const log = viewLog(enc.entries, alice, enc.state, tempo as never);
+    const exerted = log.filter((e) => e.event.type === 'tempo/exerted').map((e) => e.event);
+    expect(exerted).toHaveLength(1);
+    expect(exerted[0]).not.toHaveProperty('plan');
+    expect(exerted[0]).not.toHaveProperty('tempo');
+  });
+});
+
+describe('Tempo count: each action at its tempo; at each tempo all PCs, then all NPCs', () => {
+  it('takes the planned actions in tempo order, PCs before NPCs at the same tempo', () => {
+    const enc = planned();
+    const seen: string[] = [];
+    must(enc, { type: 'next' });
+    for (let i = 0; i < 8; i++) {
+      const c = ts(enc).combatants[enc.state.current!]!;
+      seen.push(`${enc.state.now!.at[0]} ${c.id} ${c.cs.turn!.action}`);
+      must(enc, { type: 'next' });
+    }
+    expect(seen).toEqual([
+      '2 ana mark',
+      '2 orc roar',
+      '3 wolf quick-attack',
+      '4 bren guard',
+      '4 wolf move',
+      '5 ana standard-attack',
+      '5 orc cleave',
+      '7 bren slow-attack',
+    ]);
+    expect(enc.state.round).toBe(2);
+    expect(ts(enc).rs.phase).toBe('planning');
+  });
+
+  it('a PC acts before an NPC at the same tempo even when the NPC joined first', () => {
+    const enc = encounter({ ruleset: 'tempo', combatants: [party[3]!, party[1]!] }, registry);
+    must(enc, { type: 'start' });
+    plan(enc, 'wolf', 'guard');
+    plan(enc, 'bren', 'guard');
+    must(enc, { type: 'next', skipPlanning: true });
+    expect(enc.state.current).toBe('bren');
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('wolf');
+  });
+
+  it('uses the table tempos and the spell tempo for Magic', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    expect(refused(enc, { type: 'plan', actor: 'ana', action: 'magic' }).code).toBe('plan/tempo-needed');
+    plan(enc, 'ana', 'magic', { tempo: 8, spell: 'Fire Bolt' });
+    plan(enc, 'ana', 'hide');
+    expect(ts(enc).combatants.ana!.cs.plan.map((p) => p.tempo)).toEqual([8, 6]);
+    expect(refused(enc, { type: 'plan', actor: 'bren', action: 'help', tempo: 1 }).code).toBe(
+      'plan/tempo-fixed',
+    );
+  });
+
+  it('NPCs with GM-defined action sets act only with them', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    const r = refused(enc, { type: 'plan', actor: 'orc', action: 'rest' });
+    expect(r.code).toBe('tempo/npc-action-sets');
+    expect(r.message).toContain('Roar, Cleave');
+    plan(enc, 'orc', 'cleave');
+    expect(refused(enc, { type: 'plan', actor: 'ana', action: 'cleave' }).code).toBe('action/unknown');
+  });
+
+  it('a plan for a tempo the count has passed is refused', () => {
+    const enc = planned();
+    until(enc, 'ana', 'standard-attack'); // tempo 5
+    const mark = ts(enc).combatants.bren!.cs.plan[1]!.id;
+    const r = refused(enc, { type: 'plan', actor: 'bren', action: 'quick-attack', replace: mark });
+    expect(r.code).toBe('plan/tempo-passed');
+    expect(r.message).toContain('count is already at tempo 5');
+  });
+});
+
+describe('Unique Action Restriction', () => {
+  it('each action in a round must be different', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'bren', 'guard');
+    const r = refused(enc, { type: 'plan', actor: 'bren', action: 'guard' });
+    expect(r.code).toBe('unique/repeated');
+  });
+
+  it('all Attacks count as the same action', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'quick-attack');
+    const r = refused(enc, { type: 'plan', actor: 'ana', action: 'standard-attack' });
+    expect(r.message).toBe(
+      'Standard Attack is unavailable: you already planned Quick Attack — all attacks are one action.',
+    );
+  });
+
+  it('Inventory consuming a Strike also counts as an Attack', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'inventory', { strike: true });
+    expect(refused(enc, { type: 'plan', actor: 'ana', action: 'slow-attack' }).code).toBe('unique/repeated');
+  });
+
+  it('an ability-granted action is unique unless it lists another action; if it does it is that action', () => {
+    const enc = fight();
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'lunge', name: 'Lunge', tags: ['Extra'], data: { as: 'quick-attack', tempo: 1 } },
+    });
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'battle-cry', name: 'Battle Cry', tags: ['Extra'], data: { tempo: 2 } },
+    });
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'standard-attack');
+    plan(enc, 'ana', 'battle-cry');
+    const r = refused(enc, { type: 'plan', actor: 'ana', action: 'lunge' });
+    expect(r.code).toBe('unique/repeated');
+    expect(r.message).toContain('all attacks are one action');
+    // "Extra actions are still under the Unique Action Restriction."
+    expect(refused(enc, { type: 'plan', actor: 'ana', action: 'battle-cry' }).code).toBe('unique/repeated');
+  });
+
+  it('Free actions ignore it', () => {
+    const enc = fight();
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'jab', name: 'Jab', tags: ['Free'], data: { as: 'quick-attack' } },
+    });
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'quick-attack');
+    plan(enc, 'ana', 'jab');
+    plan(enc, 'ana', 'jab');
+    expect(ts(enc).combatants.ana!.cs.plan.map((p) => `${p.action}/${p.slot}@${p.tempo}`)).toEqual([
+      'quick-attack/action@3',
+      'jab/free@3',
+      'jab/free@3',
+    ]);
+  });
+});
+
+describe('Weapon speed: an Attack strikes only with a weapon of its speed or quicker', () => {
+  it('refuses a Quick Attack with a standard weapon; allows a Standard Attack with a quick one', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'inventory');
+    plan(enc, 'ana', 'quick-attack');
+    plan(enc, 'bren', 'standard-attack');
+    plan(enc, 'bren', 'rest');
+    until(enc, 'ana', 'quick-attack');
+    must(enc, { type: 'act', actor: 'ana', weapon: 'Left Dagger', target: 'orc' });
+    until(enc, 'bren', 'standard-attack');
+    const r = refused(enc, { type: 'act', actor: 'bren', weapon: 'Greataxe', target: 'orc' });
+    expect(r.code).toBe('strike/too-slow');
+    expect(r.message).toBe(
+      'Greataxe is a slow weapon; a Standard Attack strikes only with a standard weapon or quicker.',
+    );
+    until(enc, 'ana', 'inventory');
+    must(enc, { type: 'act', actor: 'ana', stow: 'Right Dagger', draw: 'Sword' });
+    expect(ts(enc).combatants.ana!.cs.held).toEqual(['Left Dagger', 'Sword']);
+  });
+
+  it('refuses a Quick Attack with a standard weapon in hand', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    must(enc, { type: 'plan', actor: 'ana', action: 'quick-attack' });
+    must(enc, { type: 'plan', actor: 'ana', action: 'rest' });
+    must(enc, { type: 'next', skipPlanning: true });
+    until(enc, 'ana', 'quick-attack');
+    expect(refused(enc, { type: 'act', actor: 'ana', weapon: 'Sword' }).code).toBe('strike/not-held');
+  });
+});
+
+describe('Normal Move: up to Speed each turn, split around the action; none on Extra or Free turns', () => {
+  it('moves before and after the action within Speed', () => {
+    const enc = planned();
+    must(enc, { type: 'next' }); // Ana, Mark, Speed 6
+    must(enc, { type: 'move', actor: 'ana', distance: 2 });
+    must(enc, { type: 'act', actor: 'ana', target: 'orc' });
+    const entries = must(enc, { type: 'move', actor: 'ana', distance: 4 });
+    expect(entries[0]!.event).toMatchObject({ when: 'after', left: 0 });
+    expect(refused(enc, { type: 'move', actor: 'ana', distance: 1 }).code).toBe('move/too-far');
+  });
+
+  it('the Move action adds Speed to the Normal Move', () => {
+    const enc = planned();
+    until(enc, 'wolf', 'move');
+    must(enc, { type: 'act', actor: 'wolf' });
+    must(enc, { type: 'move', actor: 'wolf', distance: 16 });
+  });
+
+  it('no Normal Move on an Extra turn', () => {
+    const enc = fight();
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'dash', name: 'Dash', tags: ['Extra'], data: { tempo: 1 } },
+    });
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'dash');
+    must(enc, { type: 'next', skipPlanning: true });
+    expect(ts(enc).combatants.ana!.cs.turn!.slot).toBe('extra');
+    const r = refused(enc, { type: 'move', actor: 'ana', distance: 1 });
+    expect(r.code).toBe('move/no-normal-move');
+  });
+});
+
+describe('Reactions: one per turn, each once per round, never twice for one trigger, gated by tempo', () => {
+  function guarded() {
+    const enc = planned();
+    until(enc, 'bren', 'guard');
+    must(enc, { type: 'act', actor: 'bren', target: 'ana' });
+    return enc;
+  }
+
+  it('Guard grants Intercept (tempo 4) until the end of the round', () => {
+    const enc = guarded();
+    must(enc, { type: 'next' }); // wolf move
+    must(enc, { type: 'react', actor: 'bren', reaction: 'intercept', trigger: 'Wolf hits Ana' });
+    expect(ts(enc).combatants.bren!.cs.reactions).toHaveLength(1);
+    expect(ts(enc).combatants.bren!.cs.guarding).toBe('ana');
+    // "until the end of the round": the next round starts without it.
+    while (enc.state.round === 1) must(enc, { type: 'next' });
+    expect(ts(enc).combatants.bren!.cs.guarding).toBeNull();
+    expect(ts(enc).combatants.bren!.cs.reactions).toEqual([]);
+  });
+
+  it('Intercept without a Guard this round is refused', () => {
+    const enc = planned();
+    until(enc, 'wolf', 'move');
+    const r = refused(enc, { type: 'react', actor: 'ana', reaction: 'intercept', trigger: 'x' });
+    expect(r.code).toBe('reaction/prerequisite');
+  });
+
+  it('a reaction before its tempo is refused', () => {
+    const enc = fight();
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'riposte', name: 'Riposte', kind: 'reaction', data: { tempo: 6 } },
+    });
+    planned(enc);
+    until(enc, 'ana', 'standard-attack'); // tempo 5
+    const r = refused(enc, { type: 'react', actor: 'bren', reaction: 'riposte', trigger: 'Ana is struck' });
+    expect(r.code).toBe('reaction/too-early');
+    expect(r.message).toContain('current turn is at tempo 5');
+    until(enc, 'bren', 'slow-attack'); // tempo 7
+    must(enc, { type: 'react', actor: 'bren', reaction: 'riposte', trigger: 'Orc misses' });
+  });
+
+  it('one reaction per turn, and each reaction once per round', () => {
+    const enc = fight();
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'parry', name: 'Parry', kind: 'reaction', data: { tempo: 0 } },
+    });
+    planned(enc);
+    until(enc, 'bren', 'guard');
+    must(enc, { type: 'act', actor: 'bren', target: 'ana' });
+    must(enc, { type: 'react', actor: 'bren', reaction: 'parry', trigger: 'Wolf bites' });
+    expect(
+      refused(enc, { type: 'react', actor: 'bren', reaction: 'intercept', trigger: 'Wolf hits Ana' }).code,
+    ).toBe('reaction/used-this-turn');
+    must(enc, { type: 'next' });
+    expect(
+      refused(enc, { type: 'react', actor: 'bren', reaction: 'parry', trigger: 'Wolf bites again' }).code,
+    ).toBe('reaction/used-this-round');
+    must(enc, { type: 'react', actor: 'bren', reaction: 'intercept', trigger: 'Wolf hits Ana' });
+  });
+
+  it('a reaction usable more than once per round never answers the same trigger twice', () => {
+    const enc = fight();
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'dodge', name: 'Dodge', kind: 'reaction', data: { tempo: 0, usesPerRound: 3 } },
+    });
+    planned(enc);
+    must(enc, { type: 'next' });
+    must(enc, { type: 'react', actor: 'bren', reaction: 'dodge', trigger: 'Orc swings' });
+    must(enc, { type: 'next' });
+    expect(
+      refused(enc, { type: 'react', actor: 'bren', reaction: 'dodge', trigger: 'Orc swings' }).code,
+    ).toBe('reaction/same-trigger');
+    must(enc, { type: 'react', actor: 'bren', reaction: 'dodge', trigger: 'Wolf bites' });
+  });
+
+  it('Dual Wield (tempo 0) needs two held weapons of equal speed and an Attack with one', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'quick-attack');
+    plan(enc, 'ana', 'inventory');
+    plan(enc, 'bren', 'slow-attack');
+    plan(enc, 'bren', 'rest');
+    must(enc, { type: 'next' });
+    until(enc, 'ana', 'quick-attack');
+    expect(refused(enc, { type: 'react', actor: 'ana', reaction: 'dual-wield', trigger: 'a' }).code).toBe(
+      'reaction/no-trigger',
+    );
+    must(enc, { type: 'act', actor: 'ana', weapon: 'Left Dagger', target: 'orc' });
+    must(enc, {
+      type: 'react',
+      actor: 'ana',
+      reaction: 'dual-wield',
+      trigger: 'Quick Attack with Left Dagger',
+    });
+    until(enc, 'bren', 'slow-attack');
+    must(enc, { type: 'act', actor: 'bren', weapon: 'Greataxe' });
+    const r = refused(enc, { type: 'react', actor: 'bren', reaction: 'dual-wield', trigger: 'b' });
+    expect(r.code).toBe('reaction/prerequisite');
+    expect(r.message).toContain('Bren holds Greataxe (slow)');
+  });
+});
+
+describe('Exert and Exertion', () => {
+  it('Exert at the end of a turn: another action this round, ignoring the Unique Action Restriction', () => {
+    const enc = planned();
+    must(enc, { type: 'next' }); // Ana: Mark
+    expect(refused(enc, { type: 'plan', actor: 'ana', action: 'slow-attack' }).code).toBe('plan/full');
+    must(enc, { type: 'exert', actor: 'ana', use: 'another-action' });
+    plan(enc, 'ana', 'slow-attack'); // a second Attack: the Exerted action ignores uniqueness
+    expect(ts(enc).combatants.ana!.cs.plan.map((p) => `${p.action}/${p.slot}`)).toEqual([
+      'mark/action',
+      'standard-attack/action',
+      'slow-attack/exert',
+    ]);
+    expect(ts(enc).combatants.ana!.cs.exertion).toBe(1);
+    until(enc, 'ana', 'slow-attack');
+    expect(enc.state.now!.at[0]).toBe(7);
+  });
+
+  it('Exert changes an action to a different tempo', () => {
+    const enc = planned();
+    must(enc, { type: 'next' });
+    const slow = ts(enc).combatants.bren!.cs.plan[1]!.id;
+    must(enc, { type: 'exert', actor: 'bren', use: 'change-tempo', plan: slow, tempo: 3 });
+    until(enc, 'bren', 'slow-attack');
+    expect(enc.state.now!.at[0]).toBe(3);
+  });
+
+  it('maximum Exertion is 2 + FOR (minimum 1); at the maximum no voluntary Exertion', () => {
+    const enc = encounter(
+      {
+        ruleset: 'tempo',
+        combatants: [
+          { id: 'ana', name: 'Ana', side: 'pc', stats: { FOR: 1 } },
+          { id: 'frail', name: 'Frail', side: 'pc', stats: { FOR: -4 } },
+        ],
+      },
+      registry,
+    );
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'scan');
+    plan(enc, 'ana', 'hide');
+    plan(enc, 'frail', 'mark');
+    plan(enc, 'frail', 'help');
+    must(enc, { type: 'next' });
+    for (let i = 0; i < 3; i++) must(enc, { type: 'exert', actor: 'ana', use: 'momentum' });
+    const r = refused(enc, { type: 'exert', actor: 'ana', use: 'momentum' });
+    expect(r.code).toBe('exert/max');
+    expect(r.message).toContain('Maximum Exertion (3 = 2 + FOR 1');
+    must(enc, { type: 'next' });
+    must(enc, { type: 'exert', actor: 'frail', use: 'momentum' });
+    expect(refused(enc, { type: 'exert', actor: 'frail', use: 'momentum' }).message).toContain(
+      '(1 = 2 + FOR -4',
+    );
+  });
+
+  it('forced beyond the maximum kills; dying while at the maximum kills', () => {
+    const enc = planned();
+    must(enc, { type: 'force-exertion', actor: 'bren', amount: 2 });
+    expect(ts(enc).combatants.bren!.cs.dead).toBe(false);
+    must(enc, { type: 'damage', combatant: 'bren', amount: 30 });
+    expect(ts(enc).combatants.bren!.cs.dead).toBe(true);
+    expect(enc.state.combatants.bren!.active).toBe(false);
+    expect(enc.state.agenda.some((e) => e.combatant === 'bren')).toBe(false);
+    must(enc, { type: 'force-exertion', actor: 'ana', amount: 3 });
+    expect(ts(enc).combatants.ana!.cs.dead).toBe(false);
+    const entries = must(enc, { type: 'force-exertion', actor: 'ana', amount: 1 });
+    expect(entries.map((e) => e.event.type)).toContain('tempo/died');
+    expect(ts(enc).combatants.ana!.cs.dead).toBe(true);
+  });
+
+  it('during your turn: 1d4 Momentum, clear a Condition; the other uses add 1 Exertion', () => {
+    const enc = planned(fight(5));
+    must(enc, { type: 'next' });
+    const rolled = must(enc, { type: 'exert', actor: 'ana', use: 'momentum' });
+    const roll = rolled.find((e) => e.event.type === 'dice/rolled')!.event.roll as { total: number };
+    expect(ts(enc).combatants.ana!.cs.momentum).toBe(roll.total);
+    must(enc, { type: 'add-effect', target: 'ana', name: 'Prone', duration: { kind: 'indefinite' } });
+    must(enc, { type: 'exert', actor: 'ana', use: 'clear-condition', effect: enc.state.effects[0]!.id });
+    expect(enc.state.effects).toEqual([]);
+    expect(refused(enc, { type: 'exert', actor: 'bren', use: 'momentum' }).code).toBe('exert/timing');
+    must(enc, { type: 'exert', actor: 'bren', use: 'retry' });
+    expect(ts(enc).combatants.bren!.cs.exertion).toBe(1);
+    expect(
+      enc.execute({ type: 'exert', actor: 'ana', use: 'prepared', amount: 2 }, { by: alice }),
+    ).toMatchObject({
+      code: 'auth/gm-only',
+    });
+    expect(refused(enc, { type: 'exert', actor: 'orc', use: 'retry' }).code).toBe('exert/pc-only');
+  });
+
+  it('at the end of a scene each PC who Exerted takes damage equal to their Exertion', () => {
+    const enc = planned();
+    must(enc, { type: 'next' });
+    must(enc, { type: 'exert', actor: 'ana', use: 'momentum' });
+    must(enc, { type: 'exert', actor: 'ana', use: 'reclaim-mana' });
+    must(enc, { type: 'end-scene' });
+    expect(enc.state.combatants.ana!.hp!.current).toBe(18);
+    expect(enc.state.combatants.bren!.hp!.current).toBe(24);
+    must(enc, { type: 'end-scene' });
+    expect(enc.state.combatants.ana!.hp!.current).toBe(18);
+  });
+});
+
+describe('Tags: Extra and Free actions', () => {
+  it('Extra: an additional action, no Normal Move, still unique; Free: additional, ignores uniqueness', () => {
+    const enc = fight();
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'shove', name: 'Shove', tags: ['Extra'], data: { tempo: 2 } },
+    });
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'shout', name: 'Shout', tags: ['Free'], data: { tempo: 0 } },
+    });
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'mark');
+    plan(enc, 'ana', 'hide');
+    plan(enc, 'ana', 'shove');
+    plan(enc, 'ana', 'shout');
+    plan(enc, 'ana', 'shout');
+    expect(refused(enc, { type: 'plan', actor: 'ana', action: 'shove' }).code).toBe('unique/repeated');
+    expect(refused(enc, { type: 'plan', actor: 'ana', action: 'scan', slot: 'extra' }).code).toBe(
+      'plan/not-tagged',
+    );
+    must(enc, { type: 'next', skipPlanning: true });
+    expect(ts(enc).combatants.ana!.cs.turn).toMatchObject({ action: 'shout', slot: 'free', moveLeft: 0 });
+    expect(refused(enc, { type: 'move', actor: 'ana', distance: 1 }).message).toContain('Free turn');
+  });
+});
+
+describe('Rest → Recover: a Shift later in the same round may Recover', () => {
+  it('Recover after Rest removes Exertion; without Rest it is refused', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'rest');
+    plan(enc, 'ana', 'shift');
+    plan(enc, 'bren', 'shift');
+    plan(enc, 'bren', 'mark');
+    must(enc, { type: 'next' });
+    must(enc, { type: 'exert', actor: 'ana', use: 'momentum' });
+    must(enc, { type: 'act', actor: 'ana' });
+    until(enc, 'ana', 'shift');
+    must(enc, { type: 'act', actor: 'ana', recover: true });
+    expect(ts(enc).combatants.ana!.cs.exertion).toBe(0);
+    until(enc, 'bren', 'shift');
+    expect(refused(enc, { type: 'act', actor: 'bren', recover: true }).code).toBe('recover/no-rest');
+  });
+});
+
+describe('legalActions and timeline', () => {
+  it('lists every action with reasons, e.g. attacks after an attack', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'quick-attack');
+    const legal = tempo.legalActions(ts(enc), 'ana');
+    expect(legal.map((l) => l.action.id)).toEqual(
+      expect.arrayContaining(['rest', 'magic', 'intercept', 'dual-wield']),
+    );
+    const std = legal.find((l) => l.action.id === 'standard-attack')!;
+    expect(std.enabled).toBe(false);
+    expect(std.reason).toBe(
+      'Standard Attack is unavailable: you already planned Quick Attack — all attacks are one action.',
+    );
+    const rest = legal.find((l) => l.action.id === 'rest')!;
+    expect(rest.enabled).toBe(true);
+    expect(rest.preview?.label).toBe('tempo 1 (action)');
+    expect(legal.find((l) => l.action.id === 'intercept')!.reason).toContain('no turn is in progress');
+  });
+
+  it('draws tempo 0–9 lanes, PC rows then NPC rows', () => {
+    const enc = planned();
+    must(enc, { type: 'next' });
+    const t = tempo.timeline(ts(enc));
+    expect(t.axis).toMatchObject({ unit: 'tempo', from: 0, to: 9 });
+    expect(t.lanes.map((l) => `${l.side}:${l.id}`)).toEqual(['pc:ana', 'pc:bren', 'npc:orc', 'npc:wolf']);
+    expect(t.now).toEqual({ round: 1, at: 2 });
+    expect(t.lanes[0]!.spans.map((s) => [s.from, !!s.planned])).toEqual([
+      [2, false],
+      [5, true],
+    ]);
+    expect(renderTimelineAscii(t)).toContain('Ana');
+  });
+});
+
+it('party fixture stays valid', () => {
+  expect(party).toHaveLength(4);
+  const e: EngineEvent = { type: 'x' };
+  expect(tempo.redactEvent?.(e, table, ts(fight()))).toEqual(e);
+});

@@ -1,0 +1,49 @@
+import type { Timeline, TimelineLane } from '@roundkeeper/engine';
+import { findAction } from './catalog.js';
+import { currentTempo } from './rules.js';
+import type { State } from './types.js';
+
+/** Tempo 0–9 lanes, PC rows first, then NPC rows (the order they act in at each tempo). */
+export function timeline(state: State): Timeline {
+  const round = Math.max(state.round, 1);
+  const ordered = [
+    ...state.roster.filter((id) => state.combatants[id]!.side === 'pc'),
+    ...state.roster.filter((id) => state.combatants[id]!.side === 'npc'),
+  ].map((id) => state.combatants[id]!);
+  const lanes: TimelineLane[] = ordered.map((c) => ({
+    id: c.id,
+    label: c.name,
+    side: c.side,
+    spans: c.cs.plan.map((p) => {
+      const def = findAction(state, c, p.action);
+      const kind = p.action === 'move' ? 'move' : p.action === 'magic' ? 'spell' : 'action';
+      const tag = p.slot === 'action' ? '' : ` (${p.slot})`;
+      return {
+        round,
+        from: p.tempo,
+        to: p.tempo,
+        kind,
+        label: `${def?.name ?? p.action}${p.spell ? `: ${p.spell}` : ''}${tag}`,
+        ...(p.taken ? {} : { planned: true }),
+      };
+    }),
+    markers: [
+      ...c.cs.reactions.map((r) => ({
+        round,
+        at: r.tempo,
+        kind: 'reaction',
+        label: `${findAction(state, c, r.reaction)?.name ?? r.reaction}: ${r.trigger}`,
+      })),
+      ...(state.current === c.id && currentTempo(state) !== null
+        ? [{ round, at: currentTempo(state)!, kind: 'turn', label: 'acting' }]
+        : []),
+    ],
+  }));
+  const now = currentTempo(state);
+  return {
+    axis: { unit: 'tempo', from: 0, to: 9 },
+    rounds: [round],
+    now: now === null ? null : { round, at: now },
+    lanes,
+  };
+}
