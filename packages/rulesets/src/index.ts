@@ -1,15 +1,18 @@
 import type { AnyRuleset, RulesetRegistry } from '@roundkeeper/engine';
 import { classic } from './classic/index.js';
 import { openD6 } from './opend6/index.js';
+import { taraCorax } from './tara-corax/index.js';
 import { tempo } from './tempo/index.js';
 
 export { classic } from './classic/index.js';
 export { openD6 } from './opend6/index.js';
+export { taraCorax } from './tara-corax/index.js';
 export { tempo } from './tempo/index.js';
 
 /** Every ruleset Roundkeeper ships, by id. */
 export const rulesets: RulesetRegistry = {
   classic: classic as unknown as AnyRuleset,
+  'tara-corax': taraCorax as unknown as AnyRuleset,
   opend6: openD6 as unknown as AnyRuleset,
   tempo: tempo as unknown as AnyRuleset,
 };

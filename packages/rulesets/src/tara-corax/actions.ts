@@ -1,0 +1,528 @@
+import {
+  type ActionDef,
+  type Combatant,
+  compareInstants,
+  type DecideContext,
+  type EngineEvent,
+  type Instant,
+  type JsonObject,
+  type Rejection,
+  reject,
+  schedule,
+} from '@roundkeeper/engine';
+import { type ActionInfo, infoOf, TARA_CATALOG } from './catalog.js';
+import { turnEntry } from './initiative.js';
+import { attackOffsets, FULL_ACTION, instantAt, MARKS_PER_ROUND, markOf, tieKey } from './marks.js';
+import type { Casting, HistorySpan, TaraCombatant, TaraState, TaraTypes } from './types.js';
+
+type Ctx = DecideContext<TaraTypes>;
+type TaraCombatantOf = Combatant<TaraTypes>;
+
+/** What the GM says with an action beyond its name. */
+export interface ActParams {
+  units?: number;
+  castingTime?: number;
+  spell?: string;
+  target?: string;
+  throwing?: boolean;
+  combatCasting?: boolean;
+  check?: number;
+  faces?: number[];
+}
+
+/** A checked action: everything needed to carry it out. */
+export interface Plan {
+  action: ActionDef;
+  info: ActionInfo;
+  actor: TaraCombatantOf;
+  /** The Mark it happens at. */
+  mark: number;
+  /** Taken outside the actor's own turn (a Free or reactive action). */
+  outOfTurn: boolean;
+  /** Marks the action costs as written (before the Full Action exception). */
+  marks: number;
+  /** 000: "a character can always perform a Full Action once per Round, even if they don't have enough Initiative Score IF AND ONLY IF they have performed no other Action that Round". */
+  exception: boolean;
+  /** Units moved, and how many of them count against Land Speed. */
+  units: number;
+  landSpeedUnits: number;
+  /** Attacks made (0 when none). */
+  attacks: number;
+  castingTime: number;
+}
+
+export function taraCatalog(state: TaraState): ActionDef[] {
+  return [...TARA_CATALOG, ...state.customActions];
+}
+
+function isFree(info: ActionInfo): boolean {
+  return info.marks === 0 && info.rule !== 'move' && info.rule !== 'channel';
+}
+
+export function currentMark(state: TaraState): number {
+  return state.now && state.now.round === state.round ? markOf(state.now) : MARKS_PER_ROUND;
+}
+
+function nextTurnMark(state: TaraState, id: string): number | null {
+  const e = state.agenda.find((a) => a.kind === 'turn' && a.combatant === id && a.at.round === state.round);
+  return e ? markOf(e.at) : null;
+}
+
+const fail = (code: string, message: string): Rejection => reject(code, message);
+
+/**
+ * Whether the actor may take the action now, and at what cost: the budget (000 "This Initiative Score
+ * is 'spent'"), the Full Round's timing, Setting, Channeling, Land Speed. Never rolls.
+ */
+export function check(state: TaraState, id: string, action: ActionDef, p: ActParams): Plan | Rejection {
+  const actor = state.combatants[id];
+  if (!actor)
+    return fail(
+      'combatant/unknown',
+      `There is no combatant "${id}" (combatants: ${state.roster.join(', ') || 'none'}).`,
+    );
+  if (state.status !== 'running')
+    return fail('encounter/not-started', 'The fight has not started; send "start" first.');
+  if (state.rs.phase === 'between') {
+    return fail(
+      'round/between',
+      `Round ${state.round} has ended; send "next" to roll Initiative for round ${state.round + 1} before anyone acts.`,
+    );
+  }
+  if (!actor.active) return fail('combatant/defeated', `${actor.name} is out of the fight.`);
+  const cs = actor.cs;
+  const info = infoOf(action);
+  const name = actor.name;
+  const free = isFree(info);
+  const mark = currentMark(state);
+
+  // 000 Channeling: "uses ALL Initiative in a Round and can make no other Action, including a Free Action".
+  if (info.rule === 'break-channel') {
+    if (cs.channeling !== 'channeling')
+      return fail('channel/not-channeling', `${name} is not Channeling, so there is nothing to break.`);
+  } else if (cs.channeling === 'channeling') {
+    return fail(
+      'channel/channeling',
+      `${name} is Channeling and can make no other Action, not even a Free Action; break the Channel first (break-channel).`,
+    );
+  } else if (cs.channeling === 'broken' && !(free || info.rule === 'move')) {
+    return fail(
+      'channel/broken',
+      `${name} broke the Channel this Round and can only move and take Free Actions until the Round ends.`,
+    );
+  }
+
+  const outOfTurn = state.current !== id;
+  if (outOfTurn && !free && !info.flags.reactive) {
+    const who = state.current
+      ? `${state.combatants[state.current]?.name ?? state.current}'s turn`
+      : 'no one’s turn';
+    return fail(
+      'turn/not-yours',
+      `It is Mark ${mark}, ${who}; ${action.name} is taken when ${name}'s own Mark comes up (only Free and reactive actions can be taken any time).`,
+    );
+  }
+  // 000 The Full Round: "Subsequent Action then take place the number of Marks later, equal to the last Action they took."
+  if (
+    !outOfTurn &&
+    !free &&
+    state.rs.roundMode === 'full' &&
+    cs.actedAt &&
+    state.now &&
+    compareInstants(cs.actedAt, state.now) === 0
+  ) {
+    const at = nextTurnMark(state, id);
+    return fail(
+      'action/busy',
+      at === null
+        ? `${name} has no time left this Round for another action (only Free Actions); send "next".`
+        : `${name} is busy until Mark ${at}: in a Full Round the next action starts when the last one's Marks have elapsed. Send "next".`,
+    );
+  }
+
+  let marks = info.marks;
+  let units = 0;
+  let landSpeedUnits = 0;
+  let attacks = 0;
+  let castingTime = 0;
+  const landLeft = actor.stats.landSpeed - cs.landSpeedUsed;
+  switch (info.rule) {
+    case 'move': {
+      // 000 Movement: "A character can move 1 Unit for 1 Mark of Initiative Score, up to their Land Speed Score."
+      units = p.units ?? 1;
+      landSpeedUnits = units;
+      marks = units * info.marks;
+      if (units > cs.marksLeft) {
+        return fail(
+          'budget/insufficient',
+          `Moving ${units} Units needs ${marks} Marks; ${name} has ${cs.marksLeft} left (movement never carries over into the next Round).`,
+        );
+      }
+      break;
+    }
+    case 'combat-casting-move': {
+      // 000 Casting in Combat: "he can move 1 Unit per 3 RO over a Target Number of 2 … counts against his Land Speed total but is considered a Free Action while casting."
+      if (!cs.casting?.combatCasting) {
+        return fail(
+          'combat-casting/not-casting',
+          `${name} is not casting with Combat Casting; this movement is only free while casting.`,
+        );
+      }
+      const allowed = p.check === undefined ? undefined : Math.max(0, Math.floor((p.check - 2) / 3));
+      units = p.units ?? allowed ?? 1;
+      if (allowed !== undefined && units > allowed) {
+        return fail(
+          'combat-casting/too-far',
+          `A Combat Casting Check of ${p.check} allows ${allowed} Units (1 per 3 over a Target Number of 2); ${units} is too many.`,
+        );
+      }
+      landSpeedUnits = units;
+      break;
+    }
+    case 'melee-attack': {
+      // 000 Setting: "If attacking in melee if moved that same round" a Set is required.
+      if (cs.movedThisRound && !cs.meleeSet) {
+        return fail(
+          'set/required',
+          `${name} moved this Round and must Set (Quarter Action, 5 Marks) before attacking in melee, unless an ability Sets automatically.`,
+        );
+      }
+      // "the Round they move into Combat is limited to a single attack".
+      attacks = cs.movedThisRound ? 1 : actor.stats.meleeAttacks;
+      break;
+    }
+    case 'ranged-attack': {
+      // 000 Setting: "If shooting a ranged attack preceded by a non-Free Action, unless That last Action was a ranged attack / Using a Throwing Weapon".
+      if (!cs.rangedSet && !p.throwing) {
+        return fail(
+          'set/required',
+          `${name} moved or acted since last shooting and must Set (Quarter Action, 5 Marks) first; a throwing weapon or a Desperate Shot needs no Set.`,
+        );
+      }
+      // "Perform a full number of attacks per Round of ranged attacks if not acted / a single ranged attack if acted previous".
+      attacks = cs.acted ? 1 : actor.stats.rangedAttacks;
+      break;
+    }
+    case 'desperate-shot':
+      attacks = 1;
+      break;
+    case 'cast': {
+      if (p.castingTime === undefined) {
+        return fail(
+          'cast/casting-time',
+          `Give the spell's Casting Time in Marks (castingTime) so Roundkeeper knows when it goes off.`,
+        );
+      }
+      if (cs.casting) {
+        return fail(
+          'cast/already-casting',
+          `${name} is still casting ${cs.casting.spell}; it goes off first.`,
+        );
+      }
+      // 000 Setting: "Before using the Combat Casting Skill."
+      if (p.combatCasting && !cs.castingSet) {
+        return fail(
+          'set/required',
+          `${name} must Set (Quarter Action, 5 Marks) before using the Combat Casting Skill.`,
+        );
+      }
+      castingTime = p.castingTime;
+      marks = FULL_ACTION;
+      break;
+    }
+    case 'channel':
+      if (cs.acted) {
+        return fail(
+          'channel/acted',
+          `Channeling uses ALL of a Round's Initiative; ${name} has already acted this Round.`,
+        );
+      }
+      break;
+    default: {
+      const f = info.flags;
+      if (f.freeMove !== undefined) {
+        units = p.units ?? f.freeMove;
+        if (units > f.freeMove) {
+          return fail(
+            'move/too-far',
+            `${action.name} moves at most ${f.freeMove} Units; ${units} is too many.`,
+          );
+        }
+        if (f.countsAgainstLandSpeed) landSpeedUnits = units;
+      }
+      if (f.grantsAttack) attacks = f.grantsAttack;
+    }
+  }
+  if (landSpeedUnits > landLeft) {
+    return fail(
+      'move/land-speed',
+      `${name} has a Land Speed of ${actor.stats.landSpeed} and has moved ${cs.landSpeedUsed} Units this Round; ${landSpeedUnits} more is too far.`,
+    );
+  }
+  if (units < 0 || !Number.isInteger(units))
+    return fail('move/units', 'Units moved are a whole number, 0 or more.');
+
+  let exception = false;
+  if (marks > cs.marksLeft) {
+    const eligible = marks === FULL_ACTION && !cs.acted && !cs.fullActionException;
+    if (!eligible) {
+      const why =
+        marks === FULL_ACTION
+          ? cs.fullActionException
+            ? ' (the once-per-Round Full Action is used)'
+            : ' (a Full Action without enough Initiative is allowed only if no other Action was taken this Round)'
+          : '';
+      return fail(
+        'budget/insufficient',
+        `${action.name} needs ${marks} Marks; ${name} has ${cs.marksLeft} left${why}.`,
+      );
+    }
+    exception = true;
+  }
+  return {
+    action,
+    info,
+    actor,
+    mark,
+    outOfTurn,
+    marks,
+    exception,
+    units,
+    landSpeedUnits,
+    attacks,
+    castingTime,
+  };
+}
+
+/** Carries out a checked action: the facts, what it schedules, what it forfeits. */
+export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
+  const { state } = ctx;
+  const { actor, info, mark, action } = plan;
+  const id = actor.id;
+  const cs = actor.cs;
+  const full = state.rs.roundMode === 'full';
+  const round = state.round;
+  const key = tieKey(actor.stats);
+  const free = isFree(info);
+  const events: EngineEvent[] = [];
+  const after: Partial<TaraCombatant> = {};
+  const spans: HistorySpan[] = [];
+
+  // Marks spent, and how long the action takes on the clock.
+  let spent = plan.exception ? cs.marksLeft : Math.min(plan.marks, cs.marksLeft);
+  let duration = plan.marks;
+  let casting: Casting | null = null;
+  if (info.rule === 'cast') {
+    // 000 Casting Spells: "Starting a spell counts as a Full Action, but may take more (or less) than 15 Marks … If a spell's Casting Time is less than 15 Marks … the character cannot take another action until 15 Marks has passed."
+    const t = plan.castingTime;
+    duration = Math.max(FULL_ACTION, t);
+    // Full Round: it goes off Casting Time Marks after it starts, maybe in the next Round (Mark 30 − overflow).
+    // Simple Round: at the caster's Mark, unless the Casting Time is more than the Marks left.
+    let resolvesAt: Instant;
+    if (full) resolvesAt = instantAt(round, mark - t, key, 'resolve');
+    else if (t > cs.marksLeft)
+      resolvesAt = instantAt(round + 1, MARKS_PER_ROUND - (t - cs.marksLeft), key, 'resolve');
+    else resolvesAt = instantAt(round, mark, key, 'resolve');
+    const overflow = resolvesAt.round > round ? MARKS_PER_ROUND - markOf(resolvesAt) : 0;
+    spent = overflow > 0 || plan.exception ? cs.marksLeft : Math.min(duration, cs.marksLeft);
+    const entry = ctx.newId('spell');
+    casting = {
+      spell: p.spell ?? 'spell',
+      castingTime: t,
+      startedAt: state.now ?? { round, at: [0] },
+      resolvesAt,
+      entry,
+      combatCasting: p.combatCasting ?? false,
+      combatCastingMoved: 0,
+    };
+    after.casting = casting;
+    // Carry Over: "subtracting it from their Initiative Roll".
+    if (overflow > 0) after.carryOver = overflow;
+    const immediate = !full && overflow === 0;
+    if (!immediate) {
+      events.push(
+        schedule({
+          id: entry,
+          at: resolvesAt,
+          kind: 'resolve',
+          combatant: id,
+          label: `${actor.name}'s ${casting.spell} goes off (Mark ${markOf(resolvesAt)})`,
+          ...(actor.hidden ? { secret: true } : {}),
+          data: { spell: casting.spell },
+        }),
+      );
+      if (resolvesAt.round > round) {
+        spans.push({ round, combatant: id, from: mark, to: 1, kind: 'cast', label: casting.spell });
+        spans.push({
+          round: resolvesAt.round,
+          combatant: id,
+          from: MARKS_PER_ROUND,
+          to: markOf(resolvesAt),
+          kind: 'carry',
+          label: `${casting.spell} (carried over)`,
+        });
+      }
+    }
+  }
+
+  const marksLeft = cs.marksLeft - spent;
+  after.marksLeft = marksLeft;
+  if (plan.exception) after.fullActionException = true;
+  if (!free) after.acted = true;
+
+  // Movement (paid or granted by an ability).
+  if (plan.units > 0) {
+    after.movedThisRound = true;
+    after.landSpeedUsed = cs.landSpeedUsed + plan.landSpeedUnits;
+    after.unitsMoved = cs.unitsMoved + plan.units;
+    after.meleeSet = false;
+    after.rangedSet = false;
+    after.castingSet = false;
+    if (info.rule === 'combat-casting-move' && cs.casting) {
+      after.casting = { ...cs.casting, combatCastingMoved: cs.casting.combatCastingMoved + plan.units };
+    }
+  }
+  // Setting: a Set (or an ability that Sets automatically) readies melee, shooting and Combat Casting.
+  if (info.rule === 'set' || info.flags.autoSet) {
+    after.meleeSet = true;
+    after.rangedSet = true;
+    after.castingSet = true;
+  } else if (!free && plan.attacks === 0 && info.rule !== 'move') {
+    // "any time a character moves or performs any non-Free Action (except attacking), they must then Set".
+    after.rangedSet = false;
+    after.castingSet = false;
+  }
+  if (info.rule === 'cast') after.castingSet = false;
+  if (info.rule === 'channel') after.channeling = 'channeling';
+  if (info.rule === 'break-channel') {
+    after.channeling = 'broken';
+    after.actedAt = null;
+    // The Marks that went by while Channeling are gone in a Full Round.
+    if (full) after.marksLeft = Math.min(cs.marksLeft, mark);
+  }
+
+  // When the action ends on the clock (a Full Round), and when the actor can act again.
+  const ends = full ? mark - duration : mark;
+  if (full && !free && !plan.outOfTurn) after.actedAt = state.now;
+  const endLeft = after.marksLeft ?? marksLeft;
+  if (full && !free && !plan.outOfTurn && info.rule !== 'channel') {
+    const again = info.rule === 'cast' && plan.castingTime > FULL_ACTION ? mark - plan.castingTime : ends;
+    if (endLeft > 0 && again >= 1) {
+      events.push(schedule(turnEntry(ctx, id, round, again, `${actor.name} acts again (Mark ${again})`)));
+    }
+  }
+  if (info.rule === 'break-channel' && endLeft > 0 && state.current !== id) {
+    const now = state.now ?? { round, at: [0] };
+    const entry = turnEntry(ctx, id, round, mark, `${actor.name} acts after breaking the Channel`);
+    events.push(schedule({ ...entry, at: { round: now.round, at: [...now.at, 1] } }));
+  }
+  const carried = spans.length > 0;
+  if (!free && info.rule !== 'channel' && !carried) {
+    spans.push({
+      round,
+      combatant: id,
+      from: mark,
+      to: full ? Math.max(1, mark - Math.max(duration, 1) + 1) : mark,
+      kind: info.rule === 'move' ? 'move' : info.rule === 'cast' ? 'cast' : 'action',
+      label: action.name,
+    });
+  }
+  if (info.rule === 'channel')
+    spans.push({ round, combatant: id, from: mark, to: 1, kind: 'channel', label: 'Channeling' });
+
+  const acted: EngineEvent = {
+    type: 'tara/acted',
+    combatant: id,
+    action: action.id,
+    name: action.name,
+    round,
+    mark,
+    marks: spent,
+    marksLeft: after.marksLeft ?? marksLeft,
+    after: after as unknown as JsonObject,
+    spans: spans as unknown as JsonObject[],
+  };
+  if (plan.units > 0) acted.units = plan.units;
+  if (plan.exception) acted.exception = true;
+  if (plan.outOfTurn) acted.outOfTurn = true;
+  if (p.target) acted.target = p.target;
+  if (info.rule === 'cast') {
+    acted.castingTime = plan.castingTime;
+    acted.resolvesAt = casting!.resolvesAt as unknown as JsonObject;
+    if (after.carryOver) acted.carryOver = after.carryOver;
+  }
+  events.push(acted);
+
+  // Attacks: 000 "If a character has subsequent attacks, they take place evenly spaced within that 15 Marks of time (in the case of a Full Round)".
+  if (plan.attacks > 0) {
+    const granted = info.rule === 'generic';
+    const offsets = full && !granted ? attackOffsets(plan.attacks) : new Array<number>(plan.attacks).fill(0);
+    offsets.forEach((offset, i) => {
+      const number = i + 1;
+      const at = mark - offset;
+      const base = {
+        combatant: id,
+        action: action.id,
+        number,
+        of: plan.attacks,
+        round,
+        ...(p.target ? { target: p.target } : {}),
+      };
+      if (offset === 0) {
+        events.push(...attackNow(ctx, plan, base, at, p));
+      } else if (at >= 1) {
+        events.push(
+          schedule({
+            id: ctx.newId('attack'),
+            at: instantAt(round, at, key, 'attack'),
+            kind: 'attack',
+            combatant: id,
+            label: `${actor.name}'s attack ${number} of ${plan.attacks} (Mark ${at})`,
+            ...(actor.hidden ? { secret: true } : {}),
+            data: { action: action.id, number, of: plan.attacks, ...(p.target ? { target: p.target } : {}) },
+          }),
+        );
+      } else {
+        // 000: "In this case, the Dwarf could not get all attacks off that Round, and forfeits that last attack."
+        events.push({ type: 'tara/attack-forfeited', ...base, mark: at });
+      }
+    });
+  }
+  if (
+    casting &&
+    !full &&
+    !events.some((e) => e.type === 'agenda/scheduled' && (e.entry as { kind?: string }).kind === 'resolve')
+  ) {
+    events.push({ type: 'tara/spell-resolved', combatant: id, spell: casting.spell, round, mark });
+  }
+  return events;
+}
+
+/** An attack that happens now; a Desperate Shot checks its attack dice. */
+function attackNow(ctx: Ctx, plan: Plan, base: JsonObject, mark: number, p: ActParams): EngineEvent[] {
+  const events: EngineEvent[] = [];
+  const attack: EngineEvent = { type: 'tara/attack', ...base, mark };
+  if (plan.info.rule === 'desperate-shot') {
+    // 000 Desperate Shot: "any Natural roll of 5 or less on either attack die results in a miss, no matter the bonuses or range".
+    let faces = p.faces;
+    if (!faces) {
+      const roll = ctx.roll(ctx.state.options.attackDice);
+      faces = roll.faces;
+      events.push({
+        type: 'dice/rolled',
+        combatant: plan.actor.id,
+        purpose: 'Desperate Shot',
+        roll: roll as unknown as JsonObject,
+      });
+    }
+    attack.desperate = true;
+    attack.faces = faces;
+    attack.miss = faces.some((f) => f <= 5);
+  }
+  events.push(attack);
+  return events;
+}
+
+export function instantLabel(at: Instant): string {
+  return `Round ${at.round} · Mark ${markOf(at)}`;
+}

@@ -1,0 +1,244 @@
+import { type ActionDef, type Rejection, reject } from '@roundkeeper/engine';
+import { z } from 'zod';
+import { CATEGORY_MARKS, type Category } from './marks.js';
+
+/** What an action does beyond spending Marks: the rules that are special in 000 get a name. */
+export type ActionRule =
+  | 'generic'
+  | 'move'
+  | 'set'
+  | 'melee-attack'
+  | 'ranged-attack'
+  | 'desperate-shot'
+  | 'cast'
+  | 'channel'
+  | 'break-channel'
+  | 'combat-casting-move';
+
+const act = (
+  id: string,
+  name: string,
+  category: Category,
+  text: string,
+  rule: ActionRule = 'generic',
+  tags: string[] = [],
+): ActionDef => ({
+  id,
+  name,
+  kind: category,
+  cost: { marks: CATEGORY_MARKS[category] },
+  tags: [category, ...tags],
+  text,
+  data: { category, rule },
+});
+
+/** 000 "Actions in Combat": every example of each kind, plus the actions with their own rules. */
+export const TARA_CATALOG: ActionDef[] = [
+  // Free Actions: "take no Initiative and can be done whenever the Player wants".
+  act('speak', 'Simple speaking', 'free', 'Say a few words.'),
+  act(
+    'reactive-ability',
+    'Use a reactive ability',
+    'free',
+    'A Skill or Ability that reacts to a situation.',
+    'generic',
+    ['reactive'],
+  ),
+  act(
+    'passive-skill',
+    'On-going/passive Skill',
+    'free',
+    'Combat Casting, Endurance and other on-going Skills.',
+  ),
+  act('look-around', 'Look around briefly', 'free', 'A glance (no Observation or Detection).'),
+  act(
+    'combat-casting-move',
+    'Combat Casting movement',
+    'free',
+    'While casting with Combat Casting: move 1 Unit per 3 over a Target Number of 2 on the Skill Check; counts against Land Speed.',
+    'combat-casting-move',
+    ['move'],
+  ),
+  act(
+    'break-channel',
+    'Break the Channel',
+    'free',
+    'Stop Channeling; only movement and Free Actions remain this Round.',
+    'break-channel',
+  ),
+  // Quarter Actions (5 Marks).
+  act(
+    'set',
+    'Set',
+    'quarter',
+    'Bring defenses up and get ready: needed to attack in melee after moving this Round, to shoot after moving or acting, and before Combat Casting.',
+    'set',
+  ),
+  act('complex-speech', 'Complex speech', 'quarter', 'Give directions or answer a question.'),
+  act('quick-skill', 'Quick Skill', 'quarter', 'A Skill needing little time or focus (Size Up, Intimidate).'),
+  act('swap-weapon', 'Drop one weapon and ready another', 'quarter', 'Drop a weapon and ready another.'),
+  act('draw', 'Draw a weapon or item', 'quarter', 'Draw a weapon or an easily reached item.'),
+  act('stand-up', 'Stand up', 'quarter', 'Recover from falling down or stand up from prone.'),
+  // Half Actions (10 Marks).
+  act('drink-potion', 'Drink a potion', 'half', 'Drink a potion.'),
+  act(
+    'concentration-skill',
+    'Concentration Skill',
+    'half',
+    'A Skill needing some concentration (Observation, Acrobatics).',
+  ),
+  act('activate-item', 'Activate a magical item', 'half', 'Activate a non-attacking magical item.'),
+  act('sheathe', 'Sheathe a weapon', 'half', 'Sheathe a weapon.'),
+  // Full Actions (15 Marks).
+  act(
+    'melee-attack',
+    'Melee attacks',
+    'full',
+    'A full set of melee attacks, or a single one if the character moved this Round.',
+    'melee-attack',
+    ['attack'],
+  ),
+  act(
+    'ranged-attack',
+    'Ranged attacks',
+    'full',
+    'A full volley if the character has not acted this Round, else a single shot. Needs a Set unless the last action was an attack or the weapon is thrown.',
+    'ranged-attack',
+    ['attack'],
+  ),
+  act(
+    'desperate-shot',
+    'Desperate Shot',
+    'full',
+    'A single shot without Setting and without bonuses; a natural 5 or less on either attack die misses.',
+    'desperate-shot',
+    ['attack'],
+  ),
+  act(
+    'cast',
+    'Cast a Spell',
+    'full',
+    'Start a spell: it resolves after its Casting Time, maybe next Round; busy at least 15 Marks.',
+    'cast',
+    ['spell'],
+  ),
+  act('maneuver', 'Weapon Maneuver', 'full', 'Perform a Maneuver with a weapon.'),
+  act(
+    'full-skill',
+    'Full-concentration Skill',
+    'full',
+    'A Skill of 10 seconds or less needing full concentration (Read Scrolls, Monster Lore).',
+  ),
+  act('attacking-item', 'Activate an attacking item', 'full', 'Activate an attacking magical item.'),
+  act('pull-from-sack', 'Pull something out of a sack', 'full', 'Rummage in a sack.'),
+  act('hide', 'Become Hidden', 'full', 'Become Hidden through a Skill.'),
+  // Movement: 1 Mark per Unit, up to Land Speed per Round.
+  {
+    id: 'move',
+    name: 'Move',
+    kind: 'move',
+    cost: { marksPerUnit: 1 },
+    tags: ['move'],
+    text: 'Move 1 Unit per Mark, up to Land Speed per Round.',
+    data: { category: 'move', rule: 'move' },
+  },
+  // Channeling: all of the Round's Initiative.
+  {
+    id: 'channel',
+    name: 'Channel',
+    kind: 'channel',
+    cost: { marks: 0 },
+    tags: ['channel'],
+    text: 'Use ALL Initiative this Round; no other Action, not even a Free Action, until the Channel is broken.',
+    data: { category: 'channel', rule: 'channel' },
+  },
+];
+
+/**
+ * Flags a GM gives a custom action (000: "The Storyteller makes the determination on all cases not
+ * specifically covered"). The Warrior's CAR move is `{ freeMove: 10, autoSet: true, reactive: true,
+ * countsAgainstLandSpeed: false }` at 0 Marks; Charge is `{ freeMove: 8, grantsAttack: 1 }` at 5 Marks;
+ * Counter is `{ reactive: true, grantsAttack: 1 }` at 0 Marks.
+ */
+export const customFlags = z
+  .object({
+    freeMove: z.number().int().min(0).max(100).optional().describe('Units the action moves at no Mark cost.'),
+    countsAgainstLandSpeed: z
+      .boolean()
+      .default(true)
+      .describe('Whether that free movement counts against Land Speed (Combat Casting’s does).'),
+    autoSet: z
+      .boolean()
+      .default(false)
+      .describe('The action Sets the character (melee, ranged and for casting).'),
+    grantsAttack: z
+      .number()
+      .int()
+      .min(1)
+      .max(5)
+      .optional()
+      .describe('The action grants this many attacks, now.'),
+    reactive: z.boolean().default(false).describe('Usable outside the character’s own turn, as a reaction.'),
+  })
+  .loose();
+export type CustomFlags = z.output<typeof customFlags>;
+
+export interface ActionInfo {
+  rule: ActionRule;
+  /** Marks the action costs (movement: per Unit). */
+  marks: number;
+  category: Category | 'move' | 'channel';
+  flags: CustomFlags;
+}
+
+function categoryOfMarks(marks: number): Category | undefined {
+  return (Object.keys(CATEGORY_MARKS) as Category[]).find((c) => CATEGORY_MARKS[c] === marks);
+}
+
+/** Reads an action's rule, cost and flags (catalog or custom alike). */
+export function infoOf(action: ActionDef): ActionInfo {
+  const data = action.data ?? {};
+  const rule = (typeof data.rule === 'string' ? data.rule : 'generic') as ActionRule;
+  const kindMarks = (CATEGORY_MARKS as Record<string, number>)[action.kind];
+  const marks = action.cost.marks ?? action.cost.marksPerUnit ?? kindMarks ?? 0;
+  const category =
+    typeof data.category === 'string'
+      ? (data.category as ActionInfo['category'])
+      : (categoryOfMarks(marks) ?? 'full');
+  const parsed = customFlags.safeParse(data);
+  const flags = parsed.success ? parsed.data : customFlags.parse({});
+  return { rule, marks, category, flags };
+}
+
+/** A custom action's cost must be whole Marks within a Round, and its flags must read. */
+export function validateCustomAction(action: ActionDef): Rejection | undefined {
+  const marks = action.cost.marks ?? (CATEGORY_MARKS as Record<string, number>)[action.kind];
+  if (marks === undefined) {
+    return reject(
+      'action/invalid',
+      `"${action.name}" needs a cost in Marks ({ marks: 5 }) or a kind of free, quarter, half or full.`,
+    );
+  }
+  if (!Number.isInteger(marks) || marks < 0 || marks > 30) {
+    return reject(
+      'action/invalid',
+      `"${action.name}" costs ${marks} Marks; a cost is a whole number from 0 to 30.`,
+    );
+  }
+  const flags = customFlags.safeParse(action.data ?? {});
+  if (!flags.success) {
+    const issue = flags.error.issues[0];
+    return reject(
+      'action/invalid',
+      `"${action.name}" has a flag that does not read: ${issue?.path.join('.') ?? 'data'}: ${issue?.message ?? 'invalid'}.`,
+    );
+  }
+  const rule = action.data?.rule;
+  if (rule !== undefined && rule !== 'generic') {
+    return reject(
+      'action/invalid',
+      `"${action.name}": custom actions use flags, not a catalog rule ("${String(rule)}").`,
+    );
+  }
+  return undefined;
+}

@@ -1,0 +1,330 @@
+import {
+  type Command,
+  combatantOf,
+  compareInstants,
+  type DecideContext,
+  type Decision,
+  type EngineEvent,
+  type Instant,
+  isRejection,
+  type LegalAction,
+  type Rejection,
+  type Ruleset,
+  reject,
+  schedule,
+  unschedule,
+  type Viewer,
+} from '@roundkeeper/engine';
+import { z } from 'zod';
+import { type ActParams, check, currentMark, perform, taraCatalog } from './actions.js';
+import { TARA_CATALOG, validateCustomAction } from './catalog.js';
+import { describeTaraEvent } from './describe.js';
+import { evolveTara } from './evolve.js';
+import { type RollRequest, reachEntry, rollInitiative, startRound, turnEntry } from './initiative.js';
+import { instantAt, MARKS_PER_ROUND, markOf } from './marks.js';
+import { taraTimeline } from './timeline.js';
+import {
+  type TaraCombatant,
+  type TaraOptions,
+  type TaraRound,
+  type TaraState,
+  type TaraTypes,
+  taraOptions,
+  taraStats,
+} from './types.js';
+
+export type { TaraCombatant, TaraRound, TaraTypes } from './types.js';
+
+type Ctx = DecideContext<TaraTypes>;
+
+const actor = z.string().min(1).max(64);
+const rollRequest = {
+  delay: z
+    .record(z.string(), z.enum(['up', 'down']))
+    .optional()
+    .describe('Combatants delaying this Round (announced with the roll), and how half the roll is rounded.'),
+  rolls: z
+    .record(z.string(), z.number().int().min(1).max(100))
+    .optional()
+    .describe('Initiative dice rolled at the table (the d10 plus any extra d10s), by combatant.'),
+};
+
+const commands = {
+  start: z.object(rollRequest),
+  next: z.object(rollRequest),
+  act: z.object({
+    actor,
+    action: z.string().min(1).max(64),
+    units: z.number().int().min(0).max(100).optional().describe('Units to move.'),
+    castingTime: z
+      .number()
+      .int()
+      .min(1)
+      .max(MARKS_PER_ROUND)
+      .optional()
+      .describe('The spell’s Casting Time in Marks.'),
+    spell: z.string().min(1).max(80).optional(),
+    target: z.string().min(1).max(64).optional(),
+    throwing: z.boolean().optional().describe('A throwing weapon: no Set needed to attack at range.'),
+    combatCasting: z
+      .boolean()
+      .optional()
+      .describe('Cast using the Combat Casting Skill (needs a Set first).'),
+    check: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe('A Skill Check total (Combat Casting movement).'),
+    faces: z
+      .array(z.number().int().min(1).max(100))
+      .max(10)
+      .optional()
+      .describe('Attack dice rolled at the table.'),
+  }),
+  fizzle: z.object({ actor }),
+};
+
+function missing(state: TaraState, id: string): Rejection {
+  return reject(
+    'combatant/unknown',
+    `There is no combatant "${id}" (combatants: ${state.roster.join(', ') || 'none'}).`,
+  );
+}
+
+function checkRequest(state: TaraState, req: RollRequest): Rejection | undefined {
+  for (const id of [...Object.keys(req.delay ?? {}), ...Object.keys(req.rolls ?? {})]) {
+    if (!combatantOf(state, id)) return missing(state, id);
+  }
+  return undefined;
+}
+
+/** `next`: the clock moves to the next thing on the agenda; when the Round has nothing left, it ends. */
+function next(ctx: Ctx, req: RollRequest): Decision {
+  const { state } = ctx;
+  if (state.status !== 'running')
+    return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+  const bad = checkRequest(state, req);
+  if (bad) return bad;
+  if (state.rs.phase === 'between') return startRound(ctx, state.round + 1, req);
+  if (req.delay || req.rolls) {
+    return reject(
+      'delay/not-now',
+      `Delays and table rolls are given with the Initiative Roll; round ${state.round} is still running (send "next" until it ends).`,
+    );
+  }
+  const events: EngineEvent[] = [];
+  if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
+  const entry = state.agenda.find((e) => e.at.round === state.round);
+  if (entry) return [...events, ...reachEntry(state, entry)];
+  // 000 Carry Over: "This IS NOT the case with attacks and movement. If you run out of Initiative, you can't finish".
+  for (const id of state.roster) {
+    const c = state.combatants[id]!;
+    if (c.active && c.cs.marksLeft > 0)
+      events.push({ type: 'tara/forfeited', combatant: id, marks: c.cs.marksLeft });
+  }
+  events.push({ type: 'round/ended', round: state.round }, { type: 'tara/round-over', round: state.round });
+  return events;
+}
+
+function decide(ctx: Ctx, command: Command): Decision {
+  const { state } = ctx;
+  switch (command.type) {
+    case 'start': {
+      if (state.status !== 'setup') return reject('encounter/started', 'The fight has already started.');
+      const ids = state.roster.filter((id) => state.combatants[id]!.active);
+      if (ids.length === 0)
+        return reject('encounter/empty', 'Add at least one combatant before starting the fight.');
+      const req = command as RollRequest;
+      const bad = checkRequest(state, req);
+      if (bad) return bad;
+      return [{ type: 'encounter/started' }, ...startRound(ctx, 1, req)];
+    }
+    case 'next':
+      return next(ctx, command as RollRequest);
+    case 'act': {
+      const id = command.actor as string;
+      if (!combatantOf(state, id)) return missing(state, id);
+      const catalog = taraCatalog(state);
+      const action = catalog.find((a) => a.id === command.action);
+      if (!action) {
+        return reject(
+          'action/unknown',
+          `"${String(command.action)}" is not an action here. Try: ${catalog.map((a) => a.id).join(', ')}.`,
+        );
+      }
+      const params = command as unknown as ActParams;
+      if (params.target !== undefined && !combatantOf(state, params.target))
+        return missing(state, params.target);
+      const plan = check(state, id, action, params);
+      if (isRejection(plan)) return { ...plan, details: { actor: id, action: action.id } };
+      return perform(ctx, plan, params);
+    }
+    case 'fizzle': {
+      const id = command.actor as string;
+      const c = combatantOf(state, id);
+      if (!c) return missing(state, id);
+      if (!c.cs.casting)
+        return reject('cast/not-casting', `${c.name} is not casting a spell that could fizzle.`);
+      const entry = state.agenda.find((e) => e.id === c.cs.casting!.entry);
+      return [
+        ...(entry ? [unschedule(entry.id, 'fizzled')] : []),
+        { type: 'tara/spell-fizzled', combatant: id, spell: c.cs.casting.spell },
+      ];
+    }
+    default:
+      return reject('command/unknown', `"${command.type}" is not a Tara-Corax command.`);
+  }
+}
+
+/** What follows from core events: a defeated caster's spell fizzles; a late arrival rolls Initiative. */
+function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
+  const { state } = ctx;
+  if (event.type === 'combatant/defeated') {
+    const c = state.combatants[event.combatant as string];
+    if (!c) return [];
+    const out: EngineEvent[] = state.agenda
+      .filter((e) => e.combatant === c.id)
+      .map((e) => unschedule(e.id, 'defeated'));
+    if (c.cs.casting) out.push({ type: 'tara/spell-fizzled', combatant: c.id, spell: c.cs.casting.spell });
+    return out;
+  }
+  if (event.type === 'combatant/added' && state.status === 'running' && state.rs.phase === 'round') {
+    const id = (event.combatant as { id: string }).id;
+    const rolled = rollInitiative(ctx, id, state.round, state.rs.roundMode, {});
+    const score = rolled.find((e) => e.type === 'tara/initiative')!.score as number;
+    const entry = turnEntry(
+      ctx,
+      id,
+      state.round,
+      score,
+      `${state.combatants[id]!.name} acts (Mark ${score})`,
+    );
+    const ahead = score >= 1 && (!state.now || compareInstants(entry.at, state.now) > 0);
+    return [...rolled, ahead ? schedule(entry) : { type: 'tara/joins-next-round', combatant: id }];
+  }
+  return [];
+}
+
+function legalActions(state: TaraState, id: string): LegalAction[] {
+  return taraCatalog(state).map((action) => {
+    const params: ActParams = action.data?.rule === 'cast' ? { castingTime: 15 } : {};
+    const plan = check(state, id, action, params);
+    if (isRejection(plan))
+      return { action, enabled: false, reason: plan.message, code: plan.code, cost: action.cost };
+    const cost = { marks: plan.exception ? (state.combatants[id]?.cs.marksLeft ?? 0) : plan.marks };
+    const out: LegalAction = { action, enabled: true, cost };
+    if (state.now && plan.marks > 0) {
+      const full = state.rs.roundMode === 'full';
+      const to = full ? plan.mark - plan.marks : plan.mark;
+      out.preview = {
+        from: state.now,
+        to: instantAt(state.round, Math.max(to, 1), [], 'turn'),
+        label: full ? `Mark ${plan.mark} → Mark ${Math.max(to, 0)}` : `at Mark ${plan.mark}`,
+      };
+    }
+    return out;
+  });
+}
+
+function redact(state: TaraState, _viewer: Viewer): TaraState {
+  const seen = (id: string) => Object.hasOwn(state.combatants, id);
+  const h = state.rs.history;
+  return {
+    ...state,
+    rs: {
+      ...state.rs,
+      order: state.rs.order.map((g) => g.filter(seen)).filter((g) => g.length > 0),
+      history: {
+        spans: h.spans.filter((s) => seen(s.combatant)),
+        markers: h.markers.filter((m) => seen(m.combatant)),
+      },
+    } as TaraState['rs'],
+  };
+}
+
+function redactEvent(event: EngineEvent, _viewer: Viewer, state: TaraState): EngineEvent | null {
+  if (event.type === 'tara/round-order') {
+    const order = (event.order as string[][])
+      .map((g) => g.filter((id) => Object.hasOwn(state.combatants, id) && !state.combatants[id]!.hidden))
+      .filter((g) => g.length > 0);
+    return { ...event, order };
+  }
+  return event;
+}
+
+const initRound = (options: TaraOptions): TaraRound => ({
+  phase: 'setup',
+  roundMode: options.roundMode,
+  order: [],
+  history: { spans: [], markers: [] },
+});
+
+const initCombatant = (): TaraCombatant => ({
+  initiativeRoll: null,
+  initiativeScore: null,
+  marksLeft: 0,
+  carryOver: 0,
+  delaying: null,
+  acted: false,
+  fullActionException: false,
+  landSpeedUsed: 0,
+  movedThisRound: false,
+  meleeSet: false,
+  rangedSet: true,
+  castingSet: false,
+  actedAt: null,
+  casting: null,
+  channeling: 'no',
+  unitsMoved: 0,
+  attacksMade: 0,
+});
+
+/**
+ * `tara-corax`: a Round of 30 Marks counted down. The Initiative Score is when a character first acts
+ * and the budget every action spends (Free 0, Quarter 5, Half 10, Full 15, 1 Mark per Unit moved).
+ * Full, Simple and Very Simply rounds; attacks spread over 15 Marks; spells that carry over.
+ */
+export const taraCorax: Ruleset<TaraTypes> = {
+  id: 'tara-corax',
+  version: 1,
+  name: 'Tara-Corax',
+  summary: 'A 30-Mark countdown Round: the Initiative Score is both when you act and the Marks you spend.',
+  optionsSchema: taraOptions,
+  statsSchema: taraStats,
+  commands,
+  clock: {
+    unit: 'Mark',
+    describe: (_state, at: Instant) => `Round ${at.round} · Mark ${markOf(at)}`,
+    after: (_state, from: Instant, amount: number) => {
+      const at = instantAt(from.round, markOf(from) - amount, [], 'resolve');
+      return { round: at.round, at: [at.at[0]!] };
+    },
+  },
+  init: (options) => initRound(options) as TaraState['rs'],
+  initCombatant: () => initCombatant() as TaraState['combatants'][string]['cs'],
+  catalog: () => TARA_CATALOG,
+  decide,
+  evolve: evolveTara,
+  react,
+  legalActions,
+  timeline: taraTimeline,
+  redact,
+  redactEvent,
+  describeEvent: describeTaraEvent,
+  validateCustomAction,
+  canSetOptions(state: TaraState, nextOptions: TaraOptions): Rejection | undefined {
+    if (state.status !== 'running' || state.rs.phase !== 'round') return undefined;
+    const changed = (Object.keys(nextOptions) as Array<keyof TaraOptions>).filter(
+      (k) => nextOptions[k] !== state.options[k],
+    );
+    if (changed.length === 0) return undefined;
+    return reject(
+      'options/mid-round',
+      `Options change between Rounds: round ${state.round} is under way. Send "next" until it ends, then change ${changed.join(', ')}.`,
+    );
+  },
+};
+
+export { currentMark };

@@ -1,0 +1,591 @@
+import {
+  type EncounterLog,
+  isRejection,
+  EncounterLog as Log,
+  renderTimelineAscii,
+  scriptedDice,
+  view,
+  viewLog,
+} from '@roundkeeper/engine';
+import { describe, expect, it } from 'vitest';
+import { encounter, must, refused, registryWith, stateOf } from '../testing/harness.js';
+import { taraCorax } from './index.js';
+import { ATTACK_OFFSETS } from './marks.js';
+import type { TaraTypes } from './types.js';
+
+const registry = registryWith(taraCorax);
+const st = (enc: EncounterLog) => stateOf<TaraTypes>(enc);
+const cs = (enc: EncounterLog, id: string) => st(enc).combatants[id]!.cs;
+const mark = (enc: EncounterLog) => 30 - (enc.state.now?.at[0] ?? 0);
+
+type Stats = Record<string, unknown>;
+function fight(
+  stats: Record<string, Stats>,
+  options: Record<string, unknown> = {},
+  hidden: string[] = [],
+): EncounterLog {
+  return encounter(
+    {
+      ruleset: 'tara-corax',
+      options,
+      combatants: Object.entries(stats).map(([id, s]) => ({
+        id,
+        name: id[0]!.toUpperCase() + id.slice(1),
+        stats: s,
+        hidden: hidden.includes(id),
+      })),
+    },
+    registry,
+  );
+}
+
+/** An encounter whose dice are scripted. */
+function scripted(
+  faces: number[],
+  stats: Record<string, Stats>,
+  options: Record<string, unknown> = {},
+): EncounterLog {
+  const enc = Log.create(
+    { id: 't', name: 'T', ruleset: 'tara-corax', options, dice: scriptedDice(faces) },
+    registry,
+  );
+  if (isRejection(enc)) throw new Error(enc.message);
+  for (const [id, s] of Object.entries(stats))
+    must(enc, { type: 'add-combatant', combatant: { id, name: id, stats: s } });
+  return enc;
+}
+
+/** Presses next until the given combatant is acting (or throws). */
+function until(enc: EncounterLog, id: string): void {
+  for (let i = 0; i < 40 && enc.state.current !== id; i++) must(enc, { type: 'next' });
+  if (enc.state.current !== id) throw new Error(`${id} never came up`);
+}
+
+function endRound(enc: EncounterLog): void {
+  for (let i = 0; i < 40 && st(enc).rs.phase !== 'between'; i++) must(enc, { type: 'next' });
+}
+
+describe('000 Initiative: characteristic, 1d10, exploding 10, armor, cap 30, rolled every round', () => {
+  it('characteristic is the average of Agility and Intellect rounded down; roll = 1d10 + characteristic + modifiers', () => {
+    const enc = scripted([4], { ana: { agility: 9, intellect: 6, initiativeModifier: 1 } });
+    must(enc, { type: 'start' });
+    // floor((9 + 6) / 2) = 7; 4 + 7 + 1 = 12
+    expect(cs(enc, 'ana').initiativeRoll).toBe(12);
+  });
+
+  it('a natural 10 rolls one more d10 and adds it, once by default', () => {
+    const enc = scripted([10, 10], { ana: { initiative: 5 } });
+    must(enc, { type: 'start' });
+    expect(cs(enc, 'ana').initiativeRoll).toBe(25);
+  });
+
+  it('option explodingInitiative: keep rolls again while 10s come up', () => {
+    const enc = scripted([10, 10, 3], { ana: { initiative: 2 } }, { explodingInitiative: 'keep' });
+    must(enc, { type: 'start' });
+    expect(cs(enc, 'ana').initiativeRoll).toBe(25);
+  });
+
+  it('armor modifies Initiative by half its Evade Modifier, rounded down', () => {
+    const enc = fight({
+      ana: { initiative: 10, armorEvadeModifier: -3 },
+      bo: { initiative: 10, armorEvadeModifier: 5 },
+    });
+    must(enc, { type: 'start', rolls: { ana: 5, bo: 5 } });
+    expect(cs(enc, 'ana').initiativeRoll).toBe(13); // 15 + floor(-1.5) = 15 - 2
+    expect(cs(enc, 'bo').initiativeRoll).toBe(17); // 15 + floor(2.5)
+  });
+
+  it('the Initiative Score never exceeds 30', () => {
+    const enc = fight({ ana: { initiative: 25 } });
+    must(enc, { type: 'start', rolls: { ana: 16 } });
+    expect(cs(enc, 'ana').initiativeScore).toBe(30);
+  });
+
+  it('is rolled again at the start of every round', () => {
+    const enc = scripted([3, 8], { ana: { initiative: 10 } });
+    must(enc, { type: 'start' });
+    expect(cs(enc, 'ana').initiativeScore).toBe(13);
+    endRound(enc);
+    must(enc, { type: 'next' });
+    expect(enc.state.round).toBe(2);
+    expect(cs(enc, 'ana').initiativeScore).toBe(18);
+  });
+});
+
+describe('000 Round modes: Full Round, Simple Round, Very Simply (switchable between rounds)', () => {
+  it('Full Round: each next action starts when the previous one’s Marks have elapsed (25 → move 5 → 20 → Set → 15)', () => {
+    const enc = fight({ ana: { initiative: 20, landSpeed: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    expect(mark(enc)).toBe(25);
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 5 });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'set' }).code).toBe('action/busy');
+    must(enc, { type: 'next' });
+    expect(mark(enc)).toBe(20);
+    must(enc, { type: 'act', actor: 'ana', action: 'set' });
+    must(enc, { type: 'next' });
+    expect(mark(enc)).toBe(15);
+    expect(cs(enc, 'ana').marksLeft).toBe(15);
+  });
+
+  it('Simple Round: all of a turn happens at the Initiative Mark, and the budget still applies', () => {
+    const enc = fight({ ana: { initiative: 15, landSpeed: 10 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 5 });
+    must(enc, { type: 'act', actor: 'ana', action: 'set' });
+    must(enc, { type: 'act', actor: 'ana', action: 'drink-potion' });
+    expect(mark(enc)).toBe(20);
+    expect(cs(enc, 'ana').marksLeft).toBe(0);
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'draw' }).code).toBe('budget/insufficient');
+  });
+
+  it('Very Simply: no roll; the score is the average of Agility and Intellect rounded up', () => {
+    const enc = fight({ ana: { agility: 9, intellect: 6 } }, { roundMode: 'very-simply' });
+    const entries = must(enc, { type: 'start' });
+    expect(entries.some((e) => e.event.type === 'dice/rolled')).toBe(false);
+    expect(cs(enc, 'ana').initiativeScore).toBe(8);
+  });
+
+  it('the round mode changes between rounds only (canSetOptions), and applies from the next round', () => {
+    const enc = fight({ ana: { initiative: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    const r = refused(enc, { type: 'set-options', options: { roundMode: 'simple' } });
+    expect(r.code).toBe('options/mid-round');
+    expect(r.message).toContain('between Rounds');
+    endRound(enc);
+    must(enc, { type: 'set-options', options: { roundMode: 'simple' } });
+    must(enc, { type: 'next', rolls: { ana: 5 } });
+    expect(st(enc).rs.roundMode).toBe('simple');
+  });
+});
+
+describe('000 Budget: Free 0, Quarter 5, Half 10, Full 15, movement 1 Mark per Unit up to Land Speed', () => {
+  it('catalogs the text’s examples of each kind with their cost', () => {
+    const cost = (id: string) => taraCorax.catalog(st(fight({}))).find((a) => a.id === id)!.cost.marks;
+    expect(['speak', 'reactive-ability', 'passive-skill', 'look-around'].map(cost)).toEqual([0, 0, 0, 0]);
+    expect(['set', 'complex-speech', 'quick-skill', 'swap-weapon', 'draw', 'stand-up'].map(cost)).toEqual([
+      5, 5, 5, 5, 5, 5,
+    ]);
+    expect(['drink-potion', 'concentration-skill', 'activate-item', 'sheathe'].map(cost)).toEqual([
+      10, 10, 10, 10,
+    ]);
+    expect(
+      [
+        'melee-attack',
+        'ranged-attack',
+        'maneuver',
+        'full-skill',
+        'attacking-item',
+        'cast',
+        'pull-from-sack',
+        'hide',
+      ].map(cost),
+    ).toEqual([15, 15, 15, 15, 15, 15, 15, 15]);
+  });
+
+  it('spends the score: a Half Action with 8 Marks left is refused with the numbers', () => {
+    const enc = fight({ ana: { initiative: 10 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'draw' });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'drink-potion' });
+    expect(r.code).toBe('budget/insufficient');
+    expect(r.message).toBe('Drink a potion needs 10 Marks; Ana has 8 left.');
+  });
+
+  it('a Free Action costs nothing and can be taken outside one’s turn', () => {
+    const enc = fight({ ana: { initiative: 10 }, bo: { initiative: 1 } });
+    must(enc, { type: 'start', rolls: { ana: 3, bo: 1 } });
+    must(enc, { type: 'act', actor: 'bo', action: 'speak' });
+    expect(cs(enc, 'bo').marksLeft).toBe(2);
+    expect(refused(enc, { type: 'act', actor: 'bo', action: 'draw' }).code).toBe('turn/not-yours');
+  });
+
+  it('movement costs 1 Mark per Unit, up to Land Speed per round', () => {
+    const enc = fight({ ana: { initiative: 20, landSpeed: 6 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 4 });
+    expect(cs(enc, 'ana').marksLeft).toBe(21);
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'move', units: 3 }).code).toBe(
+      'move/land-speed',
+    );
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 2 });
+  });
+});
+
+describe('000 Full Action exception: once per round with too little score, iff no other action', () => {
+  it('allows a Full Action with 8 Marks if nothing else was done, once', () => {
+    const enc = fight({ ana: { initiative: 5 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'maneuver' });
+    expect(cs(enc, 'ana').marksLeft).toBe(0);
+    expect(cs(enc, 'ana').fullActionException).toBe(true);
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'maneuver' }).code).toBe('budget/insufficient');
+  });
+
+  it('refuses it after any other (non-Free) action that round', () => {
+    const enc = fight({ ana: { initiative: 10 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'speak' });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 1 });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'maneuver' });
+    expect(r.message).toContain('only if no other Action was taken this Round');
+  });
+});
+
+describe('000 Attacks: spacing, forfeits below Mark 1, acting again 15 Marks later, single/volley limits', () => {
+  it('spaces N attacks at 0 / 0,7 / 0,5,10 / 0,4,8,12 / 0,3,6,9,12 (chart 4-attack row read as 20 16 12 8)', () => {
+    expect(ATTACK_OFFSETS).toEqual({
+      1: [0],
+      2: [0, 7],
+      3: [0, 5, 10],
+      4: [0, 4, 8, 12],
+      5: [0, 3, 6, 9, 12],
+    });
+    const enc = fight({ ana: { initiative: 15, meleeAttacks: 4 } });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+    const marks = st(enc).agenda.map((e) => `${e.kind}@${30 - e.at.at[0]!}`);
+    expect(marks).toEqual(['attack@16', 'attack@12', 'attack@8', 'turn@5']);
+  });
+
+  it('forfeits an attack that would fall below Mark 1 (score 8, 3 attacks: 8, 3, −2)', () => {
+    const enc = fight({ dwarf: { initiative: 5, meleeAttacks: 3 } });
+    const entries = must(enc, { type: 'start', rolls: { dwarf: 3 } });
+    expect(entries.length).toBeGreaterThan(0);
+    const acted = must(enc, { type: 'act', actor: 'dwarf', action: 'melee-attack' });
+    const forfeited = acted.filter((e) => e.event.type === 'tara/attack-forfeited');
+    expect(forfeited.map((e) => e.event.mark)).toEqual([-2]);
+    expect(st(enc).agenda.map((e) => 30 - e.at.at[0]!)).toEqual([3]);
+  });
+
+  it('the Dwarf of the text (score 12, 3 attacks) gets all three at 12, 7, 2', () => {
+    const enc = fight({ dwarf: { initiative: 10, meleeAttacks: 3 } });
+    must(enc, { type: 'start', rolls: { dwarf: 2 } });
+    must(enc, { type: 'act', actor: 'dwarf', action: 'melee-attack' });
+    expect(st(enc).agenda.map((e) => 30 - e.at.at[0]!)).toEqual([7, 2]);
+  });
+
+  it('the character may act again 15 Marks after the start (Bowman: 20, 15, 10, acts again at 5)', () => {
+    const enc = fight({ bowman: { initiative: 15, rangedAttacks: 3 } });
+    must(enc, { type: 'start', rolls: { bowman: 5 } });
+    must(enc, { type: 'act', actor: 'bowman', action: 'ranged-attack' });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('bowman');
+    expect(mark(enc)).toBe(5);
+  });
+
+  it('a single melee attack if the character moved this round', () => {
+    const enc = fight({ ana: { initiative: 20, meleeAttacks: 3 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 10 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 2 });
+    must(enc, { type: 'act', actor: 'ana', action: 'set' });
+    const entries = must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+    expect(entries.filter((e) => e.event.type === 'tara/attack')).toHaveLength(1);
+  });
+
+  it('a full ranged volley only if the character has not acted this round', () => {
+    const enc = fight({ ana: { initiative: 20, rangedAttacks: 3 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 10 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'draw' });
+    must(enc, { type: 'act', actor: 'ana', action: 'set' });
+    const entries = must(enc, { type: 'act', actor: 'ana', action: 'ranged-attack' });
+    expect(entries.filter((e) => e.event.type === 'tara/attack')).toHaveLength(1);
+  });
+});
+
+describe('000 Casting: a Full Action; long spells carry over; short spells keep the caster busy 15 Marks', () => {
+  it('Casting Time > 15 resolves Casting Time Marks after the start, in the next round at Mark 30 − overflow, and the overflow is subtracted from the next roll', () => {
+    const enc = fight({ mage: { initiative: 14 } });
+    must(enc, { type: 'start', rolls: { mage: 1 } });
+    must(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 20, spell: 'Fireball' });
+    const c = cs(enc, 'mage');
+    expect(c.carryOver).toBe(5);
+    expect(c.casting!.resolvesAt).toEqual({ round: 2, at: [5, -14, 0, 0, 0] });
+    endRound(enc);
+    must(enc, { type: 'next', rolls: { mage: 6 } });
+    expect(cs(enc, 'mage').initiativeScore).toBe(15);
+    expect(mark(enc)).toBe(25);
+    expect(cs(enc, 'mage').casting).toBeNull();
+  });
+
+  it('Casting Time > 15 within the round: busy until it goes off, then acts with what is left', () => {
+    const enc = fight({ mage: { initiative: 20 } });
+    must(enc, { type: 'start', rolls: { mage: 8 } });
+    must(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 20 });
+    expect(st(enc).agenda.map((e) => `${e.kind}@${30 - e.at.at[0]!}`)).toEqual(['resolve@8', 'turn@8']);
+    expect(cs(enc, 'mage').marksLeft).toBe(8);
+  });
+
+  it('Casting Time < 15 resolves after the Casting Time; the caster is busy for 15', () => {
+    const enc = fight({ mage: { initiative: 20 } });
+    must(enc, { type: 'start', rolls: { mage: 3 } });
+    must(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 10 });
+    expect(st(enc).agenda.map((e) => `${e.kind}@${30 - e.at.at[0]!}`)).toEqual(['resolve@13', 'turn@8']);
+  });
+
+  it('attacks and movement never carry over: leftover Marks are forfeited at the end of the round', () => {
+    const enc = fight({ ana: { initiative: 5, meleeAttacks: 3 } });
+    must(enc, { type: 'start', rolls: { ana: 2 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'move', units: 1 }).code).toBe('action/busy');
+    endRound(enc);
+    must(enc, { type: 'next', rolls: { ana: 2 } });
+    expect(cs(enc, 'ana').carryOver).toBe(0);
+    expect(cs(enc, 'ana').initiativeScore).toBe(7);
+  });
+
+  it('a defeated caster’s spell fizzles and leaves the agenda', () => {
+    const enc = fight({ mage: { initiative: 20 } });
+    must(enc, { type: 'start', rolls: { mage: 3 } });
+    must(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 10 });
+    const entries = must(enc, { type: 'defeat', combatant: 'mage' });
+    expect(entries.some((e) => e.event.type === 'tara/spell-fizzled')).toBe(true);
+    expect(st(enc).agenda).toEqual([]);
+  });
+});
+
+describe('000 Delaying: once per round, announced with the roll; act at half the roll, rounded as chosen', () => {
+  it('acts at half the Initiative Roll, rounded up or down', () => {
+    const enc = fight({ ana: { initiative: 10 }, bo: { initiative: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 5, bo: 5 }, delay: { ana: 'up', bo: 'down' } });
+    expect(cs(enc, 'ana').initiativeScore).toBe(8);
+    expect(cs(enc, 'bo').initiativeScore).toBe(7);
+  });
+
+  it('is announced with the roll, not in the middle of a round', () => {
+    const enc = fight({ ana: { initiative: 10 }, bo: { initiative: 1 } });
+    must(enc, { type: 'start', rolls: { ana: 5, bo: 1 } });
+    expect(refused(enc, { type: 'next', delay: { bo: 'up' } }).code).toBe('delay/not-now');
+  });
+});
+
+describe('000 Ties: higher raw Initiative, then Agility, then Intellect, else simultaneous', () => {
+  it('orders equal scores by Initiative, Agility, Intellect and shows full ties as simultaneous', () => {
+    const enc = fight({
+      low: { initiative: 8, agility: 9 },
+      high: { initiative: 10 },
+      agile: { initiative: 8, agility: 10, intellect: 1 },
+      twin1: { initiative: 8, agility: 9, intellect: 3 },
+      twin2: { initiative: 8, agility: 9, intellect: 3 },
+    });
+    const entries = must(enc, { type: 'start', rolls: { low: 7, high: 5, agile: 7, twin1: 7, twin2: 7 } });
+    expect(st(enc).rs.order).toEqual([['high'], ['agile'], ['twin1', 'twin2'], ['low']]);
+    expect(entries.find((e) => e.event.type === 'tara/round-order')).toBeDefined();
+    until(enc, 'twin2');
+    expect(
+      enc.entries.some((e) => e.event.type === 'tara/simultaneous' && e.event.combatant === 'twin2'),
+    ).toBe(true);
+  });
+});
+
+describe('000 Channeling: all the round’s Initiative, nothing else; breaking leaves movement and Free actions', () => {
+  it('refuses everything while Channeling, even Free Actions; after breaking, only moves and Free Actions', () => {
+    const enc = fight({ ana: { initiative: 15, landSpeed: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'channel' });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'speak' }).code).toBe('channel/channeling');
+    must(enc, { type: 'act', actor: 'ana', action: 'break-channel' });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'draw' }).code).toBe('channel/broken');
+    must(enc, { type: 'act', actor: 'ana', action: 'speak' });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 3 });
+  });
+
+  it('cannot start after acting this round', () => {
+    const enc = fight({ ana: { initiative: 15 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'draw' });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'channel' }).code).toBe('channel/acted');
+  });
+});
+
+describe('000 Setting', () => {
+  it('melee after moving this round needs a Set; next round without moving it does not', () => {
+    const enc = fight({ ana: { initiative: 20, meleeAttacks: 2 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 3 });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'melee-attack' }).code).toBe('set/required');
+    endRound(enc);
+    must(enc, { type: 'next', rolls: { ana: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+  });
+
+  it('ranged after any non-Free action other than an attack needs a Set, and that persists across rounds', () => {
+    const enc = fight({ ana: { initiative: 20, rangedAttacks: 2 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'ranged-attack' });
+    must(enc, { type: 'act', actor: 'ana', action: 'drink-potion' });
+    endRound(enc);
+    must(enc, { type: 'next', rolls: { ana: 5 } });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'ranged-attack' }).code).toBe('set/required');
+    must(enc, { type: 'act', actor: 'ana', action: 'ranged-attack', throwing: true });
+  });
+
+  it('is required before Combat Casting', () => {
+    const enc = fight({ mage: { initiative: 20 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { mage: 5 } });
+    expect(
+      refused(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 5, combatCasting: true }).code,
+    ).toBe('set/required');
+    must(enc, { type: 'act', actor: 'mage', action: 'set' });
+    must(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 5, combatCasting: true });
+  });
+
+  it('the defender someone moved into melee with needs no Set (he did not move)', () => {
+    const enc = fight(
+      { ana: { initiative: 20, meleeAttacks: 2 }, bo: { initiative: 1 } },
+      { roundMode: 'simple' },
+    );
+    must(enc, { type: 'start', rolls: { ana: 5, bo: 1 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'melee-attack', target: 'bo' });
+  });
+});
+
+describe('000 Desperate Shot: no Set; a natural 5 or less on either attack die misses; a single shot', () => {
+  it('shoots without a Set and misses on a natural 5 or less', () => {
+    const enc = scripted(
+      [5, 9, 4, 6, 7],
+      { ana: { initiative: 20, rangedAttacks: 3 } },
+      { roundMode: 'simple' },
+    );
+    must(enc, { type: 'start' });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 2 });
+    const shot = must(enc, { type: 'act', actor: 'ana', action: 'desperate-shot' });
+    const attacks = shot.filter((e) => e.event.type === 'tara/attack');
+    expect(attacks).toHaveLength(1);
+    expect(attacks[0]!.event.faces).toEqual([9, 4]);
+    expect(attacks[0]!.event.miss).toBe(true);
+    endRound(enc);
+    must(enc, { type: 'next', rolls: { ana: 5 } });
+    const hit = must(enc, { type: 'act', actor: 'ana', action: 'desperate-shot', faces: [6, 7] });
+    expect(hit.find((e) => e.event.type === 'tara/attack')!.event.miss).toBe(false);
+  });
+});
+
+describe('000 Free movement from abilities and GM-defined abilities (custom actions with flags)', () => {
+  const car = {
+    id: 'car',
+    name: 'CAR',
+    kind: 'free',
+    cost: { marks: 0 },
+    data: { freeMove: 10, autoSet: true, reactive: true, countsAgainstLandSpeed: false },
+  };
+  const stride = { id: 'stride', name: 'Stride', kind: 'free', cost: { marks: 0 }, data: { freeMove: 4 } };
+  const lunge = {
+    id: 'lunge',
+    name: 'Lunge',
+    kind: 'quarter',
+    cost: { marks: 5 },
+    data: { reactive: true, grantsAttack: 1 },
+  };
+
+  it('free movement costs no Marks but counts against Land Speed', () => {
+    const enc = fight({ ana: { initiative: 10, landSpeed: 6 } }, { roundMode: 'simple' });
+    must(enc, { type: 'define-action', action: stride });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'stride' });
+    expect(cs(enc, 'ana').marksLeft).toBe(15);
+    expect(cs(enc, 'ana').landSpeedUsed).toBe(4);
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'move', units: 3 }).code).toBe(
+      'move/land-speed',
+    );
+  });
+
+  it('a reactive ability moving for free and Setting automatically works out of turn (the CAR)', () => {
+    const enc = fight({ ana: { initiative: 10, meleeAttacks: 3 }, bo: { initiative: 20 } });
+    must(enc, { type: 'define-action', action: car });
+    must(enc, { type: 'start', rolls: { ana: 5, bo: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'car' });
+    expect(cs(enc, 'ana').meleeSet).toBe(true);
+    until(enc, 'ana');
+    const entries = must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+    expect(entries.filter((e) => e.event.type === 'tara/attack')).toHaveLength(1);
+  });
+
+  it('a reactive ability with a cost spends Marks and grants an attack now', () => {
+    const enc = fight({ ana: { initiative: 10 }, bo: { initiative: 20 } });
+    must(enc, { type: 'define-action', action: lunge });
+    must(enc, { type: 'start', rolls: { ana: 5, bo: 5 } });
+    const entries = must(enc, { type: 'act', actor: 'ana', action: 'lunge', target: 'bo' });
+    expect(entries.filter((e) => e.event.type === 'tara/attack')).toHaveLength(1);
+    expect(cs(enc, 'ana').marksLeft).toBe(10);
+  });
+
+  it('refuses a custom action whose flags do not read or whose cost is not whole Marks', () => {
+    const enc = fight({ ana: {} });
+    expect(
+      refused(enc, { type: 'define-action', action: { ...stride, id: 'bad', data: { freeMove: 'far' } } })
+        .code,
+    ).toBe('action/invalid');
+    expect(
+      refused(enc, {
+        type: 'define-action',
+        action: { id: 'odd', name: 'Odd', kind: 'custom', cost: { marks: 2.5 } },
+      }).code,
+    ).toBe('action/invalid');
+  });
+});
+
+describe('legalActions and the timeline', () => {
+  it('lists every catalog and custom action with a reason when it is not legal', () => {
+    const enc = fight({ ana: { initiative: 5 }, bo: { initiative: 20 } });
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'stride', name: 'Stride', kind: 'free', cost: { marks: 0 }, data: { freeMove: 4 } },
+    });
+    must(enc, { type: 'start', rolls: { ana: 3, bo: 5 } });
+    const list = taraCorax.legalActions(st(enc), 'ana');
+    expect(list).toHaveLength(taraCorax.catalog(st(enc)).length + 1);
+    const draw = list.find((l) => l.action.id === 'draw')!;
+    expect(draw.enabled).toBe(false);
+    expect(draw.reason).toContain("Bo's turn");
+    expect(list.find((l) => l.action.id === 'speak')!.enabled).toBe(true);
+    until(enc, 'ana');
+    const now = taraCorax.legalActions(st(enc), 'ana');
+    expect(now.find((l) => l.action.id === 'drink-potion')!.reason).toBe(
+      'Drink a potion needs 10 Marks; Ana has 8 left.',
+    );
+    expect(now.find((l) => l.action.id === 'maneuver')!.enabled).toBe(true);
+    expect(now.find((l) => l.action.id === 'set')!.preview?.label).toBe('Mark 8 → Mark 3');
+  });
+
+  it('draws lanes across Marks 30 → 1 with action spans, attack ticks, and a spell carried into the next round', () => {
+    const enc = fight({ mage: { initiative: 14 }, orc: { initiative: 10, meleeAttacks: 2 } });
+    must(enc, { type: 'start', rolls: { mage: 1, orc: 5 } });
+    must(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 20, spell: 'Fireball' });
+    until(enc, 'orc');
+    must(enc, { type: 'act', actor: 'orc', action: 'melee-attack' });
+    const t = taraCorax.timeline(st(enc));
+    expect(t.axis).toEqual({ unit: 'Mark', from: 30, to: 1 });
+    expect(t.rounds).toEqual([1, 2]);
+    const mage = t.lanes.find((l) => l.id === 'mage')!;
+    expect(mage.spans).toContainEqual({ round: 1, from: 15, to: 1, kind: 'cast', label: 'Fireball' });
+    expect(mage.spans).toContainEqual({
+      round: 2,
+      from: 30,
+      to: 25,
+      kind: 'carry',
+      label: 'Fireball (carried over)',
+    });
+    expect(mage.markers.find((m) => m.kind === 'resolve')).toMatchObject({ round: 2, at: 25, planned: true });
+    const orc = t.lanes.find((l) => l.id === 'orc')!;
+    expect(orc.markers.filter((m) => m.kind === 'attack').map((m) => m.at)).toEqual([15, 8]);
+    expect(renderTimelineAscii(t)).toContain('Round 2');
+  });
+});
+
+describe('redaction: hidden combatants leave no trace in state or events', () => {
+  it('removes a hidden combatant from the order and history (state) and from events (viewLog)', () => {
+    const enc = fight({ ana: { initiative: 10 }, spy: { initiative: 10, meleeAttacks: 2 } }, {}, ['spy']);
+    must(enc, { type: 'start', rolls: { ana: 5, spy: 5 } });
+    until(enc, 'spy');
+    must(enc, { type: 'act', actor: 'spy', action: 'melee-attack' });
+    const table = { role: 'table' as const };
+    const v = view(enc.state, table, registry['tara-corax']!) as unknown as { rs: TaraTypes['rs'] };
+    expect(JSON.stringify(v.rs)).not.toContain('spy');
+    const log = viewLog(enc.entries, table, enc.state, registry['tara-corax']!);
+    expect(JSON.stringify(log)).not.toContain('spy');
+    const gm = viewLog(enc.entries, { role: 'gm' }, enc.state, registry['tara-corax']!);
+    expect(JSON.stringify(gm)).toContain('spy');
+  });
+});
