@@ -1,0 +1,533 @@
+import {
+  EncounterLog,
+  type EncounterState,
+  type EngineEvent,
+  renderTimelineAscii,
+  scriptedDice,
+  view,
+  viewLog,
+} from '@roundkeeper/engine';
+import { describe, expect, it } from 'vitest';
+import { encounter, must, refused, registryWith, stateOf } from '../testing/harness.js';
+import { SIX_SECOND_CATALOG, type SixSecondTypes, sixSecond } from './index.js';
+import { dueOf } from './turns.js';
+
+const registry = registryWith(sixSecond);
+type Enc = ReturnType<typeof encounter>;
+const st = (enc: Enc) => stateOf<SixSecondTypes>(enc);
+const cs = (enc: Enc, id: string) => st(enc).combatants[id]!.cs;
+const events = (entries: { event: EngineEvent }[], type: string) =>
+  entries.map((e) => e.event).filter((e) => e.type === type);
+
+const party = [
+  { id: 'ana', name: 'Ana', side: 'pc', stats: { dexterity: 2 } },
+  { id: 'bren', name: 'Bren', side: 'pc', stats: { dexterity: 1 } },
+  { id: 'orc', name: 'Orc', side: 'npc', stats: { dexterity: 0 } },
+];
+
+function fight(options: Record<string, unknown> = {}, combatants = party, seed = 1): Enc {
+  return encounter({ ruleset: 'six-second', options, combatants, seed }, registry);
+}
+
+/** Ana 20, Bren 15, Orc 10: Ana first. */
+function started(options: Record<string, unknown> = {}): Enc {
+  const enc = fight(options);
+  must(enc, { type: 'start', initiative: { ana: 20, bren: 15, orc: 10 } });
+  return enc;
+}
+
+/** An encounter whose dice are scripted faces (then a seed). */
+function scripted(
+  faces: number[],
+  combatants: Array<Record<string, unknown>> = party,
+  options: Record<string, unknown> = {},
+): EncounterLog {
+  const enc = EncounterLog.create(
+    { id: 't', name: 'T', ruleset: 'six-second', options, dice: scriptedDice(faces, { seed: 1 }) },
+    registry,
+  );
+  if ('code' in enc) throw new Error(enc.message);
+  for (const combatant of combatants) must(enc, { type: 'add-combatant', combatant });
+  return enc;
+}
+
+describe('001 Initiative: a Reflex check (dice configurable, default 1d20) + Dexterity, highest first', () => {
+  it('rolls 1d20 + Dexterity for everyone, records every face, and orders highest first', () => {
+    const enc = scripted([7, 19, 12]);
+    const entries = must(enc, { type: 'start' });
+    const rolls = events(entries, 'dice/rolled');
+    expect(rolls.map((r) => (r.roll as { faces: number[] }).faces)).toEqual([[7], [19], [12]]);
+    expect([cs(enc, 'ana').initiative, cs(enc, 'bren').initiative, cs(enc, 'orc').initiative]).toEqual([
+      9, 20, 12,
+    ]);
+    expect(st(enc).rs.order).toEqual(['bren', 'orc', 'ana']);
+    expect(enc.state.current).toBe('bren');
+  });
+
+  it('uses the encounter’s Reflex dice, or a character’s own', () => {
+    const enc = scripted(
+      [3, 4, 5, 6, 1],
+      [...party.slice(0, 2), { id: 'orc', name: 'Orc', stats: { reflexDice: '1d4' } }],
+      {
+        initiativeDice: '2d10',
+      },
+    );
+    const entries = must(enc, { type: 'start' });
+    const notations = events(entries, 'dice/rolled').map((r) => (r.roll as { notation: string }).notation);
+    expect(notations[0]).toMatch(/2d10/);
+    expect(notations[2]).toMatch(/1d4/);
+    expect(cs(enc, 'ana').initiative).toBe(3 + 4 + 2);
+    expect(cs(enc, 'orc').initiative).toBe(1);
+  });
+
+  it('refuses Reflex dice that are not dice notation', () => {
+    const enc = EncounterLog.create(
+      {
+        id: 't',
+        name: 'T',
+        ruleset: 'six-second',
+        options: { initiativeDice: 'lots' },
+        dice: scriptedDice([]),
+      },
+      registry,
+    );
+    expect('code' in enc && enc.code).toBe('options/invalid');
+  });
+});
+
+describe('001 Initiative ties: the tied roll again among themselves until it breaks, shown as roll-offs', () => {
+  it('rolls off a tie, again while still tied, and orders by the roll-offs', () => {
+    // Ana and Bren tie at 15 (given); roll-off 1: 10+2 vs 11+1 (tie again); roll-off 2: 3+2 vs 9+1.
+    const enc = scripted([10, 11, 3, 9]);
+    const entries = must(enc, { type: 'start', initiative: { ana: 15, bren: 15, orc: 4 } });
+    const rollOffs = events(entries, 'six-second/roll-off');
+    expect(rollOffs.map((e) => e.totals)).toEqual([
+      [12, 12],
+      [5, 10],
+    ]);
+    expect(rollOffs.every((e) => JSON.stringify(e.combatants) === '["ana","bren"]')).toBe(true);
+    expect(st(enc).rs.order).toEqual(['bren', 'ana', 'orc']);
+    expect(cs(enc, 'bren').rollOffs).toEqual([12, 10]);
+  });
+
+  it('only the tied roll again: the others keep their place', () => {
+    const enc = scripted([1, 20]);
+    must(enc, { type: 'start', initiative: { ana: 30, bren: 8, orc: 8 } });
+    expect(st(enc).rs.order).toEqual(['ana', 'orc', 'bren']);
+  });
+});
+
+describe('001 Late Arrivals: roll Initiative and insert by the result', () => {
+  it('inserts a latecomer later in the order into this round, renumbering the slots after it', () => {
+    const enc = scripted([12]);
+    must(enc, { type: 'start', initiative: { ana: 20, bren: 15, orc: 10 } });
+    must(enc, { type: 'add-combatant', combatant: { id: 'wolf', name: 'Wolf', stats: { dexterity: 0 } } });
+    expect(st(enc).rs.order).toEqual(['ana', 'bren', 'wolf', 'orc']);
+    const turns = enc.state.agenda.filter((e) => e.kind === 'turn').map((e) => [e.combatant, e.at.at[0]]);
+    expect(turns).toEqual([
+      ['bren', 2],
+      ['wolf', 3],
+      ['orc', 4],
+    ]);
+  });
+
+  it('a latecomer whose place has passed this round acts from the next round; the running turn is renumbered', () => {
+    const enc = scripted([20]);
+    must(enc, { type: 'start', initiative: { ana: 20, bren: 15, orc: 10 } });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'act', actor: 'bren', action: 'move' });
+    const entries = must(enc, {
+      type: 'add-combatant',
+      combatant: { id: 'wolf', name: 'Wolf', stats: { dexterity: 5 } },
+    });
+    expect(events(entries, 'six-second/joins-next-round')).toHaveLength(1);
+    expect(st(enc).rs.order).toEqual(['wolf', 'ana', 'bren', 'orc']);
+    expect(enc.state.now).toEqual({ round: 1, at: [3, 1] });
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('orc');
+    must(enc, { type: 'next' });
+    expect([enc.state.round, enc.state.current]).toEqual([2, 'wolf']);
+  });
+});
+
+describe('001 Combat Rounds: every round each combatant gets one turn of 6 seconds (configurable)', () => {
+  it('gives each combatant one turn per round, in order, with a fresh 6-second countdown', () => {
+    const enc = started();
+    const seen: string[] = [enc.state.current!];
+    for (let i = 0; i < 5; i++) {
+      must(enc, { type: 'next' });
+      seen.push(enc.state.current!);
+    }
+    expect(seen).toEqual(['ana', 'bren', 'orc', 'ana', 'bren', 'orc']);
+    expect(enc.state.round).toBe(2);
+    expect(cs(enc, 'orc').secondsUsed).toBe(0);
+  });
+
+  it('counts the seconds down like a d6 and shows it in the log', () => {
+    const enc = started();
+    const entries = must(enc, { type: 'act', actor: 'ana', action: 'melee-attack', target: 'orc' });
+    expect(cs(enc, 'ana').secondsUsed).toBe(2);
+    const text = sixSecond.describeEvent!(entries[0]!.event, st(enc));
+    expect(text).toBe('Ana: Single Melee attack → Orc (2 s, seconds 1–2) — 4 s left.');
+  });
+
+  it('turn length is an option (8 s), fixed once the fight starts', () => {
+    const enc = started({ turnSeconds: 8 });
+    must(enc, { type: 'act', actor: 'ana', action: 'combo' });
+    must(enc, { type: 'act', actor: 'ana', action: 'combo' });
+    expect(cs(enc, 'ana').secondsUsed).toBe(8);
+    expect(refused(enc, { type: 'set-options', options: { turnSeconds: 6 } }).code).toBe(
+      'options/turn-length-locked',
+    );
+    must(enc, { type: 'set-options', options: { zeroSecondCap: 3 } });
+  });
+
+  it('actions take whole seconds and must fit what is left (or carry over, when allowed)', () => {
+    const enc = started({ carryOver: false });
+    must(enc, { type: 'act', actor: 'ana', action: 'cast-spell' });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'combo' });
+    expect(r.code).toBe('seconds/insufficient');
+    expect(r.message).toBe(
+      'Use a Combo needs 4 s, 2 s left — it would continue into the next turn: not allowed in this encounter (option carryOver is off).',
+    );
+    must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'move' }).code).toBe('seconds/none-left');
+    expect(refused(enc, { type: 'act', actor: 'bren', action: 'move' }).code).toBe('turn/not-yours');
+  });
+
+  it('unused seconds pass when the turn ends', () => {
+    const enc = started();
+    must(enc, { type: 'act', actor: 'ana', action: 'move' });
+    const entries = must(enc, { type: 'next' });
+    expect(events(entries, 'six-second/turn-closed')[0]?.unused).toBe(5);
+  });
+});
+
+describe('001 Zero-Second Actions: any number "within reason" — a per-turn cap the GM can set', () => {
+  it('allows any number by default, even with no seconds left', () => {
+    const enc = started();
+    must(enc, { type: 'act', actor: 'ana', action: 'combo' });
+    must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+    for (let i = 0; i < 10; i++) must(enc, { type: 'act', actor: 'ana', action: 'talk' });
+    expect(cs(enc, 'ana').zeroUsed).toBe(10);
+    expect(cs(enc, 'ana').secondsUsed).toBe(6);
+  });
+
+  it('refuses zero-second actions past the GM’s cap, and the cap resets next turn', () => {
+    const enc = started({ zeroSecondCap: 2 });
+    must(enc, { type: 'act', actor: 'ana', action: 'talk' });
+    must(enc, { type: 'act', actor: 'ana', action: 'drop-object' });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'talk' });
+    expect(r.code).toBe('zero-second/cap');
+    expect(r.message).toContain('zeroSecondCap 2');
+    for (let i = 0; i < 3; i++) must(enc, { type: 'next' });
+    must(enc, { type: 'act', actor: 'ana', action: 'talk' });
+  });
+});
+
+describe('001 Consecutive seconds: a long action continues into the same character’s next turn', () => {
+  it('takes the last seconds of this turn and the first of the next (3 + 1 for a 4-second cast)', () => {
+    const enc = started();
+    for (let i = 0; i < 3; i++) must(enc, { type: 'act', actor: 'ana', action: 'move' });
+    must(enc, { type: 'act', actor: 'ana', action: 'cast-spell' });
+    expect(cs(enc, 'ana').carry).toMatchObject({ action: 'cast-spell', secondsLeft: 1 });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' });
+    const entries = must(enc, { type: 'next' });
+    expect(events(entries, 'six-second/continued')[0]).toMatchObject({ from: 1, to: 1, completes: true });
+    expect(cs(enc, 'ana').secondsUsed).toBe(1);
+    expect(cs(enc, 'ana').carry).toBeNull();
+    expect(refused(enc, { type: 'delay', actor: 'ana' }).code).toBe('delay/acted');
+  });
+
+  it('a custom 14-second ritual runs through a whole turn and finishes in the one after', () => {
+    const enc = started();
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'ritual', name: 'Ritual', kind: 'spell', cost: { seconds: 14 }, data: { delay: 0 } },
+    });
+    must(enc, { type: 'act', actor: 'ana', action: 'ritual', effect: 'Ward' });
+    const seen: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      must(enc, { type: 'next' });
+      if (enc.state.current === 'ana') seen.push(cs(enc, 'ana').secondsUsed);
+    }
+    expect(seen).toEqual([6, 2]);
+    expect(
+      cs(enc, 'ana')
+        .history.filter((h) => h.kind === 'effect')
+        .map((h) => h.label),
+    ).toEqual(['Ward takes effect']);
+  });
+});
+
+describe('001 Delays: N seconds after the action, counted in the actor’s own turn seconds', () => {
+  it('the due second follows the rule as stated (4 s + 2 s delay → second 6; 4 s + 11 s → second 3, two turns on)', () => {
+    expect(dueOf(1, 4, 2, 6)).toEqual({ turn: 1, second: 6 });
+    expect(dueOf(1, 4, 11, 6)).toEqual({ turn: 3, second: 3 });
+    expect(dueOf(1, 5, 2, 6)).toEqual({ turn: 2, second: 1 });
+    expect(dueOf(1, 6, 6, 6)).toEqual({ turn: 2, second: 6 });
+    expect(dueOf(1, 6, 7, 6)).toEqual({ turn: 3, second: 1 });
+  });
+
+  it('schedules the effect on the agenda and shows its remaining seconds on the timeline', () => {
+    const enc = started();
+    must(enc, { type: 'act', actor: 'ana', action: 'cast-spell', delay: 11, effect: 'Slow Doom' });
+    const entry = enc.state.agenda.find((e) => e.kind === 'six-second/delayed-effect')!;
+    expect(entry.at).toEqual({ round: 3, at: [1, 3] });
+    const t = sixSecond.timeline(st(enc));
+    const marker = t.lanes.find((l) => l.id === 'ana')!.markers.find((m) => m.kind === 'resolve')!;
+    expect(marker).toMatchObject({ round: 3, at: 3, label: 'Slow Doom: 11 s left', planned: true });
+    must(enc, { type: 'next' });
+    const after = sixSecond
+      .timeline(st(enc))
+      .lanes.find((l) => l.id === 'ana')!
+      .markers.find((m) => m.kind === 'resolve')!;
+    expect(after.label).toBe('Slow Doom: 9 s left');
+  });
+
+  it('counts the acting character’s seconds, not whoever’s turn it is: the effect waits for Ana’s turn', () => {
+    const enc = started();
+    must(enc, { type: 'act', actor: 'ana', action: 'cast-spell', delay: 3, effect: 'Spark' });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'act', actor: 'bren', action: 'combo' });
+    must(enc, { type: 'next' });
+    expect(cs(enc, 'ana').pending).toHaveLength(1);
+    const entries = must(enc, { type: 'next' }); // Ana's turn, round 2
+    expect(events(entries, 'six-second/effect-occurred')).toHaveLength(0);
+    const fired = must(enc, { type: 'act', actor: 'ana', action: 'move' });
+    expect(events(fired, 'six-second/effect-occurred')[0]).toMatchObject({
+      name: 'Spark',
+      round: 2,
+      second: 1,
+    });
+  });
+
+  it('a zero delay takes effect as the action completes; a catalog action may bring its own delay', () => {
+    const enc = started();
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'glyph', name: 'Glyph', kind: 'spell', cost: { seconds: 2 }, data: { delay: 1 } },
+    });
+    const now = must(enc, { type: 'act', actor: 'ana', action: 'move', delay: 0, effect: 'Shout' });
+    expect(events(now, 'six-second/effect-occurred')).toHaveLength(1);
+    must(enc, { type: 'act', actor: 'ana', action: 'glyph' });
+    expect(cs(enc, 'ana').pending[0]).toMatchObject({ name: 'Glyph', delay: 1, due: { turn: 1, second: 4 } });
+  });
+
+  it('a delay of a character who is out of the fight never ends: it is cancelled', () => {
+    const enc = started();
+    must(enc, { type: 'act', actor: 'ana', action: 'cast-spell', delay: 5 });
+    const entries = must(enc, { type: 'defeat', combatant: 'ana' });
+    expect(events(entries, 'six-second/effect-cancelled')).toHaveLength(1);
+    expect(enc.state.agenda.some((e) => e.kind === 'six-second/delayed-effect')).toBe(false);
+  });
+});
+
+describe('001 Delay Initiative: skip the turn, take it before the next — even between another’s actions', () => {
+  it('delays only on the own turn, before spending seconds', () => {
+    const enc = started();
+    expect(refused(enc, { type: 'delay', actor: 'bren' }).code).toBe('turn/not-yours');
+    must(enc, { type: 'act', actor: 'ana', action: 'talk' });
+    must(enc, { type: 'act', actor: 'ana', action: 'move' });
+    expect(refused(enc, { type: 'delay', actor: 'ana' }).code).toBe('delay/acted');
+    expect(refused(enc, { type: 'take-turn', actor: 'bren' }).code).toBe('delay/not-delaying');
+  });
+
+  it('interrupts between two of the other’s actions; the interrupted turn resumes with its seconds', () => {
+    const enc = started();
+    must(enc, { type: 'delay', actor: 'ana' });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'move' }).code).toBe('turn/delaying');
+    must(enc, { type: 'act', actor: 'bren', action: 'move' });
+    must(enc, { type: 'take-turn', actor: 'ana' });
+    expect(enc.state.now).toEqual({ round: 1, at: [2, 1, 1, 0] });
+    expect(enc.state.current).toBe('ana');
+    expect(refused(enc, { type: 'delay', actor: 'ana' }).code).toBe('delay/already-delayed');
+    must(enc, { type: 'act', actor: 'ana', action: 'cast-spell', delay: 1, effect: 'Flash' });
+    const ended = must(enc, { type: 'next' });
+    expect(events(ended, 'six-second/effect-occurred')[0]).toMatchObject({ name: 'Flash', second: 5 });
+    expect(enc.state.current).toBe('bren');
+    expect(cs(enc, 'bren').secondsUsed).toBe(1);
+    must(enc, { type: 'act', actor: 'bren', action: 'combo' });
+    expect(enc.state.now).toEqual({ round: 1, at: [2, 5] });
+  });
+
+  it('a delayed turn not taken before the next turn lapses; its pending delay elapses with it', () => {
+    const enc = started();
+    must(enc, { type: 'act', actor: 'ana', action: 'cast-spell', delay: 8, effect: 'Bolt' });
+    for (let i = 0; i < 3; i++) must(enc, { type: 'next' });
+    must(enc, { type: 'delay', actor: 'ana' });
+    expect(enc.state.agenda.find((e) => e.kind === 'six-second/delayed-effect')!.at).toEqual({
+      round: 3,
+      at: [1, 0],
+    });
+    must(enc, { type: 'next' });
+    const entries = must(enc, { type: 'next' });
+    const kinds = entries.map((e) => e.event.type);
+    expect(kinds.indexOf('six-second/delay-lapsed')).toBeGreaterThan(-1);
+    expect(events(entries, 'six-second/effect-occurred')[0]).toMatchObject({ name: 'Bolt', lapsed: true });
+    expect(kinds.indexOf('six-second/effect-occurred')).toBeLessThan(kinds.indexOf('turn/started'));
+  });
+
+  it('a delayed turn taken early in the next round keeps its pending delays in its own seconds', () => {
+    const enc = started();
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'act', actor: 'orc', action: 'cast-spell', delay: 4, effect: 'Curse' });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' }); // Orc, round 2
+    must(enc, { type: 'delay', actor: 'orc' });
+    must(enc, { type: 'act', actor: 'ana', action: 'move' });
+    must(enc, { type: 'take-turn', actor: 'orc' });
+    expect(enc.state.agenda.find((e) => e.kind === 'six-second/delayed-effect')!.at).toEqual({
+      round: 3,
+      at: [1, 1, 1, 2],
+    });
+    const fired = must(enc, { type: 'act', actor: 'orc', action: 'combo' });
+    expect(events(fired, 'six-second/effect-occurred')[0]).toMatchObject({ name: 'Curse', second: 2 });
+  });
+});
+
+describe('001 Example Actions: a default catalog (the table lost its numbers), GM-editable', () => {
+  const byId = Object.fromEntries(SIX_SECOND_CATALOG.map((a) => [a.id, a]));
+  it('keeps the times the prose fixes', () => {
+    expect(byId['cast-spell']!.cost.seconds).toBe(4);
+    expect(byId.combo!.cost.seconds).toBe(4);
+    expect(byId.move!.cost.seconds).toBe(1);
+    expect(byId['draw-weapon']!.cost.seconds).toBe(1);
+    expect(byId.talk!.cost.seconds).toBe(0);
+    expect(byId['drop-object']!.cost.seconds).toBe(0);
+    for (const id of ['cast-spell', 'combo', 'move', 'draw-weapon', 'talk', 'drop-object']) {
+      expect(byId[id]!.data?.source).toBe('text');
+    }
+  });
+
+  it('lists every entry of the table with a documented default', () => {
+    expect(SIX_SECOND_CATALOG.map((a) => a.name)).toEqual(
+      expect.arrayContaining([
+        'Single Melee attack',
+        'Single Ranged attack',
+        'Stand up from prone',
+        'Run (or longer)',
+        'Grab an object from a pack or pocket',
+        'Aim a ranged weapon',
+        'Aim before a ranged attack',
+        'Stand up from crouch',
+        'Go from prone to crouch',
+        'Crouch or go to prone',
+      ]),
+    );
+    for (const a of SIX_SECOND_CATALOG) expect(['text', 'default']).toContain(a.data?.source);
+  });
+
+  it('the GM overrides a time per encounter (actionSeconds) and adds custom actions with a seconds cost', () => {
+    const enc = started({ actionSeconds: { 'melee-attack': 3 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+    expect(cs(enc, 'ana').secondsUsed).toBe(3);
+    must(enc, { type: 'define-action', action: { id: 'kick', name: 'Kick', cost: { seconds: 1 } } });
+    must(enc, { type: 'act', actor: 'ana', action: 'kick' });
+    expect(cs(enc, 'ana').secondsUsed).toBe(4);
+    expect(
+      refused(enc, { type: 'define-action', action: { id: 'x', name: 'X', cost: { seconds: 1.5 } } }).code,
+    ).toBe('action/invalid-seconds');
+    expect(refused(enc, { type: 'define-action', action: { id: 'y', name: 'Y' } }).code).toBe(
+      'action/missing-seconds',
+    );
+  });
+
+  it('"Run (or longer)" takes a declared longer time; fixed actions do not', () => {
+    const enc = started();
+    must(enc, { type: 'act', actor: 'ana', action: 'run', seconds: 5 });
+    expect(cs(enc, 'ana').secondsUsed).toBe(5);
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'move', seconds: 2 }).code).toBe(
+      'action/fixed-seconds',
+    );
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'run', seconds: 1 }).code).toBe(
+      'action/too-short',
+    );
+  });
+});
+
+describe('legalActions: every action with its seconds and the reason', () => {
+  it('says when an action would continue into the next turn, allowed or not', () => {
+    const enc = started();
+    must(enc, { type: 'act', actor: 'ana', action: 'cast-spell' });
+    const legal = sixSecond.legalActions(st(enc), 'ana');
+    expect(legal).toHaveLength(SIX_SECOND_CATALOG.length);
+    const combo = legal.find((l) => l.action.id === 'combo')!;
+    expect(combo).toMatchObject({ enabled: true, cost: { seconds: 4 } });
+    expect(combo.reason).toBe(
+      "needs 4 s, 2 s left — it would continue into the next turn: allowed (it finishes at second 2 of Ana's next turn).",
+    );
+    expect(combo.preview?.to).toEqual({ round: 2, at: [1, 2] });
+    const move = legal.find((l) => l.action.id === 'move')!;
+    expect(move.preview).toMatchObject({ from: { round: 1, at: [1, 5] }, to: { round: 1, at: [1, 5] } });
+    const off = sixSecond.legalActions(
+      { ...st(enc), options: { ...st(enc).options, carryOver: false } },
+      'ana',
+    );
+    expect(off.find((l) => l.action.id === 'combo')).toMatchObject({
+      enabled: false,
+      code: 'seconds/insufficient',
+    });
+    const bren = sixSecond.legalActions(st(enc), 'bren');
+    expect(
+      bren.every((l) => !l.enabled && l.reason === "It is Ana's turn; Bren acts on their own turn."),
+    ).toBe(true);
+  });
+});
+
+describe('timeline: spans per turn second, pending delays, the running turn', () => {
+  it('draws what each second went to', () => {
+    const enc = started();
+    must(enc, { type: 'act', actor: 'ana', action: 'move' });
+    must(enc, { type: 'act', actor: 'ana', action: 'cast-spell', delay: 2, effect: 'Fire' });
+    must(enc, { type: 'act', actor: 'ana', action: 'move' });
+    const t = sixSecond.timeline(st(enc));
+    expect(t.axis).toMatchObject({ unit: 'second', from: 1, to: 6 });
+    const lane = t.lanes.find((l) => l.id === 'ana')!;
+    expect(lane.spans.map((s) => [s.from, s.to, s.kind])).toEqual([
+      [1, 1, 'move'],
+      [2, 5, 'spell'],
+      [6, 6, 'move'],
+    ]);
+    expect(lane.spans.every((s) => s.round === 1)).toBe(true);
+    expect(renderTimelineAscii(t)).toContain('Ana');
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'act', actor: 'ana', action: 'move' });
+    const later = sixSecond.timeline(st(enc)).lanes.find((l) => l.id === 'ana')!;
+    expect(later.markers.find((m) => m.kind === 'effect')).toMatchObject({ round: 2, at: 1 });
+  });
+
+  it('describes instants in the GM’s words', () => {
+    const s = st(started());
+    expect(sixSecond.clock.describe(s, { round: 2, at: [2, 3] })).toBe("Round 2 · second 3 of Bren's turn");
+    expect(sixSecond.clock.describe(s, { round: 1, at: [1, 0] })).toBe("Round 1 · start of Ana's turn");
+    expect(sixSecond.clock.describe(s, { round: 1, at: [3, 2, 1, 4] })).toBe(
+      "Round 1 · second 4 of a delayed turn taken after second 2 of Orc's turn",
+    );
+  });
+});
+
+describe('views: a hidden combatant never shows through the order, roll-offs or interruptions', () => {
+  it('removes the hidden from state and events for the table', () => {
+    const combatants = [...party, { id: 'spy', name: 'Spy', hidden: true, stats: { dexterity: 0 } }];
+    const enc = encounter({ ruleset: 'six-second', combatants, seed: 4 }, registry);
+    must(enc, { type: 'start', initiative: { ana: 20, bren: 15, orc: 10, spy: 15 } });
+    while (enc.state.current !== 'spy') must(enc, { type: 'next' });
+    must(enc, { type: 'delay', actor: 'spy' });
+    must(enc, { type: 'take-turn', actor: 'spy' });
+    const state = enc.state as EncounterState;
+    const table = view(state, { role: 'table' }, sixSecond);
+    expect(JSON.stringify(table)).not.toContain('spy');
+    const log = viewLog(enc.entries, { role: 'table' }, state, sixSecond);
+    expect(JSON.stringify(log)).not.toContain('spy');
+    expect(JSON.stringify(log)).not.toContain('Spy');
+    expect(log.some((e) => e.event.type === 'six-second/order')).toBe(true);
+    const own = viewLog(enc.entries, { role: 'player', combatants: ['spy'] }, state, sixSecond);
+    expect(JSON.stringify(own)).toContain('spy');
+  });
+});

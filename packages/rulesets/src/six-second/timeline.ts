@@ -1,0 +1,89 @@
+import type { Timeline, TimelineLane, TimelineMarker, TimelineSpan } from '@roundkeeper/engine';
+import { nextNormalRound, projectDue, remainingSeconds } from './clock.js';
+import type { State } from './types.js';
+
+/** How many past rounds the timeline keeps showing. */
+const PAST_ROUNDS = 4;
+
+const SPAN_KIND: Record<string, string> = {
+  spell: 'spell',
+  combo: 'action',
+  move: 'move',
+  carry: 'carry',
+  delay: 'delay',
+};
+
+/**
+ * One lane per character, one column per second of that character's own turn (the d6 in front of the
+ * player): what each second went to, pending delayed effects with their remaining seconds, and the
+ * seconds a long action will take from the next turn.
+ */
+export function timeline(state: State): Timeline {
+  const n = state.options.turnSeconds;
+  const round = Math.max(state.round, 1);
+  const ids = (state.rs.order.length > 0 ? state.rs.order : state.roster).filter(
+    (id) => state.combatants[id],
+  );
+  let last = round;
+  const lanes: TimelineLane[] = ids.map((id) => {
+    const c = state.combatants[id]!;
+    const spans: TimelineSpan[] = [];
+    const markers: TimelineMarker[] = [];
+    for (const h of c.cs.history) {
+      if (h.kind === 'effect') {
+        markers.push({ round: h.round, at: Math.max(1, h.to), kind: 'effect', label: h.label });
+      } else if (h.to < h.from) {
+        markers.push({ round: h.round, at: Math.max(1, h.to), kind: 'free', label: `${h.label} (0 s)` });
+      } else {
+        spans.push({
+          round: h.round,
+          from: h.from,
+          to: h.to,
+          kind: SPAN_KIND[h.kind] ?? 'action',
+          label: h.label,
+        });
+      }
+    }
+    for (const p of c.cs.pending) {
+      const at = projectDue(state, id, p.due);
+      last = Math.max(last, at.round);
+      markers.push({
+        round: at.round,
+        at: p.due.second,
+        kind: 'resolve',
+        label: `${p.name}: ${remainingSeconds(state, id, p)} s left`,
+        planned: true,
+      });
+    }
+    if (c.cs.carry) {
+      const r = nextNormalRound(state, id);
+      last = Math.max(last, r);
+      spans.push({
+        round: r,
+        from: 1,
+        to: Math.min(n, c.cs.carry.secondsLeft),
+        kind: 'carry',
+        label: `${c.cs.carry.name} continues (${c.cs.carry.secondsLeft} s)`,
+        planned: true,
+      });
+    }
+    if (state.current === id) {
+      markers.push({
+        round,
+        at: Math.max(1, c.cs.secondsUsed),
+        kind: 'turn',
+        label: `${n - c.cs.secondsUsed} s left`,
+      });
+    }
+    return { id, label: c.name, side: c.side, spans, markers };
+  });
+  const rounds: number[] = [];
+  for (let r = Math.max(1, round - PAST_ROUNDS); r <= last; r++) rounds.push(r);
+  const current = state.current ? state.combatants[state.current] : undefined;
+  return {
+    axis: { unit: 'second', from: 1, to: n },
+    rounds,
+    now: current ? { round, at: Math.max(1, current.cs.secondsUsed) } : null,
+    lanes,
+  };
+}

@@ -1,0 +1,207 @@
+import {
+  type AgendaEntry,
+  compareInstants,
+  type EngineEvent,
+  type JsonObject,
+  nextEntry,
+  reach,
+  schedule,
+} from '@roundkeeper/engine';
+import { pendingEntry, secondOf } from './clock.js';
+import type { Ctx, PendingEffect, State } from './types.js';
+
+/** A turn on the agenda. The entry id is opaque: it must not name a hidden combatant. */
+export function turnEntry(ctx: Ctx, id: string, round: number, slot: number): AgendaEntry {
+  const c = ctx.state.combatants[id]!;
+  return {
+    id: ctx.newId('turn'),
+    at: { round, at: [slot, 0] },
+    kind: 'turn',
+    combatant: id,
+    label: `${c.name}'s turn`,
+    ...(c.hidden ? { secret: true } : {}),
+  };
+}
+
+/**
+ * Reaches a turn entry. A character still delaying when their next turn comes has let the delayed turn
+ * lapse (001: "At any time after his skipped turn but before his next turn, he can take his turn").
+ */
+export function reachTurn(state: State, entry: AgendaEntry): EngineEvent[] {
+  const c = entry.combatant ? state.combatants[entry.combatant] : undefined;
+  const out: EngineEvent[] = [];
+  if (c?.cs.delaying) out.push({ type: 'six-second/delay-lapsed', combatant: c.id, turn: c.cs.turnNo });
+  out.push(...reach(entry));
+  return out;
+}
+
+/** 001: "Every round, each combatant gets a turn", in Initiative order. */
+export function startRound(
+  ctx: Ctx,
+  round: number,
+  order: readonly string[] = ctx.state.rs.order,
+): EngineEvent[] {
+  const { state } = ctx;
+  const events: EngineEvent[] = [{ type: 'round/started', round }];
+  const entries: AgendaEntry[] = [];
+  order.forEach((id, i) => {
+    const c = state.combatants[id];
+    if (c?.active) entries.push(turnEntry(ctx, id, round, i + 1));
+  });
+  for (const e of entries) events.push({ type: 'agenda/scheduled', entry: e as unknown as JsonObject });
+  const first = entries[0];
+  if (first) events.push(...reachTurn(state, first));
+  return events;
+}
+
+/**
+ * Ends the current turn. 001: "On your turn, you have six in-game seconds": seconds not spent still
+ * pass (delayed effects due in them happen now). Then an interrupted turn resumes (001: "the other
+ * character finishes"), or the next turn in the order starts, or the next round.
+ */
+export function endTurn(ctx: Ctx, opts: { elapse: boolean }): EngineEvent[] {
+  const { state } = ctx;
+  const out: EngineEvent[] = [];
+  const id = state.current;
+  const c = id ? state.combatants[id] : undefined;
+  if (c && id) {
+    const n = state.options.turnSeconds;
+    if (opts.elapse && c.cs.base) {
+      const unused = Math.max(0, n - c.cs.secondsUsed);
+      out.push({ type: 'six-second/turn-closed', combatant: id, unused });
+      if (unused > 0) out.push({ type: 'clock/advanced', to: secondOf(state.round, c.cs.base, n) as never });
+    }
+    out.push({ type: 'turn/ended', combatant: id });
+  }
+  const resuming = [...state.rs.interrupted].reverse().find((x) => state.combatants[x]);
+  if (state.rs.interrupted.length > 0) {
+    out.push({ type: 'six-second/turn-resumed', combatant: resuming ?? null });
+    if (resuming) return out;
+  }
+  const next = nextEntry(state, (e) => e.kind === 'turn' && e.at.round === state.round);
+  if (next) return [...out, ...reachTurn(state, next)];
+  out.push({ type: 'round/ended', round: state.round });
+  return [...out, ...startRound(ctx, state.round + 1)];
+}
+
+/**
+ * The second right after which a delay ends. 001: "If a delay makes the action happen after the end of
+ * your turn, it happens on your next turn" — counted in the acting character's own turn seconds.
+ */
+export function dueOf(
+  turn: number,
+  second: number,
+  delay: number,
+  turnSeconds: number,
+): PendingEffect['due'] {
+  const total = second + delay;
+  if (total <= turnSeconds) return { turn, second: total };
+  const beyond = total - turnSeconds;
+  return { turn: turn + Math.ceil(beyond / turnSeconds), second: ((beyond - 1) % turnSeconds) + 1 };
+}
+
+/**
+ * The clock moving through seconds `from`..`to` of the combatant's turn: it stops at every second a
+ * delayed effect is due (the effect happens "right after" that second), then at `to`.
+ */
+export function spendSeconds(state: State, id: string, from: number, to: number): EngineEvent[] {
+  const c = state.combatants[id]!;
+  const base = c.cs.base;
+  if (!base || to < from) return [];
+  const stops = new Set<number>();
+  for (const p of c.cs.pending) {
+    if (p.due.turn === c.cs.turnNo && p.due.second >= from && p.due.second < to) stops.add(p.due.second);
+  }
+  const out: EngineEvent[] = [];
+  for (const s of [...stops].sort((a, b) => a - b)) {
+    out.push({ type: 'clock/advanced', to: secondOf(state.round, base, s) as never });
+  }
+  out.push({ type: 'clock/advanced', to: secondOf(state.round, base, to) as never });
+  return out;
+}
+
+/**
+ * An action completes at second `second` of the combatant's turn: with a delay, its effect is scheduled
+ * (001: "the spell comes into effect two seconds after casting"); with a zero delay it happens at once.
+ */
+export function complete(
+  ctx: Ctx,
+  id: string,
+  action: string,
+  second: number,
+  delay: number | null,
+  name: string,
+): EngineEvent[] {
+  if (delay === null) return [];
+  const { state } = ctx;
+  const c = state.combatants[id]!;
+  const due = dueOf(c.cs.turnNo, second, delay, state.options.turnSeconds);
+  const effect: PendingEffect = { id: ctx.newId('delay'), name, action, delay, due };
+  if (delay === 0) {
+    return [
+      {
+        type: 'six-second/effect-occurred',
+        combatant: id,
+        effect: effect.id,
+        name,
+        action,
+        round: state.round,
+        turn: due.turn,
+        second: due.second,
+      },
+    ];
+  }
+  const started: EngineEvent = {
+    type: 'six-second/delay-started',
+    combatant: id,
+    effect: effect as unknown as JsonObject,
+  };
+  const after: State = {
+    ...state,
+    combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, pending: [...c.cs.pending, effect] } } },
+  };
+  return [
+    started,
+    { type: 'agenda/scheduled', entry: pendingEntry(after, id, effect) as unknown as JsonObject },
+  ];
+}
+
+/** Re-places a combatant's pending effects where they are now projected to happen (after its turn changed). */
+export function reproject(state: State, id: string): EngineEvent[] {
+  const c = state.combatants[id];
+  if (!c) return [];
+  const out: EngineEvent[] = [];
+  for (const p of c.cs.pending) {
+    const entry = pendingEntry(state, id, p);
+    const existing = state.agenda.find((e) => e.id === p.id);
+    if (!existing || compareInstants(existing.at, entry.at) !== 0) out.push(schedule(entry));
+  }
+  return out;
+}
+
+/** Delayed effects whose moment the clock has reached: they happen now, in clock order. */
+export function dueEffects(state: State): EngineEvent[] {
+  if (!state.now) return [];
+  const now = state.now;
+  const out: EngineEvent[] = [];
+  for (const e of state.agenda) {
+    if (e.kind !== 'six-second/delayed-effect' || compareInstants(e.at, now) > 0 || !e.combatant) continue;
+    const c = state.combatants[e.combatant];
+    const p = c?.cs.pending.find((x) => x.id === e.id);
+    out.push({ type: 'agenda/removed', entry: e.id, reason: 'reached' });
+    if (!c || !p) continue;
+    const lapsed = p.due.turn < c.cs.turnNo || (p.due.turn === c.cs.turnNo && !c.cs.base);
+    out.push({
+      type: 'six-second/effect-occurred',
+      combatant: c.id,
+      effect: p.id,
+      name: p.name,
+      action: p.action,
+      round: now.round,
+      turn: p.due.turn,
+      second: p.due.second,
+      ...(lapsed ? { lapsed: true } : {}),
+    });
+  }
+  return out;
+}
