@@ -1,11 +1,15 @@
 import type { AnyRuleset, RulesetRegistry } from '@roundkeeper/engine';
 import { classic } from './classic/index.js';
 import { openD6 } from './opend6/index.js';
+import { sixSecond } from './six-second/index.js';
+import { stamina } from './stamina/index.js';
 import { taraCorax } from './tara-corax/index.js';
 import { tempo } from './tempo/index.js';
 
 export { classic } from './classic/index.js';
 export { openD6 } from './opend6/index.js';
+export { sixSecond } from './six-second/index.js';
+export { stamina } from './stamina/index.js';
 export { taraCorax } from './tara-corax/index.js';
 export { tempo } from './tempo/index.js';
 
@@ -13,6 +17,8 @@ export { tempo } from './tempo/index.js';
 export const rulesets: RulesetRegistry = {
   classic: classic as unknown as AnyRuleset,
   'tara-corax': taraCorax as unknown as AnyRuleset,
+  'six-second': sixSecond as unknown as AnyRuleset,
   opend6: openD6 as unknown as AnyRuleset,
   tempo: tempo as unknown as AnyRuleset,
+  stamina: stamina as unknown as AnyRuleset,
 };

@@ -1,0 +1,525 @@
+import {
+  type AnyRuleset,
+  type Command,
+  combatantOf,
+  compareInstants,
+  type Decision,
+  type Duration,
+  type EncounterState,
+  type EngineEvent,
+  isRejection,
+  type JsonObject,
+  type Rejection,
+  reject,
+  resolveExpiry,
+  schedule,
+  unschedule,
+} from '@roundkeeper/engine';
+import { z } from 'zod';
+import { flagsOf, isAttack, kindOf } from './catalog.js';
+import { CONDITIONS, checkModifiers, type EffectData, movementPenalty } from './conditions.js';
+import { stamina } from './index.js';
+import { advance, checkInitiative, keysFrom, scheduleRound, turnEntry } from './initiative.js';
+import { catalogOf, findAction, isRefusal, planUse, type Use } from './rules.js';
+import { type Ctx, rank, refsOf, type State } from './types.js';
+
+const id = z.string().min(1).max(64);
+const count = z.number().int().min(0).max(1000);
+const initiativeMap = z.record(z.string(), z.number().int().min(-1000).max(1000));
+const durationSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('until-turn-start'),
+    combatant: id,
+    turns: z.number().int().min(1).max(100).optional(),
+  }),
+  z.object({
+    kind: z.literal('until-turn-end'),
+    combatant: id,
+    turns: z.number().int().min(0).max(100).optional(),
+  }),
+  z.object({ kind: z.literal('until-round-end'), round: z.number().int().min(0).optional() }),
+  z.object({ kind: z.literal('indefinite') }),
+]);
+
+export const commands = {
+  start: z.object({ initiative: initiativeMap.optional(), flatFooted: z.array(id).max(100).optional() }),
+  next: z.object({ initiative: initiativeMap.optional() }),
+  act: z.object({
+    actor: id,
+    action: id,
+    target: id.optional(),
+    /** Free attack: the action it is made as. */
+    as: id.optional(),
+    /** Take the text's reduction of the turn requirement to zero (Ready/Stow, Cast Cantrip). */
+    reduce: z.boolean().optional(),
+    /** The check's outcome as the GM reads it; rolled with `successDice` when left out. */
+    check: z.object({ successes: count, success: z.boolean().optional() }).optional(),
+    bonusDice: z.number().int().min(0).max(20).optional(),
+    spell: z.object({ difficulty: count, cost: z.number().int().min(-100).max(100).default(0) }).optional(),
+    /** Dodge: meters moved this turn. */
+    distance: count.optional(),
+    /** Take cover: the cover bonus. */
+    cover: z.number().int().min(1).max(9).optional(),
+    /** Trip made with the body (a failure costs 3 defense). */
+    body: z.boolean().optional(),
+    /** Lunge with a Thrust weapon keeps its parry bonus. */
+    thrust: z.boolean().optional(),
+    /** Reach: take the penalty dice, or grant the opponent a free strike. */
+    reachChoice: z.enum(['penalty', 'free-strike']).optional(),
+    /** Load weapon: the weapon's cost. */
+    load: z.object({ stamina: count, turnRequirement: z.number().int().min(0).max(10) }).optional(),
+  }),
+  condition: z.object({
+    target: id,
+    condition: z.enum(CONDITIONS),
+    value: z.number().int().min(1).max(20).optional(),
+    duration: durationSchema.optional(),
+  }),
+  adjust: z.object({
+    combatant: id,
+    stamina: z.number().int().min(-1000).max(1000).optional(),
+    defense: z.number().int().min(-1000).max(1000).optional(),
+    reason: z.string().min(1).max(200).optional(),
+  }),
+  'set-initiative': z.object({ actor: id, value: z.number().int().min(-1000).max(1000) }),
+};
+
+type Act = z.output<typeof commands.act>;
+
+function missing(state: State, who: string): Rejection {
+  return reject(
+    'combatant/unknown',
+    `There is no combatant "${who}" (combatants: ${state.roster.join(', ') || 'none'}).`,
+  );
+}
+
+/** An engine effect whose expiry the engine resolves the same way as its own `add-effect`. */
+function effect(
+  ctx: Ctx,
+  target: string,
+  name: string,
+  duration: Duration,
+  data: EffectData,
+  source?: string,
+): EngineEvent {
+  const expires = resolveExpiry(
+    ctx.state as unknown as EncounterState,
+    stamina as unknown as AnyRuleset,
+    duration,
+  );
+  const fx: JsonObject = {
+    id: ctx.newId('fx'),
+    name,
+    target,
+    duration: duration as unknown as JsonObject,
+    expires: (isRejection(expires) ? { on: 'never' } : expires) as unknown as JsonObject,
+    data: data as JsonObject,
+  };
+  if (source) fx.source = source;
+  return { type: 'effect/added', effect: fx };
+}
+
+/** Successes of a check: the GM's number, or rolled with the `successDice` option. */
+function successes(
+  ctx: Ctx,
+  actor: string,
+  purpose: string,
+  entered: Act['check'],
+): { n: number; events: EngineEvent[] } {
+  if (entered) return { n: entered.successes, events: [] };
+  const c = ctx.state.combatants[actor]!;
+  const roll = ctx.roll(ctx.state.options.successDice, refsOf(c.stats));
+  return {
+    n: Math.max(0, roll.total),
+    events: [{ type: 'dice/rolled', combatant: actor, purpose, roll: roll as unknown as JsonObject }],
+  };
+}
+
+const untilNextTurn = (who: string): Duration => ({ kind: 'until-turn-start', combatant: who });
+
+function act(ctx: Ctx, command: Act): Decision {
+  const { state } = ctx;
+  const c = combatantOf(state, command.actor);
+  if (!c) return missing(state, command.actor);
+  const action = findAction(state, command.action);
+  if (!action) {
+    return reject(
+      'action/unknown',
+      `"${command.action}" is not in the catalog. Try: ${catalogOf(state)
+        .map((a) => a.id)
+        .join(', ')}.`,
+    );
+  }
+  if (command.target !== undefined && !combatantOf(state, command.target))
+    return missing(state, command.target);
+  const flags = flagsOf(action);
+  if (flags.targeted && !command.target) {
+    return reject('action/needs-target', `${action.name} needs a target: say who ${c.name} acts against.`);
+  }
+  if (action.id === 'reckless-attack' && command.bonusDice === undefined) {
+    return reject(
+      'reckless/bonus-dice',
+      `Reckless attack needs bonusDice: between 1 and ${3 + rank(c.stats, 'recklessAttack')}.`,
+    );
+  }
+  if ((flags.arcane === 'gated' || flags.arcane === 'ungated') && !command.spell) {
+    return reject(
+      'magic/spell',
+      `${action.name} needs the spell: its difficulty and cost (cost modifier when ungated).`,
+    );
+  }
+  const use = planUse(state, c.id, action, command);
+  if (isRefusal(use)) return reject(use.code, use.reason, { actor: c.id, action: action.id });
+
+  const events: EngineEvent[] = [];
+  const arcane = c.cs.arcane;
+  // Gather: "A character with stored arcane energy who takes an action with a turn requirement of one other than
+  // to gather or shape arcane energy will lose all stored successes and suffer arcane dues as if they had released".
+  if (
+    use.turnRequirement >= 1 &&
+    arcane.actions > 0 &&
+    !['gather', 'shape', 'release'].includes(flags.arcane ?? '')
+  ) {
+    events.push({
+      type: 'stamina/arcane',
+      combatant: c.id,
+      change: 'lost',
+      successes: arcane.stored,
+      dues: arcane.stored + arcane.actions,
+    });
+  }
+  const check = checkModifiers(state, c.id, action, {
+    target: command.target,
+    bonusDice: command.bonusDice,
+    reachChoice: command.reachChoice,
+    as: use.as,
+  });
+  const acted: EngineEvent = {
+    type: 'stamina/acted',
+    combatant: c.id,
+    action: action.id,
+    name: use.as ? `${action.name} (${use.as.name})` : action.name,
+    kind: kindOf(action),
+    stamina: use.stamina,
+    defense: use.defense,
+    turnRequirement: use.turnRequirement,
+    reduced: use.reduced,
+    reaction: use.reaction,
+    during: state.current,
+    check,
+  };
+  if (command.target) acted.target = command.target;
+  if (use.as) acted.as = use.as.id;
+  const made = use.as ?? action;
+  // "Limit once per round." (a free attack made as an off-hand attack counts too)
+  if (flagsOf(made).oncePerRound) acted.limit = made.id;
+  if (flags.movement !== undefined) {
+    acted.meters = Math.max(
+      0,
+      Math.floor(c.stats.baseMovement * flags.movement) - movementPenalty(state, c.id),
+    );
+  }
+  const target = command.target ? state.combatants[command.target] : undefined;
+  if (target && kindOf(made) === 'melee' && isAttack(made) && target.stats.reach > c.stats.reach) {
+    if (!c.cs.reachPaid.includes(target.id)) acted.reachPaid = target.id;
+  }
+  events.push(acted);
+  events.push(...consequences(ctx, command, use));
+  return events;
+}
+
+/** What follows from the action: the text's durations as engine effects, checks, regained resources, arcane dues. */
+function consequences(ctx: Ctx, command: Act, use: Use): EngineEvent[] {
+  const { state } = ctx;
+  const c = state.combatants[command.actor]!;
+  const action = use.action;
+  const flags = flagsOf(action);
+  const out: EngineEvent[] = [];
+  if (use.reduced === 'penalty-die') {
+    // "adding a penalty die to all other skill checks taken until the beginning of the character's next turn"
+    out.push(
+      effect(ctx, c.id, `Penalty die (${action.name})`, untilNextTurn(c.id), { penaltyDice: 1 }, c.id),
+    );
+  }
+  if (use.reduced === 'cantrip') {
+    // "adds one penalty die to all other actions … until the beginning of your next turn; the caster may not take an additional magic action"
+    out.push(
+      effect(ctx, c.id, 'Quick cantrip', untilNextTurn(c.id), { penaltyDice: 1, noMagic: true }, c.id),
+    );
+  }
+  if (kindOf(action) === 'defensive') {
+    const data: EffectData = { noAttacks: true };
+    if (action.id === 'defensive-stance') data.meleeDefenseDoubled = true;
+    if (action.id === 'disengage') data.freeAttackDefense = 10;
+    if (action.id === 'dodge') {
+      data.rangedDefenseDoubled = true;
+      if (command.distance) data.situationalDefense = command.distance;
+    }
+    out.push(effect(ctx, c.id, action.name, untilNextTurn(c.id), data, c.id));
+  }
+  if (flags.regain === 'composure') {
+    const s = successes(ctx, c.id, 'regain composure', command.check);
+    out.push(...s.events, regained(state, c.id, 0, s.n, `${action.name}: regain composure check`));
+  }
+  if (flags.regain === 'restoration') {
+    const s = successes(ctx, c.id, 'restoration', command.check);
+    const defense = rank(c.stats, 'personalDefense') + rank(c.stats, 'regainComposure');
+    out.push(...s.events, regained(state, c.id, s.n, defense, 'Restoration action'));
+  }
+  if (action.id === 'aim' && command.target) {
+    const bonusDice = 1 + rank(c.stats, 'aim');
+    out.push(
+      effect(
+        ctx,
+        c.id,
+        `Aim at ${state.combatants[command.target]!.name}`,
+        // "until the end of the character's next turn"
+        { kind: 'until-turn-end', combatant: c.id, turns: 1 },
+        { aimAt: command.target, bonusDice },
+        c.id,
+      ),
+    );
+  }
+  if ((action.id === 'lunge' && !command.thrust) || made(use) === 'off-hand-attack') {
+    out.push(
+      effect(
+        ctx,
+        c.id,
+        `No parry (${use.as?.name ?? action.name})`,
+        untilNextTurn(c.id),
+        { noParry: true },
+        c.id,
+      ),
+    );
+  }
+  if (action.id === 'scramble') {
+    // The reaction comes outside the character's turn, so "their next turn" is the next one to start.
+    out.push(
+      effect(
+        ctx,
+        c.id,
+        'Scrambled',
+        { kind: 'until-turn-end', combatant: c.id, turns: 1 },
+        { noReducedMove: true },
+        c.id,
+      ),
+    );
+  }
+  if (action.id === 'take-cover' && command.cover) {
+    out.push(
+      effect(
+        ctx,
+        c.id,
+        `Cover +${command.cover}`,
+        { kind: 'indefinite' },
+        { condition: 'cover', value: command.cover },
+        c.id,
+      ),
+    );
+  }
+  if (action.id === 'tackle') {
+    // "always results in the character becoming prone regardless of success"
+    out.push(effect(ctx, c.id, 'Prone', { kind: 'indefinite' }, { condition: 'prone' }, c.id));
+  }
+  if (action.id === 'trip' && command.body && command.check?.success === false) {
+    out.push({
+      type: 'stamina/resources',
+      combatant: c.id,
+      stamina: 0,
+      defense: -3,
+      reason: 'failed trip with the body',
+    });
+  }
+  out.push(...arcaneEvents(ctx, command, use));
+  return out;
+}
+
+/** The action actually made (a Free attack's chosen action, or the action itself). */
+function made(use: Use): string {
+  return use.as?.id ?? use.action.id;
+}
+
+function regained(state: State, who: string, stamina: number, defense: number, reason: string): EngineEvent {
+  const c = state.combatants[who]!;
+  // Regaining never goes above the sheet's stamina and defense.
+  const s = Math.max(0, Math.min(stamina, c.stats.stamina - c.cs.stamina));
+  const d = Math.max(0, Math.min(defense, c.stats.defense - c.cs.defense));
+  return { type: 'stamina/resources', combatant: who, stamina: s, defense: d, reason };
+}
+
+function arcaneEvents(ctx: Ctx, command: Act, use: Use): EngineEvent[] {
+  const { state } = ctx;
+  const c = state.combatants[command.actor]!;
+  const a = c.cs.arcane;
+  const kind = flagsOf(use.action).arcane;
+  switch (kind) {
+    case 'gather': {
+      const s = successes(ctx, c.id, 'gather arcane energy', command.check);
+      return [
+        ...s.events,
+        { type: 'stamina/arcane', combatant: c.id, change: 'gather', successes: s.n, dues: 0 },
+      ];
+    }
+    case 'shape': {
+      const s = successes(ctx, c.id, 'shape arcane energy', command.check);
+      const shaped = Math.min(s.n, a.stored - a.shaped);
+      return [
+        ...s.events,
+        { type: 'stamina/arcane', combatant: c.id, change: 'shape', successes: shaped, dues: 0 },
+      ];
+    }
+    case 'release': {
+      // "arcane dues equal to the number of successes worth of power they had stored plus one for each … gather … or shape"
+      const out: EngineEvent[] = [
+        {
+          type: 'stamina/arcane',
+          combatant: c.id,
+          change: 'release',
+          successes: a.shaped,
+          dues: a.stored + a.actions,
+        },
+      ];
+      // "can be thrown as normal within a number of rounds equal to the character's rank in arcane aptitude"
+      const rounds = Math.max(1, rank(c.stats, 'arcaneAptitude'));
+      out.push(
+        effect(
+          ctx,
+          c.id,
+          `Crafted effect (${a.shaped} successes)`,
+          { kind: 'until-round-end', round: state.round + rounds - 1 },
+          { value: a.shaped },
+          c.id,
+        ),
+      );
+      return out;
+    }
+    case 'gated':
+    case 'ungated': {
+      const spell = command.spell!;
+      const difficulty = spell.difficulty + (kind === 'ungated' ? 1 : 0);
+      const s = successes(ctx, c.id, use.action.name, command.check);
+      const success = command.check?.success ?? s.n >= difficulty;
+      const dues = !success ? s.n : kind === 'gated' ? spell.cost : s.n + spell.cost;
+      return [
+        ...s.events,
+        {
+          type: 'stamina/arcane',
+          combatant: c.id,
+          change: kind,
+          successes: s.n,
+          success,
+          difficulty,
+          dues: Math.max(0, dues),
+        },
+      ];
+    }
+    default:
+      return [];
+  }
+}
+
+export function decide(ctx: Ctx, command: Command): Decision {
+  const { state } = ctx;
+  switch (command.type) {
+    case 'start': {
+      if (state.status !== 'setup') return reject('encounter/started', 'The fight has already started.');
+      const ids = state.roster.filter((x) => state.combatants[x]!.active);
+      if (ids.length === 0)
+        return reject('encounter/empty', 'Add at least one combatant before starting the fight.');
+      const fixed = (command.initiative ?? {}) as Record<string, number>;
+      for (const x of Object.keys(fixed)) if (!combatantOf(state, x)) return missing(state, x);
+      const events: EngineEvent[] = [{ type: 'encounter/started' }];
+      for (const x of (command.flatFooted ?? []) as string[]) {
+        const c = combatantOf(state, x);
+        if (!c) return missing(state, x);
+        // "Flat Footed: The character starts combat having lost defense equal to their reflexes stat."
+        events.push({
+          type: 'stamina/resources',
+          combatant: x,
+          stamina: 0,
+          defense: -c.stats.reflexes,
+          reason: 'flat footed',
+        });
+      }
+      const rolled = checkInitiative(ctx, ids, fixed);
+      return [...events, ...rolled, ...scheduleRound(ctx, 1, keysFrom(rolled))];
+    }
+    case 'next': {
+      if (state.status !== 'running') {
+        return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+      }
+      const fixed = (command.initiative ?? {}) as Record<string, number>;
+      for (const x of Object.keys(fixed)) if (!combatantOf(state, x)) return missing(state, x);
+      return advance(ctx, fixed);
+    }
+    case 'act':
+      return act(ctx, command as unknown as Act);
+    case 'condition': {
+      const target = combatantOf(state, command.target as string);
+      if (!target) return missing(state, command.target as string);
+      const name = command.condition as (typeof CONDITIONS)[number];
+      const value = command.value as number | undefined;
+      if (name === 'cover' && value !== undefined && value > 9) {
+        return reject('condition/cover', 'Cover is +1 to +9 ("up to a maximum of +9").');
+      }
+      const duration = (command.duration ?? { kind: 'indefinite' }) as Duration;
+      if ('combatant' in duration && !combatantOf(state, duration.combatant))
+        return missing(state, duration.combatant);
+      const amount = value === undefined ? '' : name === 'flanked' ? ` by ${value}` : ` +${value}`;
+      const label = `${name[0]!.toUpperCase()}${name.slice(1)}${amount}`;
+      const data: EffectData = { condition: name };
+      if (value !== undefined) data.value = value;
+      return [effect(ctx, target.id, label, duration, data)];
+    }
+    case 'adjust': {
+      const c = combatantOf(state, command.combatant as string);
+      if (!c) return missing(state, command.combatant as string);
+      return [
+        {
+          type: 'stamina/resources',
+          combatant: c.id,
+          stamina: (command.stamina as number | undefined) ?? 0,
+          defense: (command.defense as number | undefined) ?? 0,
+          reason: (command.reason as string | undefined) ?? 'set by the GM',
+        },
+      ];
+    }
+    case 'set-initiative': {
+      const c = combatantOf(state, command.actor as string);
+      if (!c) return missing(state, command.actor as string);
+      const value = command.value as number;
+      return [
+        { type: 'stamina/initiative', combatant: c.id, total: value, rolled: false },
+        {
+          type: 'stamina/key',
+          combatant: c.id,
+          key: [-value, -c.stats.initiative, state.roster.indexOf(c.id)],
+        },
+      ];
+    }
+    default:
+      return reject('command/unknown', `"${command.type}" is not a stamina command.`);
+  }
+}
+
+/** Cascades: a turn refreshes the character's turn and reaction; a round refreshes once-per-round limits. */
+export function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
+  const { state } = ctx;
+  if (event.type === 'turn/started')
+    return [{ type: 'stamina/turn-began', combatant: event.combatant as string }];
+  if (event.type === 'round/started') return [{ type: 'stamina/round-began', round: event.round as number }];
+  if (event.type === 'combatant/added' && state.status === 'running') {
+    const c = event.combatant as { id: string };
+    const rolled = checkInitiative(ctx, [c.id]);
+    const key = keysFrom(rolled).get(c.id) ?? [0];
+    const entry = turnEntry(ctx, c.id, state.round, key);
+    const ahead = !state.now || compareInstants(entry.at, state.now) > 0;
+    return [...rolled, ahead ? schedule(entry) : { type: 'stamina/joins-next-round', combatant: c.id }];
+  }
+  if (event.type === 'combatant/defeated') {
+    return state.agenda
+      .filter((e) => e.combatant === event.combatant)
+      .map((e) => unschedule(e.id, 'defeated'));
+  }
+  return [];
+}

@@ -1,0 +1,251 @@
+import type { ActionDef } from '@roundkeeper/engine';
+import { FREE_ATTACK_AS, flagsOf, isAttack, kindOf, STAMINA_CATALOG } from './catalog.js';
+import { defenseModifiers, has } from './conditions.js';
+import { rank, type State } from './types.js';
+
+/** The catalog for an encounter: the text's actions, then the GM's custom actions. */
+export function catalogOf(state: State): ActionDef[] {
+  return [...STAMINA_CATALOG, ...state.customActions];
+}
+
+export function findAction(state: State, id: string): ActionDef | undefined {
+  return catalogOf(state).find((a) => a.id === id);
+}
+
+/** How an action would be taken now: its requirement and costs after reductions. */
+export interface Use {
+  action: ActionDef;
+  turnRequirement: number;
+  stamina: number;
+  defense: number;
+  /** Why the requirement is zero when the action's is not. */
+  reduced: 'first-move' | 'penalty-die' | 'cantrip' | null;
+  reaction: boolean;
+  /** The action a Free attack is made as. */
+  as?: ActionDef;
+}
+
+export interface UseInput {
+  target?: string | undefined;
+  reduce?: boolean | undefined;
+  as?: string | undefined;
+  bonusDice?: number | undefined;
+  load?: { stamina: number; turnRequirement: number } | undefined;
+}
+
+export interface Refusal {
+  code: string;
+  reason: string;
+}
+
+const refuse = (code: string, reason: string): Refusal => ({ code, reason });
+
+export function isRefusal(x: Use | Refusal): x is Refusal {
+  return 'code' in x;
+}
+
+function takenThisTurn(state: State, id: string, actionId: string): boolean {
+  const t = state.combatants[id]!.cs.turn;
+  return t.requirementTaken === actionId || t.zeroTaken.includes(actionId);
+}
+
+/** Reckless attack: "loses defense equal to twice the number of bonus dice … reduced by … rank …, minimum one." */
+export function recklessDefense(bonusDice: number, recklessRank: number): number {
+  return Math.max(1, 2 * bonusDice - recklessRank);
+}
+
+/**
+ * Whether the character may take the action now, and how: every turn rule of the text in one place.
+ * legalActions and decide both call this, so a button's reason is the refusal's message.
+ */
+export function planUse(state: State, id: string, action: ActionDef, input: UseInput = {}): Use | Refusal {
+  const c = state.combatants[id];
+  if (!c)
+    return refuse(
+      'combatant/unknown',
+      `There is no combatant "${id}" (combatants: ${state.roster.join(', ') || 'none'}).`,
+    );
+  if (state.status !== 'running')
+    return refuse('encounter/not-started', 'The fight has not started; send "start" first.');
+  if (!c.active) return refuse('combatant/defeated', `${c.name} is out of the fight.`);
+  const kind = kindOf(action);
+  const flags = flagsOf(action);
+  const reaction = kind === 'reaction';
+  const name = c.name;
+
+  if (reaction) {
+    // "Reactions are special actions that are taken outside of the character's turn."
+    if (state.current === id) {
+      return refuse('reaction/own-turn', `${action.name} is a reaction, taken outside ${name}'s own turn.`);
+    }
+    // "A character can make only one reaction between each of their turns."
+    if (c.cs.reactionTaken) {
+      return refuse(
+        'reaction/used',
+        `${name} already reacted (${c.cs.reactionTaken}) since their last turn; one reaction between turns.`,
+      );
+    }
+  } else if (state.current !== id) {
+    const now = state.current ? (state.combatants[state.current]?.name ?? 'someone else') : 'nobody';
+    return refuse('turn/not-yours', `It is ${now}'s turn; ${action.name} is taken on ${name}'s own turn.`);
+  }
+
+  let made: ActionDef | undefined;
+  if (flags.staminaFrom === 'action') {
+    const asId = input.as ?? 'basic-attack';
+    made = (FREE_ATTACK_AS as readonly string[]).includes(asId) ? findAction(state, asId) : undefined;
+    if (!made) {
+      return refuse(
+        'free-attack/as',
+        `A free attack is made as one of: ${FREE_ATTACK_AS.join(', ')}; "${asId}" is not one of them.`,
+      );
+    }
+  }
+
+  if (kind === 'magic') {
+    if (!c.stats.arcane) {
+      return refuse(
+        'magic/no-arcane-trait',
+        `Magic actions "may only be taken by characters with an arcane trait"; ${name} has none.`,
+      );
+    }
+    const barred = has(state, id, 'noMagic');
+    if (barred) {
+      return refuse(
+        'magic/cantrip-reduced',
+        `${name} reduced a Cast Cantrip to turn requirement 0 and "may not take an additional magic action" until their next turn.`,
+      );
+    }
+  }
+
+  if (isAttack(action) || (made && isAttack(made))) {
+    const defensive = has(state, id, 'noAttacks');
+    if (defensive) {
+      return refuse(
+        'attack/after-defensive',
+        `${name} took ${defensive.name}, a defensive action, and cannot make an attack (free attacks included) until their next turn.`,
+      );
+    }
+    const target = input.target ? state.combatants[input.target] : undefined;
+    if (target && defenseModifiers(state, target.id).fullyCovered) {
+      return refuse(
+        'target/fully-covered',
+        `${target.name} has +9 cover: "completely covered and can not be attacked".`,
+      );
+    }
+  }
+
+  // The requirement and costs, after the text's reductions.
+  let turnRequirement = reaction ? 0 : (action.cost.turnRequirement ?? 1);
+  let stamina = made ? (made.cost.stamina ?? 0) : (action.cost.stamina ?? 0);
+  let defense = action.cost.defense ?? 0;
+  let reduced: Use['reduced'] = null;
+  if (flags.staminaFrom === 'weapon') {
+    stamina = input.load?.stamina ?? c.stats.loadStamina;
+    turnRequirement = input.load?.turnRequirement ?? c.stats.loadTurnRequirement;
+  }
+  if (flags.firstMoveFree && !c.cs.turn.moved && turnRequirement > 0) {
+    // Scramble: "move actions they make on their next turn cannot have its turn requirement reduced."
+    if (!has(state, id, 'noReducedMove')) {
+      turnRequirement = 0;
+      reduced = 'first-move';
+    }
+  }
+  if (input.reduce) {
+    if (!flags.reducible) {
+      return refuse('turn/not-reducible', `${action.name}'s turn requirement cannot be reduced.`);
+    }
+    if (flags.reducible === 'first-time-penalty-die' && takenThisTurn(state, id, action.id)) {
+      return refuse(
+        'turn/not-reducible',
+        `${action.name} can be reduced to turn requirement 0 only "the first time it is taken in a turn"; ${name} already took it.`,
+      );
+    }
+    turnRequirement = 0;
+    reduced = flags.reducible === 'cantrip' ? 'cantrip' : 'penalty-die';
+  }
+  if (action.id === 'reckless-attack' && input.bonusDice !== undefined) {
+    const most = 3 + rank(c.stats, 'recklessAttack');
+    if (input.bonusDice < 1 || input.bonusDice > most) {
+      return refuse(
+        'reckless/bonus-dice',
+        `Reckless attack takes between 1 and ${most} bonus dice for ${name}.`,
+      );
+    }
+    defense += recklessDefense(input.bonusDice, rank(c.stats, 'recklessAttack'));
+  }
+
+  const turn = c.cs.turn;
+  if (!reaction) {
+    // "a character may not declare multiple actions with a turn requirement of one or greater during their turn"
+    if (turnRequirement >= 1 && turn.requirementTaken) {
+      const first = findAction(state, turn.requirementTaken)?.name ?? turn.requirementTaken;
+      return refuse(
+        'turn/requirement-taken',
+        `${name} already took ${first} (turn requirement 1) this turn; only one action with a turn requirement of one or more per turn. Actions with turn requirement 0 are still open.`,
+      );
+    }
+    // "an action with a standard turn requirement of zero may only be taken once per turn unless detailed otherwise"
+    if (turnRequirement === 0 && turn.zeroTaken.includes(action.id) && !flags.repeatable) {
+      return refuse(
+        'turn/once-per-turn',
+        `${name} already took ${action.name} at turn requirement 0 this turn; once per turn.`,
+      );
+    }
+    // Quick attack: "This action can not be taken if the character has already taken an action with a turn requirement of one."
+    if (flags.notAfterRequirement && turn.requirementTaken) {
+      return refuse(
+        'turn/after-requirement',
+        `${action.name} cannot be taken after an action with a turn requirement of one; ${name} already took one this turn.`,
+      );
+    }
+  }
+  // "Limit once per round."
+  const limited = made && flagsOf(made).oncePerRound ? made : flags.oncePerRound ? action : undefined;
+  if (limited && c.cs.roundTaken.includes(limited.id)) {
+    return refuse(
+      'round/once-per-round',
+      `${limited.name} is limited to once per round; ${name} already took it this round.`,
+    );
+  }
+
+  const arcane = flags.arcane;
+  if (arcane === 'gather') {
+    // "This action can only be taken a number of turns in a row equal to the mage's rank in the arcane aptitude primary skill."
+    const limit = rank(c.stats, 'arcaneAptitude');
+    const streak = c.cs.arcane.lastGatherTurn === c.turnsStarted - 1 ? c.cs.arcane.gatherStreak : 0;
+    if (streak >= limit) {
+      return refuse(
+        'magic/gather-limit',
+        `${name} has gathered ${streak} turn${streak === 1 ? '' : 's'} in a row; arcane aptitude rank ${limit} allows no more in a row.`,
+      );
+    }
+  }
+  if (arcane === 'shape' && c.cs.arcane.stored - c.cs.arcane.shaped <= 0) {
+    return refuse('magic/nothing-stored', `${name} has no stored arcane energy to shape; gather some first.`);
+  }
+  if (arcane === 'release' && c.cs.arcane.actions === 0) {
+    return refuse(
+      'magic/nothing-crafted',
+      `${name} has no crafted effect to release; gather arcane energy first.`,
+    );
+  }
+
+  if (!state.options.allowNegative) {
+    if (stamina > c.cs.stamina) {
+      return refuse(
+        'stamina/insufficient',
+        `${action.name}${made ? ` (as ${made.name})` : ''} costs ${stamina} stamina; ${name} has ${c.cs.stamina}. Regain stamina (Restoration action) or allow negative resources.`,
+      );
+    }
+    if (defense > c.cs.defense) {
+      return refuse(
+        'defense/insufficient',
+        `${action.name} costs ${defense} defense; ${name} has ${c.cs.defense}. Take fewer bonus dice, regain defense, or allow negative resources.`,
+      );
+    }
+  }
+  const use: Use = { action, turnRequirement, stamina, defense, reduced, reaction };
+  if (made) use.as = made;
+  return use;
+}

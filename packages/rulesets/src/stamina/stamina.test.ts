@@ -1,0 +1,741 @@
+import {
+  type AnyRuleset,
+  type Command,
+  isRejection,
+  renderTimelineAscii,
+  view,
+  viewLog,
+} from '@roundkeeper/engine';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  checkInvariants,
+  encounter,
+  must,
+  refused,
+  registryWith,
+  runFrozen,
+  stateOf,
+} from '../testing/harness.js';
+import { STAMINA_CATALOG } from './catalog.js';
+import { coverBonus } from './conditions.js';
+import { type StaminaTypes, stamina } from './index.js';
+import { recklessDefense } from './rules.js';
+
+const registry = registryWith(stamina as unknown as AnyRuleset);
+type Enc = ReturnType<typeof encounter>;
+const st = (enc: Enc) => stateOf<StaminaTypes>(enc);
+const cs = (enc: Enc, id: string) => st(enc).combatants[id]!.cs;
+
+const duo = [
+  { id: 'ana', name: 'Ana', side: 'pc', stats: { stamina: 6, defense: 8, reflexes: 3, baseMovement: 9 } },
+  { id: 'bren', name: 'Bren', side: 'npc', stats: { stamina: 6, defense: 8 } },
+];
+const mage = {
+  id: 'mira',
+  name: 'Mira',
+  side: 'pc',
+  stats: { stamina: 8, arcane: true, ranks: { arcaneAptitude: 2, personalDefense: 1, regainComposure: 2 } },
+};
+
+/** Ana acts first, Bren second (fixed initiative, kept each round unless a test gives new values). */
+function fight(options: Record<string, unknown> = {}, combatants: Array<Record<string, unknown>> = duo): Enc {
+  const enc = encounter(
+    { ruleset: 'stamina', options: { recheckInitiative: false, ...options }, combatants, seed: 5 },
+    registry,
+  );
+  const initiative: Record<string, number> = {};
+  combatants.forEach((c, i) => {
+    initiative[c.id as string] = 20 - i;
+  });
+  must(enc, { type: 'start', initiative });
+  return enc;
+}
+
+const act = (actor: string, action: string, extra: Record<string, unknown> = {}): Command => ({
+  type: 'act',
+  actor,
+  action,
+  ...extra,
+});
+
+/** Ends the current turn, then further turns until it is `who`'s turn. */
+function nextUntil(enc: Enc, who: string, initiative?: Record<string, number>): void {
+  const next = initiative ? { type: 'next', initiative } : { type: 'next' };
+  must(enc, next);
+  for (let i = 0; i < 10 && enc.state.current !== who; i++) must(enc, next);
+  expect(enc.state.current).toBe(who);
+}
+
+describe('Round-based play: turns in initiative order; initiative rechecked each round', () => {
+  it('acts in initiative order and starts a new round after everyone has acted', () => {
+    const enc = fight({}, [...duo, mage]);
+    const seen = [enc.state.current];
+    for (let i = 0; i < 2; i++) {
+      must(enc, { type: 'next' });
+      seen.push(enc.state.current);
+    }
+    expect(seen).toEqual(['ana', 'bren', 'mira']);
+    expect(enc.state.agenda.filter((e) => e.kind === 'turn')).toHaveLength(0);
+    must(enc, { type: 'next', initiative: { mira: 9, ana: 3, bren: 5 } });
+    expect(enc.state.round).toBe(2);
+    expect(enc.state.current).toBe('mira');
+    expect(enc.state.agenda.map((e) => [e.combatant, e.at.round])).toEqual([
+      ['bren', 2],
+      ['ana', 2],
+    ]);
+  });
+
+  it('"recheck everyones initiative": rolls the initiative formula for everyone at each new round', () => {
+    const enc = fight({ recheckInitiative: true, initiativeDice: '1d10+@initiative' });
+    must(enc, { type: 'next' });
+    const entries = must(enc, { type: 'next' });
+    const rolls = entries.filter((e) => e.event.type === 'dice/rolled' && e.event.purpose === 'initiative');
+    expect(rolls.map((r) => r.event.combatant)).toEqual(['ana', 'bren']);
+    for (const r of rolls) {
+      expect(cs(enc, r.event.combatant as string).initiative).toBe((r.event.roll as { total: number }).total);
+    }
+  });
+
+  it('keeps the order when rechecking is switched off', () => {
+    const enc = fight({ recheckInitiative: false });
+    must(enc, { type: 'next' });
+    const entries = must(enc, { type: 'next' });
+    expect(entries.some((e) => e.event.type === 'dice/rolled')).toBe(false);
+    expect(enc.state.current).toBe('ana');
+  });
+
+  it('breaks a tie by the higher modifier, then roster order', () => {
+    const enc = encounter(
+      { ruleset: 'stamina', combatants: [duo[0]!, { ...duo[1]!, stats: { initiative: 2 } }] },
+      registry,
+    );
+    must(enc, { type: 'start', initiative: { ana: 7, bren: 7 } });
+    expect(enc.state.current).toBe('bren');
+  });
+});
+
+describe('Catalog: every action of the text with its stamina cost and turn requirement', () => {
+  const expected: Array<[string, number, number]> = [
+    ['walk', 0, 1],
+    ['dash', 1, 1],
+    ['sprint', 3, 1],
+    ['swim', 2, 1],
+    ['climb', 2, 1],
+    ['jump', 2, 1],
+    ['basic-attack', 1, 1],
+    ['bash', 2, 1],
+    ['bull-rush', 2, 1],
+    ['disarm', 2, 1],
+    ['distracting-attack', 2, 1],
+    ['flurry-of-blows', 3, 1],
+    ['half-sword', 2, 1],
+    ['lunge', 2, 1],
+    ['off-hand-attack', 1, 0],
+    ['power-attack', 2, 1],
+    ['quick-attack', 2, 0],
+    ['ready-stow-weapon', 0, 1],
+    ['reckless-attack', 2, 1],
+    ['tackle', 2, 1],
+    ['trip', 2, 1],
+    ['aim', 0, 1],
+    ['load-weapon', 0, 1],
+    ['loose', 0, 1],
+    ['ready-stow-ammo', 0, 1],
+    ['throw-spell', 0, 1],
+    ['throw-weapon', 1, 1],
+    ['cast-cantrip', 2, 1],
+    ['cast-gated-spell', 0, 1],
+    ['cast-ungated-spell', 0, 1],
+    ['gather-arcane-energy', 0, 1],
+    ['shape-arcane-energy', 0, 1],
+    ['release-crafted-effect', 0, 1],
+    ['defensive-stance', 0, 1],
+    ['disengage', 0, 1],
+    ['dodge', 0, 1],
+    ['restoration', 0, 1],
+    ['scramble', 2, 0],
+    ['free-attack', 0, 0],
+    ['take-cover', 2, 0],
+  ];
+  it("lists all 40 actions with the text's costs", () => {
+    expect(STAMINA_CATALOG.map((a) => [a.id, a.cost.stamina, a.cost.turnRequirement])).toEqual(expected);
+    for (const a of STAMINA_CATALOG) expect(a.text.length).toBeGreaterThan(10);
+  });
+
+  it('Free attack(*): "This reaction\'s stamina cost is that of the action taken"', () => {
+    const enc = fight();
+    must(enc, act('bren', 'free-attack', { target: 'ana', as: 'throw-weapon' }));
+    expect(cs(enc, 'bren').stamina).toBe(5);
+    const enc2 = fight();
+    must(enc2, act('bren', 'free-attack', { target: 'ana', as: 'loose' }));
+    expect(cs(enc2, 'bren').stamina).toBe(6);
+    expect(refused(enc2, act('bren', 'free-attack', { target: 'ana', as: 'bash' })).code).toBe(
+      'reaction/used',
+    );
+    const enc3 = fight();
+    expect(refused(enc3, act('bren', 'free-attack', { target: 'ana', as: 'bash' })).code).toBe(
+      'free-attack/as',
+    );
+  });
+
+  it('Load weapon(varies): "Refer to the weapon\'s description" — the weapon\'s stats, or the command', () => {
+    const enc = fight({}, [
+      { ...duo[0]!, stats: { stamina: 6, loadStamina: 2, loadTurnRequirement: 0 } },
+      duo[1]!,
+    ]);
+    const e = must(enc, act('ana', 'load-weapon'));
+    const acted = e.find((x) => x.event.type === 'stamina/acted')!.event;
+    expect([acted.stamina, acted.turnRequirement]).toEqual([2, 0]);
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+    const enc2 = fight();
+    must(enc2, act('ana', 'load-weapon', { load: { stamina: 1, turnRequirement: 1 } }));
+    expect(cs(enc2, 'ana').stamina).toBe(5);
+    expect(refused(enc2, act('ana', 'basic-attack', { target: 'bren' })).code).toBe('turn/requirement-taken');
+  });
+});
+
+describe('Turn rules: at most one action with turn requirement ≥ 1 per turn', () => {
+  it('refuses a second turn-requirement-1 action with the reason', () => {
+    const enc = fight();
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+    const r = refused(enc, act('ana', 'bash', { target: 'bren' }));
+    expect(r.code).toBe('turn/requirement-taken');
+    expect(r.message).toContain('Ana already took Basic attack');
+    must(enc, { type: 'next' });
+    must(enc, act('bren', 'bash', { target: 'ana' }));
+  });
+
+  it("refuses actions outside the character's turn", () => {
+    const enc = fight();
+    expect(refused(enc, act('bren', 'walk')).code).toBe('turn/not-yours');
+  });
+});
+
+describe('Turn rules: the first move action of a turn has its turn requirement reduced to 0', () => {
+  it('a first-move-free walk then an attack', () => {
+    const enc = fight();
+    const e = must(enc, act('ana', 'walk'));
+    const acted = e.find((x) => x.event.type === 'stamina/acted')!.event;
+    expect(acted.turnRequirement).toBe(0);
+    expect(acted.meters).toBe(4); // "half your base movement in meters, round down": 9 / 2
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+  });
+
+  it('an attack then a first move (walk) is still free', () => {
+    const enc = fight();
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+    must(enc, act('ana', 'dash'));
+    expect(cs(enc, 'ana').stamina).toBe(4);
+  });
+
+  it('only the first: a second move keeps its requirement', () => {
+    const enc = fight();
+    must(enc, act('ana', 'walk'));
+    must(enc, act('ana', 'dash')); // requirement 1, the turn's one
+    expect(refused(enc, act('ana', 'basic-attack', { target: 'bren' })).code).toBe('turn/requirement-taken');
+  });
+
+  it('Sprint has no reduction in the text', () => {
+    const enc = fight();
+    must(enc, act('ana', 'sprint'));
+    expect(refused(enc, act('ana', 'basic-attack', { target: 'bren' })).code).toBe('turn/requirement-taken');
+  });
+
+  it('Scramble: "move actions they make on their next turn cannot have its turn requirement reduced"', () => {
+    const enc = fight();
+    must(enc, act('bren', 'scramble'));
+    must(enc, { type: 'next' });
+    const e = must(enc, act('bren', 'walk'));
+    expect(e.find((x) => x.event.type === 'stamina/acted')!.event.turnRequirement).toBe(1);
+    must(enc, { type: 'next' }); // round 2, Ana
+    must(enc, { type: 'next' }); // Bren: reductions work again
+    const again = must(enc, act('bren', 'walk'));
+    expect(again.find((x) => x.event.type === 'stamina/acted')!.event.turnRequirement).toBe(0);
+  });
+});
+
+describe('Turn rules: a turn-requirement-0 action at most once per turn', () => {
+  it('refuses the same turn-requirement-0 action twice in a turn', () => {
+    const enc = fight({}, [{ ...duo[0]!, stats: { stamina: 6, loadTurnRequirement: 0 } }, duo[1]!]);
+    must(enc, act('ana', 'load-weapon'));
+    expect(refused(enc, act('ana', 'load-weapon')).code).toBe('turn/once-per-turn');
+  });
+
+  it('a GM action flagged repeatable may be taken again', () => {
+    const enc = encounter({ ruleset: 'stamina', combatants: duo }, registry);
+    must(enc, {
+      type: 'define-action',
+      action: {
+        id: 'shout',
+        name: 'Shout',
+        kind: 'move',
+        cost: { stamina: 0, turnRequirement: 0 },
+        data: { repeatable: true },
+      },
+    });
+    must(enc, { type: 'start', initiative: { ana: 9, bren: 1 } });
+    must(enc, act('ana', 'shout'));
+    must(enc, act('ana', 'shout'));
+  });
+});
+
+describe('Turn rules: Quick attack and Off-hand attack once per round; Quick attack never after a turn-requirement-1 action', () => {
+  it('Quick attack is refused after a turn-requirement-1 action', () => {
+    const enc = fight();
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+    expect(refused(enc, act('ana', 'quick-attack', { target: 'bren' })).code).toBe('turn/after-requirement');
+  });
+
+  it('Quick attack then a turn-requirement-1 action is allowed', () => {
+    const enc = fight();
+    must(enc, act('ana', 'quick-attack', { target: 'bren' }));
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+  });
+
+  it('Off-hand attack: once per round, also as a free attack in the same round', () => {
+    const enc = fight();
+    must(enc, act('ana', 'off-hand-attack', { target: 'bren' }));
+    must(enc, { type: 'next' });
+    must(enc, act('bren', 'walk'));
+    const r = refused(enc, act('ana', 'free-attack', { target: 'bren', as: 'off-hand-attack' }));
+    expect(r.code).toBe('round/once-per-round');
+    must(enc, act('ana', 'free-attack', { target: 'bren', as: 'basic-attack' }));
+    must(enc, { type: 'next' }); // round 2: the limit is lifted
+    must(enc, act('ana', 'off-hand-attack', { target: 'bren' }));
+  });
+});
+
+describe("Turn rules: Ready/Stow and Cast Cantrip reductions impose a penalty die until the start of the character's next turn", () => {
+  it('reduced Ready/Stow leaves the turn-requirement-1 action open and adds a penalty die to the next check', () => {
+    const enc = fight();
+    must(enc, act('ana', 'ready-stow-weapon', { reduce: true }));
+    expect(st(enc).effects.map((e) => e.name)).toEqual(['Penalty die (Ready/Stow Weapon)']);
+    const e = must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+    const check = e.find((x) => x.event.type === 'stamina/acted')!.event.check as { penaltyDice: number };
+    expect(check.penaltyDice).toBe(1);
+  });
+
+  it("acting first: the penalty lasts through the others' turns and across the round boundary to her next turn", () => {
+    const enc = fight();
+    must(enc, act('ana', 'ready-stow-weapon', { reduce: true }));
+    must(enc, { type: 'next' }); // Bren
+    expect(st(enc).effects).toHaveLength(1);
+    must(enc, { type: 'next', initiative: { ana: 9, bren: 1 } }); // round 2, Ana first again
+    expect(st(enc).round).toBe(2);
+    expect(st(enc).effects).toHaveLength(0);
+  });
+
+  it('acting last: the penalty survives the round boundary when the character acts last in the next round', () => {
+    const enc = fight();
+    must(enc, act('ana', 'ready-stow-weapon', { reduce: true }));
+    must(enc, { type: 'next' }); // Bren
+    must(enc, { type: 'next', initiative: { ana: 1, bren: 9 } }); // round 2: Bren first, Ana last
+    expect(enc.state.current).toBe('bren');
+    expect(st(enc).effects).toHaveLength(1);
+    must(enc, { type: 'next' }); // Ana
+    expect(st(enc).effects).toHaveLength(0);
+  });
+
+  it('"the first time it is taken in a turn": the ranged Ready/stow reduction only once a turn', () => {
+    const enc = fight();
+    must(enc, act('ana', 'ready-stow-ammo', { reduce: true }));
+    expect(refused(enc, act('ana', 'ready-stow-ammo', { reduce: true })).code).toBe('turn/not-reducible');
+    must(enc, act('ana', 'ready-stow-ammo')); // at turn requirement 1
+  });
+
+  it('a reduction the text does not offer is refused', () => {
+    const enc = fight();
+    expect(refused(enc, act('ana', 'basic-attack', { target: 'bren', reduce: true })).code).toBe(
+      'turn/not-reducible',
+    );
+  });
+
+  it("Cast Cantrip reduced: a penalty die and no other magic action until the caster's next turn", () => {
+    const enc = fight({}, [mage, duo[1]!]);
+    must(enc, act('mira', 'cast-cantrip', { reduce: true }));
+    expect(cs(enc, 'mira').stamina).toBe(6);
+    expect(refused(enc, act('mira', 'gather-arcane-energy')).code).toBe('magic/cantrip-reduced');
+    must(enc, act('mira', 'dash'));
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' });
+    must(enc, act('mira', 'gather-arcane-energy', { check: { successes: 1 } }));
+  });
+});
+
+describe('Resources: stamina and defense tracked; an unaffordable action is refused', () => {
+  it('pays stamina and refuses what cannot be paid, with the reason', () => {
+    const enc = fight({}, [{ ...duo[0]!, stats: { stamina: 2 } }, duo[1]!]);
+    const r = refused(enc, act('ana', 'sprint'));
+    expect(r.code).toBe('stamina/insufficient');
+    expect(r.message).toBe(
+      'Sprint costs 3 stamina; Ana has 2. Regain stamina (Restoration action) or allow negative resources.',
+    );
+    must(enc, act('ana', 'dash'));
+    expect(cs(enc, 'ana').stamina).toBe(1);
+  });
+
+  it('the GM option allowNegative lets stamina go below zero', () => {
+    const enc = fight({ allowNegative: true }, [{ ...duo[0]!, stats: { stamina: 2 } }, duo[1]!]);
+    must(enc, act('ana', 'sprint'));
+    expect(cs(enc, 'ana').stamina).toBe(-1);
+  });
+
+  it('Reckless attack costs defense: twice the bonus dice less the rank, minimum one', () => {
+    expect(recklessDefense(3, 0)).toBe(6);
+    expect(recklessDefense(1, 2)).toBe(1);
+    const enc = fight();
+    must(enc, act('ana', 'reckless-attack', { target: 'bren', bonusDice: 2 }));
+    expect(cs(enc, 'ana').defense).toBe(4);
+    const enc2 = fight();
+    expect(refused(enc2, act('ana', 'reckless-attack', { target: 'bren', bonusDice: 4 })).code).toBe(
+      'reckless/bonus-dice',
+    );
+    must(enc2, { type: 'adjust', combatant: 'ana', defense: -7 });
+    expect(refused(enc2, act('ana', 'reckless-attack', { target: 'bren', bonusDice: 1 })).code).toBe(
+      'defense/insufficient',
+    );
+  });
+});
+
+describe('Resources: regaining defense and stamina through the defensive and restoration checks', () => {
+  it('Restoration: stamina from the check (GM enters it), defense = personal defense + regain composure ranks', () => {
+    const enc = fight({}, [mage, duo[1]!]);
+    must(enc, { type: 'adjust', combatant: 'mira', stamina: -5, defense: -6 });
+    must(enc, act('mira', 'restoration', { check: { successes: 2 } }));
+    expect([cs(enc, 'mira').stamina, cs(enc, 'mira').defense]).toEqual([5, 7]);
+  });
+
+  it("regaining never exceeds the sheet's maximum", () => {
+    const enc = fight();
+    must(enc, { type: 'adjust', combatant: 'ana', defense: -1 });
+    must(enc, act('ana', 'defensive-stance', { check: { successes: 3 } }));
+    expect(cs(enc, 'ana').defense).toBe(8);
+  });
+
+  it('the engine rolls the check with the successDice option when the GM enters none', () => {
+    const enc = fight({ successDice: '1d1+2' });
+    must(enc, { type: 'adjust', combatant: 'ana', defense: -5 });
+    const e = must(enc, act('ana', 'dodge'));
+    expect(e.some((x) => x.event.type === 'dice/rolled' && x.event.purpose === 'regain composure')).toBe(
+      true,
+    );
+    expect(cs(enc, 'ana').defense).toBe(6);
+  });
+
+  it('Flat Footed: "starts combat having lost defense equal to their reflexes stat"', () => {
+    const enc = encounter({ ruleset: 'stamina', combatants: duo }, registry);
+    must(enc, { type: 'start', initiative: { ana: 1, bren: 2 }, flatFooted: ['ana'] });
+    expect(cs(enc, 'ana').defense).toBe(5);
+  });
+});
+
+describe("Defensive actions forbid attacking, free attacks included, until the character's next turn", () => {
+  it('a defensive stance blocks a later free attack; the block ends at the start of the next turn', () => {
+    const enc = fight();
+    must(enc, act('ana', 'defensive-stance', { check: { successes: 0 } }));
+    expect(refused(enc, act('ana', 'quick-attack', { target: 'bren' })).code).toBe('attack/after-defensive');
+    must(enc, { type: 'next' });
+    const r = refused(enc, act('ana', 'free-attack', { target: 'bren' }));
+    expect(r.code).toBe('attack/after-defensive');
+    expect(r.message).toContain('Defensive Stance');
+    must(enc, act('ana', 'scramble')); // not an attack: the reaction is still open
+    must(enc, { type: 'next', initiative: { ana: 1, bren: 9 } }); // round 2: Bren first
+    expect(refused(enc, act('ana', 'free-attack', { target: 'bren' })).code).toBe('reaction/used');
+    must(enc, { type: 'next' }); // Ana's turn: the defensive action ends
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+  });
+
+  it('Restoration is a defensive action too', () => {
+    const enc = fight();
+    must(enc, act('ana', 'restoration', { check: { successes: 0 } }));
+    must(enc, { type: 'next' });
+    expect(refused(enc, act('ana', 'free-attack', { target: 'bren' })).code).toBe('attack/after-defensive');
+  });
+});
+
+describe("Reactions: one between each of the character's turns, no turn requirement", () => {
+  it('refuses a reaction on the own turn and a second one before the next turn', () => {
+    const enc = fight();
+    expect(refused(enc, act('ana', 'scramble')).code).toBe('reaction/own-turn');
+    must(enc, act('bren', 'free-attack', { target: 'ana' }));
+    expect(refused(enc, act('bren', 'take-cover')).code).toBe('reaction/used');
+    must(enc, { type: 'next' }); // Bren's turn refreshes the reaction
+    must(enc, { type: 'next', initiative: { ana: 9, bren: 1 } });
+    must(enc, act('bren', 'take-cover', { cover: 3 }));
+  });
+
+  it("a reaction does not use the character's turn requirement", () => {
+    const enc = fight();
+    must(enc, act('bren', 'free-attack', { target: 'ana' }));
+    must(enc, { type: 'next' });
+    must(enc, act('bren', 'basic-attack', { target: 'ana' }));
+  });
+});
+
+describe('Magic: gather only as many turns in a row as the arcane aptitude rank; dues on release and loss', () => {
+  it('needs an arcane trait', () => {
+    const enc = fight();
+    expect(refused(enc, act('ana', 'cast-cantrip')).code).toBe('magic/no-arcane-trait');
+  });
+
+  it('gathers two turns in a row (rank 2), refuses a third, then releases with dues = stored + actions', () => {
+    const enc = fight({}, [mage, duo[1]!]);
+    must(enc, act('mira', 'gather-arcane-energy', { check: { successes: 2 } }));
+    nextUntil(enc, 'mira');
+    must(enc, act('mira', 'gather-arcane-energy', { check: { successes: 1 } }));
+    nextUntil(enc, 'mira');
+    expect(refused(enc, act('mira', 'gather-arcane-energy')).code).toBe('magic/gather-limit');
+    must(enc, act('mira', 'shape-arcane-energy', { check: { successes: 2 } }));
+    expect(cs(enc, 'mira').arcane).toMatchObject({ stored: 3, shaped: 2, actions: 3 });
+    nextUntil(enc, 'mira');
+    must(enc, act('mira', 'release-crafted-effect'));
+    expect(cs(enc, 'mira').arcane).toMatchObject({ stored: 0, shaped: 0, actions: 0, dues: 6 });
+  });
+
+  it('a turn-requirement-1 action other than gather/shape loses the store with dues; a free first move does not', () => {
+    const enc = fight({}, [mage, duo[1]!]);
+    must(enc, act('mira', 'gather-arcane-energy', { check: { successes: 2 } }));
+    nextUntil(enc, 'mira');
+    must(enc, act('mira', 'walk')); // turn requirement reduced to 0
+    expect(cs(enc, 'mira').arcane.stored).toBe(2);
+    const e = must(enc, act('mira', 'basic-attack', { target: 'bren' }));
+    expect(e.some((x) => x.event.type === 'stamina/arcane' && x.event.change === 'lost')).toBe(true);
+    expect(cs(enc, 'mira').arcane).toMatchObject({ stored: 0, dues: 3 });
+  });
+
+  it("cast gated: dues = the spell's cost on a success, the successes rolled on a failure", () => {
+    const enc = fight({}, [mage, duo[1]!]);
+    must(
+      enc,
+      act('mira', 'cast-gated-spell', { spell: { difficulty: 2, cost: 4 }, check: { successes: 2 } }),
+    );
+    expect(cs(enc, 'mira').arcane.dues).toBe(4);
+    nextUntil(enc, 'mira');
+    must(
+      enc,
+      act('mira', 'cast-ungated-spell', { spell: { difficulty: 2, cost: 1 }, check: { successes: 2 } }),
+    );
+    expect(cs(enc, 'mira').arcane.dues).toBe(6); // failed: 1 + 2 needed, 2 rolled
+    nextUntil(enc, 'mira');
+    must(
+      enc,
+      act('mira', 'cast-ungated-spell', { spell: { difficulty: 2, cost: 1 }, check: { successes: 4 } }),
+    );
+    expect(cs(enc, 'mira').arcane.dues).toBe(11); // 4 successes + cost modifier 1
+  });
+});
+
+describe("Combat modifiers as conditions, with the text's numbers, shown on the checks they affect", () => {
+  it('cover: greatest source plus one per extra source, at +9 the target cannot be attacked', () => {
+    expect(coverBonus([3])).toBe(3);
+    expect(coverBonus([3, 5, 1])).toBe(7);
+    expect(coverBonus([8, 4, 2])).toBe(9);
+    const enc = fight();
+    must(enc, { type: 'condition', target: 'bren', condition: 'cover', value: 8 });
+    must(enc, { type: 'condition', target: 'bren', condition: 'cover', value: 2 });
+    expect(refused(enc, act('ana', 'loose', { target: 'bren' })).code).toBe('target/fully-covered');
+  });
+
+  it('kneeling/prone change defenses and movement; prone triples', () => {
+    const enc = fight();
+    must(enc, { type: 'condition', target: 'bren', condition: 'prone' });
+    must(enc, { type: 'condition', target: 'ana', condition: 'kneeling' });
+    const e = must(enc, act('ana', 'walk'));
+    expect(e.find((x) => x.event.type === 'stamina/acted')!.event.meters).toBe(1); // 4 − 3
+    const hit = must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+    const notes = (hit.find((x) => x.event.type === 'stamina/acted')!.event.check as { notes: string[] })
+      .notes;
+    expect(notes).toContain("Bren's melee defense −9");
+  });
+
+  it('flanking: −1 melee defense per contributing opponent; wind: penalty dice on ranged attacks, not on spells', () => {
+    const enc = fight({ wind: 3 });
+    must(enc, { type: 'condition', target: 'bren', condition: 'flanked', value: 2 });
+    const shot = must(enc, act('ana', 'loose', { target: 'bren' }));
+    const check = shot.find((x) => x.event.type === 'stamina/acted')!.event.check as { penaltyDice: number };
+    expect(check.penaltyDice).toBe(3);
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next', initiative: { ana: 9, bren: 1 } });
+    const swing = must(enc, act('ana', 'quick-attack', { target: 'bren' }));
+    const notes = (swing.find((x) => x.event.type === 'stamina/acted')!.event.check as { notes: string[] })
+      .notes;
+    expect(notes).toContain("Bren's melee defense −2");
+  });
+
+  it("reach: one penalty die plus one per five points, the first time only, until the target's defensive action", () => {
+    const enc = fight({}, [duo[0]!, { ...duo[1]!, stats: { reach: 6 } }]);
+    const first = must(enc, act('ana', 'quick-attack', { target: 'bren' }));
+    expect(
+      (first.find((x) => x.event.type === 'stamina/acted')!.event.check as { penaltyDice: number })
+        .penaltyDice,
+    ).toBe(2);
+    const second = must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+    expect(
+      (second.find((x) => x.event.type === 'stamina/acted')!.event.check as { penaltyDice: number })
+        .penaltyDice,
+    ).toBe(0);
+    must(enc, { type: 'next' });
+    must(enc, act('bren', 'disengage', { check: { successes: 0 } }));
+    expect(cs(enc, 'ana').reachPaid).toEqual([]);
+  });
+
+  it('Aim: bonus dice on ranged attacks against the target', () => {
+    const enc = fight({}, [{ ...duo[0]!, stats: { ranks: { aim: 1 } } }, duo[1]!]);
+    must(enc, act('ana', 'aim', { target: 'bren' }));
+    nextUntil(enc, 'ana', { ana: 9, bren: 1 });
+    const shot = must(enc, act('ana', 'loose', { target: 'bren' }));
+    expect(
+      (shot.find((x) => x.event.type === 'stamina/acted')!.event.check as { bonusDice: number }).bonusDice,
+    ).toBe(2);
+  });
+});
+
+describe('Durations "until the end of the character\'s next turn" expire exactly then', () => {
+  it("Aim, acting first: lasts through the next round's turn and ends at its end", () => {
+    const enc = fight();
+    must(enc, act('ana', 'aim', { target: 'bren' }));
+    must(enc, { type: 'next' }); // Bren
+    must(enc, { type: 'next', initiative: { ana: 9, bren: 1 } }); // round 2: Ana first
+    expect(st(enc).effects.map((e) => e.name)).toEqual(['Aim at Bren']);
+    must(enc, { type: 'next' }); // Ana's turn ends
+    expect(st(enc).effects).toHaveLength(0);
+  });
+
+  it('Aim, acting last then first: ends at the end of the next turn, early in round 2', () => {
+    const enc = fight({}, [duo[1]!, duo[0]!]); // Bren first, Ana last
+    expect(enc.state.current).toBe('bren');
+    must(enc, { type: 'next' });
+    must(enc, act('ana', 'aim', { target: 'bren' }));
+    must(enc, { type: 'next', initiative: { ana: 9, bren: 1 } }); // round 2: Ana first
+    expect(st(enc).effects).toHaveLength(1);
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('bren');
+    expect(st(enc).effects).toHaveLength(0);
+  });
+
+  it('Lunge\'s lost parry lasts "until the beginning of their next turn", also when acting last', () => {
+    const enc = fight({}, [duo[1]!, duo[0]!]);
+    must(enc, { type: 'next' });
+    must(enc, act('ana', 'lunge', { target: 'bren' }));
+    must(enc, { type: 'next', initiative: { ana: 1, bren: 9 } }); // round 2: Bren first, Ana last
+    expect(st(enc).effects.map((e) => e.name)).toEqual(['No parry (Lunge)']);
+    must(enc, { type: 'next' });
+    expect(st(enc).effects).toHaveLength(0);
+  });
+});
+
+describe('legalActions: every action with its reason and cost; timeline in turn order', () => {
+  it('lists every catalog action, reasons for the disabled, costs after reductions', () => {
+    const enc = fight();
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+    const legal = stamina.legalActions(st(enc), 'ana');
+    expect(legal).toHaveLength(STAMINA_CATALOG.length);
+    const bash = legal.find((l) => l.action.id === 'bash')!;
+    expect(bash.enabled).toBe(false);
+    expect(bash.reason).toContain('only one action with a turn requirement of one or more per turn');
+    const walk = legal.find((l) => l.action.id === 'walk')!;
+    expect(walk).toMatchObject({ enabled: true, cost: { stamina: 0, turnRequirement: 0 } });
+    const ready = legal.find((l) => l.action.id === 'ready-stow-weapon')!;
+    expect(ready).toMatchObject({ enabled: true, cost: { turnRequirement: 0, penaltyDice: 1 } });
+    expect(legal.find((l) => l.action.id === 'scramble')!.code).toBe('reaction/own-turn');
+    expect(stamina.legalActions(st(enc), 'bren').find((l) => l.action.id === 'scramble')!.enabled).toBe(true);
+  });
+
+  it('the timeline shows the round in turn order with stamina and defense spent', () => {
+    const enc = fight();
+    must(enc, act('ana', 'dash'));
+    must(enc, act('ana', 'reckless-attack', { target: 'bren', bonusDice: 1 }));
+    must(enc, act('bren', 'free-attack', { target: 'ana' }));
+    const t = stamina.timeline(st(enc));
+    expect(t.lanes.map((l) => l.id)).toEqual(['ana', 'bren']);
+    expect(t.lanes[0]!.spans[0]!.label).toBe(
+      'Dash (1 st), Reckless attack (2 st, 2 def) = 3 stamina, 2 defense',
+    );
+    expect(t.lanes[1]!.markers[0]).toMatchObject({ at: 1, kind: 'reaction' });
+    expect(renderTimelineAscii(t)).toContain('Ana 3st/6def');
+  });
+});
+
+describe("Views: hidden combatants' actions never reach non-GM viewers", () => {
+  it('redacts state and events', () => {
+    const enc = encounter(
+      { ruleset: 'stamina', combatants: [...duo, { id: 'spy', name: 'Spy', hidden: true, stats: {} }] },
+      registry,
+    );
+    must(enc, { type: 'start', initiative: { ana: 9, bren: 5, spy: 1 } });
+    must(enc, act('spy', 'scramble'));
+    const table = view(enc.state, { role: 'table' }, registry.stamina!);
+    expect(JSON.stringify(table)).not.toContain('spy');
+    const log = viewLog(enc.entries, { role: 'table' }, enc.state, registry.stamina!);
+    expect(JSON.stringify(log)).not.toContain('spy');
+    expect(st(enc).rs.spent).toHaveLength(1);
+  });
+});
+
+describe('Custom actions: GM-defined actions follow the same turn rules from their data', () => {
+  it('refuses a custom action of an unknown kind and applies firstMoveFree from data', () => {
+    const enc = encounter({ ruleset: 'stamina', combatants: duo }, registry);
+    const r = enc.execute({ type: 'define-action', action: { id: 'x', name: 'X', kind: 'weird' } });
+    expect(isRejection(r) && r.code).toBe('action/kind');
+    must(enc, {
+      type: 'define-action',
+      action: {
+        id: 'leap',
+        name: 'Leap',
+        kind: 'move',
+        cost: { stamina: 1, turnRequirement: 1 },
+        data: { firstMoveFree: true },
+      },
+    });
+    must(enc, { type: 'start', initiative: { ana: 9, bren: 1 } });
+    must(enc, act('ana', 'leap'));
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+  });
+});
+
+describe('Properties: any command sequence keeps the invariants', () => {
+  const ids = ['ana', 'bren', 'mira'];
+  const actions = STAMINA_CATALOG.map((a) => a.id);
+  const command = fc.oneof(
+    { weight: 2, arbitrary: fc.constant({ type: 'next' }) },
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        type: fc.constant('act'),
+        actor: fc.constantFrom(...ids),
+        action: fc.constantFrom(...actions),
+        target: fc.constantFrom(...ids),
+        reduce: fc.boolean(),
+        bonusDice: fc.integer({ min: 1, max: 3 }),
+        spell: fc.constant({ difficulty: 1, cost: 1 }),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        type: fc.constant('condition'),
+        target: fc.constantFrom(...ids),
+        condition: fc.constantFrom('prone', 'cover', 'flanked'),
+        value: fc.integer({ min: 1, max: 9 }),
+      }),
+    },
+    { weight: 1, arbitrary: fc.constant({ type: 'undo' }) },
+  );
+  it('fold(log) = live state, plain JSON, no mutation, never throws', () => {
+    fc.assert(
+      fc.property(fc.array(command, { maxLength: 25 }), fc.integer({ min: 1, max: 1000 }), (cmds, seed) => {
+        const enc = encounter({ ruleset: 'stamina', combatants: [...duo, mage], seed }, registry);
+        must(enc, { type: 'start' });
+        const results = runFrozen(enc, cmds);
+        for (const r of results) if (isRejection(r)) expect(r.code).not.toBe('engine/internal');
+        checkInvariants(enc);
+        for (const c of Object.values(st(enc).combatants)) {
+          expect(c.cs.stamina).toBeGreaterThanOrEqual(0);
+          expect(c.cs.defense).toBeGreaterThanOrEqual(0);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+});

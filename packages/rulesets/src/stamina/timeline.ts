@@ -1,0 +1,66 @@
+import type { Timeline, TimelineLane, TimelineMarker } from '@roundkeeper/engine';
+import { orderOf } from './initiative.js';
+import type { SpentEntry, State } from './types.js';
+
+function costText(e: SpentEntry): string {
+  const parts = [`${e.stamina} st`];
+  if (e.defense) parts.push(`${e.defense} def`);
+  return `${e.name} (${parts.join(', ')})`;
+}
+
+/**
+ * The round in turn order: one slot per combatant by initiative; each lane shows the turn with what it spent
+ * (stamina, defense), and reactions as markers at the slot of the turn they came in.
+ */
+export function timeline(state: State): Timeline {
+  const round = Math.max(state.round, 1);
+  const order = orderOf(state);
+  const slot = new Map(order.map((id, i) => [id, i + 1]));
+  const labels: Record<number, string> = {};
+  order.forEach((id, i) => {
+    labels[i + 1] = state.combatants[id]!.name;
+  });
+  const spent = state.rs.spent.filter((e) => e.round === round);
+  const lanes: TimelineLane[] = order.map((id) => {
+    const c = state.combatants[id]!;
+    const at = slot.get(id)!;
+    const own = spent.filter((e) => e.combatant === id && !e.reaction);
+    const upcoming = state.agenda.some(
+      (e) => e.kind === 'turn' && e.combatant === id && e.at.round === round,
+    );
+    const stamina = own.reduce((n, e) => n + e.stamina, 0);
+    const defense = own.reduce((n, e) => n + e.defense, 0);
+    const summary = own.length
+      ? `${own.map(costText).join(', ')} = ${stamina} stamina${defense ? `, ${defense} defense` : ''}`
+      : upcoming
+        ? `${c.name} (${c.cs.initiative ?? '?'})`
+        : `${c.name}: no action`;
+    const markers: TimelineMarker[] = spent
+      .filter((e) => e.combatant === id && e.reaction)
+      .map((e) => ({ round, at: slot.get(e.during ?? '') ?? at, kind: 'reaction', label: costText(e) }));
+    if (state.current === id) markers.push({ round, at, kind: 'turn', label: 'acting' });
+    return {
+      id,
+      label: `${c.name} ${c.cs.stamina}st/${c.cs.defense}def`,
+      side: c.side,
+      spans: [
+        {
+          round,
+          from: at,
+          to: at,
+          kind: own.length ? 'action' : 'turn',
+          label: summary,
+          ...(upcoming ? { planned: true } : {}),
+        },
+      ],
+      markers,
+    };
+  });
+  const now = state.current ? slot.get(state.current) : undefined;
+  return {
+    axis: { unit: 'turn', from: 1, to: Math.max(order.length, 1), labels },
+    rounds: [round],
+    now: now ? { round, at: now } : null,
+    lanes,
+  };
+}

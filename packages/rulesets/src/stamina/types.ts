@@ -1,0 +1,166 @@
+import type { DecideContext, EncounterState, JsonObject } from '@roundkeeper/engine';
+import { z } from 'zod';
+
+export const staminaOptions = z.object({
+  initiativeDice: z
+    .string()
+    .min(1)
+    .max(200)
+    .default('1d10+@initiative')
+    .describe('Dice for an initiative check (refs: any stat or rank, e.g. @initiative, @reflexes).'),
+  recheckInitiative: z
+    .boolean()
+    .default(true)
+    .describe('Recheck everyone\'s initiative before each new round ("recheck everyones initiative").'),
+  allowNegative: z
+    .boolean()
+    .default(false)
+    .describe('Let an action be taken without the stamina or defense to pay for it (resources go negative).'),
+  successDice: z
+    .string()
+    .min(1)
+    .max(200)
+    .default('1d4-1')
+    .describe('Dice for the successes of a skill check when the GM does not enter them.'),
+  wind: z
+    .number()
+    .int()
+    .min(0)
+    .max(5)
+    .default(0)
+    .describe('Penalty dice wind adds to ranged attack checks (0–5).'),
+});
+
+const rankName = z.string().regex(/^[a-z][A-Za-z]*$/, 'use camelCase letters, e.g. regainComposure');
+
+export const staminaStats = z.object({
+  stamina: z.number().int().min(0).max(1000).default(10).describe('Stamina when rested (the maximum).'),
+  defense: z.number().int().min(0).max(1000).default(10).describe('Defense when composed (the maximum).'),
+  initiative: z.number().int().min(-50).max(100).default(0).describe('Added to the initiative check.'),
+  reflexes: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(0)
+    .describe('Reflexes stat (a flat footed character loses this much defense).'),
+  baseMovement: z.number().int().min(0).max(100).default(6).describe('Base movement in meters.'),
+  reach: z.number().int().min(0).max(100).default(0).describe("Reach of the character's melee attack."),
+  arcane: z.boolean().default(false).describe('Has an arcane trait (needed for magic actions).'),
+  loadStamina: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(0)
+    .describe("Stamina to load the readied weapon (the weapon's description)."),
+  loadTurnRequirement: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(1)
+    .describe("Turn requirement to load the readied weapon (the weapon's description)."),
+  ranks: z
+    .record(rankName, z.number().int().min(0).max(20))
+    .default({})
+    .describe(
+      'Skill ranks by camelCase name: arcaneAptitude, aim, recklessAttack, personalDefense, regainComposure…',
+    ),
+});
+
+/** What the character has done this turn. */
+export type TurnUse = {
+  /** The action with a turn requirement of one or more taken this turn, if any. */
+  requirementTaken: string | null;
+  /** Actions taken at turn requirement zero this turn (each at most once). */
+  zeroTaken: string[];
+  /** A move action was taken this turn (later moves keep their requirement). */
+  moved: boolean;
+};
+
+export type ArcaneStore = {
+  /** Successes stored by Gather arcane energy. */
+  stored: number;
+  /** Stored successes shaped into the crafted effect. */
+  shaped: number;
+  /** Gather and shape actions taken for the crafted effect (each adds one to the dues). */
+  actions: number;
+  /** Turns in a row with a gather; with `lastGatherTurn` (the turn number) it limits gathering. */
+  gatherStreak: number;
+  lastGatherTurn: number;
+  /** Arcane dues suffered in this encounter. */
+  dues: number;
+};
+
+export type StaminaCombatant = {
+  stamina: number;
+  defense: number;
+  initiative: number | null;
+  /** The order key: [−initiative, −modifier, roster position]. */
+  key: number[] | null;
+  turn: TurnUse;
+  /** Once-per-round actions taken this round. */
+  roundTaken: string[];
+  /** The reaction taken since this character's last turn began. */
+  reactionTaken: string | null;
+  arcane: ArcaneStore;
+  /** Opponents with greater reach this character has already paid the reach penalty against. */
+  reachPaid: string[];
+};
+
+/** One action as the timeline shows it: who, what, what it cost, on whose turn. */
+export type SpentEntry = {
+  round: number;
+  combatant: string;
+  action: string;
+  name: string;
+  stamina: number;
+  defense: number;
+  turnRequirement: number;
+  reaction: boolean;
+  /** Whose turn it was. */
+  during: string | null;
+};
+
+export type StaminaRound = {
+  /** This round's actions, in order. */
+  spent: SpentEntry[];
+};
+
+export interface StaminaTypes {
+  options: z.output<typeof staminaOptions>;
+  stats: z.output<typeof staminaStats>;
+  rs: StaminaRound & JsonObject;
+  cs: StaminaCombatant & JsonObject;
+}
+
+export type State = EncounterState<StaminaTypes>;
+export type Ctx = DecideContext<StaminaTypes>;
+
+export const freshTurn = (): TurnUse => ({ requirementTaken: null, zeroTaken: [], moved: false });
+export const freshArcane = (dues = 0): ArcaneStore => ({
+  stored: 0,
+  shaped: 0,
+  actions: 0,
+  gatherStreak: 0,
+  lastGatherTurn: -1,
+  dues,
+});
+
+/** The numbers dice expressions may refer to: stats and ranks. */
+export function refsOf(stats: z.output<typeof staminaStats>): Record<string, number> {
+  return {
+    ...stats.ranks,
+    stamina: stats.stamina,
+    defense: stats.defense,
+    initiative: stats.initiative,
+    reflexes: stats.reflexes,
+    baseMovement: stats.baseMovement,
+    reach: stats.reach,
+  };
+}
+
+export function rank(stats: z.output<typeof staminaStats>, name: string): number {
+  return Object.hasOwn(stats.ranks, name) ? (stats.ranks[name] ?? 0) : 0;
+}
