@@ -276,3 +276,48 @@ describe('dice state and views', () => {
     expect(own.combatants.spy?.name).toBe('Spy');
   });
 });
+
+describe('redaction covers nested names and owned secrets', () => {
+  it('an effect on a hidden combatant never reaches the table, in state or events', () => {
+    const enc = make(3);
+    ok(enc, { type: 'add-combatant', combatant: { id: 'spy', name: 'Spy', hidden: true } });
+    ok(enc, { type: 'start' });
+    ok(enc, {
+      type: 'add-effect',
+      target: 'spy',
+      source: 'ana',
+      name: 'Invisible',
+      duration: { kind: 'indefinite' },
+    });
+    const table = { role: 'table' as const };
+    const sent = JSON.stringify({
+      v: view(enc.state, table, roundRobin),
+      l: viewLog(enc.entries, table, enc.state, roundRobin),
+    });
+    expect(sent).not.toContain('Invisible');
+  });
+
+  it("a player sees the secret agenda entries of their own characters, and nobody else's", () => {
+    const enc = make(3);
+    ok(enc, { type: 'start' });
+    const secret = { ...enc.state.agenda[0]!, id: 'plan-x', secret: true, kind: 'plan', combatant: 'bren' };
+    const state = { ...enc.state, agenda: [...enc.state.agenda, secret] };
+    const mine = view(state, { role: 'player', combatants: ['bren'] }, roundRobin);
+    const theirs = view(state, { role: 'player', combatants: ['ana'] }, roundRobin);
+    expect(mine.agenda.some((a) => a.id === 'plan-x')).toBe(true);
+    expect(theirs.agenda.some((a) => a.id === 'plan-x')).toBe(false);
+    expect(view(state, { role: 'table' }, roundRobin).agenda.some((a) => a.id === 'plan-x')).toBe(false);
+  });
+});
+
+describe('dice errors are rejections', () => {
+  it('an unknown @stat in a ruleset option is refused with dice/unknown-ref, not an internal error', () => {
+    const enc = EncounterLog.create(
+      { id: 'e', name: 'E', ruleset: 'round-robin', options: { dice: '1d6+@nope' }, dice: seededDice(1) },
+      registry,
+    );
+    if (isRejection(enc)) throw new Error(enc.message);
+    const r = enc.execute({ type: 'roll', actor: 'x' });
+    expect(isRejection(r) && r.code).toBe('dice/unknown-ref');
+  });
+});

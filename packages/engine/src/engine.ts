@@ -2,7 +2,15 @@ import type { z } from 'zod';
 import { compareInstants } from './clock.js';
 import { coreCommandSchemas, explainZodError, isCoreCommand } from './commands.js';
 import { decideCore } from './core-decide.js';
-import { type DiceRoll, parseDice, type RollOptions, rollDice } from './dice/index.js';
+import {
+  DiceLimitError,
+  DiceRefError,
+  type DiceRoll,
+  DiceSyntaxError,
+  parseDice,
+  type RollOptions,
+  rollDice,
+} from './dice/index.js';
 import { DiceScriptError, type DiceState, StateRng } from './dice/rng.js';
 import { evolve } from './evolve.js';
 import type { JsonObject } from './json.js';
@@ -103,9 +111,13 @@ export function decide(
   try {
     return decideUnsafe(state, command, registry, options);
   } catch (error) {
-    if (error instanceof DiceScriptError) return reject(error.code, error.message);
-    if (error instanceof Error && error.name === 'DiceSyntaxError') {
-      return reject('dice/syntax', error.message);
+    if (
+      error instanceof DiceScriptError ||
+      error instanceof DiceSyntaxError ||
+      error instanceof DiceRefError ||
+      error instanceof DiceLimitError
+    ) {
+      return reject(error.code, error.message);
     }
     const message = error instanceof Error ? error.message : String(error);
     return reject(

@@ -34,7 +34,9 @@ export function view(state: EncounterState, viewer: Viewer, ruleset: AnyRuleset)
     ...state,
     combatants,
     roster: state.roster.filter((id) => !hidden.has(id)),
-    agenda: state.agenda.filter((a) => !a.secret && !(a.combatant && hidden.has(a.combatant))),
+    agenda: state.agenda.filter(
+      (a) => (!a.secret || controls(viewer, a.combatant)) && !(a.combatant && hidden.has(a.combatant)),
+    ),
     effects: state.effects.filter((e) => !hidden.has(e.target) && !(e.source && hidden.has(e.source))),
     current: state.current && hidden.has(state.current) ? null : state.current,
     gmNotes: [],
@@ -43,13 +45,33 @@ export function view(state: EncounterState, viewer: Viewer, ruleset: AnyRuleset)
   return { ...final, dice: null };
 }
 
-const PEOPLE_FIELDS = ['combatant', 'actor', 'target', 'source'] as const;
+/** Whether a player viewer controls the combatant (their own secrets are theirs to see). */
+function controls(viewer: Viewer, combatant: string | undefined): boolean {
+  return viewer.role === 'player' && combatant !== undefined && viewer.combatants.includes(combatant);
+}
+
+/** Fields by which events name combatants, and nested objects that do too (an effect, an agenda entry). */
+const PEOPLE_FIELDS = ['combatant', 'actor', 'target', 'source', 'by'] as const;
+const NESTED_FIELDS = ['effect', 'entry'] as const;
+
+function names(obj: Record<string, unknown>, hidden: Set<string>): boolean {
+  for (const f of PEOPLE_FIELDS) {
+    const v = obj[f];
+    if (typeof v === 'string' && hidden.has(v)) return true;
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const id = (v as { id?: unknown }).id;
+      if (typeof id === 'string' && hidden.has(id)) return true;
+    }
+  }
+  return false;
+}
 
 function mentions(event: EngineEvent, hidden: Set<string>): boolean {
-  for (const f of PEOPLE_FIELDS) {
+  if (hidden.size === 0) return false;
+  if (names(event, hidden)) return true;
+  for (const f of NESTED_FIELDS) {
     const v = event[f];
-    if (typeof v === 'string' && hidden.has(v)) return true;
-    if (v && typeof v === 'object' && !Array.isArray(v) && typeof v.id === 'string' && hidden.has(v.id))
+    if (v && typeof v === 'object' && !Array.isArray(v) && names(v as Record<string, unknown>, hidden))
       return true;
   }
   return false;
@@ -79,7 +101,7 @@ export function viewEvent(
   if (mentions(event, hidden)) return null;
   if (event.type === 'agenda/scheduled') {
     const entry = event.entry as { secret?: boolean; combatant?: string } | undefined;
-    if (entry?.secret || (entry?.combatant && hidden.has(entry.combatant))) return null;
+    if (entry?.secret && !controls(viewer, entry.combatant)) return null;
   }
   let out: EngineEvent = event;
   if (event.type === 'combatant/added' && event.combatant && typeof event.combatant === 'object') {
