@@ -76,6 +76,31 @@ describe('exact distributions', () => {
       expectSameDistribution(distribution(notation), bruteForce(notation));
     }
     expect(distribution('1d1!')).toEqual(constantDistribution(101));
+    expect(distribution('3d1!2')).toEqual(constantDistribution(9));
+  });
+
+  it('sums of exploding dice equal convolving the single dice', () => {
+    for (const [notation, die, count] of [
+      ['3d10!', '1d10!', 3],
+      ['2d6!', '1d6!', 2],
+      ['5d2!3', '1d2!3', 5],
+      ['4d3!o', '1d3!o', 4],
+      ['3d12!', '1d12!', 3],
+    ] as const) {
+      const single = distribution(die);
+      let expected = single;
+      for (let i = 1; i < count; i++) expected = convolve(expected, single);
+      const actual = distribution(notation);
+      expect(Math.abs(mass(actual) - 1)).toBeLessThan(1e-12);
+      // Equal to within rounding, relative to each probability's size. Both ways drop products of
+      // probabilities below 1e-150, at different steps, so only outcomes above 1e-120 are compared.
+      const significant = (d: Distribution) => d.outcomes.filter(([, p]) => p > 1e-120);
+      const want = significant(expected);
+      expect(significant(actual).map(([v]) => v)).toEqual(want.map(([v]) => v));
+      significant(actual).forEach(([, p], i) => {
+        expect(Math.abs(p - want[i]![1])).toBeLessThanOrEqual(1e-12 * want[i]![1]);
+      });
+    }
   });
 
   it('4d6kh3 exactly', () => {

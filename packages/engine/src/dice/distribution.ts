@@ -7,7 +7,8 @@ import type { RollOptions } from './roll.js';
 /**
  * The exact probability of every total an expression can give, computed (not sampled) like AnyDice:
  * `outcomes` is sorted by value, holds only outcomes with a probability above zero, and sums to 1 up to
- * rounding (well within 1e-12). Plain JSON.
+ * rounding (well within 1e-12). Outcomes of sums rarer than about 1e-150 may be left out (see TINY).
+ * Plain JSON.
  */
 export interface Distribution {
   outcomes: Array<[value: number, probability: number]>;
@@ -20,7 +21,8 @@ export interface Distribution {
  * - Exploding dice follow the rolling rule exactly: a die showing its highest face adds another die, at
  *   most `cap` extra dice; the last extra die counts as rolled even if it is highest. So with d10!
  *   (cap 100), P(k) = 1/10 for k = 1..9, P(10+k) = 1/100, ..., and the whole all-tens chain, 10^-101,
- *   lands on 1010. Probabilities too small for a double (below ~1e-308) are left out.
+ *   lands on 1010. Pools of exploding dice are summed by splitting each die into its number of
+ *   explosions and its last face (see explodingSum) rather than by convolving the long tails.
  * - Keep highest/lowest: an order-statistics walk over the die's values from the highest down, tracking
  *   how many dice are at or above the current value and the sum of the kept ones; once enough dice are
  *   placed, the rest only need to be lower, so their probability is taken at once. Exact for any die,
@@ -28,6 +30,9 @@ export interface Distribution {
  * - D6 codes: the ordinary dice plus the exploding Wild Die; with `remove-highest`, the 1/6 of the time
  *   the Wild Die starts on 1 the total is the other dice minus their highest (keep lowest N−2 of N−1).
  * - `a*b` of two random terms enumerates every pair.
+ * - Before multiplying probabilities together, those below 1e-150 are dropped (see TINY): far below
+ *   anything a sum of doubles can show, and products of them would be subnormal numbers, which CPUs
+ *   handle about a hundred times slower.
  */
 
 export type DistributionOptions = RollOptions;
@@ -35,6 +40,8 @@ export type DistributionOptions = RollOptions;
 /** Guards that turn an hours-long or memory-hungry computation into a clear error. */
 const MAX_SPAN = 1_000_001;
 const MAX_WORK = 300_000_000;
+/** Probabilities below this are dropped before being multiplied: products stay normal doubles. */
+const TINY = 1e-150;
 /** Above this many multiply-adds per die, a sum of uniform dice slides a window instead. */
 const DIRECT_CONVOLUTION_WORK = 2_000_000;
 
@@ -51,7 +58,12 @@ class Budget {
 
   spend(amount: number, what: string): void {
     this.work += amount;
-    if (this.work > MAX_WORK) {
+    this.afford(0, what);
+  }
+
+  /** Throws now if `amount` more work would go over, rather than after doing most of it. */
+  afford(amount: number, what: string): void {
+    if (this.work + amount > MAX_WORK) {
       throw new DiceLimitError(
         `The exact distribution of '${this.source}' is too costly to compute (${what}); try fewer or smaller dice.`,
       );
@@ -135,10 +147,8 @@ function uniformDense(sides: number): Dense {
 /** One exploding die: see the rule at the top of this file. */
 function explodingDense(sides: number, cap: number, budget: Budget, what: string): Dense {
   if (sides === 1) return point(cap + 1); // every roll is the highest face: it always explodes to the cap
-  // Chains whose probability underflows to 0 are not worth the memory.
-  let chains = cap + 1;
-  const smallest = Math.log(Number.MIN_VALUE);
-  chains = Math.min(chains, Math.floor(smallest / -Math.log(sides)));
+  // Chains of explosions whose probability underflows to 0 are not worth the memory.
+  const chains = Math.min(cap + 1, Math.floor(Math.log(Number.MIN_VALUE) / -Math.log(sides)));
   const length = chains * sides;
   budget.span(length, what);
   budget.spend(length, what);
@@ -155,23 +165,103 @@ function explodingDense(sides: number, cap: number, budget: Budget, what: string
 
 function poolDense(expr: DicePool, budget: Budget): Dense {
   const what = formatDice(expr);
-  const die = expr.explode
-    ? explodingDense(expr.sides, expr.explode.cap, budget, what)
-    : uniformDense(expr.sides);
   // Hand-built trees may keep nothing; the parser refuses that.
   if (expr.keep && expr.keep.count <= 0) return point(0);
   if (expr.keep && expr.keep.count < expr.count) {
+    const die = expr.explode
+      ? explodingDense(expr.sides, expr.explode.cap, budget, what)
+      : uniformDense(expr.sides);
     return keepDense(die, expr.count, expr.keep.count, expr.keep.which === 'highest', budget, what);
   }
-  return sumOfDice(die, expr.count, !expr.explode, budget, what);
+  if (expr.explode && expr.count === 1) return explodingDense(expr.sides, expr.explode.cap, budget, what);
+  if (expr.explode) return explodingSum(expr.sides, expr.explode.cap, expr.count, budget, what);
+  return sumOfDice(uniformDense(expr.sides), expr.count, true, budget, what);
+}
+
+/**
+ * The sum of `count` exploding dice, without convolving the dice's long tails directly.
+ *
+ * One die either stops before the cap, ending on a face 1..S−1 after t explosions (value t·S + f,
+ * chance S^−(t+1)), or rolls the highest face every time and ends at (cap+1)·S (chance e = S^−(cap+1)).
+ * In the first case t and f are independent: t has weight (S−1)·S^−(t+1) and f is uniform on 1..S−1.
+ * So j such dice sum to S·(t₁+…+t_j) + (f₁+…+f_j), two small convolutions combined once, and the whole
+ * pool is a binomial mixture over how many dice (k) reached the end: weight C(N,k)·e^k, which underflows
+ * to zero after a few k. The result is the same distribution as convolving the dice, much faster.
+ */
+function explodingSum(sides: number, cap: number, count: number, budget: Budget, what: string): Dense {
+  if (count === 0) return point(0);
+  if (sides === 1) return point(count * (cap + 1));
+  budget.span(count * (cap + 1) * sides - count + 1, what);
+  // Explosion counts' weights, down to where they underflow.
+  const weights: number[] = [];
+  for (let t = 0, chance = 1 / sides; t <= cap && chance > 0; t++, chance /= sides) {
+    weights.push((sides - 1) * chance);
+  }
+  const explosions: Dense = { min: 0, p: Float64Array.from(weights) };
+  const face = sides === 2 ? point(1) : uniformDense(sides - 1);
+  const end = sides ** -(cap + 1);
+
+  // How many dice can reach the end before its weight C(N,k)·e^k underflows.
+  const mixture: Array<{ k: number; weight: number }> = [];
+  for (let k = 0, weight = 1; k <= count && weight > 0; k++) {
+    mixture.push({ k, weight });
+    weight *= (end * (count - k)) / (k + 1);
+  }
+  const fewest = count - mixture[mixture.length - 1]!.k;
+  // Estimated work: the explosion and face sums up to count dice, then one combination per mixture term.
+  const tLength = (count * (weights.length - 1) + 1) * weights.length * count;
+  const fLength = (count * (face.p.length - 1) + 1) * face.p.length * count;
+  const combine = (count * (weights.length - 1) + 1) * (count * (face.p.length - 1) + 1) * mixture.length;
+  budget.afford(tLength + fLength + combine, what);
+
+  const out = new Float64Array(count * (cap + 1) * sides - count + 1);
+  const outMin = count; // every die is at least 1
+  let tSum = point(0);
+  let fSum = point(0);
+  for (let j = 1; j <= count; j++) {
+    tSum = convolveDense(tSum, explosions, budget, what);
+    fSum = sumStep(fSum, face, budget, what);
+    if (j < fewest) continue;
+    const k = count - j;
+    const term = mixture[k]!;
+    // k dice at the end, (cap+1)·S each; j = count − k dice stopped early.
+    const shift = k * (cap + 1) * sides + tSum.min * sides + fSum.min - outMin;
+    const tp = tSum.p;
+    const fp = withoutTiny(fSum.p);
+    budget.spend(tp.length * fp.length, what);
+    for (let a = 0; a < tp.length; a++) {
+      const w = term.weight * tp[a]!;
+      if (w < TINY) continue;
+      const base = shift + a * sides;
+      for (let b = 0; b < fp.length; b++) out[base + b]! += w * fp[b]!;
+    }
+  }
+  // All dice at the end: no early dice to combine.
+  const allEnd = mixture[count];
+  if (allEnd) out[out.length - 1]! += allEnd.weight;
+  return { min: outMin, p: out };
+}
+
+/** Adds one more uniform face die to a running sum, the cheaper of the two ways. */
+function sumStep(sum: Dense, die: Dense, budget: Budget, what: string): Dense {
+  return sum.p.length * die.p.length > DIRECT_CONVOLUTION_WORK && die.p.length > 1
+    ? addUniformWindow(sum, die.p.length, budget, what)
+    : convolveDense(sum, die, budget, what);
 }
 
 function sumOfDice(die: Dense, count: number, uniform: boolean, budget: Budget, what: string): Dense {
   if (count === 0) return point(0);
-  budget.span(count * (die.p.length - 1) + 1, what);
+  const sides = die.p.length;
+  budget.span(count * (sides - 1) + 1, what);
+  const direct = (length: number) => !uniform || length * sides <= DIRECT_CONVOLUTION_WORK;
+  let estimate = 0;
+  for (let i = 1, length = sides; i < count; i++, length += sides - 1) {
+    estimate += direct(length) ? length * sides : 2 * (length + sides);
+  }
+  budget.afford(estimate, what);
   let sum = die;
   for (let i = 1; i < count; i++) {
-    if (uniform && sum.p.length * die.p.length > DIRECT_CONVOLUTION_WORK) {
+    if (!direct(sum.p.length)) {
       sum = addUniformWindow(sum, die.p.length, budget, what);
     } else {
       sum = convolveDense(sum, die, budget, what);
@@ -203,11 +293,11 @@ function convolveDense(a: Dense, b: Dense, budget: Budget, what: string): Dense 
   const [outer, inner] = a.p.length <= b.p.length ? [a, b] : [b, a];
   budget.spend(outer.p.length * inner.p.length, what);
   const out = new Float64Array(length);
-  const ip = inner.p;
+  const ip = withoutTiny(inner.p);
   const n = ip.length;
   for (let i = 0; i < outer.p.length; i++) {
     const w = outer.p[i]!;
-    if (w === 0) continue;
+    if (w < TINY) continue;
     for (let j = 0; j < n; j++) out[i + j]! += w * ip[j]!;
   }
   return { min: a.min + b.min, p: out };
@@ -239,11 +329,12 @@ function productDense(a: Dense, b: Dense, budget: Budget, what: string): Dense {
   budget.span(length, what);
   budget.spend(a.p.length * b.p.length + length, what);
   const out = new Float64Array(length);
+  const bp = withoutTiny(b.p);
   for (let i = 0; i < a.p.length; i++) {
     const w = a.p[i]!;
-    if (w === 0) continue;
+    if (w < TINY) continue;
     const x = a.min + i;
-    for (let j = 0; j < b.p.length; j++) out[x * (b.min + j) - min]! += w * b.p[j]!;
+    for (let j = 0; j < bp.length; j++) out[x * (b.min + j) - min]! += w * bp[j]!;
   }
   return { min, p: out };
 }
@@ -318,16 +409,20 @@ function keepDense(
         const lnP = lnFact[n]! - lnFact[c]! - lnFact[n - c]! + (c === 0 ? 0 : c * lnR) + (n - c) * lnNotR;
         pmf[c] = Math.exp(lnP);
         below += pmf[c]!;
+        if (pmf[c]! < TINY) pmf[c] = 0;
       }
       const tail = Math.max(0, 1 - below);
       const from = at[j]!;
       const stay = pmf[0]!;
       for (let s = 0; s < from.length; s++) {
         const w = from[s]!;
-        if (w === 0) continue;
+        if (w < TINY) {
+          from[s] = 0;
+          continue;
+        }
         for (let c = 1; c < need; c++) at[j + c]![s + c * v]! += w * pmf[c]!;
-        out[s + need * v]! += w * tail;
-        from[s] = w * stay;
+        if (tail >= TINY) out[s + need * v]! += w * tail;
+        from[s] = stay < TINY ? 0 : w * stay;
       }
     }
   }
@@ -350,6 +445,13 @@ function codeDense(expr: DiceCode, removeHighest: boolean, budget: Budget): Dens
       ? point(0)
       : keepDense(uniformDense(6), expr.count - 1, expr.count - 2, false, budget, what);
   return mixDense([kept, 1], [rest, 1 / 6]);
+}
+
+/** A copy with the probabilities below TINY set to 0. */
+function withoutTiny(p: Float64Array): Float64Array {
+  const out = p.slice();
+  for (let i = 0; i < out.length; i++) if (out[i]! < TINY) out[i] = 0;
+  return out;
 }
 
 /** Σ weight·distribution, over the union of their values. */

@@ -142,7 +142,7 @@ describe('parse errors', () => {
           }
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 });
@@ -204,7 +204,7 @@ describe('formatDice', () => {
         if (text.length > 1000) return; // beyond the notation length limit
         expect(parseDice(text)).toStrictEqual(expr);
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 
@@ -231,7 +231,7 @@ describe('formatDice', () => {
         const parsed = parseDice(source);
         expect(parseDice(formatDice(parsed))).toStrictEqual(parsed);
       }),
-      { numRuns: 1000 },
+      { numRuns: 500 },
     );
   });
 });

@@ -141,8 +141,9 @@ class Parser {
     if (isDigit(this.peek())) {
       const sidesAt = this.pos;
       sides = this.readInt();
-      if (sides < 1)
+      if (sides < 1) {
         this.fail(sidesAt, `A die needs at least 1 side at position ${sidesAt} in '${this.src}'.`);
+      }
       if (sides > DICE_LIMITS.maxSides) {
         this.fail(
           sidesAt,
@@ -164,18 +165,20 @@ class Parser {
     for (;;) {
       const m = this.peek();
       if (m === '!') {
-        if (pool.explode)
+        if (pool.explode) {
           this.fail(
             this.pos,
             `A die term explodes only once; remove the second '!' at position ${this.pos} in '${this.src}'.`,
           );
+        }
         pool.explode = { cap: this.readExplodeCap() };
       } else if (m === 'k') {
-        if (pool.keep)
+        if (pool.keep) {
           this.fail(
             this.pos,
             `A die term has only one keep; remove the second one at position ${this.pos} in '${this.src}'.`,
           );
+        }
         pool.keep = this.readKeep(pool.count);
       } else {
         return pool;
@@ -246,11 +249,12 @@ class Parser {
     if (isDigit(this.peek())) {
       const countAt = this.pos;
       count = this.readInt();
-      if (count < 1)
+      if (count < 1) {
         this.fail(
           countAt,
           `Keeping 0 dice at position ${countAt} in '${this.src}' keeps nothing; keep at least 1.`,
         );
+      }
     }
     if (count > poolCount) {
       this.fail(

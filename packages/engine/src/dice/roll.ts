@@ -178,7 +178,7 @@ class Breakdown {
         if (highest) highest.dropped = true;
       }
       dice.push(wild);
-      this.wild = { faces: wild.faces, complication, mode: this.mode };
+      this.wild = { faces: [...wild.faces], complication, mode: this.mode };
     }
     const value = countedSum(dice);
     this.terms.push({ type: 'd6code', notation: formatDice(expr), dice, value, complication });
