@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,15 @@ function roundkeeper(...args: string[]) {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
+
+/** Runs the binary with `input` on stdin (a pipe, not a terminal: scripted mode). */
+function withInput(input: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: 30_000, input });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const duel = join(examples, 'simulate/classic-duel.yaml');
+const tmp = () => mkdtempSync(join(tmpdir(), 'rk-'));
 
 function exampleFiles(): string[] {
   return readdirSync(examples, { recursive: true, encoding: 'utf8' })
@@ -112,5 +121,189 @@ describe('roundkeeper rulesets', () => {
     const r = roundkeeper('rulesets', 'nope');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('Installed: classic');
+  });
+});
+
+describe('roundkeeper play (scripted through stdin)', () => {
+  it('shows the actor, legal actions with reasons and the timeline, and runs short commands', () => {
+    const r = withInput('act ana attack\nnext\nact orc attack target=ana\nundo\nactions orc\n', 'play', duel);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('▶ Ana [ana, pc] HP 22/22');
+    expect(r.stdout).toContain('Actions for Ana:');
+    expect(r.stdout).toMatch(
+      /- reaction\s+Reaction \(1 reaction\) — A reaction is taken on someone else's turn/,
+    );
+    expect(r.stdout).toContain('legend:');
+    expect(r.stdout).toContain('> act ana attack\n  Ana: Attack.');
+    expect(r.stdout).toContain('  Orc: Attack → Ana.');
+    expect(r.stdout).toContain('Undo (command');
+  });
+
+  it("prints the rule's sentence for a refused command and exits 1", () => {
+    const r = withInput('act orc attack\n{"type": "next"}\n', 'play', duel, '--no-timeline');
+    expect(r.stdout).toContain(
+      "refused: It is Ana's turn; Attack is taken on Orc's own turn. [turn/not-yours]",
+    );
+    expect(r.stdout).toContain("Orc's turn.");
+    expect(r.code).toBe(1);
+  });
+
+  it('explains a line it cannot read', () => {
+    const r = withInput('act ana attack orc extra\n{not json\n', 'play', duel, '--no-timeline');
+    expect(r.stdout).toContain('is not understood');
+    expect(r.stdout).toContain('not valid JSON');
+    expect(r.code).toBe(1);
+  });
+
+  it('--json prints one object per line with the legal actions', () => {
+    const r = withInput('next\nact ana attack\nquit\nnext\n', 'play', duel, '--json');
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ ok: true, current: 'orc' });
+    expect(lines[1]).toMatchObject({ ok: false, rejection: { code: 'turn/not-yours' } });
+    expect(r.code).toBe(1);
+  });
+
+  it('--ruleset starts an empty encounter; export saves a scenario that run replays', () => {
+    const file = join(tmp(), 'fight.yaml');
+    const script = [
+      '{"type": "add-combatant", "combatant": {"id": "a", "name": "A", "side": "pc", "stats": {"initiative": 2}}}',
+      '{"type": "add-combatant", "combatant": {"id": "b", "name": "B"}}',
+      'start',
+      'next',
+      'next',
+      `export ${file}`,
+    ].join('\n');
+    const r = withInput(script, 'play', '--ruleset', 'classic', '--seed', '5');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Saved 5 commands');
+    const replay = roundkeeper('run', file);
+    expect(replay.stdout).toContain('every expectation met');
+    expect(replay.code).toBe(0);
+  });
+});
+
+describe('roundkeeper simulate and analyze', () => {
+  it('agree within the 95% confidence interval on P(Ana acts before the orc)', () => {
+    const sim = roundkeeper('simulate', duel, '--trials', '3000', '--seed', '11', '--json');
+    expect(sim.code).toBe(0);
+    const s = JSON.parse(sim.stdout) as {
+      questions: Array<{ p: { mean: number; low: number; high: number } }>;
+    };
+    const exact = JSON.parse(roundkeeper('analyze', duel, '--json').stdout) as {
+      before: Record<string, Record<string, number>>;
+    };
+    const p = exact.before.ana!.orc!;
+    // 1d20+2 vs 1d20, ties to the higher modifier: 1 − P(orc > ana) = 1 − 153/400.
+    expect(p).toBeCloseTo(247 / 400, 12);
+    const q = s.questions[0]!.p;
+    expect(q.low).toBeLessThanOrEqual(p);
+    expect(q.high).toBeGreaterThanOrEqual(p);
+    expect(q.high - q.low).toBeLessThan(0.05);
+  });
+
+  it('--workers 2 gives exactly the figures of one worker (trial seeds come from --seed)', () => {
+    const one = roundkeeper('simulate', duel, '--trials', '400', '--seed', '3', '--json');
+    const two = roundkeeper('simulate', duel, '--trials', '400', '--seed', '3', '--json', '--workers', '2');
+    expect(two.code).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+    const other = roundkeeper('simulate', duel, '--trials', '400', '--seed', '4', '--json');
+    expect(other.stdout).not.toBe(one.stdout);
+  });
+
+  it('plays whole encounters with damage and prints a results table with intervals', () => {
+    const r = roundkeeper('simulate', join(examples, 'simulate/classic-skirmish.yaml'), '--trials', '200');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/Goblin boss\s+\d\.\d\d ± \d\.\d\d/);
+    expect(r.stdout).toContain('the boss falls before Ana does');
+    expect(r.stdout).toContain('acts first');
+  });
+
+  it('--plot writes SVG charts', () => {
+    const dir = tmp();
+    expect(roundkeeper('simulate', duel, '--trials', '50', '--plot', join(dir, 's.svg')).code).toBe(0);
+    expect(roundkeeper('analyze', duel, '--plot', join(dir, 'a.svg')).code).toBe(0);
+    for (const f of ['s.svg', 'a.svg']) {
+      const svg = readFileSync(join(dir, f), 'utf8');
+      expect(svg.startsWith('<svg')).toBe(true);
+      expect(svg).toContain('<rect');
+    }
+  });
+
+  it('analyze prints distributions, the order matrix, full orders and questions', () => {
+    const r = roundkeeper('analyze', duel);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('1d20+@initiative');
+    expect(r.stdout).toContain('61.75');
+    expect(r.stdout).toContain('Most likely orders');
+    expect(r.stdout).toContain('Ana rolls 10 or more above the orc');
+  });
+
+  it('refuses bad flags with exit 1 and bad sections with exit 2, saying how to fix them', () => {
+    const badTrials = roundkeeper('simulate', duel, '--trials', 'many');
+    expect(badTrials.code).toBe(1);
+    expect(badTrials.stderr).toContain('--trials must be a whole number');
+    const dir = tmp();
+    const file = join(dir, 'bad.yaml');
+    writeFileSync(
+      file,
+      'schema: 1\nname: x\nruleset: classic\ncombatants: [{ id: a, name: A }]\nsimulate: { policies: { zed: [] } }\n',
+    );
+    const r = roundkeeper('simulate', file);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('simulate.policies names "zed", which is not a combatant');
+    writeFileSync(
+      file,
+      'schema: 1\nname: x\nruleset: classic\ncombatants: [{ id: a, name: A }]\nsimulate: { rounds: 0 }\n',
+    );
+    expect(roundkeeper('simulate', file).stderr).toContain('"rounds"');
+    writeFileSync(
+      file,
+      'schema: 1\nname: x\nruleset: classic\ncombatants: [{ id: a, name: A }]\nanalyze: { questions: [{ name: q, all: ["a > b"] }] }\n',
+    );
+    const q = roundkeeper('analyze', file);
+    expect(q.code).toBe(2);
+    expect(q.stderr).toContain('"b" is neither a whole number nor a combatant');
+    expect(roundkeeper('analyze', 'no/such.yaml').code).toBe(2);
+  });
+});
+
+describe('roundkeeper export / import', () => {
+  for (const ext of ['json', 'yaml']) {
+    it(`exports run's final encounter as ${ext} that replays to the same state`, () => {
+      const source = join(examples, 'classic/ambush.yaml');
+      const out = join(tmp(), `ambush.${ext}`);
+      const r = roundkeeper('export', source, '--out', out);
+      expect(r.code).toBe(0);
+      expect(existsSync(out)).toBe(true);
+      const before = JSON.parse(roundkeeper('run', source, '--json').stdout) as { state: unknown };
+      const after = JSON.parse(roundkeeper('run', out, '--json').stdout) as { ok: boolean; state: unknown };
+      expect(after.ok).toBe(true);
+      expect(after.state).toEqual(before.state);
+    });
+  }
+
+  it('import checks a file replays and writes it normalized', () => {
+    const out = join(tmp(), 'duel.json');
+    const r = roundkeeper('import', duel, '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('every expectation met');
+    const data = JSON.parse(readFileSync(out, 'utf8')) as { strictDice: boolean; simulate: unknown };
+    expect(data.strictDice).toBe(false);
+    expect(data.simulate).toBeDefined();
+    expect(roundkeeper('import', 'no/such.json').code).toBe(2);
+  });
+
+  it('every command has --help with examples', () => {
+    for (const command of ['run', 'play', 'simulate', 'analyze', 'export', 'import', 'rulesets']) {
+      const r = roundkeeper(command, '--help');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Examples');
+    }
   });
 });

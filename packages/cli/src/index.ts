@@ -1,3 +1,15 @@
+export {
+  analyze,
+  analyzeCommand,
+  type Contender,
+  contenders,
+  orderProbabilities,
+  positions,
+  probBefore,
+} from './analyze.js';
 export { CliError, EXIT, loadScenario } from './load.js';
+export { type PolicyRule, ruleSchema } from './policy.js';
 export { rulesetsCommand } from './rulesets-command.js';
 export { runCommand } from './run.js';
+export { runTrials, type SimPlan, type SimTally, simulateSectionSchema } from './simulate.js';
+export { runSimulation, type SimSummary, summarize } from './simulate-command.js';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { isRejection, parseScenario, type Scenario } from '@roundkeeper/engine';
+import { explainZodError, isRejection, parseScenario, type Scenario } from '@roundkeeper/engine';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import type { z } from 'zod';
 
 /** Exit codes: 0 ok; 1 refused by the rules, an unmet expectation, or a usage error; 2 unreadable input. */
 export const EXIT = { ok: 0, refused: 1, unreadable: 2 } as const;
@@ -16,6 +17,27 @@ export class CliError extends Error {
 
 /** Reads a scenario file (YAML or JSON) and validates it, with messages that say how to fix it. */
 export function loadScenario(path: string): Scenario {
+  return loadScenarioFile(path).scenario;
+}
+
+/**
+ * A scenario file and its raw data: `simulate:` and `analyze:` sections are the CLI's own, so they are
+ * read from the raw data (the engine's scenario schema leaves them out).
+ */
+export function loadScenarioFile(path: string): { scenario: Scenario; raw: Record<string, unknown> } {
+  const data = readData(path);
+  const scenario = parseScenario(data);
+  if (isRejection(scenario)) {
+    throw new CliError(
+      `${path}: ${scenario.message} See examples/ for complete scenario files.`,
+      EXIT.unreadable,
+    );
+  }
+  return { scenario, raw: data as Record<string, unknown> };
+}
+
+/** Reads and parses a YAML or JSON file. */
+export function readData(path: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -43,12 +65,14 @@ export function loadScenario(path: string): Scenario {
       EXIT.unreadable,
     );
   }
-  const scenario = parseScenario(data);
-  if (isRejection(scenario)) {
-    throw new CliError(
-      `${path}: ${scenario.message} See examples/ for complete scenario files.`,
-      EXIT.unreadable,
-    );
+  return data;
+}
+
+/** Validates one section of a file with a zod schema; a failure names the field and exits 2. */
+export function parseSection<T>(schema: z.ZodType<T>, data: unknown, path: string, section: string): T {
+  const parsed = schema.safeParse(data ?? {});
+  if (!parsed.success) {
+    throw new CliError(`${path}: ${explainZodError(parsed.error, `"${section}" section`)}`, EXIT.unreadable);
   }
-  return scenario;
+  return parsed.data;
 }

@@ -1,0 +1,110 @@
+import { distribution } from '@roundkeeper/engine';
+import { describe, expect, it } from 'vitest';
+import {
+  type Contender,
+  orderProbabilities,
+  parseCondition,
+  positions,
+  probAll,
+  probBefore,
+} from './analyze.js';
+
+const c = (id: string, expression: string, tie = 0): Contender => ({
+  id,
+  name: id,
+  expression,
+  tie,
+  distribution: distribution(expression),
+});
+
+/** Every outcome of small dice, ties broken by priority and then uniformly: the orders' exact odds. */
+function bruteForce(list: Contender[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const walk = (k: number, scores: number[], p: number): void => {
+    if (k === list.length) {
+      // Group by (score, tie); a group of m is ordered uniformly: m! orders, each 1/m!.
+      const idx = list
+        .map((_, i) => i)
+        .sort((a, b) => scores[b]! - scores[a]! || list[b]!.tie - list[a]!.tie);
+      const perms = (arr: number[]): number[][] =>
+        arr.length <= 1
+          ? [arr]
+          : arr.flatMap((x, i) => perms([...arr.slice(0, i), ...arr.slice(i + 1)]).map((r) => [x, ...r]));
+      const groups: number[][] = [];
+      for (const i of idx) {
+        const g = groups.at(-1);
+        if (g && scores[g[0]!] === scores[i] && list[g[0]!]!.tie === list[i]!.tie) g.push(i);
+        else groups.push([i]);
+      }
+      let orders: number[][] = [[]];
+      for (const g of groups) orders = orders.flatMap((o) => perms(g).map((x) => [...o, ...x]));
+      for (const o of orders) {
+        const key = o.map((i) => list[i]!.id).join(',');
+        out.set(key, (out.get(key) ?? 0) + p / orders.length);
+      }
+      return;
+    }
+    for (const [v, q] of list[k]!.distribution.outcomes) walk(k + 1, [...scores, v], p * q);
+  };
+  walk(0, [], 1);
+  return out;
+}
+
+describe('analyze: exact initiative order', () => {
+  const list = [c('a', '1d4', 1), c('b', '1d4+1', 0), c('c', '1d3+1', 0), c('d', '1d2+2', 1)];
+
+  it('gives every full order the probability a brute-force enumeration gives, ties included', () => {
+    const { orders, total } = orderProbabilities(list, false, 1000);
+    expect(total).toBeCloseTo(1, 12);
+    const brute = bruteForce(list);
+    expect(orders.length).toBe([...brute.values()].filter((p) => p > 0).length);
+    for (const o of orders) expect(o.p).toBeCloseTo(brute.get(o.order.join(','))!, 12);
+  });
+
+  it('places each combatant consistently with the full orders', () => {
+    const pos = positions(list, false);
+    const { orders } = orderProbabilities(list, false, 1000);
+    list.forEach((x, i) => {
+      expect(pos[i]!.reduce((s, p) => s + p, 0)).toBeCloseTo(1, 12);
+      for (let k = 0; k < list.length; k++) {
+        const fromOrders = orders.filter((o) => o.order[k] === x.id).reduce((s, o) => s + o.p, 0);
+        expect(pos[i]![k]).toBeCloseTo(fromOrders, 12);
+      }
+    });
+  });
+
+  it('P(a before b) + P(b before a) = 1, and matches the orders', () => {
+    const [a, b] = list;
+    expect(probBefore(a!, b!, false) + probBefore(b!, a!, false)).toBeCloseTo(1, 12);
+    const { orders } = orderProbabilities(list, false, 1000);
+    const viaOrders = orders
+      .filter((o) => o.order.indexOf('a') < o.order.indexOf('b'))
+      .reduce((s, o) => s + o.p, 0);
+    expect(probBefore(a!, b!, false)).toBeCloseTo(viaOrders, 12);
+  });
+
+  it('lowest-first reverses who acts first', () => {
+    const x = c('x', '1d6');
+    const y = c('y', '1d6+2');
+    expect(probBefore(x, y, true)).toBeCloseTo(1 - probBefore(x, y, false), 12);
+  });
+
+  it('answers a question written as comparisons of scores', () => {
+    const x = c('x', '1d10');
+    const y = c('y', '1d10');
+    const ids = new Set(['x', 'y']);
+    const between = ['x - 2 > y', 'y > x - 5'].map((t) => parseCondition(t, ids));
+    for (const b of between) expect(typeof b).toBe('object');
+    // y ∈ (x−5, x−2): x − y ∈ {3, 4}: (7 + 6) of 100 pairs.
+    const p = probAll(
+      between as Exclude<(typeof between)[number], string>[],
+      new Map([
+        ['x', x],
+        ['y', y],
+      ]),
+    );
+    expect(p).toBeCloseTo(0.13, 12);
+    expect(parseCondition('x > z', ids)).toContain('neither a whole number nor a combatant');
+    expect(parseCondition('x y', ids)).toContain('no comparison');
+  });
+});

@@ -1,0 +1,116 @@
+import { createInterface, emitKeypressEvents } from 'node:readline';
+import { createInterface as createPromptInterface } from 'node:readline/promises';
+import { EXIT } from './load.js';
+import { PLAY_HELP, type PlayResult, type PlaySession } from './play.js';
+
+/** One line saying where the fight is, printed after each accepted command in scripted mode. */
+function where(session: PlaySession): string {
+  const s = session.state;
+  if (s.status === 'setup') return '── not started';
+  if (s.status === 'ended') return '── the fight has ended';
+  const when = s.now ? session.ruleset.clock.describe(s, s.now) : `Round ${s.round}`;
+  const name = s.current ? (s.combatants[s.current]?.name ?? s.current) : undefined;
+  return `── ${when}${name && !when.includes(name) ? ` · ${name} to act` : ''}`;
+}
+
+/**
+ * Scripted play: one command per line from `input`, the result of each on stdout. Returns the exit
+ * code: 1 if any line was refused or not understood, else 0.
+ */
+export async function playScripted(
+  session: PlaySession,
+  input: NodeJS.ReadableStream,
+  opts: { json: boolean },
+): Promise<number> {
+  const write = (text: string) => process.stdout.write(`${text}\n`);
+  if (!opts.json) write(session.status());
+  let code: number = EXIT.ok;
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
+  for await (const line of lines) {
+    const text = line.trim();
+    if (text === '' || text.startsWith('#')) continue;
+    const result: PlayResult = session.handle(text);
+    if (!result.ok) code = EXIT.refused;
+    if (opts.json) {
+      if (result.quit) break;
+      write(JSON.stringify(result.json ?? { ok: result.ok, out: result.out }));
+      continue;
+    }
+    write(`> ${text}`);
+    if (result.out) write(result.out);
+    if (result.quit) break;
+    if (result.ok && result.json && (result.json as { command?: unknown }).command) write(where(session));
+  }
+  if (!opts.json) write(`\n${session.status()}`);
+  return code;
+}
+
+/** Interactive play at a terminal: single keys, and ':' for a command line. */
+export async function playInteractive(session: PlaySession): Promise<void> {
+  const { stdin, stdout } = process;
+  let message = 'Keys: n next · u undo · r redo · 1–9 act · t timeline · : command · ? help · q quit';
+  const redraw = () => {
+    stdout.write(`\x1b[2J\x1b[H${session.status()}\n\n${message}\n`);
+  };
+  const run = (line: string): boolean => {
+    const r = session.handle(line);
+    message = r.out || message;
+    return r.quit === true;
+  };
+  emitKeypressEvents(stdin);
+  stdin.setRawMode(true);
+  stdin.resume();
+  redraw();
+  await new Promise<void>((resolve) => {
+    const finish = () => {
+      stdin.off('keypress', onKey);
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdout.write('\n');
+      resolve();
+    };
+    const onKey = (text: string | undefined, key: { name?: string; ctrl?: boolean } | undefined) => {
+      if ((key?.ctrl && key.name === 'c') || text === 'q') return finish();
+      if (text === ':') {
+        stdin.off('keypress', onKey);
+        stdin.setRawMode(false);
+        const prompt = createPromptInterface({ input: stdin, output: stdout });
+        void prompt.question(': ').then((line) => {
+          prompt.close();
+          stdin.setRawMode(true);
+          stdin.resume();
+          stdin.on('keypress', onKey);
+          if (run(line)) return finish();
+          redraw();
+        });
+        return;
+      }
+      switch (text) {
+        case 'n':
+          run('next');
+          break;
+        case 'u':
+          run('undo');
+          break;
+        case 'r':
+          run('redo');
+          break;
+        case 't':
+          session.showTimeline = !session.showTimeline;
+          break;
+        case '?':
+        case 'h':
+          message = PLAY_HELP;
+          break;
+        default:
+          if (text && /^[1-9]$/.test(text)) {
+            const command = session.nthAction(Number(text));
+            if (command) message = session.execute(command).out;
+            else message = `There is no enabled action ${text} now.`;
+          }
+      }
+      redraw();
+    };
+    stdin.on('keypress', onKey);
+  });
+}

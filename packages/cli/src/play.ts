@@ -1,0 +1,354 @@
+import { writeFileSync } from 'node:fs';
+import {
+  type AnyRuleset,
+  type Command,
+  describeEvent,
+  EncounterLog,
+  type EncounterState,
+  isRejection,
+  type Json,
+  type LegalAction,
+  type RulesetRegistry,
+  renderTimelineAscii,
+  runScenario,
+  seededDice,
+} from '@roundkeeper/engine';
+import { CliError, EXIT, loadScenario } from './load.js';
+import { scenarioText, toScenario } from './scenario-file.js';
+
+/** Engine commands whose first bare word is a combatant (`damage orc 5`, `defeat orc`). */
+const COMBATANT_COMMANDS = new Set([
+  'damage',
+  'heal',
+  'defeat',
+  'revive',
+  'remove-combatant',
+  'set-hp',
+  'update-combatant',
+]);
+
+export const PLAY_HELP = `Commands (one per line):
+  next | start | undo | redo | end         the ruleset's and the engine's commands, by name
+  act <actor> <action> [key=value …]       e.g. act mage full-attack target=orc
+  <command> [actor] [key=value …]          e.g. delay bren · ready ana attack trigger="orc moves"
+  damage <combatant> <amount>              also heal, defeat, revive
+  {"type": "act", "actor": "ana", …}       any command as JSON
+  show | actions [id] | timeline | log     look without changing anything
+  export <file.yaml|file.json>             save the fight so far as a scenario file
+  help | quit
+Values after = are read as JSON when they parse (3, true, ["a"]), else as text.
+Keys at a terminal: n next · u undo · r redo · 1–9 take that enabled action · t timeline · : command line · ? help · q quit`;
+
+/** Splits a line into words, keeping "quoted text" (and key="quoted text") together. */
+function words(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(/(?:[^\s"]+|"[^"]*")+/g)) out.push(m[0].replace(/"([^"]*)"/g, '$1'));
+  return out;
+}
+
+function value(text: string): Json {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    return text;
+  }
+}
+
+/** Turns a line of the short syntax (or JSON) into a command, or a message saying how to write it. */
+export function parseCommandLine(line: string): Command | string {
+  const text = line.trim();
+  if (text.startsWith('{')) {
+    try {
+      const data = JSON.parse(text) as unknown;
+      if (typeof data !== 'object' || data === null || Array.isArray(data))
+        return 'A JSON command is an object.';
+      return data as Command;
+    } catch (error) {
+      return `That is not valid JSON (${error instanceof Error ? error.message : String(error)}); write a command like {"type": "next"}.`;
+    }
+  }
+  const [type, ...rest] = words(text);
+  if (!type) return 'Empty command; type "help" for the list.';
+  const command: Command = { type };
+  const bare: string[] = [];
+  for (const w of rest) {
+    const eq = w.indexOf('=');
+    if (eq > 0) command[w.slice(0, eq)] = value(w.slice(eq + 1));
+    else bare.push(w);
+  }
+  const slots = COMBATANT_COMMANDS.has(type)
+    ? ['combatant', 'amount']
+    : type === 'act' || type === 'ready'
+      ? ['actor', 'action']
+      : ['actor'];
+  if (bare.length > slots.length) {
+    return `"${bare.slice(slots.length).join(' ')}" is not understood: after "${type}" give ${slots.join(' and ')}, then key=value pairs.`;
+  }
+  bare.forEach((w, i) => {
+    command[slots[i]!] = slots[i] === 'amount' ? value(w) : w;
+  });
+  return command;
+}
+
+function formatCost(cost: Record<string, number>): string {
+  return Object.entries(cost)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ');
+}
+
+/** Numbers, text and flags of a combatant's ruleset state, flattened: "marksLeft 15 · used.action yes". */
+function resources(cs: Json, prefix = ''): string[] {
+  if (cs === null || typeof cs !== 'object' || Array.isArray(cs)) return [];
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(cs)) {
+    const name = prefix ? `${prefix}.${k}` : k;
+    if (typeof v === 'number' || typeof v === 'string') out.push(`${name} ${v}`);
+    else if (typeof v === 'boolean') out.push(`${name} ${v ? 'yes' : 'no'}`);
+    else if (v && typeof v === 'object' && !Array.isArray(v)) out.push(...resources(v, name));
+  }
+  return out;
+}
+
+export interface PlayResult {
+  out: string;
+  ok: boolean;
+  quit?: boolean;
+  json?: unknown;
+}
+
+/** A fight at the terminal: one EncounterLog, fed one line at a time. No I/O but `export`. */
+export class PlaySession {
+  /** The commands accepted so far (after the scenario's setup), for `export`. */
+  readonly commands: Command[] = [];
+  showTimeline = true;
+
+  constructor(
+    readonly enc: EncounterLog,
+    readonly registry: RulesetRegistry,
+    readonly base: {
+      name: string;
+      ruleset: string;
+      options: Record<string, Json>;
+      seed: number;
+      dice?: number[];
+      strictDice?: boolean;
+      combatants: unknown[];
+      actions: unknown[];
+    },
+  ) {}
+
+  get state(): EncounterState {
+    return this.enc.state;
+  }
+
+  get ruleset(): AnyRuleset {
+    return this.registry[this.state.ruleset]!;
+  }
+
+  /** The actor whose actions are shown: the current one, else the first active combatant. */
+  focus(): string | undefined {
+    return this.state.current ?? this.state.roster.find((id) => this.state.combatants[id]!.active);
+  }
+
+  legal(actor: string | undefined = this.focus()): LegalAction[] {
+    return actor ? this.ruleset.legalActions(this.state, actor) : [];
+  }
+
+  status(): string {
+    const s = this.state;
+    const lines: string[] = [];
+    const when = s.now
+      ? this.ruleset.clock.describe(s, s.now)
+      : s.status === 'setup'
+        ? 'Not started (send "start")'
+        : `Round ${s.round}`;
+    lines.push(`── ${s.name} · ${this.ruleset.name} · ${when}${s.status === 'ended' ? ' · ended' : ''}`);
+    for (const id of s.roster) {
+      const c = s.combatants[id]!;
+      const hp = c.hp ? ` HP ${c.hp.current}/${c.hp.max}` : '';
+      const res = resources(c.cs).join(' · ');
+      lines.push(
+        `${s.current === id ? '▶' : ' '} ${c.name} [${id}, ${c.side}]${c.active ? '' : ' (out)'}${hp}${res ? `  ${res}` : ''}`,
+      );
+    }
+    const actor = this.focus();
+    if (actor) lines.push('', this.actionList(actor));
+    if (this.showTimeline && s.status !== 'setup')
+      lines.push('', renderTimelineAscii(this.ruleset.timeline(s)));
+    return lines.join('\n');
+  }
+
+  actionList(actor: string): string {
+    const c = this.state.combatants[actor];
+    if (!c) return `There is no combatant "${actor}" (combatants: ${this.state.roster.join(', ')}).`;
+    const lines = [`Actions for ${c.name}:`];
+    let n = 0;
+    for (const l of this.legal(actor)) {
+      const cost = formatCost(l.cost);
+      const key = l.enabled ? String(++n).padStart(2) : ' -';
+      lines.push(
+        `  ${key} ${l.action.id.padEnd(20)} ${l.action.name}${cost ? ` (${cost})` : ''}${l.enabled ? '' : ` — ${l.reason ?? 'not now'}`}`,
+      );
+    }
+    return lines.join('\n');
+  }
+
+  log(count = 20): string {
+    const lines: string[] = [];
+    for (const e of this.enc.entries.slice(-count)) {
+      const l = describeEvent(e.event, this.state, this.ruleset);
+      if (l) lines.push(`  ${l}`);
+    }
+    return lines.join('\n') || '(nothing yet)';
+  }
+
+  /** The nth enabled action of the current actor (1-based), as a command. */
+  nthAction(n: number): Command | undefined {
+    const actor = this.state.current;
+    if (!actor) return undefined;
+    const l = this.legal(actor).filter((x) => x.enabled)[n - 1];
+    return l ? { type: 'act', actor, action: l.action.id } : undefined;
+  }
+
+  execute(command: Command): PlayResult {
+    const r = this.enc.execute(command);
+    if (isRejection(r)) {
+      return {
+        ok: false,
+        out: `refused: ${r.message} [${r.code}]`,
+        json: { ok: false, command, rejection: r },
+      };
+    }
+    this.commands.push(command);
+    const lines = r
+      .map((e) => describeEvent(e.event, this.state, this.ruleset))
+      .filter((l): l is string => l !== null)
+      .map((l) => `  ${l}`);
+    return {
+      ok: true,
+      out: lines.join('\n') || '  (done)',
+      json: {
+        ok: true,
+        command,
+        log: lines.map((l) => l.trim()),
+        round: this.state.round,
+        current: this.state.current,
+        status: this.state.status,
+        legal: this.state.current
+          ? this.legal(this.state.current).map((l) => ({
+              action: l.action.id,
+              enabled: l.enabled,
+              cost: l.cost,
+              ...(l.reason ? { reason: l.reason } : {}),
+            }))
+          : [],
+      },
+    };
+  }
+
+  /** One line of input: a look-only word, or a command to decide. */
+  handle(line: string): PlayResult {
+    const text = line.trim();
+    if (text === '' || text.startsWith('#')) return { ok: true, out: '' };
+    const [head, ...rest] = words(text);
+    switch (head) {
+      case 'help':
+      case '?':
+        return { ok: true, out: PLAY_HELP };
+      case 'quit':
+      case 'exit':
+        return { ok: true, out: '', quit: true };
+      case 'show':
+      case 'status':
+        return { ok: true, out: this.status(), json: { ok: true, state: this.state } };
+      case 'actions': {
+        const actor = rest[0] ?? this.focus();
+        if (!actor) return { ok: true, out: 'No combatants yet.' };
+        return { ok: true, out: this.actionList(actor), json: { ok: true, actor, legal: this.legal(actor) } };
+      }
+      case 'timeline':
+        return { ok: true, out: renderTimelineAscii(this.ruleset.timeline(this.state)) };
+      case 'log':
+        return { ok: true, out: this.log() };
+      case 'export': {
+        const file = rest[0];
+        if (!file) return { ok: false, out: 'Say where to save: export fight.yaml (or .json).' };
+        try {
+          writeFileSync(file, scenarioText(this.scenario(), file));
+        } catch (error) {
+          return {
+            ok: false,
+            out: `Cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`,
+          };
+        }
+        return { ok: true, out: `Saved ${this.commands.length} commands to ${file}.` };
+      }
+    }
+    const command = parseCommandLine(text);
+    if (typeof command === 'string') return { ok: false, out: command, json: { ok: false, error: command } };
+    return this.execute(command);
+  }
+
+  /** The fight so far as a scenario file that replays to this state. */
+  scenario() {
+    return toScenario(this.base, this.commands, this.state);
+  }
+}
+
+export interface PlayStart {
+  scenario?: string;
+  ruleset?: string;
+  seed?: number;
+}
+
+/** Opens a session: a scenario replayed up to its end, or an empty encounter of a ruleset. */
+export function openSession(start: PlayStart, registry: RulesetRegistry): PlaySession {
+  if (start.scenario) {
+    const scenario = loadScenario(start.scenario);
+    if (!Object.hasOwn(registry, scenario.ruleset)) {
+      throw new CliError(
+        `${start.scenario} uses the ruleset "${scenario.ruleset}", which is not installed. Installed: ${Object.keys(registry).join(', ')}.`,
+        EXIT.unreadable,
+      );
+    }
+    const result = runScenario(scenario, registry, scenario.name);
+    if (isRejection(result)) throw new CliError(`${start.scenario}: ${result.message}`, EXIT.refused);
+    const session = new PlaySession(result.encounter, registry, {
+      name: scenario.name,
+      ruleset: scenario.ruleset,
+      options: scenario.options,
+      seed: scenario.seed,
+      ...(scenario.dice ? { dice: scenario.dice } : {}),
+      ...(scenario.strictDice ? { strictDice: true } : {}),
+      combatants: scenario.combatants,
+      actions: scenario.actions,
+    });
+    for (const step of result.steps) {
+      if (step.rejection) continue;
+      const { by } = scenario.commands[step.index]!;
+      session.commands.push(by ? { ...step.command, by } : step.command);
+    }
+    return session;
+  }
+  const id = start.ruleset ?? 'classic';
+  if (!Object.hasOwn(registry, id)) {
+    throw new CliError(
+      `There is no ruleset "${id}". Installed: ${Object.keys(registry).join(', ')}.`,
+      EXIT.refused,
+    );
+  }
+  const seed = start.seed ?? 1;
+  const enc = EncounterLog.create(
+    { id: 'Play', name: 'Play', ruleset: id, dice: seededDice(seed) },
+    registry,
+  );
+  if (isRejection(enc)) throw new CliError(enc.message, EXIT.refused);
+  return new PlaySession(enc, registry, {
+    name: 'Play',
+    ruleset: id,
+    options: {},
+    seed,
+    combatants: [],
+    actions: [],
+  });
+}

@@ -1,0 +1,195 @@
+import {
+  type Command,
+  type EncounterState,
+  type JsonObject,
+  type LegalAction,
+  type Rng,
+  readPath,
+} from '@roundkeeper/engine';
+import { z } from 'zod';
+
+/**
+ * Policies: how a simulated combatant chooses what to do. A policy is an ordered list of rules; on its
+ * turn the combatant takes the first rule whose action is enabled (by the ruleset's `legalActions`) and
+ * whose conditions hold, sends it as an `act` command, and looks again; when no rule fits, its turn
+ * ends (`next`). Nothing here knows a ruleset: actions are picked by id, tag or kind from the legal
+ * actions, and extra command fields (`with`) are passed through for the ruleset to validate.
+ */
+
+const range = z.union([
+  z.number(),
+  z.object({ min: z.number().optional(), max: z.number().optional() }).strict().describe('inclusive bounds'),
+]);
+export type Range = z.output<typeof range>;
+
+export const conditionSchema = z
+  .object({
+    /** The round number. */
+    round: range.optional(),
+    /** Current HP as a fraction of maximum HP, e.g. {max: 0.5} for "at half HP or below". */
+    hp: range.optional(),
+    /** Paths into the combatant's ruleset state (`cs`), e.g. {marksLeft: {min: 15}}. */
+    cs: z.record(z.string(), z.union([range, z.string(), z.boolean()])).optional(),
+    /** How many actions the combatant has already taken this turn. */
+    actionsThisTurn: range.optional(),
+  })
+  .strict();
+export type Condition = z.output<typeof conditionSchema>;
+
+export const ruleSchema = z
+  .object({
+    /** An action id from the catalog (or a custom action). */
+    action: z.string().min(1).optional(),
+    /** Or: the first enabled action carrying this tag ("attack", "spell", "move"). */
+    tag: z.string().min(1).optional(),
+    /** Or: the first enabled action of this kind ("full", "bonus"…). */
+    kind: z.string().min(1).optional(),
+    /** Who the action is aimed at: enemy, weakest-enemy, random-enemy, ally, self, or a combatant id. */
+    target: z.string().min(1).optional(),
+    /** Extra fields for the act command, as the ruleset names them ({units: 3}, {castingTime: 20}). */
+    with: z.record(z.string(), z.json()).optional(),
+    /** Damage dealt to the target when the action is accepted (dice notation); 0 HP defeats it. */
+    damage: z.string().min(1).optional(),
+    /** How often this rule may fire in one turn (default once). */
+    times: z.number().int().min(1).max(100).default(1),
+    when: conditionSchema.optional(),
+  })
+  .strict()
+  .refine((r) => r.action || r.tag || r.kind, {
+    message: 'a policy rule names an "action", a "tag" or a "kind"',
+  });
+export type PolicyRule = z.output<typeof ruleSchema>;
+
+/** A combatant's policy when the scenario names none: attack the first enemy, once per turn. */
+export const DEFAULT_POLICY: PolicyRule[] = [{ tag: 'attack', target: 'enemy', times: 1 }];
+
+function inRange(value: number | undefined, r: Range): boolean {
+  if (value === undefined) return false;
+  if (typeof r === 'number') return value === r;
+  return (r.min === undefined || value >= r.min) && (r.max === undefined || value <= r.max);
+}
+
+function holds(
+  state: EncounterState,
+  actor: string,
+  when: Condition | undefined,
+  actionsThisTurn: number,
+): boolean {
+  if (!when) return true;
+  const c = state.combatants[actor];
+  if (!c) return false;
+  if (when.round !== undefined && !inRange(state.round, when.round)) return false;
+  if (when.actionsThisTurn !== undefined && !inRange(actionsThisTurn, when.actionsThisTurn)) return false;
+  if (when.hp !== undefined) {
+    if (!c.hp || c.hp.max === 0) return false;
+    if (!inRange(c.hp.current / c.hp.max, when.hp)) return false;
+  }
+  if (when.cs) {
+    for (const [path, want] of Object.entries(when.cs)) {
+      const got = readPath(c.cs, path);
+      if (typeof want === 'string' || typeof want === 'boolean') {
+        if (got !== want) return false;
+      } else if (typeof got !== 'number' || !inRange(got, want)) return false;
+    }
+  }
+  return true;
+}
+
+function enemies(state: EncounterState, actor: string): string[] {
+  const side = state.combatants[actor]?.side;
+  return state.roster.filter((id) => {
+    const c = state.combatants[id]!;
+    return c.active && c.side !== side;
+  });
+}
+
+/** The target a rule names, or undefined when there is none (no enemy left). */
+export function resolveTarget(
+  state: EncounterState,
+  actor: string,
+  target: string,
+  rng: Rng,
+): string | undefined {
+  switch (target) {
+    case 'self':
+      return actor;
+    case 'enemy':
+      return enemies(state, actor)[0];
+    case 'weakest-enemy': {
+      let best: string | undefined;
+      let bestHp = Number.POSITIVE_INFINITY;
+      for (const id of enemies(state, actor)) {
+        const hp = state.combatants[id]!.hp?.current ?? Number.POSITIVE_INFINITY;
+        if (best === undefined || hp < bestHp) {
+          best = id;
+          bestHp = hp;
+        }
+      }
+      return best;
+    }
+    case 'random-enemy': {
+      const list = enemies(state, actor);
+      return list.length ? list[rng.int(0, list.length - 1)] : undefined;
+    }
+    case 'ally': {
+      const side = state.combatants[actor]?.side;
+      return state.roster.find(
+        (id) => id !== actor && state.combatants[id]!.active && state.combatants[id]!.side === side,
+      );
+    }
+    default:
+      return state.combatants[target]?.active ? target : undefined;
+  }
+}
+
+export interface Choice {
+  rule: number;
+  command: Command;
+  target?: string;
+  damage?: string;
+}
+
+/**
+ * The first rule that fits now: its action enabled, its conditions true, its uses this turn not spent.
+ * `used[i]` counts rule i's uses this turn; `skip[i]` marks rules refused this turn.
+ */
+export function choose(
+  state: EncounterState,
+  actor: string,
+  policy: readonly PolicyRule[],
+  legal: readonly LegalAction[],
+  used: readonly number[],
+  actionsThisTurn: number,
+  rng: Rng,
+): Choice | undefined {
+  for (let i = 0; i < policy.length; i++) {
+    const rule = policy[i]!;
+    if ((used[i] ?? 0) >= rule.times) continue;
+    const pick = legal.find(
+      (l) =>
+        l.enabled &&
+        (rule.action === undefined || l.action.id === rule.action) &&
+        (rule.tag === undefined || l.action.tags.includes(rule.tag)) &&
+        (rule.kind === undefined || l.action.kind === rule.kind),
+    );
+    if (!pick) continue;
+    if (!holds(state, actor, rule.when, actionsThisTurn)) continue;
+    const command: Command = {
+      type: 'act',
+      actor,
+      action: pick.action.id,
+      ...(rule.with as JsonObject | undefined),
+    };
+    let target: string | undefined;
+    if (rule.target) {
+      target = resolveTarget(state, actor, rule.target, rng);
+      if (target === undefined) continue;
+      command.target = target;
+    }
+    const choice: Choice = { rule: i, command };
+    if (target !== undefined) choice.target = target;
+    if (rule.damage !== undefined) choice.damage = rule.damage;
+    return choice;
+  }
+  return undefined;
+}

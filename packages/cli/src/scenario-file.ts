@@ -1,0 +1,137 @@
+import { writeFileSync } from 'node:fs';
+import {
+  type Command,
+  type EncounterState,
+  isRejection,
+  type Json,
+  type RulesetRegistry,
+  runScenario,
+  SCENARIO_SCHEMA,
+  type Scenario,
+} from '@roundkeeper/engine';
+import { stringify as toYaml } from 'yaml';
+import { CliError, EXIT, loadScenarioFile } from './load.js';
+
+/** What a scenario file needs besides its commands. */
+export interface ScenarioBase {
+  name: string;
+  description?: string;
+  ruleset: string;
+  options: Record<string, Json>;
+  seed: number;
+  dice?: number[];
+  strictDice?: boolean;
+  combatants: unknown[];
+  actions: unknown[];
+}
+
+/**
+ * A scenario file that replays to `state`: the setup, every accepted command in order (refused ones
+ * changed nothing, so they are left out), and expectations on the final state so a replay checks itself.
+ */
+export function toScenario(
+  base: ScenarioBase,
+  commands: readonly Command[],
+  state: EncounterState,
+): Record<string, unknown> {
+  const file: Record<string, unknown> = { schema: SCENARIO_SCHEMA, name: base.name };
+  if (base.description) file.description = base.description;
+  file.ruleset = base.ruleset;
+  if (Object.keys(base.options).length) file.options = base.options;
+  file.seed = base.seed;
+  if (base.dice) file.dice = base.dice;
+  if (base.strictDice) file.strictDice = true;
+  file.combatants = base.combatants;
+  if (base.actions.length) file.actions = base.actions;
+  file.commands = commands;
+  file.expect = { status: state.status, round: state.round, current: state.current, seq: state.seq };
+  return file;
+}
+
+/** JSON for a .json file name, YAML otherwise. */
+export function scenarioText(data: unknown, file?: string): string {
+  return file?.endsWith('.json') ? `${JSON.stringify(data, null, 2)}\n` : toYaml(data, { lineWidth: 0 });
+}
+
+function baseOf(scenario: Scenario): ScenarioBase {
+  const base: ScenarioBase = {
+    name: scenario.name,
+    ruleset: scenario.ruleset,
+    options: scenario.options,
+    seed: scenario.seed,
+    combatants: scenario.combatants,
+    actions: scenario.actions,
+  };
+  if (scenario.description) base.description = scenario.description;
+  if (scenario.dice) base.dice = scenario.dice;
+  if (scenario.strictDice) base.strictDice = true;
+  return base;
+}
+
+/** Replays a scenario file and returns its final encounter as a scenario file (the accepted commands). */
+export function exportScenario(
+  path: string,
+  registry: RulesetRegistry,
+): { data: Record<string, unknown>; state: EncounterState } {
+  const { scenario, raw } = loadScenarioFile(path);
+  if (!Object.hasOwn(registry, scenario.ruleset)) {
+    throw new CliError(
+      `${path} uses the ruleset "${scenario.ruleset}", which is not installed. Installed: ${Object.keys(registry).join(', ')}.`,
+      EXIT.unreadable,
+    );
+  }
+  const result = runScenario(scenario, registry, scenario.name);
+  if (isRejection(result)) throw new CliError(`${path}: ${result.message}`, EXIT.refused);
+  const commands: Command[] = [];
+  for (const step of result.steps) {
+    if (step.rejection) continue;
+    const { by } = scenario.commands[step.index]!;
+    commands.push(by ? { ...step.command, by } : step.command);
+  }
+  const data = toScenario(baseOf(scenario), commands, result.encounter.state);
+  // The CLI's own sections travel with the fight.
+  for (const key of ['simulate', 'analyze'] as const) if (raw[key] !== undefined) data[key] = raw[key];
+  return { data, state: result.encounter.state };
+}
+
+export function exportCommand(path: string, registry: RulesetRegistry, out?: string): string {
+  const { data } = exportScenario(path, registry);
+  const text = scenarioText(data, out);
+  if (!out) return text.trimEnd();
+  writeFileSync(out, text);
+  return `Wrote ${out}: ${(data.commands as unknown[]).length} commands; it replays to the same state (check: roundkeeper run ${out}).`;
+}
+
+/**
+ * Reads a scenario file from elsewhere (a bug report, another table), checks that it replays with every
+ * expectation met, and writes it normalized (defaults filled in) as YAML or JSON.
+ */
+export function importCommand(
+  path: string,
+  registry: RulesetRegistry,
+  out?: string,
+): { text: string; code: number } {
+  const { scenario, raw } = loadScenarioFile(path);
+  if (!Object.hasOwn(registry, scenario.ruleset)) {
+    throw new CliError(
+      `${path} uses the ruleset "${scenario.ruleset}", which is not installed. Installed: ${Object.keys(registry).join(', ')}.`,
+      EXIT.unreadable,
+    );
+  }
+  const result = runScenario(scenario, registry, scenario.name);
+  if (isRejection(result)) throw new CliError(`${path}: ${result.message}`, EXIT.refused);
+  const data: Record<string, unknown> = { ...scenario };
+  for (const key of ['simulate', 'analyze'] as const) if (raw[key] !== undefined) data[key] = raw[key];
+  const problems = result.failures.length
+    ? `\n${result.failures.length} expectation(s) not met:\n${result.failures.map((f) => `  - ${f}`).join('\n')}`
+    : '';
+  const code = result.failures.length ? EXIT.refused : EXIT.ok;
+  const text = scenarioText(data, out);
+  if (!out)
+    return { text: `${text.trimEnd()}${problems ? `\n#${problems.replace(/\n/g, '\n# ')}` : ''}`, code };
+  writeFileSync(out, text);
+  return {
+    text: `Imported ${path} → ${out}: ${scenario.combatants.length} combatants, ${scenario.commands.length} commands; ${code === 0 ? 'every expectation met' : 'but'}${problems}`,
+    code,
+  };
+}

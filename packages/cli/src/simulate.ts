@@ -1,0 +1,494 @@
+import {
+  type AnyRuleset,
+  type Command,
+  decide,
+  EncounterLog,
+  type EncounterState,
+  type EngineEvent,
+  evolve,
+  isRejection,
+  type Json,
+  type Rejection,
+  type RulesetRegistry,
+  reject,
+  rollTotal,
+  type Scenario,
+  StateRng,
+  seededDice,
+} from '@roundkeeper/engine';
+import { z } from 'zod';
+import { type Choice, choose, DEFAULT_POLICY, type PolicyRule, ruleSchema } from './policy.js';
+import { addTrial, emptySums, mergeSums, type Sums } from './stats.js';
+
+/** A user-named event: an event type, the fields it must have, and which occurrence (nth) counts. */
+export const eventMatcherSchema = z
+  .object({
+    type: z.string().min(1),
+    /** The nth matching event in the round (or the trial, for per-trial questions); default 1. */
+    nth: z.number().int().min(1).max(1000).default(1),
+  })
+  .catchall(z.json());
+
+export const questionSchema = z
+  .object({
+    name: z.string().min(1),
+    /** Named events that must all happen, in this order. */
+    order: z.array(z.string().min(1)).min(2),
+    /** Count per round (default) or per trial. */
+    per: z.enum(['round', 'trial']).default('round'),
+    /** When true, an event that never happens counts as happening after everything else: "A before B"
+     * then also holds when A happens and B never does. */
+    missingIsLate: z.boolean().default(false),
+  })
+  .strict();
+
+export const simulateSectionSchema = z
+  .object({
+    /** Rounds per trial (with until: rounds). */
+    rounds: z.number().int().min(1).max(1000).default(1),
+    /** rounds: stop after `rounds`; end: play whole encounters until one side is out (or maxRounds). */
+    until: z.enum(['rounds', 'end']).default('rounds'),
+    maxRounds: z.number().int().min(1).max(1000).default(50),
+    /** Policies by combatant id; `default` applies to combatants without their own. */
+    policies: z.record(z.string(), z.array(ruleSchema)).default({}),
+    events: z.record(z.string(), eventMatcherSchema).default({}),
+    questions: z.array(questionSchema).default([]),
+  })
+  .strict();
+export type SimulateSection = z.output<typeof simulateSectionSchema>;
+
+/** Everything a trial needs, as plain data (it is sent to worker threads). */
+export interface SimPlan {
+  scenario: Scenario;
+  sim: SimulateSection;
+}
+
+/** Metrics kept per combatant, each per round. */
+export const METRICS = ['turns', 'actions', 'attacks', 'forfeits', 'first'] as const;
+export type Metric = (typeof METRICS)[number];
+
+/** The highest count a per-round histogram keeps apart; more is counted in the last bucket. */
+export const HIST_MAX = 12;
+
+export interface SimTally {
+  trials: number;
+  /** Rounds simulated, over all trials. */
+  rounds: number;
+  /** Combatant-rounds simulated: active combatants × rounds, summed. */
+  combatantRounds: number;
+  commands: number;
+  /** Policy choices the rules refused, by code. */
+  refused: Record<string, number>;
+  metrics: Record<string, Record<Metric, Sums>>;
+  events: Record<string, Sums>;
+  questions: Sums[];
+  /** Per combatant, how many rounds had k attacks (k = 0..HIST_MAX). */
+  attackHistogram: Record<string, number[]>;
+}
+
+/** Checks the section against the scenario: policies name combatants, questions name declared events. */
+export function checkPlan(plan: SimPlan, roster: readonly string[]): string | undefined {
+  const ids = new Set(roster);
+  for (const id of Object.keys(plan.sim.policies)) {
+    if (id !== 'default' && !ids.has(id)) {
+      return `simulate.policies names "${id}", which is not a combatant (combatants: ${[...ids].join(', ')}; or use "default").`;
+    }
+  }
+  for (const q of plan.sim.questions) {
+    for (const name of q.order) {
+      if (!Object.hasOwn(plan.sim.events, name)) {
+        return `simulate.questions "${q.name}" names the event "${name}", which is not declared under simulate.events (declared: ${Object.keys(plan.sim.events).join(', ') || 'none'}).`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Trial i's seed: a hash of the run's seed and i, so trials are the same whichever worker runs them. */
+export function trialSeed(seed: number, trial: number): number {
+  let h = (Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) + Math.imul(trial + 1, 0xc2b2ae35)) | 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x7feb352d);
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x846ca68b);
+  h ^= h >>> 16;
+  return h | 0;
+}
+
+interface Matcher {
+  name: string;
+  type: string;
+  nth: number;
+  fields: Array<[string, Json]>;
+}
+
+interface Prepared {
+  registry: RulesetRegistry;
+  ruleset: AnyRuleset;
+  /** The encounter after setup (combatants and custom actions added), before any command. */
+  base: EncounterState;
+  prelude: Command[];
+  roster: string[];
+  policies: Map<string, PolicyRule[]>;
+  matchers: Matcher[];
+  matchersByType: Map<string, Matcher[]>;
+}
+
+function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection {
+  const { scenario, sim } = plan;
+  const enc = EncounterLog.create(
+    {
+      id: scenario.name,
+      name: scenario.name,
+      ruleset: scenario.ruleset,
+      options: scenario.options,
+      dice: seededDice(scenario.seed),
+    },
+    registry,
+  );
+  if (isRejection(enc)) return enc;
+  for (const combatant of scenario.combatants) {
+    const r = enc.execute({ type: 'add-combatant', combatant });
+    if (isRejection(r)) return { ...r, message: `Setting up the scenario failed: ${r.message}` };
+  }
+  for (const action of scenario.actions) {
+    const r = enc.execute({ type: 'define-action', action });
+    if (isRejection(r)) return { ...r, message: `Setting up the scenario failed: ${r.message}` };
+  }
+  const ruleset = registry[scenario.ruleset];
+  if (!ruleset) return reject('ruleset/unknown', `The ruleset "${scenario.ruleset}" is not installed.`);
+  const prelude = scenario.commands.map((step) => {
+    const { expect: _e, expectLog: _l, reject: _r, by: _b, note: _n, ...command } = step;
+    return command as Command;
+  });
+  const policies = new Map<string, PolicyRule[]>();
+  for (const id of enc.state.roster) {
+    policies.set(id, sim.policies[id] ?? sim.policies.default ?? DEFAULT_POLICY);
+  }
+  const matchers: Matcher[] = Object.entries(sim.events).map(([name, m]) => {
+    const { type, nth, ...fields } = m;
+    return { name, type, nth, fields: Object.entries(fields) as Array<[string, Json]> };
+  });
+  const matchersByType = new Map<string, Matcher[]>();
+  for (const m of matchers) matchersByType.set(m.type, [...(matchersByType.get(m.type) ?? []), m]);
+  return {
+    registry,
+    ruleset,
+    base: enc.state,
+    prelude,
+    roster: enc.state.roster,
+    policies,
+    matchers,
+    matchersByType,
+  };
+}
+
+function sameJson(a: unknown, b: Json): boolean {
+  if (a === b) return true;
+  if (typeof b !== 'object' || b === null) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export function emptyTally(roster: readonly string[], plan: SimPlan): SimTally {
+  const metrics: SimTally['metrics'] = {};
+  const attackHistogram: SimTally['attackHistogram'] = {};
+  for (const id of roster) {
+    metrics[id] = {
+      turns: emptySums(),
+      actions: emptySums(),
+      attacks: emptySums(),
+      forfeits: emptySums(),
+      first: emptySums(),
+    };
+    attackHistogram[id] = new Array<number>(HIST_MAX + 1).fill(0);
+  }
+  const events: SimTally['events'] = {};
+  for (const name of Object.keys(plan.sim.events)) events[name] = emptySums();
+  return {
+    trials: 0,
+    rounds: 0,
+    combatantRounds: 0,
+    commands: 0,
+    refused: {},
+    metrics,
+    events,
+    questions: plan.sim.questions.map(() => emptySums()),
+    attackHistogram,
+  };
+}
+
+/** Adds `from` into `into` (integers only: exact in any order). */
+export function mergeTally(into: SimTally, from: SimTally): void {
+  into.trials += from.trials;
+  into.rounds += from.rounds;
+  into.combatantRounds += from.combatantRounds;
+  into.commands += from.commands;
+  for (const [code, n] of Object.entries(from.refused)) into.refused[code] = (into.refused[code] ?? 0) + n;
+  for (const [id, m] of Object.entries(from.metrics)) {
+    for (const k of METRICS) mergeSums(into.metrics[id]![k], m[k]);
+  }
+  for (const [name, s] of Object.entries(from.events)) mergeSums(into.events[name]!, s);
+  from.questions.forEach((s, i) => {
+    mergeSums(into.questions[i]!, s);
+  });
+  for (const [id, h] of Object.entries(from.attackHistogram)) {
+    const t = into.attackHistogram[id]!;
+    h.forEach((n, k) => {
+      t[k]! += n;
+    });
+  }
+}
+
+/** One trial's running counts. */
+class Trial {
+  state: EncounterState;
+  /** The round being counted; 0 before the fight starts. */
+  round = 0;
+  rounds = 0;
+  combatantRounds = 0;
+  commands = 0;
+  position = 0;
+  /** Per combatant per metric: count over the trial and in the current round. */
+  readonly trialCounts = new Map<string, Record<Metric, number>>();
+  readonly roundAttacks = new Map<string, number>();
+  firstThisRound: string | null = null;
+  readonly eventTrial = new Map<string, number>();
+  readonly eventRound = new Map<string, number>();
+  /** Where each named event's nth occurrence fell, in the round and in the trial. */
+  readonly atRound = new Map<string, number>();
+  readonly atTrial = new Map<string, number>();
+  readonly questionRounds: number[];
+
+  constructor(
+    readonly p: Prepared,
+    readonly plan: SimPlan,
+    readonly limit: number,
+    readonly tally: SimTally,
+    seed: number,
+  ) {
+    this.state = { ...p.base, dice: seededDice(seed) };
+    for (const id of p.roster) {
+      this.trialCounts.set(id, { turns: 0, actions: 0, attacks: 0, forfeits: 0, first: 0 });
+      this.roundAttacks.set(id, 0);
+    }
+    this.questionRounds = plan.sim.questions.map(() => 0);
+  }
+
+  count(id: string, metric: Metric, n = 1): void {
+    const c = this.trialCounts.get(id);
+    if (c) c[metric] += n;
+    if (metric === 'attacks' && this.roundAttacks.has(id))
+      this.roundAttacks.set(id, this.roundAttacks.get(id)! + n);
+  }
+
+  /** Closes the round being counted: histograms and per-round questions. */
+  endRound(): void {
+    if (this.round < 1) return;
+    for (const [id, n] of this.roundAttacks) {
+      this.tally.attackHistogram[id]![Math.min(n, HIST_MAX)]!++;
+      this.roundAttacks.set(id, 0);
+    }
+    this.plan.sim.questions.forEach((q, i) => {
+      if (q.per === 'round' && inOrder(q.order, this.atRound, q.missingIsLate)) this.questionRounds[i]!++;
+    });
+    this.eventRound.clear();
+    this.atRound.clear();
+  }
+
+  startRound(round: number): void {
+    this.endRound();
+    this.round = round;
+    this.rounds++;
+    this.firstThisRound = null;
+    for (const id of this.p.roster) if (this.state.combatants[id]!.active) this.combatantRounds++;
+  }
+
+  /** Counts one applied event (the state is the state after it). Returns attacks it names for `actor`. */
+  observe(e: EngineEvent, actor: string | undefined): number {
+    const round = this.state.round;
+    if (round > this.limit || round < 1) return 0;
+    if (round !== this.round) this.startRound(round);
+    this.position++;
+    const who = typeof e.combatant === 'string' ? e.combatant : undefined;
+    let attacks = 0;
+    if (e.type === 'turn/started' && who) {
+      this.count(who, 'turns');
+      if (this.firstThisRound === null) {
+        this.firstThisRound = who;
+        this.count(who, 'first');
+      }
+    } else if (who && e.type.endsWith('/attack')) {
+      this.count(who, 'attacks');
+      if (who === actor) attacks++;
+    } else if (who && e.type.includes('forfeit')) this.count(who, 'forfeits');
+    const matchers = this.p.matchersByType.get(e.type);
+    if (matchers) {
+      for (const m of matchers) {
+        if (!m.fields.every(([k, v]) => sameJson(e[k], v))) continue;
+        const inRound = (this.eventRound.get(m.name) ?? 0) + 1;
+        this.eventRound.set(m.name, inRound);
+        const inTrial = (this.eventTrial.get(m.name) ?? 0) + 1;
+        this.eventTrial.set(m.name, inTrial);
+        if (inRound === m.nth) this.atRound.set(m.name, this.position);
+        if (inTrial === m.nth) this.atTrial.set(m.name, this.position);
+      }
+    }
+    return attacks;
+  }
+
+  /** Decides and applies a command; returns the attacks its events name for the actor, or the refusal. */
+  exec(command: Command, actor?: string): number | Rejection {
+    const events = decide(this.state, command, this.p.registry);
+    this.commands++;
+    if (isRejection(events)) return events;
+    let attacks = 0;
+    for (const e of events) {
+      this.state = evolve(this.state, e, this.p.ruleset);
+      attacks += this.observe(e, actor);
+    }
+    return attacks;
+  }
+
+  refused(r: Rejection): void {
+    this.tally.refused[r.code] = (this.tally.refused[r.code] ?? 0) + 1;
+  }
+
+  sideDown(): boolean {
+    let pcs = 0;
+    let npcs = 0;
+    for (const id of this.p.roster) {
+      const c = this.state.combatants[id]!;
+      if (!c.active) continue;
+      if (c.side === 'pc') pcs++;
+      else npcs++;
+    }
+    return pcs === 0 || npcs === 0;
+  }
+
+  turn(actor: string, rng: StateRng): void {
+    const policy = this.p.policies.get(actor) ?? DEFAULT_POLICY;
+    const used = new Array<number>(policy.length).fill(0);
+    let acts = 0;
+    // A guard against policies of free actions that never stop; `times` bounds each rule anyway.
+    for (let guard = 0; guard < 200; guard++) {
+      if (this.state.current !== actor || this.state.status !== 'running') return;
+      const legal = this.p.ruleset.legalActions(this.state, actor);
+      const choice: Choice | undefined = choose(this.state, actor, policy, legal, used, acts, rng);
+      if (!choice) return;
+      used[choice.rule]!++;
+      const result = this.exec(choice.command, actor);
+      if (isRejection(result)) {
+        this.refused(result);
+        continue;
+      }
+      acts++;
+      if (this.state.round <= this.limit) {
+        this.count(actor, 'actions');
+        const tagged = legal
+          .find((l) => l.action.id === choice.command.action)
+          ?.action.tags.includes('attack');
+        if (result === 0 && tagged) this.count(actor, 'attacks');
+      }
+      if (choice.damage && choice.target) this.hit(choice.target, choice.damage, rng);
+    }
+  }
+
+  hit(target: string, damage: string, rng: StateRng): void {
+    const amount = Math.max(0, rollTotal(damage, rng));
+    const r = this.exec({ type: 'damage', combatant: target, amount });
+    if (isRejection(r)) {
+      this.refused(r);
+      return;
+    }
+    const c = this.state.combatants[target];
+    if (c?.active && c.hp && c.hp.current <= 0) {
+      const d = this.exec({ type: 'defeat', combatant: target });
+      if (isRejection(d)) this.refused(d);
+    }
+  }
+
+  run(rng: StateRng): void {
+    for (const command of this.p.prelude) {
+      const r = this.exec(command);
+      if (isRejection(r)) this.refused(r);
+    }
+    if (this.state.status === 'setup') {
+      const r = this.exec({ type: 'start' });
+      if (isRejection(r)) this.refused(r);
+    }
+    const untilEnd = this.plan.sim.until === 'end';
+    for (let guard = 0; guard < 100_000; guard++) {
+      if (this.state.status !== 'running' || this.state.round > this.limit) break;
+      if (untilEnd && this.sideDown()) break;
+      const actor = this.state.current;
+      if (actor) this.turn(actor, rng);
+      if (this.state.status !== 'running' || (untilEnd && this.sideDown())) break;
+      const r = this.exec({ type: 'next' });
+      if (isRejection(r)) {
+        this.refused(r);
+        break;
+      }
+    }
+    this.endRound();
+    this.finish();
+  }
+
+  finish(): void {
+    const t = this.tally;
+    t.trials++;
+    t.rounds += this.rounds;
+    t.combatantRounds += this.combatantRounds;
+    t.commands += this.commands;
+    for (const [id, counts] of this.trialCounts) {
+      for (const k of METRICS) addTrial(t.metrics[id]![k], counts[k], this.rounds);
+    }
+    for (const m of this.p.matchers)
+      addTrial(t.events[m.name]!, this.eventTrial.get(m.name) ?? 0, this.rounds);
+    this.plan.sim.questions.forEach((q, i) => {
+      if (q.per === 'round') addTrial(t.questions[i]!, this.questionRounds[i]!, this.rounds);
+      else addTrial(t.questions[i]!, inOrder(q.order, this.atTrial, q.missingIsLate) ? 1 : 0, 1);
+    });
+  }
+}
+
+function inOrder(names: readonly string[], at: ReadonlyMap<string, number>, missingIsLate: boolean): boolean {
+  let last = -1;
+  for (const name of names) {
+    const p = at.get(name) ?? (missingIsLate ? Number.POSITIVE_INFINITY : undefined);
+    if (p === undefined || p <= last) return false;
+    last = p;
+  }
+  return true;
+}
+
+/**
+ * Runs trials `from` (inclusive) to `to` (exclusive) of a simulation seeded with `seed`. Pure apart
+ * from the progress callback: the same arguments give the same tally.
+ */
+export function runTrials(
+  plan: SimPlan,
+  registry: RulesetRegistry,
+  seed: number,
+  from: number,
+  to: number,
+  onProgress?: (done: number) => void,
+): SimTally | Rejection {
+  const p = prepare(plan, registry);
+  if (isRejection(p)) return p;
+  const tally = emptyTally(p.roster, plan);
+  const limit = plan.sim.until === 'end' ? plan.sim.maxRounds : plan.sim.rounds;
+  for (let i = from; i < to; i++) {
+    const s = trialSeed(seed, i);
+    const trial = new Trial(p, plan, limit, tally, s);
+    trial.run(new StateRng(seededDice(s ^ 0x5eed5eed)));
+    if (onProgress && (i - from + 1) % 256 === 0) onProgress(i - from + 1);
+  }
+  onProgress?.(to - from);
+  return tally;
+}
+
+/** The roster ids a scenario's combatants get (the engine numbers those without an id). */
+export function rosterOf(plan: SimPlan, registry: RulesetRegistry): string[] | Rejection {
+  const p = prepare(plan, registry);
+  return isRejection(p) ? p : p.roster;
+}
