@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, totalmem } from 'node:os';
+import { benchCli } from './cli.js';
 import { benchDice } from './dice.js';
 import { benchEngine, type Row } from './engine.js';
+import { benchServer } from './server.js';
 
 /**
  * `npm run bench`: every benchmark in one run, side by side, printed as a table. With `--write`, the
@@ -9,19 +11,39 @@ import { benchEngine, type Row } from './engine.js';
  */
 async function main(): Promise<void> {
   const rows: Row[] = [];
-  process.stderr.write('engine benchmarks…\n');
-  rows.push(...(await benchEngine()));
-  process.stderr.write('dice benchmarks…\n');
-  const dice = await benchDice();
-  for (const r of dice.rows) {
-    rows.push({ name: r.name, value: `${(r.opsPerSec / 1e6).toFixed(2)} M rolls/s`, target: '—', met: true });
+  // `--only=engine,dice,cli,server` runs some sections; the default runs them all.
+  const only = process.argv
+    .find((a) => a.startsWith('--only='))
+    ?.slice(7)
+    .split(',');
+  const want = (section: string) => !only || only.includes(section);
+  if (want('engine')) {
+    process.stderr.write('engine benchmarks…\n');
+    rows.push(...(await benchEngine()));
   }
-  rows.push({
-    name: 'dice: ours / @dice-roller/rpg-dice-roller, 1d10! pre-parsed',
-    value: `${dice.ratio.toFixed(1)}×`,
-    target: '≥ 30×',
-    met: dice.ratio >= 30,
-  });
+  if (want('dice')) {
+    process.stderr.write('dice benchmarks…\n');
+    const dice = await benchDice();
+    for (const r of dice.rows) {
+      rows.push({
+        name: r.name,
+        value: `${(r.opsPerSec / 1e6).toFixed(2)} M rolls/s`,
+        target: '—',
+        met: true,
+      });
+    }
+    rows.push({
+      name: 'dice: ours / @dice-roller/rpg-dice-roller, 1d10! pre-parsed',
+      value: `${dice.ratio.toFixed(1)}×`,
+      target: '≥ 30×',
+      met: dice.ratio >= 30,
+    });
+  }
+  if (want('cli')) {
+    process.stderr.write('cli benchmarks…\n');
+    rows.push(...(await benchCli('tara-corax', { agility: 6, intellect: 4, landSpeed: 10 })));
+  }
+  if (want('server')) rows.push(...(await benchServer()));
   const machine = `Node ${process.version}, ${arch()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`;
   const table = [
     `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}.`,

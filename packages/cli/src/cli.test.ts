@@ -307,3 +307,35 @@ describe('roundkeeper export / import', () => {
     }
   });
 });
+
+describe('roundkeeper serve', () => {
+  it('starts the server, prints its URL, answers, and stops cleanly on SIGTERM', async () => {
+    const { spawn } = await import('node:child_process');
+    const dir = mkdtempSync(join(tmpdir(), 'rk-serve-'));
+    const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      proc.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on (\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      proc.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    const health = await fetch(`${url}/api/health`);
+    expect(health.status).toBe(200);
+    const code = await new Promise((resolve) => {
+      proc.once('exit', resolve);
+      proc.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+  });
+
+  it('refuses a bad port with exit code 1 and says why', () => {
+    const r = roundkeeper('serve', '--port', 'eighty');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('--port must be a whole number');
+  });
+});

@@ -264,6 +264,46 @@ Examples:
     process.exitCode = code;
   });
 
+program
+  .command('serve')
+  .description('Start the server: the web app and its API, on an embedded SQLite database.')
+  .option('--host <host>', 'address to listen on', '127.0.0.1')
+  .option('--port <port>', 'port (0 picks any free one)', '4321')
+  .option('--data-dir <dir>', 'where the database file lives', 'data')
+  .option('--log-level <level>', 'fatal, error, warn, info or debug', 'warn')
+  .addHelpText(
+    'after',
+    `
+Prints the URL to open. Creating an encounter gives a GM link, a table link and a link per player
+character; send each player theirs. Stop with Ctrl-C (the database closes cleanly).
+
+Examples:
+  $ roundkeeper serve
+  $ roundkeeper serve --port 8080 --data-dir ~/.roundkeeper`,
+  )
+  .action(async (opts: { host: string; port: string; dataDir: string; logLevel: string }) => {
+    const port = Number(opts.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new CliError(`--port must be a whole number from 0 to 65535, not "${opts.port}".`, EXIT.refused);
+    }
+    const { startServer } = await import('@roundkeeper/server');
+    const server = await startServer({
+      host: opts.host,
+      port,
+      dataDir: opts.dataDir,
+      logLevel: opts.logLevel,
+    });
+    process.stdout.write(`Roundkeeper listening on ${server.url}\n`);
+    const stop = () => {
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+
 program.exitOverride();
 
 try {

@@ -118,11 +118,30 @@ export class EncounterLog {
     return new EncounterLog(registry, first);
   }
 
-  static fromLog(log: readonly LogEntry[], registry: RulesetRegistry): EncounterLog {
+  /**
+   * An encounter from its stored log. With a snapshot (the state at some seq), only the entries after it
+   * are folded — unless one of them is an undo or redo, which needs the whole log.
+   */
+  static fromLog(
+    log: readonly LogEntry[],
+    registry: RulesetRegistry,
+    snapshot?: { seq: number; state: EncounterState },
+  ): EncounterLog {
     const enc = new EncounterLog(registry, log[0]!);
     enc.entries.push(...log.slice(1));
-    enc.state = reduce(enc.entries, registry);
+    const tail = snapshot ? log.filter((e) => e.seq > snapshot.seq) : [];
+    if (snapshot && snapshot.state.seq === snapshot.seq && log.some((e) => e.seq === snapshot.seq)) {
+      enc.state = applyEntries(snapshot.state, tail, enc.entries, registry);
+    } else {
+      enc.state = reduce(enc.entries, registry);
+    }
     return enc;
+  }
+
+  /** Restores the log and state to what they were before the last `execute` (storage refused it). */
+  rollback(to: { length: number; state: EncounterState }): void {
+    this.entries.length = to.length;
+    this.state = to.state;
   }
 
   /** Decides and applies a command; returns the new log entries or the rejection. */

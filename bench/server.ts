@@ -1,0 +1,211 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import type { Row } from './engine.js';
+
+const BIN = fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
+
+interface Enc {
+  id: string;
+  gm: string;
+  viewers: WebSocket[];
+  /** seq → time each viewer saw it. */
+  seen: Map<number, number[]>;
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function post(
+  url: string,
+  path: string,
+  body: unknown,
+  token?: string,
+): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+const combatants = [
+  { id: 'p1', name: 'P1', side: 'pc', stats: { initiative: 4 } },
+  { id: 'p2', name: 'P2', side: 'pc', stats: { initiative: 3 } },
+  { id: 'p3', name: 'P3', side: 'pc', stats: { initiative: 2 } },
+  { id: 'p4', name: 'P4', side: 'pc', stats: { initiative: 1 } },
+  { id: 'orc', name: 'Orc', stats: { initiative: 0 }, hp: 30 },
+];
+
+async function createEncounters(url: string, n: number, watch: boolean): Promise<Enc[]> {
+  const out: Enc[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await post(url, '/api/encounters', {
+      name: `Bench ${i}`,
+      ruleset: 'classic',
+      seed: i,
+      combatants,
+    });
+    const b = r.body as {
+      encounter: { id: string };
+      tokens: { gm: string; table: string; players: Record<string, string> };
+    };
+    const enc: Enc = { id: b.encounter.id, gm: b.tokens.gm, viewers: [], seen: new Map() };
+    await post(url, `/api/encounters/${enc.id}/commands`, { command: { type: 'start' } }, enc.gm);
+    if (watch) {
+      const tokens = [b.tokens.gm, b.tokens.table, ...Object.values(b.tokens.players)];
+      for (const t of tokens) {
+        const ws = new WebSocket(`${url.replace('http', 'ws')}/api/encounters/${enc.id}/live?token=${t}`);
+        ws.on('message', (data) => {
+          const m = JSON.parse(data.toString()) as { type: string; seq?: number };
+          if (m.type !== 'change' || m.seq === undefined) return;
+          const list = enc.seen.get(m.seq) ?? [];
+          list.push(performance.now());
+          enc.seen.set(m.seq, list);
+        });
+        enc.viewers.push(ws);
+      }
+      await Promise.all(enc.viewers.map((ws) => new Promise((r) => ws.once('open', r))));
+    }
+    out.push(enc);
+  }
+  return out;
+}
+
+/** Sends commands at `rate` per second for `seconds`, round-robin over encounters; latency = until all viewers saw it. */
+async function paced(url: string, encs: Enc[], rate: number, seconds: number): Promise<number[]> {
+  const latencies: number[] = [];
+  const total = rate * seconds;
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const enc = encs[i % encs.length]!;
+    const sent = performance.now();
+    pending.push(
+      post(url, `/api/encounters/${enc.id}/commands`, { command: { type: 'next' } }, enc.gm).then(
+        async (r) => {
+          const seq = (r.body as { seq: number }).seq;
+          const deadline = performance.now() + 2000;
+          while ((enc.seen.get(seq)?.length ?? 0) < enc.viewers.length && performance.now() < deadline) {
+            await new Promise((res) => setTimeout(res, 1));
+          }
+          const times = enc.seen.get(seq) ?? [];
+          latencies.push(Math.max(...times) - sent);
+        },
+      ),
+    );
+  }
+  await Promise.all(pending);
+  return latencies.sort((a, b) => a - b);
+}
+
+/** As many commands as the server takes, 16 in flight, for `seconds`. */
+async function saturate(url: string, encs: Enc[], seconds: number): Promise<number> {
+  let done = 0;
+  const end = performance.now() + seconds * 1000;
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (performance.now() < end) {
+        const enc = encs[i++ % encs.length]!;
+        await post(url, `/api/encounters/${enc.id}/commands`, { command: { type: 'next' } }, enc.gm);
+        done++;
+      }
+    }),
+  );
+  return done / seconds;
+}
+
+export async function benchServer(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'rk-bench-'));
+  const proc = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dir, '--rate-limit', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve) => {
+    let out = '';
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+  });
+  const rows: Row[] = [];
+  try {
+    process.stderr.write('server: 200 encounters × 6 viewers…\n');
+    const encs = await createEncounters(url, 200, true);
+    await paced(url, encs, 50, 2); // warm-up
+    const lat = await paced(url, encs, 50, 10);
+    const p50 = pct(lat, 50);
+    const p99 = pct(lat, 99);
+    rows.push({
+      name: 'server: command → all 6 viewers, 200 encounters, 50 commands/s (p50)',
+      value: `${p50.toFixed(2)} ms`,
+      target: '—',
+      met: true,
+    });
+    rows.push({
+      name: 'server: command → all 6 viewers, 200 encounters, 50 commands/s (p99)',
+      value: `${p99.toFixed(2)} ms`,
+      target: '≤ 10 ms',
+      met: p99 <= 10,
+    });
+    const cps = await saturate(url, encs, 5);
+    rows.push({
+      name: 'server: sustained commands/s (16 in flight, 1,200 viewers)',
+      value: `${cps.toFixed(0)} /s`,
+      target: '—',
+      met: true,
+    });
+    const rss = rssMiB(proc.pid!);
+    rows.push({
+      name: 'server: RSS with 200 live encounters, 1,200 viewers',
+      value: `${rss.toFixed(0)} MiB`,
+      target: '≤ 120 MB',
+      met: rss <= 120,
+    });
+
+    process.stderr.write('server: + 1,000 stored idle encounters…\n');
+    await createEncounters(url, 1000, false);
+    const lat2 = await paced(url, encs, 50, 10);
+    const p99b = pct(lat2, 99);
+    rows.push({
+      name: 'server: same, with 1,000 more stored idle encounters (p50)',
+      value: `${pct(lat2, 50).toFixed(2)} ms`,
+      target: '—',
+      met: true,
+    });
+    rows.push({
+      name: 'server: same, with 1,000 more stored idle encounters (p99)',
+      value: `${p99b.toFixed(2)} ms`,
+      target: '≤ 10 ms',
+      met: p99b <= 10,
+    });
+    const rss2 = rssMiB(proc.pid!);
+    rows.push({
+      name: 'server: RSS with 1,000 more stored idle encounters',
+      value: `${rss2.toFixed(0)} MiB`,
+      target: '≤ 120 MB',
+      met: rss2 <= 120,
+    });
+    for (const e of encs) for (const ws of e.viewers) ws.close();
+  } finally {
+    proc.kill('SIGTERM');
+    await new Promise((r) => proc.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}

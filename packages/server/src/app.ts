@@ -1,0 +1,518 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import websocket from '@fastify/websocket';
+import {
+  combatantInputSchema,
+  createEncounter,
+  type EncounterState,
+  explainZodError,
+  isRejection,
+  parseScenario,
+  type Rejection,
+  type RulesetRegistry,
+  reject,
+  seededDice,
+} from '@roundkeeper/engine';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { stringify as toYaml } from 'yaml';
+import { z } from 'zod';
+import { Hub, HubError, type HubOptions } from './hub.js';
+import { hashToken } from './links.js';
+import { type Storage, StorageConflictError } from './storage/storage.js';
+
+export interface AppOptions extends HubOptions {
+  storage: Storage;
+  registry: RulesetRegistry;
+  /** Folder of the web app's production build; served with SPA fallback when present. */
+  webRoot?: string;
+  /** Requests per client per 10 s (0 = no limit). Default 600. */
+  rateLimit?: number;
+  /** WebSocket messages per connection per second. Default 50. */
+  wsRate?: number;
+  logLevel?: string;
+  /** Heartbeat interval for WebSockets (ms). Default 15 s. */
+  heartbeatMs?: number;
+  version?: string;
+}
+
+const createSchema = z.union([
+  z.object({ scenario: z.unknown() }).strict(),
+  z
+    .object({
+      name: z.string().trim().min(1).max(120),
+      ruleset: z.string().min(1).max(40),
+      options: z.record(z.string(), z.json()).optional(),
+      seed: z
+        .number()
+        .int()
+        .min(-(2 ** 31))
+        .max(2 ** 31 - 1)
+        .optional(),
+      combatants: z.array(combatantInputSchema).max(200).optional(),
+    })
+    .strict(),
+]);
+const lookupSchema = z.object({ tokens: z.array(z.string().max(100)).max(200) }).strict();
+const patchSchema = z
+  .object({
+    name: z.string().trim().min(1).max(120).optional(),
+    status: z.enum(['active', 'archived']).optional(),
+  })
+  .strict();
+const commandBodySchema = z.object({ command: z.unknown() }).strict();
+const allowedSchema = z.object({ allowed: z.array(z.string().min(1).max(40)).max(50) }).strict();
+const wsMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('command'), id: z.string().max(64), command: z.unknown() }),
+  z.object({ type: z.literal('ping') }),
+]);
+const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,40}$/) });
+
+function parse<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
+  const r = schema.safeParse(data);
+  if (!r.success) throw new HubError(400, reject('request/invalid', explainZodError(r.error, what)));
+  return r.data;
+}
+
+function tokenOf(req: FastifyRequest): string | undefined {
+  const h = req.headers.authorization;
+  if (h?.startsWith('Bearer ')) return h.slice(7).trim();
+  const q = (req.query as Record<string, unknown> | undefined)?.token;
+  return typeof q === 'string' ? q : undefined;
+}
+
+function errorBody(r: Rejection) {
+  return { error: r };
+}
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'permissions-policy': 'camera=(), microphone=(), geolocation=()',
+  'content-security-policy':
+    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+};
+
+/** Builds the server: the API, the live WebSocket, and the web app's static files. */
+export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; hub: Hub }> {
+  const hub = new Hub(options.storage, options.registry, options);
+  const app = Fastify({
+    bodyLimit: 256 * 1024,
+    logger: {
+      level: options.logLevel ?? 'info',
+      // Tokens travel in the Authorization header and in ?token=: neither is ever logged.
+      serializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: req.url.split('?')[0] }),
+      },
+    },
+  });
+
+  // The API speaks JSON only.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.header(k, v);
+    if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, req, reply) => {
+    if (error instanceof HubError) return reply.status(error.status).send(errorBody(error.rejection));
+    if (error instanceof StorageConflictError) {
+      return reply.status(409).send(errorBody(reject('encounter/conflict', error.message)));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return reply
+        .status(429)
+        .send(
+          errorBody(
+            reject(
+              'request/rate-limited',
+              'Too many requests from this client; wait a few seconds and try again.',
+            ),
+          ),
+        );
+    }
+    if (status < 500) {
+      const messages: Record<string, [string, string]> = {
+        FST_ERR_CTP_BODY_TOO_LARGE: [
+          'request/too-large',
+          'The request body is too large (the limit is 256 KiB).',
+        ],
+        FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+          'request/media-type',
+          'Send JSON with the header Content-Type: application/json.',
+        ],
+        FST_ERR_CTP_EMPTY_JSON_BODY: ['request/empty', 'The request body is empty; send a JSON object.'],
+        FST_ERR_CTP_INVALID_JSON_BODY: [
+          'request/malformed-json',
+          `The body is not valid JSON: ${error.message}`,
+        ],
+      };
+      const [code, message] = messages[error.code ?? ''] ?? [
+        error instanceof SyntaxError ? 'request/malformed-json' : 'request/invalid',
+        error instanceof SyntaxError ? `The body is not valid JSON: ${error.message}` : error.message,
+      ];
+      return reply.status(status).send(errorBody(reject(code, message)));
+    }
+    req.log.error({ err: error }, 'unexpected error');
+    return reply
+      .status(500)
+      .send(
+        errorBody(
+          reject('server/internal', 'Something went wrong on the server; nothing was changed. Try again.'),
+        ),
+      );
+  });
+
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  const limit = options.rateLimit ?? 600;
+  if (limit > 0) {
+    await app.register(rateLimit, {
+      max: limit,
+      timeWindow: 10_000,
+      keyGenerator: (req) => {
+        const t = tokenOf(req);
+        return t ? `t:${hashToken(t).slice(0, 16)}` : `ip:${req.ip}`;
+      },
+    });
+  }
+
+  const base = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+  const pageUrl = (req: FastifyRequest, id: string, token: string) => `${base(req)}/e/${id}?token=${token}`;
+
+  app.get('/api/health', async () => ({ ok: true, version: options.version ?? '0.1.0' }));
+
+  app.get('/api/rulesets', async () => {
+    return Object.values(options.registry).map((r) => {
+      const defaults = r.optionsSchema.parse({}) as Record<string, unknown>;
+      const schema = z.toJSONSchema(r.optionsSchema, { io: 'input', unrepresentable: 'any' }) as {
+        properties?: Record<string, { description?: string; type?: string; enum?: unknown[] }>;
+      };
+      const created = createEncounter(
+        { id: 'probe', name: 'probe', ruleset: r.id, dice: seededDice(1) },
+        options.registry,
+      );
+      const probe = isRejection(created) ? undefined : (created.state as unknown as EncounterState);
+      return {
+        id: r.id,
+        name: r.name,
+        version: r.version,
+        summary: r.summary,
+        unit: r.clock.unit,
+        commands: Object.keys(r.commands),
+        options: Object.entries(schema.properties ?? {}).map(([name, p]) => ({
+          name,
+          default: defaults[name] ?? null,
+          description: p.description ?? '',
+          type: p.type ?? null,
+          enum: p.enum ?? null,
+        })),
+        stats: z.toJSONSchema(r.statsSchema, { io: 'input', unrepresentable: 'any' }),
+        catalog: probe ? r.catalog(probe) : [],
+      };
+    });
+  });
+
+  app.post('/api/encounters', async (req, reply) => {
+    const body = parse(createSchema, req.body, 'new encounter');
+    let created: Awaited<ReturnType<Hub['create']>>;
+    if ('scenario' in body) {
+      const scenario = parseScenario(body.scenario);
+      if (isRejection(scenario)) throw new HubError(400, scenario);
+      if (!options.registry[scenario.ruleset]) {
+        throw new HubError(
+          400,
+          reject(
+            'ruleset/unknown',
+            `There is no ruleset "${scenario.ruleset}". Choose one of: ${Object.keys(options.registry).join(', ')}.`,
+          ),
+        );
+      }
+      created = await hub.create({ scenario });
+    } else {
+      if (!options.registry[body.ruleset]) {
+        throw new HubError(
+          400,
+          reject(
+            'ruleset/unknown',
+            `There is no ruleset "${body.ruleset}". Choose one of: ${Object.keys(options.registry).join(', ')}.`,
+          ),
+        );
+      }
+      const input: Parameters<Hub['create']>[0] = { name: body.name, ruleset: body.ruleset };
+      if (body.options) input.options = body.options;
+      if (body.seed !== undefined) input.seed = body.seed;
+      if (body.combatants) input.combatants = body.combatants;
+      created = await hub.create(input);
+    }
+    const { record, tokens } = created;
+    const players: Record<string, string> = {};
+    for (const [cid, t] of Object.entries(tokens.players)) players[cid] = pageUrl(req, record.id, t);
+    return reply.status(201).send({
+      encounter: record,
+      links: {
+        gm: pageUrl(req, record.id, tokens.gm),
+        table: pageUrl(req, record.id, tokens.table),
+        players,
+      },
+      tokens,
+    });
+  });
+
+  app.post('/api/encounters/lookup', async (req) => {
+    const { tokens } = parse(lookupSchema, req.body, 'lookup');
+    const out = [];
+    for (const t of tokens) {
+      const link = /^[A-Za-z0-9_-]{16,64}$/.test(t)
+        ? await options.storage.findLink(hashToken(t))
+        : undefined;
+      if (!link) continue;
+      const record = await options.storage.getEncounter(link.encounterId);
+      if (record) out.push({ encounter: record, role: link.role, combatants: link.combatants, token: t });
+    }
+    return { encounters: out };
+  });
+
+  app.get('/api/encounters/:id', async (req) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const link = await hub.link(tokenOf(req), id);
+    const { record, seq, state } = await hub.snapshotFor(id, link);
+    return {
+      encounter: record,
+      role: link.role,
+      combatants: link.combatants,
+      allowed: link.allowed,
+      seq,
+      state,
+    };
+  });
+
+  app.patch('/api/encounters/:id', async (req) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const link = await hub.link(tokenOf(req), id);
+    hub.requireGm(link);
+    const patch = parse(patchSchema, req.body, 'change');
+    const p: { name?: string; status?: 'active' | 'archived' } = {};
+    if (patch.name !== undefined) p.name = patch.name;
+    if (patch.status !== undefined) p.status = patch.status;
+    return { encounter: await hub.update(id, p) };
+  });
+
+  app.delete('/api/encounters/:id', async (req, reply) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const link = await hub.link(tokenOf(req), id);
+    hub.requireGm(link);
+    await hub.delete(id);
+    return reply.status(204).send();
+  });
+
+  app.get('/api/encounters/:id/events', async (req) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const link = await hub.link(tokenOf(req), id);
+    const q = parse(
+      z.object({ after: z.coerce.number().int().min(0).default(0) }).passthrough(),
+      req.query,
+      'query',
+    );
+    return hub.eventsSince(id, link, q.after);
+  });
+
+  app.post('/api/encounters/:id/commands', async (req) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const link = await hub.link(tokenOf(req), id);
+    const { command } = parse(commandBodySchema, req.body, 'command request');
+    return hub.command(id, link, command);
+  });
+
+  app.get('/api/encounters/:id/export', async (req, reply) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const link = await hub.link(tokenOf(req), id);
+    hub.requireGm(link);
+    const q = parse(
+      z.object({ format: z.enum(['json', 'yaml']).default('json') }).passthrough(),
+      req.query,
+      'query',
+    );
+    const scenario = await hub.exportScenario(id);
+    if (q.format === 'yaml') {
+      return reply.type('application/yaml; charset=utf-8').send(toYaml(scenario));
+    }
+    return scenario;
+  });
+
+  app.get('/api/encounters/:id/links', async (req) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const token = tokenOf(req);
+    const link = await hub.link(token, id);
+    hub.requireGm(link);
+    const links = await hub.links(id, token!);
+    return {
+      gm: pageUrl(req, id, links.gm),
+      table: pageUrl(req, id, links.table),
+      players: links.players.map((p) => ({ ...p, url: pageUrl(req, id, p.token) })),
+    };
+  });
+
+  app.patch('/api/encounters/:id/links/:combatant', async (req) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const combatant = parse(
+      z.object({ combatant: z.string().min(1).max(64) }).passthrough(),
+      req.params,
+      'combatant',
+    ).combatant;
+    const token = tokenOf(req);
+    const link = await hub.link(token, id);
+    hub.requireGm(link);
+    const { allowed } = parse(allowedSchema, req.body, 'link change');
+    await hub.setAllowed(id, token!, combatant, allowed);
+    return { ok: true };
+  });
+
+  const wsRate = options.wsRate ?? 50;
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  app.get('/api/encounters/:id/live', { websocket: true }, async (socket, req) => {
+    const fail = (r: Rejection, code = 4400) => {
+      socket.send(JSON.stringify({ type: 'error', error: r }));
+      socket.close(code, r.code);
+    };
+    const params = idParam.safeParse(req.params);
+    if (!params.success)
+      return fail(reject('request/invalid', 'The encounter id in the address is not valid.'));
+    const id = params.data.id;
+    let link: Awaited<ReturnType<Hub['link']>>;
+    try {
+      link = await hub.link(tokenOf(req), id);
+    } catch (error) {
+      if (error instanceof HubError) return fail(error.rejection, 4000 + error.status);
+      throw error;
+    }
+    const afterRaw = (req.query as Record<string, unknown>).after;
+    const after = typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
+    let alive = true;
+    socket.on('pong', () => {
+      alive = true;
+    });
+    const beat = setInterval(() => {
+      if (!alive) return socket.terminate();
+      alive = false;
+      socket.ping();
+    }, heartbeatMs);
+    const sub = {
+      viewer:
+        link.role === 'gm'
+          ? { role: 'gm' as const }
+          : link.role === 'table'
+            ? { role: 'table' as const }
+            : { role: 'player' as const, combatants: link.combatants },
+      send(text: string) {
+        // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
+        if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
+        socket.send(text);
+      },
+      close() {
+        socket.close(1001, 'closing');
+      },
+    };
+    let unsubscribe: () => void = () => {};
+    try {
+      unsubscribe = await hub.subscribe(id, link, sub, after);
+    } catch (error) {
+      clearInterval(beat);
+      if (error instanceof HubError) return fail(error.rejection, 4000 + error.status);
+      throw error;
+    }
+    let tokens = wsRate;
+    const refill = setInterval(() => {
+      tokens = wsRate;
+    }, 1000);
+    socket.on('close', () => {
+      clearInterval(beat);
+      clearInterval(refill);
+      unsubscribe();
+    });
+    socket.on('message', async (data, isBinary) => {
+      if (tokens-- <= 0) {
+        socket.send(
+          JSON.stringify({
+            type: 'error',
+            error: reject('request/rate-limited', 'Too many messages; slow down.'),
+          }),
+        );
+        return;
+      }
+      let msg: z.output<typeof wsMessageSchema>;
+      try {
+        const text = isBinary ? '' : data.toString();
+        const parsed = wsMessageSchema.safeParse(JSON.parse(text));
+        if (!parsed.success) {
+          socket.send(
+            JSON.stringify({
+              type: 'error',
+              error: reject('request/invalid', explainZodError(parsed.error, 'message')),
+            }),
+          );
+          return;
+        }
+        msg = parsed.data;
+      } catch {
+        socket.send(
+          JSON.stringify({
+            type: 'error',
+            error: reject('request/malformed-json', 'A message must be JSON, like {"type": "ping"}.'),
+          }),
+        );
+        return;
+      }
+      if (msg.type === 'ping') {
+        socket.send(JSON.stringify({ type: 'pong' }));
+        return;
+      }
+      try {
+        const r = await hub.command(id, link, msg.command);
+        socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
+      } catch (error) {
+        const rejection =
+          error instanceof HubError
+            ? error.rejection
+            : reject('server/internal', 'Something went wrong on the server; nothing was changed.');
+        if (!(error instanceof HubError)) req.log.error({ err: error }, 'command failed');
+        socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: false, error: rejection }));
+      }
+    });
+  });
+
+  // The web app: static files with a fallback to index.html for its own routes.
+  const webRoot = options.webRoot;
+  const index = webRoot ? join(webRoot, 'index.html') : undefined;
+  if (webRoot && index && existsSync(index)) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
+  }
+  app.setNotFoundHandler((req, reply: FastifyReply) => {
+    if (req.url.startsWith('/api/') || req.method !== 'GET') {
+      return reply
+        .status(404)
+        .send(
+          errorBody(reject('request/not-found', `There is no ${req.method} ${req.url.split('?')[0]} here.`)),
+        );
+    }
+    if (index && existsSync(index)) return reply.type('text/html; charset=utf-8').send(readFileSync(index));
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        '<!doctype html><title>Roundkeeper</title><p>Roundkeeper is running. The web app is not built yet: run <code>npm run build</code>.</p>',
+      );
+  });
+
+  const sweeper = setInterval(() => hub.sweep(), 60_000);
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    hub.closeAll();
+  });
+  return { app, hub };
+}

@@ -1,0 +1,525 @@
+import { randomInt } from 'node:crypto';
+import {
+  type AnyRuleset,
+  type CombatantInput,
+  type Command,
+  EncounterLog,
+  type EncounterState,
+  type EncounterView,
+  isRejection,
+  type Json,
+  type LogEntry,
+  type Rejection,
+  type RulesetRegistry,
+  reject,
+  type Scenario,
+  scriptedDice,
+  seededDice,
+  type Viewer,
+  view,
+  viewLog,
+} from '@roundkeeper/engine';
+import {
+  authorize,
+  defaultPlayerCommands,
+  deriveToken,
+  hashToken,
+  newToken,
+  playerLink,
+  viewerOf,
+} from './links.js';
+import type { CommandRecord, EncounterRecord, LinkRecord, Storage } from './storage/storage.js';
+
+/** A connected viewer: the server pushes its redacted view of every change. */
+export interface Subscriber {
+  viewer: Viewer;
+  send(text: string): void;
+  close(): void;
+}
+
+interface Live {
+  record: EncounterRecord;
+  log: EncounterLog;
+  ruleset: AnyRuleset;
+  /** Commands of one encounter run one after another, against the current state. */
+  queue: Promise<unknown>;
+  subscribers: Set<Subscriber>;
+  lastUsed: number;
+}
+
+export interface CreateInput {
+  name: string;
+  ruleset: string;
+  options?: Record<string, unknown>;
+  seed?: number;
+  combatants?: CombatantInput[];
+}
+
+export interface Created {
+  record: EncounterRecord;
+  tokens: { gm: string; table: string; players: Record<string, string> };
+}
+
+export interface HubOptions {
+  /** Write a snapshot every N events (default 200). */
+  snapshotEvery?: number;
+  /** Unload an encounter nobody watches after this long (ms, default 5 minutes). */
+  idleMs?: number;
+  /** The wall clock, injected (tests use a fake one). */
+  now?: () => Date;
+}
+
+export class HubError extends Error {
+  constructor(
+    readonly status: number,
+    readonly rejection: Rejection,
+  ) {
+    super(rejection.message);
+  }
+}
+
+/**
+ * The authority: loads encounters, serializes each one's commands, decides against the current state,
+ * persists the events before anyone hears of them, then broadcasts each viewer's redacted view.
+ */
+export class Hub {
+  private readonly live = new Map<string, Live>();
+  private readonly loading = new Map<string, Promise<Live>>();
+  private readonly snapshotEvery: number;
+  private readonly idleMs: number;
+  private readonly now: () => Date;
+
+  constructor(
+    readonly storage: Storage,
+    readonly registry: RulesetRegistry,
+    options: HubOptions = {},
+  ) {
+    this.snapshotEvery = options.snapshotEvery ?? 200;
+    this.idleMs = options.idleMs ?? 5 * 60_000;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  private time(): string {
+    return this.now().toISOString();
+  }
+
+  rulesetOf(id: string): AnyRuleset {
+    const r = this.registry[id];
+    if (!r) throw new HubError(400, reject('ruleset/unknown', `There is no ruleset "${id}".`));
+    return r;
+  }
+
+  /** Creates an encounter from a name, ruleset, options and combatants, or by replaying a scenario. */
+  async create(input: CreateInput | { scenario: Scenario }): Promise<Created> {
+    const id = newToken().slice(0, 12).replace(/[-_]/g, 'x');
+    const time = this.time();
+    let log: EncounterLog | Rejection;
+    const accepted: CommandRecord[] = [];
+    let origin: Json;
+    if ('scenario' in input) {
+      const s = input.scenario;
+      const dice = s.dice
+        ? scriptedDice(s.dice, s.strictDice ? 'error' : { seed: s.seed })
+        : seededDice(s.seed);
+      origin = s.dice ? { seed: s.seed, dice: s.dice, strictDice: s.strictDice } : { seed: s.seed };
+      log = EncounterLog.create(
+        { id, name: s.name, ruleset: s.ruleset, options: s.options, dice },
+        this.registry,
+        time,
+      );
+      if (isRejection(log)) throw new HubError(400, log);
+      const steps: Array<{ command: Command; by?: Viewer }> = [
+        ...s.combatants.map((combatant) => ({ command: { type: 'add-combatant', combatant } })),
+        ...s.actions.map((action) => ({ command: { type: 'define-action', action } })),
+        ...s.commands.map((step) => {
+          const { expect: _e, expectLog: _l, reject: _r, by, note: _n, ...command } = step;
+          return by ? { command: command as Command, by } : { command: command as Command };
+        }),
+      ];
+      for (const step of steps) {
+        const r = log.execute(step.command, { time, ...(step.by ? { by: step.by } : {}) });
+        // Steps the rules refuse are part of a scenario's story, not of the encounter's log.
+        if (!isRejection(r) && r.length > 0) {
+          accepted.push({ group: r[0]!.group, command: step.command as Json, role: step.by?.role ?? 'gm' });
+        }
+      }
+    } else {
+      const seed = input.seed ?? randomInt(0, 2 ** 31);
+      origin = { seed };
+      log = EncounterLog.create(
+        {
+          id,
+          name: input.name,
+          ruleset: input.ruleset,
+          options: input.options ?? {},
+          dice: seededDice(seed),
+        },
+        this.registry,
+        time,
+      );
+      if (isRejection(log)) throw new HubError(400, log);
+      for (const combatant of input.combatants ?? []) {
+        const command = { type: 'add-combatant', combatant } as Command;
+        const r = log.execute(command, { time });
+        if (isRejection(r)) throw new HubError(400, r);
+        accepted.push({ group: r[0]!.group, command: command as Json, role: 'gm' });
+      }
+    }
+    const state = log.state;
+    const record: EncounterRecord = {
+      id,
+      name: state.name,
+      ruleset: state.ruleset,
+      status: 'active',
+      createdAt: time,
+      updatedAt: time,
+      seq: log.entries.at(-1)!.seq,
+      origin,
+    };
+    const gm = newToken();
+    const table = deriveToken(gm, 'table');
+    const links: LinkRecord[] = [
+      {
+        hash: hashToken(gm),
+        encounterId: id,
+        role: 'gm',
+        combatants: [],
+        allowed: [],
+        label: 'GM',
+        createdAt: time,
+      },
+      {
+        hash: hashToken(table),
+        encounterId: id,
+        role: 'table',
+        combatants: [],
+        allowed: [],
+        label: 'Table',
+        createdAt: time,
+      },
+    ];
+    const players: Record<string, string> = {};
+    const ruleset = this.rulesetOf(state.ruleset);
+    for (const p of this.playerLinks(id, gm, state, ruleset, time)) {
+      links.push(p.record);
+      players[p.record.combatants[0]!] = p.token;
+    }
+    await this.storage.createEncounter(record, log.entries, accepted, links);
+    if (log.entries.length >= this.snapshotEvery) await this.storage.saveSnapshot(id, record.seq, state);
+    return { record, tokens: { gm, table, players } };
+  }
+
+  /** A player link for every PC, derived from the GM token. */
+  playerLinks(id: string, gm: string, state: EncounterState, ruleset: AnyRuleset, time: string) {
+    const allowed = defaultPlayerCommands(ruleset);
+    return state.roster
+      .map((cid) => state.combatants[cid]!)
+      .filter((c) => c.side === 'pc')
+      .map((c) => playerLink(id, gm, c.id, c.name, allowed, time));
+  }
+
+  /** Resolves a token to its link, or throws 401. */
+  async link(token: string | undefined, encounterId?: string): Promise<LinkRecord> {
+    if (!token) {
+      throw new HubError(
+        401,
+        reject(
+          'link/missing',
+          'This needs a link token: open the encounter from its GM, table or player link.',
+        ),
+      );
+    }
+    const link = /^[A-Za-z0-9_-]{16,64}$/.test(token)
+      ? await this.storage.findLink(hashToken(token))
+      : undefined;
+    if (!link || (encounterId !== undefined && link.encounterId !== encounterId)) {
+      throw new HubError(
+        401,
+        reject('link/invalid', 'This link is not valid for this encounter; ask the GM for a new one.'),
+      );
+    }
+    return link;
+  }
+
+  requireGm(link: LinkRecord): void {
+    if (link.role !== 'gm') throw new HubError(403, reject('link/gm-only', 'Only the GM link can do this.'));
+  }
+
+  /** The encounter in memory, loading it from storage (latest snapshot + the log) when needed. */
+  async open(id: string): Promise<Live> {
+    const live = this.live.get(id);
+    if (live) {
+      live.lastUsed = Date.now();
+      return live;
+    }
+    let pending = this.loading.get(id);
+    if (!pending) {
+      pending = this.load(id).finally(() => this.loading.delete(id));
+      this.loading.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async load(id: string): Promise<Live> {
+    const record = await this.storage.getEncounter(id);
+    if (!record)
+      throw new HubError(
+        404,
+        reject('encounter/unknown', `There is no encounter "${id}" (it may have been deleted).`),
+      );
+    const entries = await this.storage.readEntries(id);
+    const snapshot = await this.storage.latestSnapshot(id);
+    const log = EncounterLog.fromLog(entries, this.registry, snapshot);
+    const live: Live = {
+      record,
+      log,
+      ruleset: this.rulesetOf(record.ruleset),
+      queue: Promise.resolve(),
+      subscribers: new Set(),
+      lastUsed: Date.now(),
+    };
+    this.live.set(id, live);
+    return live;
+  }
+
+  /** Unloads encounters nobody watches and nobody used for a while; returns how many. */
+  sweep(): number {
+    let n = 0;
+    const cutoff = Date.now() - this.idleMs;
+    for (const [id, live] of this.live) {
+      if (live.subscribers.size === 0 && live.lastUsed < cutoff) {
+        this.live.delete(id);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  get loaded(): number {
+    return this.live.size;
+  }
+
+  private serialize<T>(live: Live, task: () => Promise<T>): Promise<T> {
+    const run = live.queue.then(task, task);
+    live.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Decides a command against the current state, persists the events, then broadcasts. The reply comes
+   * only after the events are stored: an acknowledged command survives a crash.
+   */
+  async command(
+    id: string,
+    link: LinkRecord,
+    command: unknown,
+  ): Promise<{ seq: number; entries: LogEntry[] }> {
+    const live = await this.open(id);
+    return this.serialize(live, async () => {
+      if (typeof command === 'object' && command !== null && !Array.isArray(command)) {
+        const refused = authorize(link, command as Command, live.log.state);
+        if (refused) throw new HubError(403, refused);
+      }
+      const before = { length: live.log.entries.length, state: live.log.state };
+      const viewer = viewerOf(link);
+      const time = this.time();
+      const result = live.log.execute(command, { by: viewer, time });
+      if (isRejection(result)) throw new HubError(422, result);
+      if (result.length === 0) return { seq: live.record.seq, entries: [] };
+      try {
+        await this.storage.append(
+          id,
+          live.record.seq,
+          result,
+          { group: result[0]!.group, command: command as Json, role: link.role },
+          time,
+        );
+      } catch (error) {
+        live.log.rollback(before);
+        throw error;
+      }
+      const seq = result.at(-1)!.seq;
+      const crossed = Math.floor(seq / this.snapshotEvery) > Math.floor(live.record.seq / this.snapshotEvery);
+      live.record = { ...live.record, seq, updatedAt: time };
+      if (crossed) await this.storage.saveSnapshot(id, seq, live.log.state);
+      this.broadcast(live, result);
+      return { seq, entries: viewLog(result, viewer, live.log.state, live.ruleset) };
+    });
+  }
+
+  /** Sends each subscriber its own view of the change; views are computed once per kind of viewer. */
+  private broadcast(live: Live, entries: LogEntry[]): void {
+    const cache = new Map<string, string>();
+    const seq = live.record.seq;
+    for (const sub of live.subscribers) {
+      const key =
+        sub.viewer.role === 'player' ? `player:${sub.viewer.combatants.join(',')}` : sub.viewer.role;
+      let message = cache.get(key);
+      if (!message) {
+        message = JSON.stringify({
+          type: 'change',
+          seq,
+          entries: viewLog(entries, sub.viewer, live.log.state, live.ruleset),
+          state: view(live.log.state, sub.viewer, live.ruleset),
+        });
+        cache.set(key, message);
+      }
+      sub.send(message);
+    }
+  }
+
+  async snapshotFor(
+    id: string,
+    link: LinkRecord,
+  ): Promise<{ record: EncounterRecord; seq: number; state: EncounterView }> {
+    const live = await this.open(id);
+    return {
+      record: live.record,
+      seq: live.record.seq,
+      state: view(live.log.state, viewerOf(link), live.ruleset),
+    };
+  }
+
+  async eventsSince(
+    id: string,
+    link: LinkRecord,
+    after: number,
+  ): Promise<{ seq: number; entries: LogEntry[] }> {
+    const live = await this.open(id);
+    const entries = live.log.entries.filter((e) => e.seq > after);
+    return { seq: live.record.seq, entries: viewLog(entries, viewerOf(link), live.log.state, live.ruleset) };
+  }
+
+  /**
+   * Adds a live viewer and sends it `hello` (and the entries it missed since `after`) in the same tick,
+   * so no change can slip in between its view and its first change.
+   */
+  async subscribe(id: string, link: LinkRecord, sub: Subscriber, after?: number): Promise<() => void> {
+    const live = await this.open(id);
+    live.subscribers.add(sub);
+    const viewer = viewerOf(link);
+    sub.send(
+      JSON.stringify({
+        type: 'hello',
+        role: link.role,
+        combatants: link.combatants,
+        encounter: live.record,
+        seq: live.record.seq,
+        state: view(live.log.state, viewer, live.ruleset),
+      }),
+    );
+    if (after !== undefined && after < live.record.seq) {
+      const missed = live.log.entries.filter((e) => e.seq > after);
+      sub.send(
+        JSON.stringify({ type: 'events', entries: viewLog(missed, viewer, live.log.state, live.ruleset) }),
+      );
+    }
+    return () => {
+      live.subscribers.delete(sub);
+      live.lastUsed = Date.now();
+    };
+  }
+
+  async update(
+    id: string,
+    patch: { name?: string; status?: 'active' | 'archived' },
+  ): Promise<EncounterRecord> {
+    const live = await this.open(id);
+    return this.serialize(live, async () => {
+      const time = this.time();
+      await this.storage.updateEncounter(id, patch, time);
+      live.record = { ...live.record, ...patch, updatedAt: time };
+      return live.record;
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    const live = await this.open(id);
+    await this.serialize(live, async () => {
+      await this.storage.deleteEncounter(id);
+      for (const sub of live.subscribers) {
+        sub.send(JSON.stringify({ type: 'deleted' }));
+        sub.close();
+      }
+      this.live.delete(id);
+    });
+  }
+
+  /** The encounter as a scenario file that replays to the same state. */
+  async exportScenario(id: string): Promise<Record<string, Json>> {
+    const live = await this.open(id);
+    const commands = await this.storage.readCommands(id);
+    const created = live.log.entries[0]!.event.state as unknown as EncounterState;
+    const origin = live.record.origin as { seed: number; dice?: number[]; strictDice?: boolean };
+    const scenario: Record<string, Json> = {
+      schema: 1,
+      name: live.record.name,
+      ruleset: live.record.ruleset,
+      options: created.options as Json,
+      seed: origin.seed,
+    };
+    if (origin.dice) {
+      scenario.dice = origin.dice;
+      scenario.strictDice = origin.strictDice ?? false;
+    }
+    scenario.commands = commands.map((c) => c.command);
+    return scenario;
+  }
+
+  /** Every link of an encounter, re-derived from the GM token (player links for PCs added since too). */
+  async links(
+    id: string,
+    gmToken: string,
+  ): Promise<{
+    gm: string;
+    table: string;
+    players: Array<{ combatant: string; name: string; token: string; allowed: string[] }>;
+  }> {
+    const live = await this.open(id);
+    const time = this.time();
+    const derived = this.playerLinks(id, gmToken, live.log.state, live.ruleset, time);
+    await this.storage.addLinks(derived.map((d) => d.record));
+    const stored = new Map((await this.storage.listLinks(id)).map((l) => [l.hash, l]));
+    return {
+      gm: gmToken,
+      table: deriveToken(gmToken, 'table'),
+      players: derived.map((d) => ({
+        combatant: d.record.combatants[0]!,
+        name: d.record.label,
+        token: d.token,
+        allowed: stored.get(d.record.hash)?.allowed ?? d.record.allowed,
+      })),
+    };
+  }
+
+  async setAllowed(id: string, gmToken: string, combatant: string, allowed: string[]): Promise<void> {
+    const live = await this.open(id);
+    const ruleset = live.ruleset;
+    const known = new Set([...Object.keys(ruleset.commands), 'next']);
+    const unknown = allowed.filter((a) => !known.has(a));
+    if (unknown.length) {
+      throw new HubError(
+        400,
+        reject(
+          'link/unknown-command',
+          `Not commands of ${ruleset.name}: ${unknown.join(', ')}. Known: ${[...known].join(', ')}.`,
+        ),
+      );
+    }
+    if (!live.log.state.combatants[combatant]) {
+      throw new HubError(
+        404,
+        reject('combatant/unknown', `There is no combatant "${combatant}" in this encounter.`),
+      );
+    }
+    const token = deriveToken(gmToken, `player:${combatant}`);
+    const name = live.log.state.combatants[combatant]!.name;
+    await this.storage.addLinks([playerLink(id, gmToken, combatant, name, allowed, this.time()).record]);
+    await this.storage.updateLink(hashToken(token), { allowed });
+  }
+
+  /** Closes every live connection (graceful shutdown). */
+  closeAll(): void {
+    for (const live of this.live.values()) for (const sub of live.subscribers) sub.close();
+  }
+}

@@ -1,0 +1,124 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  type AnyRuleset,
+  type Command,
+  type EncounterState,
+  type Rejection,
+  reject,
+  type Viewer,
+} from '@roundkeeper/engine';
+import { z } from 'zod';
+import type { LinkRecord, Role } from './storage/storage.js';
+
+/** A new GM token: 192 random bits, URL-safe. */
+export function newToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** What the server stores in place of a token. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * The table's and each player's token, derived from the GM's: the server stores only hashes, yet the GM
+ * can list every link again at any time.
+ */
+export function deriveToken(gmToken: string, purpose: string): string {
+  return createHmac('sha256', gmToken).update(purpose).digest('base64url').slice(0, 32);
+}
+
+export function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Tokens look like this; anything else is refused before a database look-up. */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+
+export function viewerOf(link: Pick<LinkRecord, 'role' | 'combatants'>): Viewer {
+  if (link.role === 'gm') return { role: 'gm' };
+  if (link.role === 'table') return { role: 'table' };
+  return { role: 'player', combatants: link.combatants };
+}
+
+/** The ruleset commands a player link may send by default: those that name an acting character. */
+export function defaultPlayerCommands(ruleset: AnyRuleset): string[] {
+  const out = Object.entries(ruleset.commands)
+    .filter(([, schema]) => schema instanceof z.ZodObject && 'actor' in schema.shape)
+    .map(([type]) => type)
+    .filter(
+      (type) =>
+        !['set-initiative', 'force-exertion', 'incapacitate', 'recover', 'adjust', 'fizzle'].includes(type),
+    );
+  return [...new Set([...out, 'next'])];
+}
+
+export function playerLink(
+  encounterId: string,
+  gmToken: string,
+  combatant: string,
+  name: string,
+  allowed: string[],
+  now: string,
+): { token: string; record: LinkRecord } {
+  const token = deriveToken(gmToken, `player:${combatant}`);
+  return {
+    token,
+    record: {
+      hash: hashToken(token),
+      encounterId,
+      role: 'player',
+      combatants: [combatant],
+      allowed,
+      label: name,
+      createdAt: now,
+    },
+  };
+}
+
+/**
+ * Whether a link may send this command now: the GM may send anything; the table nothing; a player only
+ * the allowed command types, only for their own characters, and `next` only while one of them acts.
+ */
+export function authorize(link: LinkRecord, command: Command, state: EncounterState): Rejection | undefined {
+  if (link.role === 'gm') return undefined;
+  if (link.role === 'table') {
+    return reject(
+      'link/read-only',
+      'The table view is read-only; commands come from the GM or a player link.',
+    );
+  }
+  const mine = link.combatants;
+  const names = mine.map((id) => state.combatants[id]?.name ?? id).join(', ');
+  if (!link.allowed.includes(command.type)) {
+    return reject(
+      'link/not-allowed',
+      `This player link may not send "${command.type}". The GM allows: ${link.allowed.join(', ') || 'nothing'}.`,
+      { type: command.type },
+    );
+  }
+  if (command.type === 'next') {
+    if (!state.current || !mine.includes(state.current)) {
+      return reject(
+        'link/not-your-turn',
+        `A player may end only their own turn, and it is not ${names}'s turn now.`,
+      );
+    }
+    return undefined;
+  }
+  const actor = command.actor;
+  if (typeof actor !== 'string' || !mine.includes(actor)) {
+    return reject(
+      'link/not-your-character',
+      `This link commands only ${names}; ask the GM to act for others.`,
+      {
+        actor: typeof actor === 'string' ? actor : null,
+      },
+    );
+  }
+  return undefined;
+}
+
+export type { Role };

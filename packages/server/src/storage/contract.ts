@@ -1,0 +1,119 @@
+import type { EncounterState, LogEntry } from '@roundkeeper/engine';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type EncounterRecord, type LinkRecord, type Storage, StorageConflictError } from './storage.js';
+
+/**
+ * The contract every storage adapter keeps. Run it for each adapter (SQLite and memory now; PostgreSQL
+ * when it comes): `storageContract('sqlite', () => new SqliteStorage(':memory:'))`.
+ */
+export function storageContract(name: string, make: () => Storage | Promise<Storage>): void {
+  describe(`storage contract: ${name}`, () => {
+    let s: Storage;
+    beforeEach(async () => {
+      s = await make();
+    });
+    afterEach(async () => {
+      await s.close();
+    });
+
+    const record = (id: string, seq = 1): EncounterRecord => ({
+      id,
+      name: `Encounter ${id}`,
+      ruleset: 'classic',
+      status: 'active',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      seq,
+      origin: { seed: 1 },
+    });
+    const entry = (seq: number, group: number): LogEntry => ({
+      seq,
+      group,
+      event: { type: 'note/added', text: `n${seq}` },
+    });
+    const link = (hash: string, encounterId: string, role: LinkRecord['role'] = 'gm'): LinkRecord => ({
+      hash,
+      encounterId,
+      role,
+      combatants: role === 'player' ? ['ana'] : [],
+      allowed: role === 'player' ? ['act'] : [],
+      label: role,
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+
+    it('creates an encounter with its first entries, commands and links, and reads them back', async () => {
+      await s.createEncounter(
+        record('a'),
+        [entry(1, 0)],
+        [{ group: 0, command: { type: 'x' }, role: 'gm' }],
+        [link('h1', 'a')],
+      );
+      expect(await s.getEncounter('a')).toEqual(record('a'));
+      expect(await s.readEntries('a')).toEqual([entry(1, 0)]);
+      expect(await s.readCommands('a')).toEqual([{ group: 0, command: { type: 'x' }, role: 'gm' }]);
+      expect(await s.findLink('h1')).toEqual(link('h1', 'a'));
+      expect(await s.getEncounter('nope')).toBeUndefined();
+      expect(await s.countEncounters()).toBe(1);
+    });
+
+    it('appends in order, reads after a seq, and never forks the log', async () => {
+      await s.createEncounter(record('a'), [entry(1, 0)], [], []);
+      await s.append(
+        'a',
+        1,
+        [entry(2, 1), entry(3, 1)],
+        { group: 1, command: { type: 'y' }, role: 'player' },
+        '2026-01-02T00:00:00.000Z',
+      );
+      expect((await s.readEntries('a')).map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect((await s.readEntries('a', 2)).map((e) => e.seq)).toEqual([3]);
+      expect((await s.getEncounter('a'))!.seq).toBe(3);
+      expect((await s.getEncounter('a'))!.updatedAt).toBe('2026-01-02T00:00:00.000Z');
+      await expect(s.append('a', 1, [entry(2, 2)], null, 'x')).rejects.toBeInstanceOf(StorageConflictError);
+      await expect(s.append('zzz', 0, [entry(1, 1)], null, 'x')).rejects.toBeInstanceOf(StorageConflictError);
+      expect((await s.readEntries('a')).map((e) => e.seq)).toEqual([1, 2, 3]);
+    });
+
+    it('keeps entry times and event payloads exactly', async () => {
+      const e: LogEntry = {
+        seq: 1,
+        group: 0,
+        time: '2026-01-01T10:00:00.000Z',
+        event: { type: 'dice/rolled', roll: { faces: [1, 6], total: 7 } },
+      };
+      await s.createEncounter(record('a'), [e], [], []);
+      expect(await s.readEntries('a')).toEqual([e]);
+    });
+
+    it('saves and returns the latest snapshot', async () => {
+      await s.createEncounter(record('a'), [entry(1, 0)], [], []);
+      expect(await s.latestSnapshot('a')).toBeUndefined();
+      const state = { seq: 1, name: 'x' } as unknown as EncounterState;
+      await s.saveSnapshot('a', 1, state);
+      await s.saveSnapshot('a', 5, { ...state, seq: 5 } as EncounterState);
+      expect(await s.latestSnapshot('a')).toEqual({ seq: 5, state: { seq: 5, name: 'x' } });
+    });
+
+    it('renames, archives, lists by id (newest first) and deletes with everything that belongs to it', async () => {
+      await s.createEncounter(record('a'), [entry(1, 0)], [], [link('ha', 'a')]);
+      await s.createEncounter(record('b'), [entry(1, 0)], [], [link('hb', 'b')]);
+      await s.updateEncounter('a', { name: 'Renamed', status: 'archived' }, '2026-02-01T00:00:00.000Z');
+      const a = await s.getEncounter('a');
+      expect(a).toMatchObject({ name: 'Renamed', status: 'archived', updatedAt: '2026-02-01T00:00:00.000Z' });
+      expect((await s.listEncounters(['b', 'a', 'missing'])).map((r) => r.id)).toEqual(['a', 'b']);
+      await s.deleteEncounter('a');
+      expect(await s.getEncounter('a')).toBeUndefined();
+      expect(await s.readEntries('a')).toEqual([]);
+      expect(await s.findLink('ha')).toBeUndefined();
+      expect(await s.findLink('hb')).toBeDefined();
+    });
+
+    it('adds links idempotently, lists them per encounter, and updates what a link allows', async () => {
+      await s.createEncounter(record('a'), [entry(1, 0)], [], [link('h1', 'a')]);
+      await s.addLinks([link('h2', 'a', 'player'), link('h2', 'a', 'player')]);
+      expect((await s.listLinks('a')).map((l) => l.hash).sort()).toEqual(['h1', 'h2']);
+      await s.updateLink('h2', { allowed: ['act', 'delay'] });
+      expect((await s.findLink('h2'))!.allowed).toEqual(['act', 'delay']);
+    });
+  });
+}

@@ -1,0 +1,282 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { EncounterState, LogEntry } from '@roundkeeper/engine';
+import Database from 'better-sqlite3';
+import { MIGRATIONS } from './migrations.js';
+import {
+  type CommandRecord,
+  type EncounterRecord,
+  type LinkRecord,
+  type Storage,
+  StorageConflictError,
+} from './storage.js';
+
+interface EncounterRow {
+  id: string;
+  name: string;
+  ruleset: string;
+  status: 'active' | 'archived';
+  created_at: string;
+  updated_at: string;
+  seq: number;
+  origin: string;
+}
+
+interface LinkRow {
+  hash: string;
+  encounter_id: string;
+  role: LinkRecord['role'];
+  combatants: string;
+  allowed: string;
+  label: string;
+  created_at: string;
+}
+
+const toRecord = (r: EncounterRow): EncounterRecord => ({
+  id: r.id,
+  name: r.name,
+  ruleset: r.ruleset,
+  status: r.status,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  seq: r.seq,
+  origin: JSON.parse(r.origin),
+});
+
+const toLink = (r: LinkRow): LinkRecord => ({
+  hash: r.hash,
+  encounterId: r.encounter_id,
+  role: r.role,
+  combatants: JSON.parse(r.combatants),
+  allowed: JSON.parse(r.allowed),
+  label: r.label,
+  createdAt: r.created_at,
+});
+
+export interface SqliteOptions {
+  /** `full` (default) fsyncs every commit; `normal` survives a process crash but not a power cut. */
+  synchronous?: 'full' | 'normal';
+}
+
+/** The embedded default: one SQLite file in WAL mode (better-sqlite3, synchronous calls). */
+export class SqliteStorage implements Storage {
+  readonly kind = 'sqlite';
+  private readonly db: Database.Database;
+  private readonly stmt;
+
+  constructor(file: string, options: SqliteOptions = {}) {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    this.db.pragma('foreign_keys = ON');
+    this.db.pragma('busy_timeout = 5000');
+    this.migrate();
+    const db = this.db;
+    this.stmt = {
+      insertEncounter: db.prepare(
+        'INSERT INTO encounters (id, name, ruleset, status, created_at, updated_at, seq, origin) VALUES (@id, @name, @ruleset, @status, @createdAt, @updatedAt, @seq, @origin)',
+      ),
+      getEncounter: db.prepare<[string], EncounterRow>('SELECT * FROM encounters WHERE id = ?'),
+      countEncounters: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM encounters'),
+      seqOf: db.prepare<[string], { seq: number }>('SELECT seq FROM encounters WHERE id = ?'),
+      setSeq: db.prepare('UPDATE encounters SET seq = ?, updated_at = ? WHERE id = ?'),
+      rename: db.prepare('UPDATE encounters SET name = ?, updated_at = ? WHERE id = ?'),
+      setStatus: db.prepare('UPDATE encounters SET status = ?, updated_at = ? WHERE id = ?'),
+      deleteEncounter: db.prepare('DELETE FROM encounters WHERE id = ?'),
+      insertEvent: db.prepare(
+        'INSERT INTO events (encounter_id, seq, grp, time, event) VALUES (?, ?, ?, ?, ?)',
+      ),
+      readEvents: db.prepare<
+        [string, number],
+        { seq: number; grp: number; time: string | null; event: string }
+      >('SELECT seq, grp, time, event FROM events WHERE encounter_id = ? AND seq > ? ORDER BY seq'),
+      insertCommand: db.prepare(
+        'INSERT INTO commands (encounter_id, grp, command, role) VALUES (?, ?, ?, ?)',
+      ),
+      readCommands: db.prepare<[string], { grp: number; command: string; role: CommandRecord['role'] }>(
+        'SELECT grp, command, role FROM commands WHERE encounter_id = ? ORDER BY grp',
+      ),
+      insertSnapshot: db.prepare(
+        'INSERT OR REPLACE INTO snapshots (encounter_id, seq, state) VALUES (?, ?, ?)',
+      ),
+      pruneSnapshots: db.prepare('DELETE FROM snapshots WHERE encounter_id = ? AND seq < ?'),
+      latestSnapshot: db.prepare<[string], { seq: number; state: string }>(
+        'SELECT seq, state FROM snapshots WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1',
+      ),
+      insertLink: db.prepare(
+        'INSERT OR IGNORE INTO links (hash, encounter_id, role, combatants, allowed, label, created_at) VALUES (@hash, @encounterId, @role, @combatants, @allowed, @label, @createdAt)',
+      ),
+      findLink: db.prepare<[string], LinkRow>('SELECT * FROM links WHERE hash = ?'),
+      listLinks: db.prepare<[string], LinkRow>(
+        'SELECT * FROM links WHERE encounter_id = ? ORDER BY created_at, hash',
+      ),
+      setAllowed: db.prepare('UPDATE links SET allowed = ? WHERE hash = ?'),
+      setLabel: db.prepare('UPDATE links SET label = ? WHERE hash = ?'),
+    };
+  }
+
+  /** Runs the migrations that have not run yet, each in its own transaction. */
+  private migrate(): void {
+    this.db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    const done = new Set(
+      this.db
+        .prepare<[], { id: number }>('SELECT id FROM schema_migrations')
+        .all()
+        .map((r) => r.id),
+    );
+    for (const m of MIGRATIONS) {
+      if (done.has(m.id)) continue;
+      this.db.transaction(() => {
+        this.db.exec(m.sql);
+        this.db
+          .prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)')
+          .run(m.id, m.name, new Date().toISOString());
+      })();
+    }
+  }
+
+  /** Which migrations have run (for tests and diagnostics). */
+  migrations(): number[] {
+    return this.db
+      .prepare<[], { id: number }>('SELECT id FROM schema_migrations ORDER BY id')
+      .all()
+      .map((r) => r.id);
+  }
+
+  async createEncounter(
+    record: EncounterRecord,
+    entries: LogEntry[],
+    commands: CommandRecord[],
+    links: LinkRecord[],
+  ): Promise<void> {
+    this.db.transaction(() => {
+      this.stmt.insertEncounter.run({ ...record, origin: JSON.stringify(record.origin) });
+      for (const e of entries) {
+        this.stmt.insertEvent.run(record.id, e.seq, e.group, e.time ?? null, JSON.stringify(e.event));
+      }
+      for (const c of commands)
+        this.stmt.insertCommand.run(record.id, c.group, JSON.stringify(c.command), c.role);
+      for (const l of links) this.insertLink(l);
+    })();
+  }
+
+  private insertLink(l: LinkRecord): void {
+    this.stmt.insertLink.run({
+      ...l,
+      combatants: JSON.stringify(l.combatants),
+      allowed: JSON.stringify(l.allowed),
+    });
+  }
+
+  async getEncounter(id: string): Promise<EncounterRecord | undefined> {
+    const row = this.stmt.getEncounter.get(id);
+    return row ? toRecord(row) : undefined;
+  }
+
+  async listEncounters(ids: string[]): Promise<EncounterRecord[]> {
+    const out: EncounterRecord[] = [];
+    for (const id of new Set(ids)) {
+      const row = this.stmt.getEncounter.get(id);
+      if (row) out.push(toRecord(row));
+    }
+    return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
+  }
+
+  async countEncounters(): Promise<number> {
+    return this.stmt.countEncounters.get()!.n;
+  }
+
+  async updateEncounter(
+    id: string,
+    patch: { name?: string; status?: 'active' | 'archived' },
+    now: string,
+  ): Promise<void> {
+    this.db.transaction(() => {
+      if (patch.name !== undefined) this.stmt.rename.run(patch.name, now, id);
+      if (patch.status !== undefined) this.stmt.setStatus.run(patch.status, now, id);
+    })();
+  }
+
+  async deleteEncounter(id: string): Promise<void> {
+    this.stmt.deleteEncounter.run(id);
+  }
+
+  async append(
+    id: string,
+    afterSeq: number,
+    entries: LogEntry[],
+    command: CommandRecord | null,
+    now: string,
+  ): Promise<void> {
+    this.db.transaction(() => {
+      const row = this.stmt.seqOf.get(id);
+      if (!row) throw new StorageConflictError(`There is no encounter ${id}.`);
+      if (row.seq !== afterSeq) {
+        throw new StorageConflictError(
+          `Encounter ${id} is at seq ${row.seq}, not ${afterSeq}; the log never forks.`,
+        );
+      }
+      for (const e of entries) {
+        this.stmt.insertEvent.run(id, e.seq, e.group, e.time ?? null, JSON.stringify(e.event));
+      }
+      if (command)
+        this.stmt.insertCommand.run(id, command.group, JSON.stringify(command.command), command.role);
+      const last = entries.at(-1)?.seq ?? afterSeq;
+      this.stmt.setSeq.run(last, now, id);
+    })();
+  }
+
+  async readEntries(id: string, afterSeq = 0): Promise<LogEntry[]> {
+    return this.stmt.readEvents.all(id, afterSeq).map((r) => {
+      const e: LogEntry = { seq: r.seq, group: r.grp, event: JSON.parse(r.event) };
+      if (r.time !== null) e.time = r.time;
+      return e;
+    });
+  }
+
+  async readCommands(id: string): Promise<CommandRecord[]> {
+    return this.stmt.readCommands
+      .all(id)
+      .map((r) => ({ group: r.grp, command: JSON.parse(r.command), role: r.role }));
+  }
+
+  async saveSnapshot(id: string, seq: number, state: EncounterState): Promise<void> {
+    this.db.transaction(() => {
+      this.stmt.insertSnapshot.run(id, seq, JSON.stringify(state));
+      // Keep the two most recent snapshots' worth: older ones are never read.
+      this.stmt.pruneSnapshots.run(id, seq);
+    })();
+  }
+
+  async latestSnapshot(id: string): Promise<{ seq: number; state: EncounterState } | undefined> {
+    const row = this.stmt.latestSnapshot.get(id);
+    return row ? { seq: row.seq, state: JSON.parse(row.state) } : undefined;
+  }
+
+  async addLinks(links: LinkRecord[]): Promise<void> {
+    this.db.transaction(() => {
+      for (const l of links) this.insertLink(l);
+    })();
+  }
+
+  async findLink(hash: string): Promise<LinkRecord | undefined> {
+    const row = this.stmt.findLink.get(hash);
+    return row ? toLink(row) : undefined;
+  }
+
+  async listLinks(encounterId: string): Promise<LinkRecord[]> {
+    return this.stmt.listLinks.all(encounterId).map(toLink);
+  }
+
+  async updateLink(hash: string, patch: { allowed?: string[]; label?: string }): Promise<void> {
+    if (patch.allowed) this.stmt.setAllowed.run(JSON.stringify(patch.allowed), hash);
+    if (patch.label !== undefined) this.stmt.setLabel.run(patch.label, hash);
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
