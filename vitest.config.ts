@@ -4,7 +4,12 @@ export default defineConfig({
   resolve: { conditions: ['@roundkeeper/source'] },
   ssr: { resolve: { conditions: ['@roundkeeper/source'] } },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'bench/**/*.test.ts', 'examples/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/web/e2e/**/*.test.ts',
+      'bench/**/*.test.ts',
+      'examples/**/*.test.ts',
+    ],
     testTimeout: 60_000,
   },
 });

@@ -6,7 +6,7 @@ import { deepFreeze, isPlainJson } from './json.js';
 import { EncounterLog, reduce } from './log.js';
 import { roundRobin } from './test-ruleset.js';
 import { type Command, isRejection } from './types.js';
-import { view, viewLog } from './view.js';
+import { view, viewEvent, viewLog } from './view.js';
 
 const registry = { 'round-robin': roundRobin };
 
@@ -319,5 +319,18 @@ describe('dice errors are rejections', () => {
     if (isRejection(enc)) throw new Error(enc.message);
     const r = enc.execute({ type: 'roll', actor: 'x' });
     expect(isRejection(r) && r.code).toBe('dice/unknown-ref');
+  });
+});
+
+describe('redaction of events that list combatants', () => {
+  it('a roll-off that names a hidden combatant never reaches the table', () => {
+    const enc = make(3);
+    ok(enc, { type: 'add-combatant', combatant: { id: 'lurker', name: 'Lurker', hidden: true } });
+    const event = { type: 'rr/roll-off', combatants: ['ana', 'lurker'], rolls: [3, 10] };
+    expect(viewEvent(event, { role: 'table' }, enc.state, roundRobin)).toBeNull();
+    expect(viewEvent(event, { role: 'gm' }, enc.state, roundRobin)).toEqual(event);
+    expect(
+      viewEvent({ ...event, combatants: ['ana', 'bren'] }, { role: 'table' }, enc.state, roundRobin),
+    ).not.toBeNull();
   });
 });

@@ -54,7 +54,14 @@ function controls(viewer: Viewer, combatant: string | undefined): boolean {
 const PEOPLE_FIELDS = ['combatant', 'actor', 'target', 'source', 'by'] as const;
 const NESTED_FIELDS = ['effect', 'entry'] as const;
 
+/** Fields that list several combatants (a roll-off, a group). */
+const PEOPLE_LIST_FIELDS = ['combatants', 'members', 'order'] as const;
+
 function names(obj: Record<string, unknown>, hidden: Set<string>): boolean {
+  for (const f of PEOPLE_LIST_FIELDS) {
+    const v = obj[f];
+    if (Array.isArray(v) && v.some((x) => typeof x === 'string' && hidden.has(x))) return true;
+  }
   for (const f of PEOPLE_FIELDS) {
     const v = obj[f];
     if (typeof v === 'string' && hidden.has(v)) return true;

@@ -1,0 +1,106 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+
+/** Shared by the end-to-end tests: a real server process on a temp data dir, and Debian's Chromium. */
+export const repo = resolve(import.meta.dirname, '../../..');
+export const shots = join(repo, 'test-results');
+
+const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+
+function chromiumPath(): string {
+  let found = CHROMIUM.find((p) => existsSync(p));
+  if (!found && process.getuid?.() === 0) {
+    // A fresh machine has no package lists yet: update them first.
+    execFileSync('apt-get', ['update'], { stdio: 'inherit' });
+    execFileSync('apt-get', ['install', '-y', 'chromium'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    found = CHROMIUM.find((p) => existsSync(p));
+  }
+  if (!found) throw new Error('Chromium is missing: run `apt-get install -y chromium` as root.');
+  return found;
+}
+
+/** Builds what the run needs when it is missing (the web app and the server). */
+export function ensureBuilt(): void {
+  if (!existsSync(join(repo, 'packages/server/dist/main.js'))) {
+    execFileSync('npm', ['run', 'build'], { cwd: repo, stdio: 'inherit' });
+  }
+  if (!existsSync(join(repo, 'packages/web/dist/index.html'))) {
+    execFileSync('npm', ['run', 'build', '-w', '@roundkeeper/web'], { cwd: repo, stdio: 'inherit' });
+  }
+}
+
+export interface Server {
+  url: string;
+  port: number;
+  dataDir: string;
+  proc: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startServer(dataDir?: string, port = 0): Promise<Server> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'roundkeeper-e2e-'));
+  const proc = spawn(
+    process.execPath,
+    [join(repo, 'packages/server/dist/main.js'), '--port', String(port), '--data-dir', dir],
+    {
+      cwd: repo,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const url = await new Promise<string>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`The server did not start in 15 s:\n${output}`)), 15_000);
+    const onData = (b: Buffer) => {
+      output += b.toString();
+      const m = /Roundkeeper listening on (http:\/\/[^\s]+)/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]!.replace(/\/$/, ''));
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    proc.on('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`The server exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    url,
+    port: Number(new URL(url).port),
+    dataDir: dir,
+    proc,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (proc.exitCode !== null) return done();
+        proc.once('exit', () => done());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  mkdirSync(shots, { recursive: true });
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}

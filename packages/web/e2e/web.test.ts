@@ -1,0 +1,257 @@
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, launchBrowser, removeDir, type Server, shots, startServer } from './harness.js';
+
+/**
+ * End to end: a real server process, Debian's Chromium, the production build of the web app.
+ * For each ruleset: create an encounter from the home page, add combatants (a PC, an NPC group, a hidden
+ * NPC with a GM note), start, run a full round from the GM's tracker and the player's controller with at
+ * least one refused action whose reason is shown, check the player never sees GM-only data, reload.
+ */
+const RULESETS = ['classic', 'tara-corax', 'six-second', 'opend6', 'tempo', 'stamina'] as const;
+const SECRET_NAME = 'Lurker';
+const SECRET_NOTE = 'secret-ambush-note';
+
+let server: Server;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = await startServer();
+  browser = await launchBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (server) removeDir(server.dataDir);
+});
+
+async function clock(page: Page): Promise<string> {
+  return (await page.getByTestId('clock').textContent()) ?? '';
+}
+async function actorLine(page: Page): Promise<string> {
+  return (await page.getByTestId('current-actor').textContent()) ?? '';
+}
+async function logCount(page: Page): Promise<number> {
+  return page.getByTestId('log').locator('li').count();
+}
+
+async function createEncounter(page: Page, ruleset: string): Promise<{ id: string; token: string }> {
+  await page.goto(`${server.url}/`);
+  const form = page.getByRole('region', { name: 'New encounter' });
+  await form.getByLabel('Name').fill(`E2E ${ruleset}`);
+  await form.getByLabel('Ruleset').selectOption(ruleset);
+  await form.getByRole('button', { name: 'Create encounter' }).click();
+  await page.waitForURL(/\/e\/[^/?]+\?token=/);
+  await expect.poll(() => clock(page)).toContain('Not started');
+  const url = new URL(page.url());
+  return { id: decodeURIComponent(url.pathname.split('/')[2]!), token: url.searchParams.get('token')! };
+}
+
+async function addCombatant(
+  page: Page,
+  c: {
+    name: string;
+    side: 'pc' | 'npc';
+    hp: number;
+    count?: number;
+    hidden?: boolean;
+    notes?: string;
+    stats?: string;
+  },
+): Promise<void> {
+  const form = page.getByRole('region', { name: 'Add combatants' });
+  await form.getByLabel('Name', { exact: true }).fill(c.name);
+  await form.getByLabel('Side').selectOption(c.side);
+  await form.getByLabel('HP').fill(String(c.hp));
+  await form.getByLabel('How many').fill(String(c.count ?? 1));
+  const hidden = form.getByLabel('Hidden from players');
+  if ((await hidden.isChecked()) !== Boolean(c.hidden)) await hidden.click();
+  await form.getByLabel('Stats (JSON)').fill(c.stats ?? '{}');
+  await form.getByLabel('GM notes').fill(c.notes ?? '');
+  await form.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect.poll(() => page.getByTestId('status').textContent()).toContain(`× ${c.name}`);
+}
+
+async function playerUrl(id: string, gmToken: string, combatant: string): Promise<string> {
+  const res = await fetch(`${server.url}/api/encounters/${id}/links`, {
+    headers: { authorization: `Bearer ${gmToken}` },
+  });
+  const links = (await res.json()) as { players: { combatant: string; url: string; token: string }[] };
+  const link = links.players.find((p) => p.combatant === combatant);
+  if (!link) throw new Error(`No player link for ${combatant}`);
+  return `${server.url}/e/${id}?token=${encodeURIComponent(link.token)}`;
+}
+
+/** Clicks an unavailable action in the palette: the server refuses it and the reason is shown. */
+async function refusedAction(page: Page): Promise<string> {
+  const palette = page.locator('section.palette');
+  // The current actor may have every action open (six seconds to spend): look at someone else's.
+  for (let i = 0; i < 4 && (await palette.locator('button.action.unavailable').count()) === 0; i++) {
+    await page.locator('body').press('j');
+  }
+  const unavailable = palette.locator('button.action.unavailable').first();
+  await unavailable.click();
+  await expect.poll(() => page.getByTestId('status').textContent()).toMatch(/^Refused: .{10,}/);
+  return (await page.getByTestId('status').textContent()) ?? '';
+}
+
+/** The player takes the first legal non-free action of their palette; the GM sees it in the log. */
+async function playerActs(player: Page, gm: Page): Promise<void> {
+  const before = await logCount(gm);
+  const legal = player.locator('section.palette button.action:not(.unavailable)');
+  const n = await legal.count();
+  for (let i = 0; i < n; i++) {
+    await legal.nth(i).click();
+    await expect.poll(() => player.getByTestId('status').textContent()).toMatch(/^(Done|Refused)/);
+    if ((await player.getByTestId('status').textContent())?.startsWith('Done')) break;
+  }
+  await expect.poll(() => logCount(gm), { timeout: 5000 }).toBeGreaterThan(before);
+}
+
+describe('web app end to end', () => {
+  for (const ruleset of RULESETS) {
+    it(`${ruleset}: create, add, run a round with a refusal, GM and player live, no leaks, reload`, async () => {
+      const gmCtx = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
+      const playerCtx = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true });
+      const gm = await gmCtx.newPage();
+      const player = await playerCtx.newPage();
+      try {
+        const { id, token } = await createEncounter(gm, ruleset);
+        const pcStats = ruleset === 'stamina' ? '{"arcane": true}' : '{}';
+        await addCombatant(gm, { name: 'Ana', side: 'pc', hp: 20, stats: pcStats });
+        await addCombatant(gm, { name: 'Goblin', side: 'npc', hp: 7, count: 2 });
+        await addCombatant(gm, { name: SECRET_NAME, side: 'npc', hp: 9, hidden: true, notes: SECRET_NOTE });
+        await expect.poll(() => gm.getByTestId('combatants').locator('li.card').count()).toBe(4);
+
+        await player.goto(await playerUrl(id, token, 'ana'));
+        await expect.poll(() => clock(player)).toContain('Not started');
+
+        // Roll initiative with the keyboard shortcut; the player sees it live.
+        await gm.locator('body').press('i');
+        await expect.poll(() => clock(gm)).toContain('Round 1');
+        await expect.poll(() => clock(player), { timeout: 3000 }).toContain('Round 1');
+
+        // A refused action, with the rule's reason shown.
+        const refusal = await refusedAction(gm);
+        expect(refusal.length).toBeGreaterThan(20);
+
+        if (ruleset === 'tempo') {
+          // Planning: the player plans Ana's two actions; the GM plans for the goblins.
+          await playerActs(player, gm);
+          await playerActs(player, gm);
+          await gm.locator('body').press('j');
+        }
+
+        let playerActed = ruleset === 'tempo';
+        for (let step = 0; step < 16 && !(await clock(gm)).includes('Round 2'); step++) {
+          if (!playerActed && (await actorLine(gm)).startsWith('Ana')) {
+            await expect.poll(() => actorLine(player)).toContain('Ana');
+            if (ruleset === 'opend6') {
+              await player.getByRole('button', { name: 'Declare' }).click();
+              await expect.poll(() => player.getByTestId('status').textContent()).toContain('Done');
+            }
+            await playerActs(player, gm);
+            playerActed = true;
+          }
+          const before = `${await clock(gm)}|${await actorLine(gm)}|${await logCount(gm)}`;
+          await gm.locator('body').press('n');
+          await expect
+            .poll(async () => `${await clock(gm)}|${await actorLine(gm)}|${await logCount(gm)}`)
+            .not.toBe(before);
+        }
+        expect(await clock(gm)).toContain('Round 2');
+        expect(playerActed).toBe(true);
+        await expect.poll(() => clock(player), { timeout: 3000 }).toContain('Round 2');
+
+        // The player never sees GM-only data.
+        for (const page of [player]) {
+          const html = await page.content();
+          expect(html).not.toContain(SECRET_NAME);
+          expect(html).not.toContain(SECRET_NOTE);
+        }
+        const gmHtml = await gm.content();
+        expect(gmHtml).toContain(SECRET_NAME);
+
+        await gm.screenshot({ path: join(shots, `${ruleset}-gm-tracker.png`), fullPage: true });
+        await player.screenshot({ path: join(shots, `${ruleset}-player.png`), fullPage: true });
+
+        // Undo and redo with the keyboard, then reload: everything is kept.
+        const beforeUndo = `${await clock(gm)}|${await actorLine(gm)}`;
+        await gm.locator('body').press('u');
+        await expect.poll(async () => `${await clock(gm)}|${await actorLine(gm)}`).not.toBe(beforeUndo);
+        await gm.locator('body').press('r');
+        await expect.poll(async () => `${await clock(gm)}|${await actorLine(gm)}`).toBe(beforeUndo);
+
+        const lines = await logCount(gm);
+        await gm.reload();
+        await player.reload();
+        await expect.poll(() => clock(gm)).toBe(beforeUndo.split('|')[0]);
+        await expect.poll(() => actorLine(gm)).toBe(beforeUndo.split('|')[1]);
+        await expect.poll(() => logCount(gm)).toBe(lines);
+        await expect.poll(() => clock(player)).toContain('Round 2');
+      } finally {
+        await gmCtx.close();
+        await playerCtx.close();
+      }
+    });
+  }
+
+  it('home lists the encounters of this browser; the help overlay opens with ?', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    try {
+      await createEncounter(page, 'classic');
+      await page.locator('body').press('?');
+      await expect.poll(() => page.getByRole('dialog', { name: 'Keyboard shortcuts' }).count()).toBe(1);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+      await page.goto(`${server.url}/`);
+      await expect.poll(() => page.getByTestId('encounters').locator('li').count()).toBeGreaterThan(0);
+      await page.screenshot({ path: join(shots, 'home.png'), fullPage: true });
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('reconnects by itself after a server restart and resumes', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    const own = await startServer();
+    try {
+      await page.goto(`${own.url}/`);
+      const form = page.getByRole('region', { name: 'New encounter' });
+      await form.getByLabel('Name').fill('Reconnect');
+      await form.getByRole('button', { name: 'Create encounter' }).click();
+      await page.waitForURL(/\/e\//);
+      await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
+      const url = new URL(page.url());
+      const id = url.pathname.split('/')[2]!;
+      const token = url.searchParams.get('token')!;
+      await own.stop();
+      await expect.poll(() => page.getByTestId('connection').textContent()).toContain('reconnecting');
+      const again = await startServer(own.dataDir, own.port);
+      try {
+        await expect
+          .poll(() => page.getByTestId('connection').textContent(), { timeout: 10_000 })
+          .toBe('live');
+        // A change made elsewhere reaches the page over the resumed socket.
+        await fetch(`${again.url}/api/encounters/${id}/commands`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({
+            command: { type: 'add-combatant', combatant: { name: 'Late', side: 'npc' } },
+          }),
+        });
+        await expect.poll(() => page.getByTestId('combatants').textContent()).toContain('Late');
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await ctx.close();
+      removeDir(own.dataDir);
+    }
+  });
+});

@@ -1,0 +1,172 @@
+import type { Command, EncounterView, LogEntry } from '@roundkeeper/engine';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiFailure, api, type EncounterMeta, errorMessage, type Role } from './api.js';
+import { backoff, mergeEntries } from './merge.js';
+
+/** One encounter as this viewer sees it, kept live over the WebSocket (docs/api.md, "Live"). */
+export interface LiveEncounter {
+  status: 'loading' | 'ready' | 'error' | 'deleted';
+  error?: string;
+  meta?: EncounterMeta;
+  role?: Role;
+  /** The player's own combatants (player links only). */
+  mine: string[];
+  state?: EncounterView;
+  seq: number;
+  entries: LogEntry[];
+  connected: boolean;
+}
+
+export interface SendResult {
+  ok: boolean;
+  error?: string;
+  code?: string;
+}
+
+export function liveUrl(id: string, token: string, after: number, loc: Location = location): string {
+  const proto = loc.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${proto}//${loc.host}/api/encounters/${encodeURIComponent(id)}/live?token=${encodeURIComponent(token)}&after=${after}`;
+}
+
+export function useEncounter(id: string, token: string) {
+  const [live, setLive] = useState<LiveEncounter>({
+    status: 'loading',
+    mine: [],
+    seq: 0,
+    entries: [],
+    connected: false,
+  });
+  const seqRef = useRef(0);
+  const socketRef = useRef<WebSocket | null>(null);
+
+  useEffect(() => {
+    let closed = false;
+    let attempt = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const connect = () => {
+      if (closed) return;
+      const ws = new WebSocket(liveUrl(id, token, seqRef.current));
+      socketRef.current = ws;
+      ws.onopen = () => {
+        attempt = 0;
+      };
+      ws.onmessage = (ev) => {
+        let msg: Record<string, unknown>;
+        try {
+          msg = JSON.parse(String(ev.data)) as Record<string, unknown>;
+        } catch {
+          return;
+        }
+        switch (msg.type) {
+          case 'hello': {
+            const seq = Number(msg.seq ?? 0);
+            seqRef.current = Math.max(seqRef.current, seq);
+            setLive((l) => ({
+              ...l,
+              status: 'ready',
+              role: (msg.role as Role) ?? l.role,
+              state: msg.state as EncounterView,
+              seq,
+              connected: true,
+            }));
+            break;
+          }
+          case 'events':
+            setLive((l) => ({ ...l, entries: mergeEntries(l.entries, (msg.entries as LogEntry[]) ?? []) }));
+            break;
+          case 'change': {
+            const seq = Number(msg.seq ?? 0);
+            seqRef.current = Math.max(seqRef.current, seq);
+            setLive((l) => ({
+              ...l,
+              state: msg.state as EncounterView,
+              seq,
+              entries: mergeEntries(l.entries, (msg.entries as LogEntry[]) ?? []),
+              connected: true,
+            }));
+            break;
+          }
+          case 'deleted':
+            closed = true;
+            setLive((l) => ({ ...l, status: 'deleted', connected: false }));
+            ws.close();
+            break;
+          default:
+            break;
+        }
+      };
+      ws.onclose = () => {
+        if (socketRef.current === ws) socketRef.current = null;
+        setLive((l) => (l.connected ? { ...l, connected: false } : l));
+        if (closed) return;
+        timer = setTimeout(connect, backoff(attempt++));
+      };
+      ws.onerror = () => {
+        // onclose follows and schedules the reconnect.
+      };
+    };
+
+    (async () => {
+      try {
+        const [enc, log] = await Promise.all([api.get(id, token), api.events(id, token, 0)]);
+        if (closed) return;
+        seqRef.current = Math.max(enc.seq, log.seq);
+        setLive((l) => ({
+          ...l,
+          status: 'ready',
+          meta: enc.encounter,
+          role: enc.role,
+          mine: enc.combatants ?? [],
+          state: enc.state,
+          seq: enc.seq,
+          entries: mergeEntries(l.entries, log.entries),
+        }));
+        connect();
+      } catch (e) {
+        if (closed) return;
+        setLive((l) => ({
+          ...l,
+          status: e instanceof ApiFailure && e.status === 404 ? 'deleted' : 'error',
+          error: errorMessage(e),
+        }));
+      }
+    })();
+
+    return () => {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      socketRef.current?.close();
+    };
+  }, [id, token]);
+
+  /** Sends a command; the server's answer (and the change broadcast) updates the view. */
+  const send = useCallback(
+    async (command: Command): Promise<SendResult> => {
+      try {
+        await api.command(id, token, command);
+        if (!socketRef.current || socketRef.current.readyState !== WebSocket.OPEN) {
+          // No live socket: fetch the new state ourselves.
+          const [enc, log] = await Promise.all([api.get(id, token), api.events(id, token, seqRef.current)]);
+          seqRef.current = Math.max(seqRef.current, enc.seq);
+          setLive((l) => ({
+            ...l,
+            state: enc.state,
+            seq: enc.seq,
+            entries: mergeEntries(l.entries, log.entries),
+          }));
+        }
+        return { ok: true };
+      } catch (e) {
+        return {
+          ok: false,
+          error: errorMessage(e),
+          ...(e instanceof ApiFailure ? { code: e.error.code } : {}),
+        };
+      }
+    },
+    [id, token],
+  );
+
+  return { live, send };
+}
