@@ -84,7 +84,11 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
 
   /** Removes the ruleset's secrets from state for a non-GM viewer (secret plans, hidden rolls). */
   redact?(state: EncounterState<T>, viewer: Viewer): EncounterState<T>;
-  /** Returns the event as the viewer may see it, or null to drop it. */
+  /**
+   * Returns the event as the viewer may see it, or null to drop it. Runs before the engine's own guard,
+   * so it may rewrite an event that names a hidden combatant among others (an order without them); an
+   * event that still names one afterwards is dropped whole.
+   */
   redactEvent?(event: EngineEvent, viewer: Viewer, state: EncounterState<T>): EngineEvent | null;
   /** A log line for one of the ruleset's own events, or null to use the default. */
   describeEvent?(event: EngineEvent, state: EncounterState<T>): string | null;

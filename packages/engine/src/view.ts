@@ -55,7 +55,7 @@ const PEOPLE_FIELDS = ['combatant', 'actor', 'target', 'source', 'by'] as const;
 const NESTED_FIELDS = ['effect', 'entry'] as const;
 
 /** Fields that list several combatants (a roll-off, a group). */
-const PEOPLE_LIST_FIELDS = ['combatants', 'members', 'order'] as const;
+const PEOPLE_LIST_FIELDS = ['combatants', 'members', 'order', 'with'] as const;
 
 function names(obj: Record<string, unknown>, hidden: Set<string>): boolean {
   for (const f of PEOPLE_LIST_FIELDS) {
@@ -86,12 +86,13 @@ function mentions(event: EngineEvent, hidden: Set<string>): boolean {
 
 /** One event as a viewer may see it, or null. `state` is the state the event led to. */
 export function viewEvent(
-  event: EngineEvent,
+  original: EngineEvent,
   viewer: Viewer,
   state: EncounterState,
   ruleset: AnyRuleset,
 ): EngineEvent | null {
-  if (viewer.role === 'gm') return event;
+  if (viewer.role === 'gm') return original;
+  let event = original;
   if (event.type === 'dice/state' || event.type === 'note/added') return null;
   if (event.type === 'encounter/created') {
     return {
@@ -104,6 +105,13 @@ export function viewEvent(
   if (event.type === 'combatant/added' && (event.combatant as { hidden?: boolean } | undefined)?.hidden) {
     const id = (event.combatant as { id: string }).id;
     if (!(viewer.role === 'player' && viewer.combatants.includes(id))) return null;
+  }
+  // The ruleset speaks first: it may rewrite an event that names a hidden combatant among others (an
+  // order without them). Whatever still names one after that is dropped whole.
+  if (ruleset.redactEvent) {
+    const rewritten = ruleset.redactEvent(event, viewer, state);
+    if (!rewritten) return null;
+    event = rewritten;
   }
   if (mentions(event, hidden)) return null;
   if (event.type === 'agenda/scheduled') {
@@ -123,7 +131,7 @@ export function viewEvent(
     const { notes: _n, ...patch } = event.patch as Record<string, never>;
     out = { ...event, patch };
   }
-  return ruleset.redactEvent ? ruleset.redactEvent(out, viewer, state) : out;
+  return out;
 }
 
 /** Log entries as a viewer may see them. */

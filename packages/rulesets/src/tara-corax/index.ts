@@ -244,11 +244,17 @@ function redact(state: TaraState, _viewer: Viewer): TaraState {
   };
 }
 
-function redactEvent(event: EngineEvent, _viewer: Viewer, state: TaraState): EngineEvent | null {
+function redactEvent(event: EngineEvent, viewer: Viewer, state: TaraState): EngineEvent | null {
+  const seen = (id: string) => {
+    const c = state.combatants[id];
+    return c !== undefined && (!c.hidden || (viewer.role === 'player' && viewer.combatants.includes(id)));
+  };
+  if (event.type === 'tara/simultaneous') {
+    const partners = (event.with as string[]).filter(seen);
+    return partners.length ? { ...event, with: partners } : null;
+  }
   if (event.type === 'tara/round-order') {
-    const order = (event.order as string[][])
-      .map((g) => g.filter((id) => Object.hasOwn(state.combatants, id) && !state.combatants[id]!.hidden))
-      .filter((g) => g.length > 0);
+    const order = (event.order as string[][]).map((g) => g.filter(seen)).filter((g) => g.length > 0);
     return { ...event, order };
   }
   return event;

@@ -128,14 +128,9 @@ export function startRound(ctx: Ctx, round: number, req: RollRequest): EngineEve
     entries.push(turnEntry(ctx, id, round, score, `${state.combatants[id]!.name} acts (Mark ${score})`));
   }
   entries.sort((a, b) => compareAt(a.at.at, b.at.at));
+  // Labels name only the combatant itself: a label is shown to whoever sees the entry, and naming a
+  // simultaneous partner here would leak a hidden one. The timeline adds the partners a viewer may see.
   const groups = groupSimultaneous(entries);
-  for (const g of groups) {
-    if (g.length < 2) continue;
-    for (const e of g) {
-      const others = g.filter((x) => x !== e).map((x) => state.combatants[x.combatant!]!.name);
-      e.label = `${e.label}, simultaneous with ${others.join(' and ')}`;
-    }
-  }
   events.push({ type: 'tara/round-order', round, order: groups.map((g) => g.map((e) => e.combatant!)) });
   for (const e of entries) events.push(schedule(e));
   const first = [...state.agenda.filter((a) => a.at.round === round), ...entries].sort((a, b) =>

@@ -589,3 +589,22 @@ describe('redaction: hidden combatants leave no trace in state or events', () =>
     expect(JSON.stringify(gm)).toContain('spy');
   });
 });
+
+describe('redaction: a hidden combatant acting simultaneously does not show through its partner', () => {
+  it('keeps "simultaneous with" to the GM, in the timeline labels and in the tie events', () => {
+    const enc = fight({ bren: { initiative: 12 }, ana: { initiative: 10 }, spy: { initiative: 10 } }, {}, [
+      'spy',
+    ]);
+    must(enc, { type: 'start', rolls: { bren: 8, ana: 5, spy: 5 } });
+    const ruleset = registry['tara-corax']!;
+    const gmLine = JSON.stringify(ruleset.timeline(enc.state));
+    expect(gmLine).toContain('simultaneous with Spy');
+    const table = view(enc.state, { role: 'table' }, ruleset);
+    const tableLine = JSON.stringify(ruleset.timeline(table as never));
+    expect(tableLine).not.toContain('Spy');
+    expect(tableLine).not.toContain('simultaneous');
+    const log = viewLog(enc.entries, { role: 'table' }, enc.state, ruleset);
+    expect(JSON.stringify(log)).not.toContain('spy');
+    expect(log.some((e) => e.event.type === 'tara/round-order')).toBe(true);
+  });
+});

@@ -1,5 +1,5 @@
 import type { Timeline, TimelineLane, TimelineMarker } from '@roundkeeper/engine';
-import { MARKS_PER_ROUND, markOf } from './marks.js';
+import { MARKS_PER_ROUND, markOf, sameMoment } from './marks.js';
 import type { TaraState } from './types.js';
 
 /**
@@ -21,7 +21,17 @@ export function taraTimeline(state: TaraState): Timeline {
       .map(({ combatant: _c, ...m }) => m);
     for (const e of state.agenda.filter((a) => a.combatant === id)) {
       const kind = e.kind === 'resolve' ? 'resolve' : e.kind === 'attack' ? 'attack' : 'turn';
-      markers.push({ round: e.at.round, at: markOf(e.at), kind, label: e.label, planned: true });
+      // Partners acting at the same moment, among the entries this state holds (a viewer's state holds
+      // only what that viewer may see).
+      const partners =
+        e.kind === 'turn'
+          ? state.agenda
+              .filter((o) => o !== e && o.kind === 'turn' && o.combatant && sameMoment(o.at, e.at))
+              .map((o) => state.combatants[o.combatant!]?.name)
+              .filter((n): n is string => n !== undefined)
+          : [];
+      const label = partners.length ? `${e.label}, simultaneous with ${partners.join(' and ')}` : e.label;
+      markers.push({ round: e.at.round, at: markOf(e.at), kind, label, planned: true });
     }
     return { id, label: c.name, side: c.side, spans, markers };
   });
