@@ -132,9 +132,22 @@ async function saturate(url: string, encs: Enc[], seconds: number): Promise<numb
 
 export async function benchServer(): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'rk-bench-'));
-  const proc = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dir, '--rate-limit', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      ...(process.env.RK_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+      BIN,
+      '--port',
+      '0',
+      '--data-dir',
+      dir,
+      '--rate-limit',
+      '0',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const url = await new Promise<string>((resolve) => {
     let out = '';
     proc.stdout!.on('data', (d) => {

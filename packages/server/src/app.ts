@@ -16,10 +16,9 @@ import {
   seededDice,
 } from '@roundkeeper/engine';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { stringify as toYaml } from 'yaml';
 import { z } from 'zod';
 import { Hub, HubError, type HubOptions } from './hub.js';
-import { hashToken } from './links.js';
+import { hashToken, viewerOf } from './links.js';
 import { type Storage, StorageConflictError } from './storage/storage.js';
 
 export interface AppOptions extends HubOptions {
@@ -341,7 +340,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     );
     const scenario = await hub.exportScenario(id);
     if (q.format === 'yaml') {
-      return reply.type('application/yaml; charset=utf-8').send(toYaml(scenario));
+      const { stringify } = await import('yaml');
+      return reply.type('application/yaml; charset=utf-8').send(stringify(scenario));
     }
     return scenario;
   });
@@ -376,6 +376,24 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   const wsRate = options.wsRate ?? 50;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
+  // One timer for all sockets: a ping every heartbeat (a socket that missed the last one is dropped),
+  // and each socket's message budget refilled every second.
+  const sockets = new Map<import('ws').WebSocket, { alive: boolean; budget: number }>();
+  const heartbeat = setInterval(() => {
+    for (const [socket, s] of sockets) {
+      if (!s.alive) {
+        socket.terminate();
+        continue;
+      }
+      s.alive = false;
+      socket.ping();
+    }
+  }, heartbeatMs);
+  const refill = setInterval(() => {
+    for (const s of sockets.values()) s.budget = wsRate;
+  }, 1000);
+  heartbeat.unref();
+  refill.unref();
   app.get('/api/encounters/:id/live', { websocket: true }, async (socket, req) => {
     const fail = (r: Rejection, code = 4400) => {
       socket.send(JSON.stringify({ type: 'error', error: r }));
@@ -394,22 +412,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     }
     const afterRaw = (req.query as Record<string, unknown>).after;
     const after = typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
-    let alive = true;
+    const slot = { alive: true, budget: wsRate };
+    sockets.set(socket, slot);
     socket.on('pong', () => {
-      alive = true;
+      slot.alive = true;
     });
-    const beat = setInterval(() => {
-      if (!alive) return socket.terminate();
-      alive = false;
-      socket.ping();
-    }, heartbeatMs);
     const sub = {
-      viewer:
-        link.role === 'gm'
-          ? { role: 'gm' as const }
-          : link.role === 'table'
-            ? { role: 'table' as const }
-            : { role: 'player' as const, combatants: link.combatants },
+      viewer: viewerOf(link),
       send(text: string) {
         // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
         if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
@@ -423,21 +432,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     try {
       unsubscribe = await hub.subscribe(id, link, sub, after);
     } catch (error) {
-      clearInterval(beat);
+      sockets.delete(socket);
       if (error instanceof HubError) return fail(error.rejection, 4000 + error.status);
       throw error;
     }
-    let tokens = wsRate;
-    const refill = setInterval(() => {
-      tokens = wsRate;
-    }, 1000);
     socket.on('close', () => {
-      clearInterval(beat);
-      clearInterval(refill);
+      sockets.delete(socket);
       unsubscribe();
     });
     socket.on('message', async (data, isBinary) => {
-      if (tokens-- <= 0) {
+      if (slot.budget-- <= 0) {
         socket.send(
           JSON.stringify({
             type: 'error',
@@ -512,6 +516,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const sweeper = setInterval(() => hub.sweep(), 60_000);
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
+    clearInterval(heartbeat);
+    clearInterval(refill);
     hub.closeAll();
   });
   return { app, hub };

@@ -83,6 +83,8 @@ try {
     );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  // Diagnostics: `kill -USR2 <pid>` prints memory use to stderr.
+  process.on('SIGUSR2', () => process.stderr.write(`${JSON.stringify(process.memoryUsage())}\n`));
   process.on('SIGINT', () => shutdown('SIGINT'));
 } catch (error) {
   const e = error as NodeJS.ErrnoException;

@@ -1,0 +1,279 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Row } from './engine.js';
+
+/**
+ * The web app (issue 9): the production bundle's size, and the GM tracker with 30 combatants measured in
+ * Debian's Chromium (playwright-core) against a real server process — time to interactive, and how long
+ * an interaction takes to re-render. Needs `npm run build` (the web app's `dist` and the server's).
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DIST = join(ROOT, 'packages/web/dist');
+const BIN = join(ROOT, 'packages/server/dist/main.js');
+const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+const RULESET = 'tara-corax';
+const LOADS = 7;
+const SAMPLES = 40;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)]! : Number.NaN;
+}
+function p95(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(0.95 * s.length))] ?? Number.NaN;
+}
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} kB`;
+const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 1)} ms`;
+
+/** Gzipped size of the JavaScript the first load fetches (the entry and its static imports), and of all. */
+function bundleSizes(): { initial: number; total: number; lazy: number } {
+  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
+  const assets = join(DIST, 'assets');
+  const gz = (file: string) => gzipSync(readFileSync(join(assets, file)), { level: 9 }).length;
+  const js = readdirSync(assets).filter((f) => f.endsWith('.js'));
+  const initialFiles = new Set([...html.matchAll(/(?:src|href)="\/assets\/([^"]+\.js)"/g)].map((m) => m[1]!));
+  let initial = 0;
+  let total = 0;
+  for (const f of js) {
+    const size = gz(f);
+    total += size;
+    if (initialFiles.has(f)) initial += size;
+  }
+  return { initial, total, lazy: total - initial };
+}
+
+async function startServer(dir: string): Promise<{ url: string; proc: ChildProcess }> {
+  const proc = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dir, '--rate-limit', '0'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!.replace(/\/$/, ''));
+    });
+    proc.once('exit', (code) => reject(new Error(`The server exited with ${code}`)));
+  });
+  return { url, proc };
+}
+
+/** 30 combatants: 6 PCs and three NPC groups of 8, with the stats the Marks clock uses. */
+function thirty(): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 1; i <= 6; i++) {
+    out.push({ id: `pc-${i}`, name: `Hero ${i}`, side: 'pc', hp: 30, stats: { initiative: 8 + i } });
+  }
+  for (const [g, group] of ['Goblin', 'Wolf', 'Bandit'].entries()) {
+    for (let i = 1; i <= 8; i++) {
+      out.push({
+        id: `${group.toLowerCase()}-${i}`,
+        name: `${group} ${i}`,
+        side: 'npc',
+        group,
+        hp: 7 + g,
+        stats: { initiative: 2 + ((i + g) % 7) },
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Page-side code, as source text (the bench compiles without the DOM's types). Installed before the app
+ * loads: records when the tracker first shows 30 cards (`__rendered`) and the end of the first frame after
+ * that (`__interactive`), and when each `change` message arrives on the WebSocket, before the app's own
+ * handler runs (`__changeAt`).
+ */
+const INSTRUMENT = `(() => {
+  window.__changeAt = 0;
+  const Native = window.WebSocket;
+  class Timed extends Native {
+    constructor(url, protocols) {
+      super(url, protocols);
+      this.addEventListener('message', (e) => {
+        const at = performance.now();
+        if (typeof e.data === 'string' && e.data.startsWith('{"type":"change"')) window.__changeAt = at;
+      });
+    }
+  }
+  window.WebSocket = Timed;
+  const seen = new MutationObserver(() => {
+    if (document.querySelectorAll('[data-testid="combatants"] li.card').length < 30) return;
+    seen.disconnect();
+    window.__rendered = performance.now();
+    requestAnimationFrame(() => {
+      const ch = new MessageChannel();
+      ch.port1.onmessage = () => { window.__interactive = performance.now(); };
+      ch.port2.postMessage(0);
+    });
+  });
+  seen.observe(document, { childList: true, subtree: true });
+})();`;
+
+/**
+ * One interaction, timed in the page: dispatches the key, waits for the DOM to change as `watch` says
+ * (checked in a MutationObserver, i.e. right after React's commit), forces layout, and resolves with the
+ * times since the key and since the server's `change` arrived.
+ */
+const INTERACT = `({ key, watch }) => new Promise((resolve, reject) => {
+  const probe = () => watch === 'clock'
+    ? (document.querySelector('[data-testid="clock"]')?.textContent ?? '') +
+      (document.querySelector('[data-testid="current-actor"]')?.textContent ?? '')
+    : (document.querySelector('section.palette h2')?.textContent ?? '');
+  const before = probe();
+  window.__changeAt = 0;
+  const timer = setTimeout(() => reject(new Error('No change after ' + key)), 10000);
+  const mo = new MutationObserver(() => {
+    if (probe() === before) return;
+    void document.body.offsetHeight;
+    const end = performance.now();
+    mo.disconnect();
+    clearTimeout(timer);
+    resolve({ total: end - start, render: end - (window.__changeAt || start) });
+  });
+  mo.observe(document.body, { childList: true, subtree: true, characterData: true });
+  const start = performance.now();
+  window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+})`;
+
+/** Time to interactive of a fresh load (new browser context, so a cold HTTP cache), in ms. */
+async function loadOnce(browser: Browser, url: string): Promise<number> {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 1000 }, bypassCSP: true });
+  try {
+    const page = await ctx.newPage();
+    await page.addInitScript({ content: INSTRUMENT });
+    await page.goto(url);
+    await page.waitForFunction('window.__interactive', null, { timeout: 20_000 });
+    return (await page.evaluate('window.__interactive')) as number;
+  } finally {
+    await ctx.close();
+  }
+}
+
+async function interaction(page: Page, key: string, watch: 'clock' | 'palette') {
+  const fn = `(${INTERACT})(${JSON.stringify({ key, watch })})`;
+  return (await page.evaluate(fn)) as { total: number; render: number };
+}
+
+export async function benchWeb(): Promise<Row[]> {
+  if (!existsSync(join(DIST, 'index.html')) || !existsSync(BIN)) {
+    throw new Error('Build first: npm run build (the web app and the server).');
+  }
+  const rows: Row[] = [];
+  const size = bundleSizes();
+  rows.push({
+    name: 'web: JavaScript of the first load, gzipped',
+    value: kb(size.initial),
+    target: '≤ 300 kB',
+    met: size.initial <= 300_000,
+  });
+  rows.push({
+    name: 'web: all JavaScript incl. lazy chunks (YAML import), gzipped',
+    value: kb(size.total),
+    target: '—',
+    met: true,
+  });
+
+  const executablePath = CHROMIUM.find((p) => existsSync(p));
+  if (!executablePath) throw new Error('Chromium is missing: apt-get install -y chromium');
+  const dir = mkdtempSync(join(tmpdir(), 'rk-bench-web-'));
+  const { url, proc } = await startServer(dir);
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  try {
+    const res = await fetch(`${url}/api/encounters`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench: thirty', ruleset: RULESET, seed: 9, combatants: thirty() }),
+    });
+    const created = (await res.json()) as { encounter: { id: string }; tokens: { gm: string } };
+    const { id } = created.encounter;
+    const gm = created.tokens.gm;
+    await fetch(`${url}/api/encounters/${id}/commands`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${gm}` },
+      body: JSON.stringify({ command: { type: 'start' } }),
+    });
+    const page = `${url}/e/${encodeURIComponent(id)}?token=${encodeURIComponent(gm)}`;
+
+    process.stderr.write(`web: ${LOADS} loads of the tracker with 30 combatants…\n`);
+    await loadOnce(browser, page); // warm-up: the server's first reads, Chromium's first start
+    const loads: number[] = [];
+    for (let i = 0; i < LOADS; i++) loads.push(await loadOnce(browser, page));
+    rows.push({
+      name: `web: tracker with 30 combatants (${RULESET}), time to interactive (median of ${LOADS} cold loads)`,
+      value: ms(median(loads)),
+      target: '—',
+      met: true,
+    });
+
+    process.stderr.write(`web: ${SAMPLES} × "n" and "j" with 30 combatants…\n`);
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 1000 }, bypassCSP: true });
+    const tab = await ctx.newPage();
+    await tab.addInitScript({ content: INSTRUMENT });
+    await tab.goto(page);
+    await tab.waitForFunction('window.__interactive');
+    await tab.waitForFunction(`document.querySelector('[data-testid="connection"]')?.textContent === 'live'`);
+    const next: { total: number; render: number }[] = [];
+    const select: { total: number; render: number }[] = [];
+    for (let i = 0; i < 5; i++) {
+      await interaction(tab, 'n', 'clock');
+      await interaction(tab, 'j', 'palette');
+    }
+    for (let i = 0; i < SAMPLES; i++) {
+      next.push(await interaction(tab, 'n', 'clock'));
+      await tab.waitForTimeout(30); // let the "Done" status and passive effects settle
+      select.push(await interaction(tab, 'j', 'palette'));
+    }
+    await ctx.close();
+    const render = next.map((s) => s.render);
+    const sel = select.map((s) => s.total);
+    rows.push({
+      name: 'web: "n" re-render, change received → DOM updated and laid out, 30 combatants (p50)',
+      value: ms(median(render)),
+      target: '≤ 16 ms',
+      met: median(render) <= 16,
+    });
+    rows.push({
+      name: 'web: "n" re-render, 30 combatants (p95)',
+      value: ms(p95(render)),
+      target: '—',
+      met: true,
+    });
+    rows.push({
+      name: 'web: "j" (select a combatant) → palette and timeline re-rendered and laid out (p50)',
+      value: ms(median(sel)),
+      target: '≤ 16 ms',
+      met: median(sel) <= 16,
+    });
+    rows.push({
+      name: 'web: "n" key → new clock line shown, with the server round trip on loopback (p50)',
+      value: ms(median(next.map((s) => s.total))),
+      target: '—',
+      met: true,
+    });
+  } finally {
+    await browser.close();
+    proc.kill('SIGTERM');
+    await new Promise((r) => proc.once('exit', r));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+// Run directly: `node bench/dist/web.js`.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  for (const r of await benchWeb()) {
+    process.stdout.write(`${r.name}: ${r.value} (target ${r.target}${r.met ? '' : ', NOT MET'})\n`);
+  }
+}
