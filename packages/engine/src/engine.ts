@@ -163,10 +163,34 @@ function decideUnsafe(
     });
   }
   const valid = { ...(parsed.data as JsonObject), type: command.type } as Command;
+  const unknownTarget = checkTarget(state, valid, options.by ?? { role: 'gm' });
+  if (unknownTarget) return unknownTarget;
   const ctx = new Context(state, valid, options.by ?? { role: 'gm' }, state.dice, state.seq);
   const decided = isCoreCommand(valid.type) ? decideCore(ctx, valid, ruleset) : ruleset.decide(ctx, valid);
   if (isRejection(decided)) return decided;
   return settle(ctx, ruleset, decided);
+}
+
+/**
+ * A ruleset command's `target` names a combatant of this encounter: a typo or a combatant removed by an
+ * undo is refused here, once for every ruleset. To a viewer who may not see a hidden combatant, the hidden
+ * one reads exactly like an unknown one (the refusal must not confirm it exists).
+ */
+function checkTarget(state: EncounterState, command: Command, by: Viewer): Rejection | undefined {
+  const target = command.target;
+  if (isCoreCommand(command.type) || typeof target !== 'string' || target.length === 0) return undefined;
+  const c = Object.hasOwn(state.combatants, target) ? state.combatants[target] : undefined;
+  const visible = (id: string) => {
+    const x = state.combatants[id]!;
+    return by.role === 'gm' || !x.hidden || (by.role === 'player' && by.combatants.includes(id));
+  };
+  if (c && visible(target)) return undefined;
+  const names = state.roster.filter(visible).map((id) => `${id} (${state.combatants[id]!.name})`);
+  return reject(
+    'target/unknown',
+    `There is no combatant "${target}" to target. Target one of: ${names.join(', ') || 'nobody yet'}.`,
+    { target },
+  );
 }
 
 /** Applies events one by one on a draft, queueing what each one causes; then records the dice state. */

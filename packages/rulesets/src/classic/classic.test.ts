@@ -207,3 +207,28 @@ describe('classic: scenario', () => {
     expect(result.failures).toEqual([]);
   });
 });
+
+describe('targets name combatants of the encounter (checked once, for every ruleset)', () => {
+  it('refuses a target that names nobody, and lists who can be targeted', () => {
+    const enc = encounter({ ruleset: 'classic', combatants: party });
+    must(enc, { type: 'start', initiative: { ana: 12, bren: 18, orc: 5 } });
+    const r = refused(enc, { type: 'act', actor: 'bren', action: 'attack', target: 'orcc' });
+    expect(r.code).toBe('target/unknown');
+    expect(r.message).toContain('There is no combatant "orcc"');
+    expect(r.message).toContain('orc (Orc)');
+    must(enc, { type: 'act', actor: 'bren', action: 'attack', target: 'orc' });
+  });
+
+  it('a hidden combatant reads as unknown to a player, and is a valid target for the GM', () => {
+    const enc = encounter({
+      ruleset: 'classic',
+      combatants: [...party, { id: 'spy', name: 'Spy', side: 'npc', hidden: true }],
+    });
+    must(enc, { type: 'start', initiative: { ana: 12, bren: 18, orc: 5, spy: 1 } });
+    const player = { role: 'player' as const, combatants: ['bren'] };
+    const r = enc.execute({ type: 'act', actor: 'bren', action: 'attack', target: 'spy' }, { by: player });
+    expect(isRejection(r) && r.code).toBe('target/unknown');
+    expect(isRejection(r) && r.message).not.toContain('Spy');
+    must(enc, { type: 'act', actor: 'bren', action: 'attack', target: 'spy' });
+  });
+});
