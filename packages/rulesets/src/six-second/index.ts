@@ -144,7 +144,11 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (state.status !== 'running' || !state.now) {
         return reject('encounter/not-started', 'The fight has not started; send "start" first.');
       }
-      if (!c.active) return reject('combatant/defeated', `${c.name} is out of the fight.`);
+      if (!c.active)
+        return reject(
+          'combatant/defeated',
+          `${c.name} is out of the fight; revive ${c.name} to bring them back into the order.`,
+        );
       if (!c.cs.delaying) {
         return reject(
           'delay/not-delaying',
@@ -154,6 +158,23 @@ function decide(ctx: Ctx, command: Command): Decision {
       // 001: "he can take his turn — even if it is in the middle of someone else's turn (but not in the
       // middle of an action …). The other character begins his turn, the delayed character interrupts him,
       // and the other character finishes." Actions are taken whole, so between commands no action is open.
+      // An action that runs on into its actor's next turn is still going on: interrupting now would be
+      // "in the middle of an action".
+      const running = state.current ? state.combatants[state.current] : undefined;
+      if (running?.cs.carry) {
+        const carry = running.cs.carry;
+        // A hidden combatant's name and action stay hidden from a player asking.
+        const secret = running.hidden && ctx.by.role !== 'gm';
+        const who = secret ? 'the current turn' : running.name;
+        const what = secret
+          ? 'an action that runs on into its next turn'
+          : `${carry.name} (${carry.secondsLeft} s more at the start of ${running.name}'s next turn)`;
+        return reject(
+          'delay/inside-action',
+          `${c.name} cannot take the delayed turn now: ${who} is in the middle of ${what}, and a delayed turn never interrupts an action. Take it when the next turn begins, or before a long action starts.`,
+          { actor: id },
+        );
+      }
       const entry: AgendaEntry = {
         id: ctx.newId('turn'),
         at: { round: state.round, at: [...state.now.at, 1, 0] },

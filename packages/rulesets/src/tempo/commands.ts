@@ -51,6 +51,7 @@ export const tempoCommands = {
     tempo: tempo.optional(),
     effect: id.optional(),
     amount: z.number().int().min(1).max(3).optional(),
+    roll: z.string().min(1).max(200).optional().describe('For "retry": the Skill roll rolled again.'),
     note: z.string().max(500).optional(),
   }),
   /** The GM forces Exertion on a character (beyond the maximum it kills). */

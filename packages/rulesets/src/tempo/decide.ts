@@ -246,16 +246,24 @@ function decideMove(ctx: Ctx, command: Command): Decision {
   if (refused) return refused;
   const turn = c.cs.turn!;
   const distance = command.distance as number;
-  if (turn.slot === 'extra' || turn.slot === 'free') {
+  const def = findAction(ctx.state, c, turn.action);
+  const moveAction = (def?.data?.as ?? def?.id) === 'move';
+  // 003 "Tags": no Normal Move on an Extra or Free turn. The Move action's own movement ("Move up to
+  // your Speed") is not the Normal Move: an Extra or Free Move still moves, once it is performed.
+  if ((turn.slot === 'extra' || turn.slot === 'free') && turn.moveLeft === 0) {
+    const kind = turn.slot === 'extra' ? 'an Extra' : 'a Free';
     return reject(
       'move/no-normal-move',
-      `${c.name} gets no Normal Move on a${turn.slot === 'extra' ? 'n Extra' : ' Free'} turn (003 "Tags").`,
+      moveAction && !turn.acted
+        ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"); perform the Move action first ("act"), then move up to Speed ${c.stats.speed}.`
+        : `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"), and has no movement left from a Move action.`,
     );
   }
   if (distance > turn.moveLeft) {
+    const extra = turn.slot === 'extra' || turn.slot === 'free';
     return reject(
       'move/too-far',
-      `${c.name} can move ${turn.moveLeft} more this turn (Speed ${c.stats.speed}${turn.action === 'move' && turn.acted ? ', plus the Move action' : ''}), not ${distance}.`,
+      `${c.name} can move ${turn.moveLeft} more this turn (${extra ? 'the Move action only' : `Speed ${c.stats.speed}`}${!extra && moveAction && turn.acted ? ', plus the Move action' : ''}), not ${distance}.`,
     );
   }
   return [
@@ -375,8 +383,25 @@ function decideExert(ctx: Ctx, command: Command): Decision {
       events.push({ type: 'effect/removed', effect: effect.id, name: effect.name, target: c.id });
       break;
     }
+    case 'retry': {
+      // "Exert when you fail a Skill roll: Retry any Skill roll." The GM judges the failure; the retry
+      // is rolled here when its dice are given.
+      if (command.roll) {
+        const roll = ctx.roll(command.roll as string);
+        events.push({
+          type: 'dice/rolled',
+          combatant: c.id,
+          purpose: 'Skill roll (retry)',
+          roll: roll as unknown as JsonObject,
+        });
+      }
+      break;
+    }
     default:
       break;
+  }
+  if (use !== 'retry' && command.roll) {
+    return reject('exert/roll', 'Only "retry" rolls again; leave out "roll" for this Exert.');
   }
   return events;
 }

@@ -347,12 +347,15 @@ export function exertLegality(state: State, c: C, use: ExertUse, amount = 1): Re
   }
   const when = EXERT_WHEN[use];
   if (when === 'end-of-turn' && (state.rs.phase !== 'tempo' || !state.current)) {
-    return reject('exert/timing', `This Exert is done at the end of a turn, and no turn is in progress.`);
+    return reject(
+      'exert/timing',
+      'This Exert is done at the end of a turn, and no turn is in progress; Exert once the GM counts tempo and a turn is under way.',
+    );
   }
   if (when === 'own-turn' && (state.current !== c.id || !c.cs.turn)) {
     return reject(
       'exert/timing',
-      `This Exert is done during ${c.name}'s own turn; it is ${nameOf(state, state.current)}'s turn.`,
+      `This Exert is done during ${c.name}'s own turn; it is ${nameOf(state, state.current)}'s turn, so wait for one of ${c.name}'s planned actions.`,
     );
   }
   return undefined;

@@ -99,6 +99,21 @@ describe('Round structure: secret plans (view and viewLog)', () => {
     }
   });
 
+  it('the timeline drawn from the table view shows no plan until it is taken', () => {
+    const enc = planned();
+    const lanesFor = (viewer: typeof table | typeof alice) =>
+      tempo.timeline(view(enc.state, viewer, tempo as never) as never).lanes;
+    expect(lanesFor(table).flatMap((l) => l.spans)).toEqual([]);
+    expect(
+      lanesFor(alice)
+        .filter((l) => l.id !== 'ana')
+        .flatMap((l) => l.spans),
+    ).toEqual([]);
+    expect(lanesFor(alice).find((l) => l.id === 'ana')!.spans).toHaveLength(2);
+    must(enc, { type: 'next' }); // Ana takes Mark
+    expect(lanesFor(table).flatMap((l) => l.spans.map((x) => `${l.id}:${x.label}`))).toEqual(['ana:Mark']);
+  });
+
   it('an Exert that moves a plan to another tempo does not leak the plan', () => {
     const enc = planned();
     must(enc, { type: 'next' });
@@ -145,6 +160,29 @@ describe('Tempo count: each action at its tempo; at each tempo all PCs, then all
     expect(enc.state.current).toBe('bren');
     must(enc, { type: 'next' });
     expect(enc.state.current).toBe('wolf');
+  });
+
+  it('each action happens at its tempo from the table', () => {
+    const byId = Object.fromEntries(
+      tempo.catalog(ts(fight())).map((a) => [a.id, a.data?.tempo ?? (a.data?.variableTempo ? '?' : null)]),
+    );
+    expect(byId).toMatchObject({
+      rest: 1,
+      scan: 2,
+      mark: 2,
+      'quick-attack': 3,
+      help: 3,
+      move: 4,
+      guard: 4,
+      'standard-attack': 5,
+      inventory: 6,
+      hide: 6,
+      'slow-attack': 7,
+      shift: 7,
+      magic: '?',
+      intercept: 4,
+      'dual-wield': 0,
+    });
   });
 
   it('uses the table tempos and the spell tempo for Magic', () => {
@@ -225,6 +263,19 @@ describe('Unique Action Restriction', () => {
     expect(refused(enc, { type: 'plan', actor: 'ana', action: 'battle-cry' }).code).toBe('unique/repeated');
   });
 
+  it('reactions ignore it: Dual Wield strikes again after the round’s one Attack', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'quick-attack');
+    plan(enc, 'ana', 'hide');
+    must(enc, { type: 'next', skipPlanning: true });
+    until(enc, 'ana', 'quick-attack');
+    must(enc, { type: 'act', actor: 'ana', weapon: 'Left Dagger', target: 'orc' });
+    // A second Strike in the round, though "All Attacks count as the same action".
+    must(enc, { type: 'react', actor: 'ana', reaction: 'dual-wield', trigger: 'Strike with Left Dagger' });
+    expect(ts(enc).combatants.ana!.cs.reactions.map((r) => r.reaction)).toEqual(['dual-wield']);
+  });
+
   it('Free actions ignore it', () => {
     const enc = fight();
     must(enc, {
@@ -291,6 +342,24 @@ describe('Normal Move: up to Speed each turn, split around the action; none on E
     until(enc, 'wolf', 'move');
     must(enc, { type: 'act', actor: 'wolf' });
     must(enc, { type: 'move', actor: 'wolf', distance: 16 });
+  });
+
+  it('no Normal Move on an Extra or Free turn, but an Extra or Free Move action still moves its Speed', () => {
+    const enc = fight();
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'sprint', name: 'Sprint', tags: ['Extra'], data: { as: 'move' } },
+    });
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'sprint');
+    must(enc, { type: 'next', skipPlanning: true });
+    expect(ts(enc).combatants.ana!.cs.turn).toMatchObject({ action: 'sprint', slot: 'extra', moveLeft: 0 });
+    const before = refused(enc, { type: 'move', actor: 'ana', distance: 1 });
+    expect(before.code).toBe('move/no-normal-move');
+    expect(before.message).toContain('perform the Move action first');
+    must(enc, { type: 'act', actor: 'ana' });
+    must(enc, { type: 'move', actor: 'ana', distance: 6 });
+    expect(refused(enc, { type: 'move', actor: 'ana', distance: 1 }).code).toBe('move/no-normal-move');
   });
 
   it('no Normal Move on an Extra turn', () => {
@@ -500,6 +569,30 @@ describe('Exert and Exertion', () => {
       code: 'auth/gm-only',
     });
     expect(refused(enc, { type: 'exert', actor: 'orc', use: 'retry' }).code).toBe('exert/pc-only');
+  });
+
+  it('"prepared in the past": the GM sets 1–3 Exertion, never beyond the maximum', () => {
+    const enc = planned();
+    must(enc, { type: 'next' }); // Ana's turn; Maximum Exertion 3 (FOR 1)
+    must(enc, { type: 'exert', actor: 'ana', use: 'prepared', amount: 2, note: 'brought rope' });
+    expect(ts(enc).combatants.ana!.cs.exertion).toBe(2);
+    const r = refused(enc, { type: 'exert', actor: 'ana', use: 'prepared', amount: 2 });
+    expect(r.code).toBe('exert/max');
+    expect(r.message).toContain('2 of 3 Exertion; 2 more would go beyond the maximum');
+    must(enc, { type: 'exert', actor: 'ana', use: 'prepared' });
+    expect(ts(enc).combatants.ana!.cs.exertion).toBe(3);
+  });
+
+  it('retry a failed Skill roll: the retry is rolled when its dice are given', () => {
+    const enc = planned();
+    must(enc, { type: 'next' });
+    const entries = must(enc, { type: 'exert', actor: 'bren', use: 'retry', roll: '1d20' });
+    const rolled = entries.map((e) => e.event).find((e) => e.type === 'dice/rolled');
+    expect(rolled).toMatchObject({ combatant: 'bren', purpose: 'Skill roll (retry)' });
+    expect(ts(enc).combatants.bren!.cs.exertion).toBe(1);
+    expect(refused(enc, { type: 'exert', actor: 'ana', use: 'momentum', roll: '1d20' }).code).toBe(
+      'exert/roll',
+    );
   });
 
   it('at the end of a scene each PC who Exerted takes damage equal to their Exertion', () => {
