@@ -45,7 +45,11 @@ export function modeOf(state: State, c: C): Mode {
 export function legality(state: State, c: C, action: ActionDef, mode: Mode, declared: number | null): Check {
   if (state.status !== 'running')
     return no('encounter/not-started', 'The fight has not started; send "start" first.');
-  if (!c.active) return no('combatant/defeated', `${c.name} is out of the fight.`);
+  if (!c.active)
+    return no(
+      'combatant/defeated',
+      `${c.name} is out of the fight; "revive" brings her back into the order.`,
+    );
   if (c.cs.unable) {
     return no('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act; "recover" first.`);
   }
@@ -84,6 +88,17 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
       return no(
         'move-up/turn-passed',
         `${c.name} has no turn left this round, so she cannot move it up; only a character who waited can act out of turn now.`,
+      );
+    }
+  }
+  if (flags.perRound !== null) {
+    const uses = state.rs.happened.filter(
+      (h) => h.round === state.round && h.combatant === c.id && h.action === action.id,
+    ).length;
+    if (uses >= flags.perRound) {
+      return no(
+        'action/per-round',
+        `${action.name} can be used ${flags.perRound === 1 ? 'once' : `${flags.perRound} times`} a round (002: only equipment suited for quick multiple actions is used several times, up to its limit), and ${c.name} has used it ${uses === 1 ? 'once' : `${uses} times`} this round; choose another action, or use it again next round.`,
       );
     }
   }

@@ -6,6 +6,9 @@ import { type ActionDef, type JsonObject, type Rejection, reject } from '@roundk
  * - `roll: false`: no skill roll is needed (Ready a Weapon);
  * - `wait: true`: the action is Waiting;
  * - `moveUp: true`: the GM may let the character "move up" her turn for it (Catch).
+ * - `perRound: n`: at most n uses per character per round — 002: "Only equipment and weapons suited
+ *   for quick multiple actions may be used several times (up to the limit of their capabilities) in a
+ *   round" (a GM-defined "Fire the musket" with `perRound: 1`). Absent: no limit.
  * A `kind: 'free'` action is a free action: it takes no action and adds no penalty.
  */
 export interface ActionFlags {
@@ -14,6 +17,7 @@ export interface ActionFlags {
   wait: boolean;
   moveUp: boolean;
   free: boolean;
+  perRound: number | null;
 }
 
 const act = (id: string, name: string, skills: string[], text: string, data: JsonObject = {}): ActionDef => ({
@@ -70,7 +74,8 @@ export const OPEND6_CATALOG: ActionDef[] = [
     'move',
     'Move',
     ['running', 'swimming'],
-    'Maneuver 51% of the character’s Move or more. Roll only for challenging terrain or complex maneuvering.',
+    'Maneuver 51% of the character’s Move or more. Roll only when the GM calls for it: challenging terrain or complex maneuvering (roll: true).',
+    { roll: false },
   ),
   act('parry', 'Parry', ['brawling', 'melee combat'], 'Block an opponent’s blow.'),
   act(
@@ -139,6 +144,7 @@ export function flagsOf(action: ActionDef): ActionFlags {
     wait: d.wait === true,
     moveUp: d.moveUp === true,
     free: action.kind === 'free',
+    perRound: typeof d.perRound === 'number' ? d.perRound : null,
   };
 }
 
@@ -155,6 +161,15 @@ export function validateCustomAction(action: ActionDef): Rejection | undefined {
     if (d[flag] !== undefined && typeof d[flag] !== 'boolean') {
       return reject('action/invalid-flags', `"${action.name}": data.${flag} must be true or false.`);
     }
+  }
+  if (
+    d.perRound !== undefined &&
+    !(typeof d.perRound === 'number' && Number.isInteger(d.perRound) && d.perRound >= 1)
+  ) {
+    return reject(
+      'action/invalid-flags',
+      `"${action.name}": data.perRound must be a whole number of uses per round, 1 or more (leave it out for no limit).`,
+    );
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import {
   type ActionDef,
   type AgendaEntry,
+  type Combatant,
   type Command,
   combatantOf,
   compareInstants,
@@ -129,9 +130,21 @@ function checkPoints(state: State, command: Command, rolling: boolean): Rejectio
     const c = combatantOf(state, id);
     if (!c) return missing(state, id);
     if (!rolling) {
+      const when =
+        state.options.initiativeMethod === 'first-significant-action'
+          ? 'under Method 1 nobody rolls initiative'
+          : state.options.initiativeMethod === 'perception-per-scene'
+            ? 'under Method 2 initiative is rolled once, when the scene starts'
+            : 'under Method 3 initiative is rolled when a round begins: spend them with the "next" that ends the round';
       return reject(
         'initiative/not-rolled',
-        `Character Points add Wild Dice to an initiative roll, and no initiative is rolled now (${state.options.initiativeMethod}); keep ${c.name}'s points.`,
+        `Character Points add Wild Dice to an initiative roll, and no initiative is rolled now (${when}); keep ${c.name}'s points.`,
+      );
+    }
+    if (!c.active) {
+      return reject(
+        'initiative/not-rolling',
+        `${c.name} is out of the fight and rolls no initiative; keep the points.`,
       );
     }
     if (!leaders.has(id)) {
@@ -142,14 +155,36 @@ function checkPoints(state: State, command: Command, rolling: boolean): Rejectio
         `${c.name}'s group ${group} rolls once, on ${state.combatants[leader]?.name ?? leader}'s sheet; spend the group's Character Points from that character.`,
       );
     }
+    const unit = unitsOf(state).find((u) => u.leader === id);
+    if (c.cs.unable && unit && !unit.members.some((m) => canAct(state.combatants[m]!))) {
+      return reject(
+        'initiative/not-rolling',
+        `${c.name} is ${c.cs.unable} and rolls no initiative this round; keep the points, or "recover" first.`,
+      );
+    }
     if (c.cs.characterPoints < n) {
       return reject(
         'initiative/character-points',
-        `${c.name} has ${c.cs.characterPoints} Character Point${c.cs.characterPoints === 1 ? '' : 's'}, not ${n}.`,
+        `${c.name} has ${c.cs.characterPoints} Character Point${c.cs.characterPoints === 1 ? '' : 's'}, not ${n}; spend at most ${c.cs.characterPoints}.`,
       );
     }
   }
   return undefined;
+}
+
+/**
+ * Who is acting, for a refusal's sentence. A player or the table is not told the name of a hidden
+ * combatant (the refusal goes back to whoever sent the command).
+ */
+function actingNames(ctx: Ctx): string {
+  const { state } = ctx;
+  const names = state.rs.acting.map((m) => {
+    const c = state.combatants[m];
+    if (!c) return m;
+    const own = ctx.by.role === 'player' && ctx.by.combatants.includes(m);
+    return c.hidden && ctx.by.role !== 'gm' && !own ? 'someone unseen' : c.name;
+  });
+  return [...new Set(names)].join(', ') || 'nobody';
 }
 
 function actingCheck(state: State, id: string): Rejection | undefined {
@@ -164,11 +199,10 @@ function happening(
   combatant: string,
   kind: Happening['kind'],
   label: string,
+  action?: string,
 ): EngineEvent {
-  return {
-    type: 'opend6/happened',
-    happening: { round: state.round, at, combatant, kind, label } as unknown as JsonObject,
-  };
+  const h: Happening = { round: state.round, at, combatant, kind, label, ...(action ? { action } : {}) };
+  return { type: 'opend6/happened', happening: h as unknown as JsonObject };
 }
 
 /** Takes one catalog or custom action: counts it, rolls its skill with the penalty, records it on the clock. */
@@ -256,9 +290,11 @@ function takeAction(ctx: Ctx, command: Command, mode: Mode): Decision {
         : mode === 'move-up'
           ? 'move-up'
           : 'action';
-  events.push(happening(state, instant.at, id, kind, action.name));
+  events.push(happening(state, instant.at, id, kind, action.name, action.id));
+  // `roll: true` asks for the roll an action skips by default (Move over challenging terrain).
   const wantsRoll =
-    command.roll !== false && (flags.roll || command.skill !== undefined || command.code !== undefined);
+    command.roll === true ||
+    (command.roll !== false && (flags.roll || command.skill !== undefined || command.code !== undefined));
   if (wantsRoll) {
     const rolled = skillRoll(ctx, c, {
       ...(command.skill !== undefined ? { skill: command.skill as string } : {}),
@@ -268,6 +304,12 @@ function takeAction(ctx: Ctx, command: Command, mode: Mode): Decision {
       declared,
     });
     if (rolled && !Array.isArray(rolled)) return rolled;
+    if (rolled === null && command.roll === true) {
+      return reject(
+        'roll/what',
+        `${c.name} has none of the skills suggested for ${action.name}${flags.skills.length > 0 ? ` (${flags.skills.join(', ')})` : ''}; name the skill or attribute to roll ("skill") or give a die code ("code").`,
+      );
+    }
     // An interrupt's own roll does not open a new moment to interrupt: the interrupted result is still due.
     if (rolled)
       events.push(...(mode === 'interrupt' ? rolled.filter((e) => e.type !== 'opend6/roll-open') : rolled));
@@ -330,7 +372,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (!state.rs.acting.includes(id)) {
         return reject(
           'turn/not-yours',
-          `${c.name} declares her actions when her turn comes (002: "until her turn comes up in the round"); it is not her turn.`,
+          `${c.name} declares her actions when her turn comes (002: "until her turn comes up in the round"), and it is ${actingNames(ctx)}'s turn. If the GM lets her move up her turn, declare with that action (act … moveUp: true, declare: n).`,
         );
       }
       if (c.cs.declared !== null) {
@@ -339,7 +381,8 @@ function decide(ctx: Ctx, command: Command): Decision {
           `${c.name} already declared ${c.cs.declared} action${c.cs.declared === 1 ? '' : 's'} this round; no actions may be added once the multi-action penalty is figured.`,
         );
       }
-      if (c.cs.unable) return reject('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act.`);
+      if (c.cs.unable)
+        return reject('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act; "recover" first.`);
       // A group acts together: one declaration for every member who has not declared yet.
       const members = state.rs.acting.filter((m) => state.combatants[m]!.cs.declared === null);
       return [declaredEvent(id, members, command.actions as number, state)];
@@ -354,7 +397,7 @@ function decide(ctx: Ctx, command: Command): Decision {
         const hint = c.cs.waiting
           ? ' She waited: send "interrupt" after another character\'s roll, or "resume".'
           : '';
-        const now = state.rs.acting.map((m) => state.combatants[m]?.name ?? m).join(', ') || 'nobody';
+        const now = actingNames(ctx);
         return reject(
           'turn/not-yours',
           `It is ${now}'s turn, not ${c.name}'s.${hint} The GM may also permit moving up her turn (moveUp: true).`,
@@ -388,11 +431,12 @@ function decide(ctx: Ctx, command: Command): Decision {
           `${c.name} has not waited; only a character who waited takes more actions later.`,
         );
       }
-      if (c.cs.unable) return reject('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act.`);
+      if (c.cs.unable)
+        return reject('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act; "recover" first.`);
       if (c.cs.declared === null || c.cs.used >= c.cs.declared) {
         return reject(
           'actions/exhausted',
-          `${c.name} has no declared actions left this round (declared ${c.cs.declared ?? 0}, used ${c.cs.used}).`,
+          `${c.name} has no declared actions left this round (declared ${c.cs.declared ?? 0}, used ${c.cs.used}), and none may be added once the multi-action penalty is figured; she acts again next round.`,
         );
       }
       const entry: AgendaEntry = {
@@ -422,7 +466,12 @@ function decide(ctx: Ctx, command: Command): Decision {
       const refused = notRunning(state);
       if (refused) return refused;
       const open = state.rs.openRoll;
-      if (!open) return reject('result/no-roll', 'No roll is waiting for its result.');
+      if (!open) {
+        return reject(
+          'result/no-roll',
+          'No roll is waiting for its result: the GM declares a result after a skill or attribute roll ("act" with a roll, or "roll").',
+        );
+      }
       return [{ type: 'opend6/result-declared', combatant: open.combatant, purpose: open.purpose }];
     }
     case 'roll': {
@@ -479,7 +528,10 @@ function decide(ctx: Ctx, command: Command): Decision {
       return [{ type: 'opend6/recovered', combatant: id }];
     }
     default:
-      return reject('command/unknown', `"${command.type}" is not an OpenD6 command.`);
+      return reject(
+        'command/unknown',
+        `"${command.type}" is not an OpenD6 command; use one of: ${Object.keys(commands).join(', ')}.`,
+      );
   }
 }
 
@@ -548,9 +600,11 @@ function evolve(state: State, event: EngineEvent): State | undefined {
     case 'opend6/acted': {
       const c = state.combatants[id];
       if (!c || event.number === null) return state;
+      // Waiting sets the watch; any other action taken afterwards ends it (an interrupt or a resumed
+      // turn end it too): to interrupt again, the character waits again.
       return patchCs(state, id, {
         used: event.number as number,
-        ...(event.wait === true ? { waiting: true } : {}),
+        waiting: event.wait === true,
       });
     }
     case 'opend6/interrupted':
@@ -652,6 +706,28 @@ function lateArrival(ctx: Ctx, id: string): EngineEvent[] {
   ];
 }
 
+/**
+ * What each number of declared actions would cost, before the character declares: "1 action: dodge
+ * 4D+1; 2 actions: dodge 3D+1 (−1D); 3 actions: dodge 2D+1 (−2D)", for the action's first suggested
+ * skill on the sheet (the one rolled by default).
+ */
+function penaltyChoices(c: Combatant<Opend6Types>, skills: string[]): string {
+  const trait = skills.map((s) => traitOf(c, s)).find((t) => t !== undefined);
+  const allotment = c.stats.actionAllotment;
+  const parts: string[] = [];
+  for (let n = allotment; n <= allotment + 2; n++) {
+    const penalty = penaltyFor(n, allotment);
+    const e = trait ? effective(trait.code, penalty) : undefined;
+    const roll = e
+      ? `${trait!.name} ${e.effective}${penalty > 0 ? ` (−${penalty}D)` : ''}${e.usable ? '' : ' — 0D, unusable'}`
+      : penalty > 0
+        ? `−${penalty}D on every skill and attribute roll`
+        : 'no penalty';
+    parts.push(`${n} action${n === 1 ? '' : 's'}: ${roll}`);
+  }
+  return `Declaring ${parts.join('; ')}.`;
+}
+
 function legalActions(state: State, id: string): LegalAction[] {
   const c = combatantOf(state, id);
   if (!c) return [];
@@ -676,17 +752,31 @@ function legalActions(state: State, id: string): LegalAction[] {
     const preview = { from: at, to: at, label };
     if (mode === 'move-up' && (l.ok || l.code === 'actions/undeclared')) {
       const now = state.rs.acting.map((m) => state.combatants[m]?.name ?? m).join(', ') || 'nobody';
+      // 002: "Only a few instances exist in which the Game Master may permit a character to 'move up'".
+      const which = flags.moveUp
+        ? `${action.name} is one of the few reactions for which the GM may let ${c.name} move up her turn (moveUp: true)`
+        : `the GM may let ${c.name} move up her turn (moveUp: true) only for a few reactions, such as catching a thrown object or resisting a mental attempt, or what the GM deems appropriate`;
       return {
         action,
         enabled: false,
         code: 'turn/not-yours',
-        reason: `It is ${now}'s turn. The GM may permit ${c.name} to move up her turn for this (moveUp); it takes one of her actions.`,
+        reason: `It is ${now}'s turn, not ${c.name}'s; ${which}. It takes one of her actions${c.cs.declared === null ? ", and she declares the round's actions with it (declare: n)" : ''}.`,
+        cost,
+        preview,
+      };
+    }
+    if (!l.ok && l.code === 'actions/undeclared') {
+      return {
+        action,
+        enabled: false,
+        code: l.code,
+        reason: `${l.reason} ${penaltyChoices(c, flags.skills)}`,
         cost,
         preview,
       };
     }
     if (!l.ok) return { action, enabled: false, reason: l.reason, code: l.code, cost, preview };
-    const allZero = codes.length > 0 && codes.every((x) => x.endsWith('(0D: unusable)'));
+    const allZero = flags.roll && codes.length > 0 && codes.every((x) => x.endsWith('(0D: unusable)'));
     if (allZero) {
       return {
         action,

@@ -198,11 +198,29 @@ describe('002 Character Points (not Fate Points) on initiative: each adds one Wi
     expect(rolls(entries).filter((r) => String(r.purpose).includes('Character Point'))).toHaveLength(2);
   });
 
+  it('refuses points where nothing is rolled, and says when they can be spent', () => {
+    const m3 = scripted({ initiativeMethod: 'perception-per-round' }, [kira, thug]);
+    must(m3, { type: 'start' });
+    const early = refused(m3, { type: 'next', characterPoints: { kira: 1 } });
+    expect(early.code).toBe('initiative/not-rolled');
+    expect(early.message).toContain('spend them with the "next" that ends the round');
+    must(m3, { type: 'incapacitate', actor: 'kira' });
+    must(m3, { type: 'next' });
+    const unable = refused(m3, { type: 'next', characterPoints: { kira: 1 } });
+    expect(unable.code).toBe('initiative/not-rolling');
+    expect(unable.message).toContain('Kira is unconscious and rolls no initiative');
+    must(m3, { type: 'defeat', combatant: 'thug' });
+    must(m3, { type: 'recover', actor: 'kira' });
+    const out = refused(m3, { type: 'next', characterPoints: { thug: 1 } });
+    expect(out.message).toContain('Thug is out of the fight');
+    expect(s(m3).combatants.kira!.cs.characterPoints).toBe(3);
+  });
+
   it('refuses Fate Points and points beyond the pool', () => {
     const enc = scripted({}, [kira, thug]);
     expect(refused(enc, { type: 'start', fatePoints: { kira: 1 } }).code).toBe('initiative/fate-points');
     expect(refused(enc, { type: 'start', characterPoints: { kira: 4 } }).message).toContain(
-      'Kira has 3 Character Points',
+      'Kira has 3 Character Points, not 4; spend at most 3',
     );
   });
 });
@@ -312,6 +330,17 @@ describe('002 Multi-action Penalty: −1D per action beyond the first (or the al
     expect((rolls(entries)[0]!.roll as { notation: string }).notation).toBe('3D');
   });
 
+  it('determining initiative and rolling to resist damage are not character actions', () => {
+    const enc = scripted({ initiativeMethod: 'perception-per-round' }, [kira], [1, 1, 2, 3, 3, 3, 1, 1, 2]);
+    must(enc, { type: 'start' });
+    must(enc, { type: 'declare', actor: 'kira', actions: 1 });
+    must(enc, { type: 'roll', actor: 'kira', code: '3D', kind: 'damage-resistance' });
+    expect(s(enc).combatants.kira!.cs.used).toBe(0);
+    must(enc, { type: 'act', actor: 'kira', action: 'ready-weapon' });
+    must(enc, { type: 'next' }); // a new round's initiative roll uses none of round 2's actions
+    expect(s(enc).combatants.kira!.cs).toMatchObject({ used: 0, declared: null });
+  });
+
   it('with an allotment of eight, nine actions are each at −1D', () => {
     const enc = scripted(method1, [{ ...kira, stats: { ...kira.stats, actionAllotment: 8 } }]);
     must(enc, { type: 'start' });
@@ -362,6 +391,23 @@ describe('002 Performing Actions in Rounds: declaring, waiting, unused actions, 
     must(enc, { type: 'act', actor: 'kira', action: 'waiting' });
     must(enc, { type: 'act', actor: 'kira', action: 'waiting' });
     expect(s(enc).combatants.kira!.cs.used).toBe(2);
+  });
+
+  it('waiting lasts until the next action: after acting again, the character must wait again to interrupt', () => {
+    const enc = started([4, 3, 5]);
+    must(enc, { type: 'declare', actor: 'kira', actions: 4 });
+    must(enc, { type: 'act', actor: 'kira', action: 'waiting' });
+    expect(s(enc).combatants.kira!.cs.waiting).toBe(true);
+    must(enc, { type: 'act', actor: 'kira', action: 'speak' });
+    expect(s(enc).combatants.kira!.cs.waiting).toBe(true); // a free action does not end the watch
+    must(enc, { type: 'act', actor: 'kira', action: 'ready-weapon' });
+    expect(s(enc).combatants.kira!.cs.waiting).toBe(false);
+    must(enc, { type: 'next' });
+    must(enc, { type: 'declare', actor: 'thug', actions: 1 });
+    must(enc, { type: 'act', actor: 'thug', action: 'slash' });
+    expect(refused(enc, { type: 'interrupt', actor: 'kira', action: 'dodge' }).code).toBe(
+      'interrupt/not-waiting',
+    );
   });
 
   it('free actions take no action', () => {
@@ -528,6 +574,98 @@ describe('002 Actions that Take Time and Free Actions: the catalog, GM-editable'
     expect(OPEND6_CATALOG.filter((a) => a.kind === 'free')).toHaveLength(3);
   });
 
+  it('every action of the list, each one action, with the suggested skills of the text', () => {
+    const suggested: Record<string, string[]> = {
+      Bash: ['melee combat'],
+      Catch: ['throwing'],
+      Choke: ['brawling'],
+      Communicate: ['persuasion'],
+      Disarm: ['brawling', 'marksmanship', 'melee combat', 'missile weapons', 'throwing'],
+      Dodge: ['dodge'],
+      Entangle: ['throwing'],
+      Escape: ['lifting'],
+      Grab: ['brawling'],
+      Kick: ['brawling'],
+      Leap: ['jumping'],
+      Lunge: ['melee combat'],
+      Move: ['running', 'swimming'],
+      Parry: ['brawling', 'melee combat'],
+      Pin: ['brawling', 'melee combat', 'missile weapons', 'throwing'],
+      Punch: ['brawling'],
+      Push: ['brawling'],
+      'Ready a Weapon': [],
+      'Run Away': ['running'],
+      Shoot: ['marksmanship', 'missile weapons'],
+      Slash: ['melee combat'],
+      'Switch a Weapon or Equipment’s Setting': [],
+      Tackle: ['brawling'],
+      'Throw a Weapon or Object': ['throwing'],
+      Trip: ['brawling'],
+      'Use a Skill or Ability': [],
+      'Vehicle Maneuver': ['piloting'],
+      Waiting: [],
+    };
+    const timed = OPEND6_CATALOG.filter((a) => a.kind !== 'free');
+    expect(Object.fromEntries(timed.map((a) => [a.name, a.data!.skills]))).toEqual(suggested);
+    for (const a of timed) expect(a.cost).toEqual({ actions: 1 });
+    // "does not require a skill roll": Ready a Weapon, Switch a Setting, Waiting; Move only when the GM calls for it.
+    const noRoll = timed.filter((a) => a.data!.roll === false).map((a) => a.id);
+    expect(noRoll).toEqual(['move', 'ready-weapon', 'switch-setting', 'waiting']);
+    expect(OPEND6_CATALOG.filter((a) => a.kind === 'free').map((a) => a.cost)).toEqual([
+      { actions: 0 },
+      { actions: 0 },
+      { actions: 0 },
+    ]);
+  });
+
+  it('Move rolls only when the GM calls for it (challenging terrain: roll: true)', () => {
+    const runner = { ...kira, stats: { ...kira.stats, skills: { running: '3D' } } };
+    const enc = scripted(method1, [runner], [2, 2, 2]);
+    must(enc, { type: 'start' });
+    must(enc, { type: 'declare', actor: 'kira', actions: 2 });
+    expect(rolls(must(enc, { type: 'act', actor: 'kira', action: 'move' }))).toHaveLength(0);
+    const [roll] = rolls(must(enc, { type: 'act', actor: 'kira', action: 'move', roll: true }));
+    expect(roll).toMatchObject({ skill: 'running', code: '3D', effective: '2D', penalty: 1 });
+  });
+
+  it('roll: true on an action whose skills are not on the sheet is refused with what to name', () => {
+    const enc = scripted(method1, [kira]);
+    must(enc, { type: 'start' });
+    must(enc, { type: 'declare', actor: 'kira', actions: 1 });
+    const r = refused(enc, { type: 'act', actor: 'kira', action: 'move', roll: true });
+    expect(r.code).toBe('roll/what');
+    expect(r.message).toContain('none of the skills suggested for Move (running, swimming)');
+  });
+
+  it('equipment suited only for one use a round: a GM-defined action with perRound is limited per round', () => {
+    const enc = scripted(method1, [{ ...kira, stats: { ...kira.stats, skills: { marksmanship: '4D' } } }]);
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'musket', name: 'Fire the Musket', data: { skills: ['marksmanship'], perRound: 1 } },
+    });
+    expect(
+      refused(enc, {
+        type: 'define-action',
+        action: { id: 'bad', name: 'Bad', data: { perRound: 0 } },
+      }).code,
+    ).toBe('action/invalid-flags');
+    must(enc, { type: 'start' });
+    must(enc, { type: 'declare', actor: 'kira', actions: 3 });
+    must(enc, { type: 'act', actor: 'kira', action: 'musket', roll: false });
+    const r = refused(enc, { type: 'act', actor: 'kira', action: 'musket', roll: false });
+    expect(r.code).toBe('action/per-round');
+    expect(r.message).toContain('Fire the Musket can be used once a round');
+    expect(openD6.legalActions(s(enc), 'kira').find((l) => l.action.id === 'musket')).toMatchObject({
+      enabled: false,
+      code: 'action/per-round',
+    });
+    must(enc, { type: 'act', actor: 'kira', action: 'shoot', roll: false }); // a pistol: no limit
+    must(enc, { type: 'act', actor: 'kira', action: 'shoot', roll: false });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'declare', actor: 'kira', actions: 1 });
+    must(enc, { type: 'act', actor: 'kira', action: 'musket', roll: false });
+  });
+
   it('a GM-defined action is used like a catalog action, its flags read from data', () => {
     const enc = scripted(
       method1,
@@ -569,9 +707,48 @@ describe('legalActions: every catalog action with reasons and the penalty it wou
     const thugs = openD6.legalActions(s(enc), 'thug');
     expect(thugs.find((l) => l.action.id === 'slash')!.reason).toMatch(/Kira's turn/);
   });
+
+  it('before declaring, each choice shows the penalty each number of actions would cause', () => {
+    const enc = scripted(method1, [kira, thug]);
+    must(enc, { type: 'start', first: 'kira' });
+    const dodge = openD6.legalActions(s(enc), 'kira').find((l) => l.action.id === 'dodge')!;
+    expect(dodge).toMatchObject({ enabled: false, code: 'actions/undeclared' });
+    expect(dodge.reason).toContain(
+      'Declaring 1 action: dodge 4D+1; 2 actions: dodge 3D+1 (−1D); 3 actions: dodge 2D+1 (−2D).',
+    );
+    const wait = openD6.legalActions(s(enc), 'kira').find((l) => l.action.id === 'waiting')!;
+    expect(wait.reason).toContain('2 actions: −1D on every skill and attribute roll');
+    expect(openD6.legalActions(s(enc), 'kira').find((l) => l.action.id === 'speak')!.enabled).toBe(true);
+  });
+
+  it('out of turn, Catch names the GM-permitted move-up; other actions say it is only for a few reactions', () => {
+    const enc = scripted(method1, [kira, thug]);
+    must(enc, { type: 'start', first: 'thug' });
+    const legal = openD6.legalActions(s(enc), 'kira');
+    expect(legal.find((l) => l.action.id === 'catch')!.reason).toContain(
+      'Catch is one of the few reactions for which the GM may let Kira move up her turn',
+    );
+    expect(legal.find((l) => l.action.id === 'punch')!.reason).toContain('only for a few reactions');
+  });
 });
 
 describe("views: hidden group members and the GM's NPC Character Points stay secret", () => {
+  it("a player's refusal does not name a hidden combatant whose turn it is", () => {
+    const lurker = { id: 'lurker', name: 'Lurker', side: 'npc', hidden: true, stats: { perception: '2D' } };
+    const enc = scripted(method1, [kira, lurker]);
+    must(enc, { type: 'start', first: 'lurker' });
+    const asPlayer = { by: { role: 'player' as const, combatants: ['kira'] } };
+    for (const command of [
+      { type: 'declare', actor: 'kira', actions: 1 },
+      { type: 'act', actor: 'kira', action: 'dodge' },
+    ]) {
+      const r = enc.execute(command, asPlayer);
+      expect(isRejection(r) && r.message).toContain("someone unseen's turn");
+      expect(JSON.stringify(r)).not.toContain('Lurker');
+      expect(refused(enc, command).message).toContain("Lurker's turn"); // the GM is told
+    }
+  });
+
   it('redacts state and events for the table and players', () => {
     const wolves = [
       { id: 'wolf1', name: 'Wolf 1', side: 'npc', group: 'pack', stats: { characterPoints: 4 } },

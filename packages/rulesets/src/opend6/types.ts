@@ -117,6 +117,8 @@ export type Happening = {
   combatant: string;
   kind: 'action' | 'wait' | 'interrupt' | 'move-up' | 'lost' | 'free';
   label: string;
+  /** The catalog or custom action taken (absent for a lost action). */
+  action?: string;
 };
 
 export type OpenRoll = {
