@@ -25,6 +25,8 @@ export interface ActParams {
   spell?: string;
   target?: string;
   throwing?: boolean;
+  /** Someone moved into melee with this character, who defends: no Set needed (000 Setting). */
+  defending?: boolean;
   combatCasting?: boolean;
   check?: number;
   faces?: number[];
@@ -89,7 +91,11 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       `Round ${state.round} has ended; send "next" to roll Initiative for round ${state.round + 1} before anyone acts.`,
     );
   }
-  if (!actor.active) return fail('combatant/defeated', `${actor.name} is out of the fight.`);
+  if (!actor.active)
+    return fail(
+      'combatant/defeated',
+      `${actor.name} is out of the fight; revive them (revive) to bring them back, and they act again from the next Round's roll.`,
+    );
   const cs = actor.cs;
   const info = infoOf(action);
   const name = actor.name;
@@ -99,7 +105,10 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
   // 000 Channeling: "uses ALL Initiative in a Round and can make no other Action, including a Free Action".
   if (info.rule === 'break-channel') {
     if (cs.channeling !== 'channeling')
-      return fail('channel/not-channeling', `${name} is not Channeling, so there is nothing to break.`);
+      return fail(
+        'channel/not-channeling',
+        `${name} is not Channeling, so there is nothing to break; only a character who Channels (channel) can break it.`,
+      );
   } else if (cs.channeling === 'channeling') {
     return fail(
       'channel/channeling',
@@ -155,7 +164,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (units > cs.marksLeft) {
         return fail(
           'budget/insufficient',
-          `Moving ${units} Units needs ${marks} Marks; ${name} has ${cs.marksLeft} left (movement never carries over into the next Round).`,
+          `Moving ${units} Units needs ${marks} Marks; ${name} has ${cs.marksLeft} left, so can move at most ${Math.min(cs.marksLeft, Math.max(0, landLeft))} Units now (movement never carries over into the next Round).`,
         );
       }
       break;
@@ -165,7 +174,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (!cs.casting?.combatCasting) {
         return fail(
           'combat-casting/not-casting',
-          `${name} is not casting with Combat Casting; this movement is only free while casting.`,
+          `${name} is not casting with Combat Casting; this movement is free only while casting a spell started with combatCasting. Use move (1 Mark per Unit) instead.`,
         );
       }
       const allowed = p.check === undefined ? undefined : Math.max(0, Math.floor((p.check - 2) / 3));
@@ -180,15 +189,17 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       break;
     }
     case 'melee-attack': {
-      // 000 Setting: "If attacking in melee if moved that same round" a Set is required.
-      if (cs.movedThisRound && !cs.meleeSet) {
+      // 000 Setting: "If attacking in melee if moved that same round" a Set is required; "If a defender
+      // and someone moving into melee with you, you do not need to Set."
+      const movedIntoMelee = cs.movedThisRound && !p.defending;
+      if (movedIntoMelee && !cs.meleeSet) {
         return fail(
           'set/required',
-          `${name} moved this Round and must Set (Quarter Action, 5 Marks) before attacking in melee, unless an ability Sets automatically.`,
+          `${name} moved this Round and must Set (Quarter Action, 5 Marks) before attacking in melee, unless an ability Sets automatically or someone moved into melee with ${name} (defending: true).`,
         );
       }
       // "the Round they move into Combat is limited to a single attack".
-      attacks = cs.movedThisRound ? 1 : actor.stats.meleeAttacks;
+      attacks = movedIntoMelee ? 1 : actor.stats.meleeAttacks;
       break;
     }
     case 'ranged-attack': {
@@ -214,9 +225,12 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
         );
       }
       if (cs.casting) {
+        const at = cs.casting.resolvesAt;
+        const when =
+          at.round === state.round ? `Mark ${markOf(at)}` : `Mark ${markOf(at)} of round ${at.round}`;
         return fail(
           'cast/already-casting',
-          `${name} is still casting ${cs.casting.spell}; it goes off first.`,
+          `${name} is still casting ${cs.casting.spell}, which goes off at ${when}; a new spell can start after that (or once it fizzles).`,
         );
       }
       // 000 Setting: "Before using the Combat Casting Skill."
@@ -234,7 +248,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (cs.acted) {
         return fail(
           'channel/acted',
-          `Channeling uses ALL of a Round's Initiative; ${name} has already acted this Round.`,
+          `Channeling uses ALL of a Round's Initiative; ${name} has already acted this Round, so can Channel only in a Round before taking any other Action.`,
         );
       }
       break;
@@ -256,7 +270,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
   if (landSpeedUnits > landLeft) {
     return fail(
       'move/land-speed',
-      `${name} has a Land Speed of ${actor.stats.landSpeed} and has moved ${cs.landSpeedUsed} Units this Round; ${landSpeedUnits} more is too far.`,
+      `${name} has a Land Speed of ${actor.stats.landSpeed} and has moved ${cs.landSpeedUsed} Units this Round; ${landSpeedUnits} more is too far (at most ${Math.max(0, landLeft)}).`,
     );
   }
   if (units < 0 || !Number.isInteger(units))
@@ -274,7 +288,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
           : '';
       return fail(
         'budget/insufficient',
-        `${action.name} needs ${marks} Marks; ${name} has ${cs.marksLeft} left${why}.`,
+        `${action.name} needs ${marks} Marks; ${name} has ${cs.marksLeft} left${why}. ${cs.marksLeft > 0 ? `Choose an action of ${cs.marksLeft} Marks or less, or wait for the next Round.` : 'Only Free Actions remain this Round; wait for the next Round.'}`,
       );
     }
     exception = true;
@@ -387,10 +401,14 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
     after.meleeSet = true;
     after.rangedSet = true;
     after.castingSet = true;
-  } else if (!free && plan.attacks === 0 && info.rule !== 'move') {
-    // "any time a character moves or performs any non-Free Action (except attacking), they must then Set".
-    after.rangedSet = false;
-    after.castingSet = false;
+  } else if (!free && info.rule !== 'move') {
+    // "If shooting a ranged attack preceded by a non-Free Action, unless That last Action was a ranged
+    // attack": a shot keeps the ranged Set, a melee attack or any other non-Free Action loses it.
+    // Attacks granted by a GM-defined ability count as the ability's own (Firing Assault, Stand and Fire).
+    const shot = info.rule === 'ranged-attack' || info.rule === 'desperate-shot';
+    const grantedAttack = info.rule === 'generic' && plan.attacks > 0;
+    if (!shot && !grantedAttack) after.rangedSet = false;
+    if (plan.attacks === 0) after.castingSet = false;
   }
   if (info.rule === 'cast') after.castingSet = false;
   if (info.rule === 'channel') after.channeling = 'channeling';
@@ -446,6 +464,7 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
   if (plan.exception) acted.exception = true;
   if (plan.outOfTurn) acted.outOfTurn = true;
   if (p.target) acted.target = p.target;
+  if (p.defending && info.rule === 'melee-attack') acted.defending = true;
   if (info.rule === 'cast') {
     acted.castingTime = plan.castingTime;
     acted.resolvesAt = casting!.resolvesAt as unknown as JsonObject;

@@ -29,6 +29,7 @@ export function describeTaraEvent(event: EngineEvent, state: TaraState): string 
       let line = `${who} at Mark ${String(event.mark)}: ${String(event.name)}`;
       if (event.units !== undefined) line += ` (${String(event.units)} Units)`;
       if (event.target) line += ` → ${name(event.target)}`;
+      if (event.defending) line += ' (defending: someone moved into melee with them, no Set needed)';
       line += `, ${String(event.marks)} Marks spent, ${String(event.marksLeft)} left`;
       if (event.exception) line += ' (the once-per-Round Full Action without enough Initiative)';
       if (event.resolvesAt) {

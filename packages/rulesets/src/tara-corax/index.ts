@@ -66,6 +66,12 @@ const commands = {
     spell: z.string().min(1).max(80).optional(),
     target: z.string().min(1).max(64).optional(),
     throwing: z.boolean().optional().describe('A throwing weapon: no Set needed to attack at range.'),
+    defending: z
+      .boolean()
+      .optional()
+      .describe(
+        'Someone moved into melee with this character: as the defender, no Set is needed and the full set of melee attacks applies.',
+      ),
     combatCasting: z
       .boolean()
       .optional()
@@ -119,9 +125,10 @@ function next(ctx: Ctx, req: RollRequest): Decision {
   const entry = state.agenda.find((e) => e.at.round === state.round);
   if (entry) return [...events, ...reachEntry(state, entry)];
   // 000 Carry Over: "This IS NOT the case with attacks and movement. If you run out of Initiative, you can't finish".
+  // A character still Channeling has used ALL of the Round's Initiative on it: nothing is forfeited.
   for (const id of state.roster) {
     const c = state.combatants[id]!;
-    if (c.active && c.cs.marksLeft > 0)
+    if (c.active && c.cs.marksLeft > 0 && c.cs.channeling !== 'channeling')
       events.push({ type: 'tara/forfeited', combatant: id, marks: c.cs.marksLeft });
   }
   events.push({ type: 'round/ended', round: state.round }, { type: 'tara/round-over', round: state.round });

@@ -9,6 +9,7 @@ import {
 } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
 import { encounter, must, refused, registryWith, stateOf } from '../testing/harness.js';
+import { describeTaraEvent } from './describe.js';
 import { taraCorax } from './index.js';
 import { ATTACK_OFFSETS } from './marks.js';
 import type { TaraTypes } from './types.js';
@@ -188,7 +189,9 @@ describe('000 Budget: Free 0, Quarter 5, Half 10, Full 15, movement 1 Mark per U
     must(enc, { type: 'act', actor: 'ana', action: 'draw' });
     const r = refused(enc, { type: 'act', actor: 'ana', action: 'drink-potion' });
     expect(r.code).toBe('budget/insufficient');
-    expect(r.message).toBe('Drink a potion needs 10 Marks; Ana has 8 left.');
+    expect(r.message).toBe(
+      'Drink a potion needs 10 Marks; Ana has 8 left. Choose an action of 8 Marks or less, or wait for the next Round.',
+    );
   });
 
   it('a Free Action costs nothing and can be taken outside one’s turn', () => {
@@ -391,6 +394,24 @@ describe('000 Channeling: all the round’s Initiative, nothing else; breaking l
     must(enc, { type: 'act', actor: 'ana', action: 'move', units: 3 });
   });
 
+  it('uses all the round’s Initiative: a Channel held to the end of the round forfeits no Marks', () => {
+    const enc = fight({ ana: { initiative: 10 }, bo: { initiative: 5 } });
+    must(enc, { type: 'start', rolls: { ana: 5, bo: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'channel' });
+    endRound(enc);
+    const forfeits = enc.entries
+      .filter((e) => e.event.type === 'tara/forfeited')
+      .map((e) => e.event.combatant);
+    expect(forfeits).toEqual(['bo']);
+    expect(taraCorax.timeline(st(enc)).lanes[0]!.spans).toContainEqual({
+      round: 1,
+      from: 15,
+      to: 1,
+      kind: 'channel',
+      label: 'Channeling',
+    });
+  });
+
   it('cannot start after acting this round', () => {
     const enc = fight({ ana: { initiative: 15 } }, { roundMode: 'simple' });
     must(enc, { type: 'start', rolls: { ana: 5 } });
@@ -431,6 +452,54 @@ describe('000 Setting', () => {
     must(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 5, combatCasting: true });
   });
 
+  it('ranged after a melee attack needs a Set: only a ranged attack as the last Action keeps it', () => {
+    const enc = fight({ ana: { initiative: 25, rangedAttacks: 2 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'ranged-attack' });
+    expect(cs(enc, 'ana').rangedSet).toBe(true);
+    must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'ranged-attack' });
+    expect(r.code).toBe('set/required');
+    expect(r.message).toContain('must Set (Quarter Action, 5 Marks) first');
+  });
+
+  it('the defender someone moved into melee with needs no Set and keeps the full set, even after moving earlier (defending)', () => {
+    const enc = fight({ ana: { initiative: 20, meleeAttacks: 3 } });
+    must(enc, { type: 'start', rolls: { ana: 10 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 3 });
+    must(enc, { type: 'next' });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+    expect(r.code).toBe('set/required');
+    expect(r.message).toContain('defending: true');
+    const entries = must(enc, { type: 'act', actor: 'ana', action: 'melee-attack', defending: true });
+    expect(entries.filter((e) => e.event.type === 'tara/attack')).toHaveLength(1);
+    const line = describeTaraEvent(entries.find((e) => e.event.type === 'tara/acted')!.event, st(enc));
+    expect(line).toContain('(defending: someone moved into melee with them, no Set needed)');
+    // 3 attacks at Marks 27, 22, 17: the full set, not a single attack.
+    expect(
+      st(enc)
+        .agenda.filter((e) => e.kind === 'attack')
+        .map((e) => 30 - e.at.at[0]!),
+    ).toEqual([22, 17]);
+  });
+
+  it('listed abilities (a GM-defined charge that moves and grants an attack) need no Set', () => {
+    const charge = {
+      id: 'frenzied-charge',
+      name: 'Frenzied Charge',
+      kind: 'quarter',
+      cost: { marks: 5 },
+      data: { freeMove: 6, grantsAttack: 1 },
+    };
+    const enc = fight({ ana: { initiative: 20 } }, { roundMode: 'simple' });
+    must(enc, { type: 'define-action', action: charge });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 2 });
+    const entries = must(enc, { type: 'act', actor: 'ana', action: 'frenzied-charge' });
+    expect(entries.filter((e) => e.event.type === 'tara/attack')).toHaveLength(1);
+    expect(cs(enc, 'ana').meleeSet).toBe(false);
+  });
+
   it('the defender someone moved into melee with needs no Set (he did not move)', () => {
     const enc = fight(
       { ana: { initiative: 20, meleeAttacks: 2 }, bo: { initiative: 1 } },
@@ -438,6 +507,36 @@ describe('000 Setting', () => {
     );
     must(enc, { type: 'start', rolls: { ana: 5, bo: 1 } });
     must(enc, { type: 'act', actor: 'ana', action: 'melee-attack', target: 'bo' });
+  });
+});
+
+describe('refusals say why and what would make the action legal', () => {
+  it('names the most a character can still move (Marks and Land Speed)', () => {
+    const enc = fight({ ana: { initiative: 10, landSpeed: 6 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 2 } });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'move', units: 13 }).message).toBe(
+      'Moving 13 Units needs 13 Marks; Ana has 12 left, so can move at most 6 Units now (movement never carries over into the next Round).',
+    );
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 4 });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'move', units: 3 }).message).toBe(
+      'Ana has a Land Speed of 6 and has moved 4 Units this Round; 3 more is too far (at most 2).',
+    );
+  });
+
+  it('says when a spell being cast goes off before another can start', () => {
+    const enc = fight({ mage: { initiative: 20 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { mage: 5 } });
+    must(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 30, spell: 'Storm' });
+    expect(refused(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 5 }).message).toBe(
+      'Mage is still casting Storm, which goes off at Mark 25 of round 2; a new spell can start after that (or once it fizzles).',
+    );
+  });
+
+  it('tells the GM how to bring a defeated combatant back', () => {
+    const enc = fight({ ana: { initiative: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 2 } });
+    must(enc, { type: 'defeat', combatant: 'ana' });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'speak' }).message).toContain('revive');
   });
 });
 
@@ -543,7 +642,7 @@ describe('legalActions and the timeline', () => {
     until(enc, 'ana');
     const now = taraCorax.legalActions(st(enc), 'ana');
     expect(now.find((l) => l.action.id === 'drink-potion')!.reason).toBe(
-      'Drink a potion needs 10 Marks; Ana has 8 left.',
+      'Drink a potion needs 10 Marks; Ana has 8 left. Choose an action of 8 Marks or less, or wait for the next Round.',
     );
     expect(now.find((l) => l.action.id === 'maneuver')!.enabled).toBe(true);
     expect(now.find((l) => l.action.id === 'set')!.preview?.label).toBe('Mark 8 → Mark 3');
