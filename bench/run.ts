@@ -4,6 +4,7 @@ import { benchCli } from './cli.js';
 import { benchDice } from './dice.js';
 import { benchEngine, type Row } from './engine.js';
 import { benchServer } from './server.js';
+import { benchWeb } from './web.js';
 
 /**
  * `npm run bench`: every benchmark in one run, side by side, printed as a table. With `--write`, the
@@ -11,7 +12,7 @@ import { benchServer } from './server.js';
  */
 async function main(): Promise<void> {
   const rows: Row[] = [];
-  // `--only=engine,dice,cli,server` runs some sections; the default runs them all.
+  // `--only=engine,dice,cli,server,web` runs some sections; the default runs them all.
   const only = process.argv
     .find((a) => a.startsWith('--only='))
     ?.slice(7)
@@ -44,6 +45,10 @@ async function main(): Promise<void> {
     rows.push(...(await benchCli('tara-corax', { agility: 6, intellect: 4, landSpeed: 10 })));
   }
   if (want('server')) rows.push(...(await benchServer()));
+  if (want('web')) {
+    process.stderr.write('web benchmarks…\n');
+    rows.push(...(await benchWeb()));
+  }
   const machine = `Node ${process.version}, ${arch()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB`;
   const table = [
     `Measured ${new Date().toISOString().slice(0, 10)} on ${machine}.`,
