@@ -6,7 +6,7 @@ import { deepFreeze, isPlainJson } from './json.js';
 import { EncounterLog, reduce } from './log.js';
 import { roundRobin } from './test-ruleset.js';
 import { type Command, isRejection } from './types.js';
-import { view, viewEvent, viewLog } from './view.js';
+import { view, viewEvent, viewLog, viewRejection } from './view.js';
 
 const registry = { 'round-robin': roundRobin };
 
@@ -332,5 +332,38 @@ describe('redaction of events that list combatants', () => {
     expect(
       viewEvent({ ...event, combatants: ['ana', 'bren'] }, { role: 'table' }, enc.state, roundRobin),
     ).not.toBeNull();
+  });
+});
+
+describe('refusals never name what the viewer cannot see', () => {
+  it('a hidden combatant in a refusal reads "someone unseen" to a player, whole words only', () => {
+    const enc = make(3);
+    ok(enc, { type: 'add-combatant', combatant: { id: 'spy', name: 'Spy', hidden: true } });
+    const state = enc.state;
+    const refusal = {
+      code: 'turn/not-yours',
+      message: "It is Spy's turn, not Ana's; spy acts first. Spyglass stays.",
+      details: { actor: 'spy', list: ['spy', 'ana'] },
+    };
+    const seen = viewRejection(refusal, { role: 'player', combatants: ['ana'] }, state);
+    expect(seen.message).toBe(
+      "It is someone unseen's turn, not Ana's; someone unseen acts first. Spyglass stays.",
+    );
+    expect(JSON.stringify(seen.details)).not.toContain('spy');
+    expect(viewRejection(refusal, { role: 'gm' }, state)).toBe(refusal);
+    expect(viewRejection(refusal, { role: 'player', combatants: ['spy'] }, state).message).toContain('Spy');
+  });
+
+  it('decide scrubs the refusals it gives a non-GM sender', () => {
+    const enc = make(3);
+    ok(enc, { type: 'add-combatant', combatant: { id: 'spy', name: 'Spy', hidden: true } });
+    ok(enc, { type: 'defeat', combatant: 'spy' });
+    const r = decide(enc.state, { type: 'defeat', combatant: 'spy' }, registry, {
+      by: { role: 'player', combatants: ['ana'] },
+    });
+    expect(isRejection(r)).toBe(true);
+    expect(JSON.stringify(r)).not.toMatch(/spy/i);
+    const gm = decide(enc.state, { type: 'defeat', combatant: 'spy' }, registry);
+    expect(JSON.stringify(gm)).toMatch(/spy/i);
   });
 });

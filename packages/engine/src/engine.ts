@@ -25,6 +25,7 @@ import {
   STATE_SCHEMA,
   type Viewer,
 } from './types.js';
+import { viewRejection } from './view.js';
 
 /** How many events one command may cause, cascades included, before it is refused as a runaway. */
 export const MAX_EVENTS_PER_COMMAND = 5000;
@@ -109,7 +110,12 @@ export function decide(
   options: DecideOptions = {},
 ): EngineEvent[] | Rejection {
   try {
-    return decideUnsafe(state, command, registry, options);
+    const decided = decideUnsafe(state, command, registry, options);
+    // A refusal sent to a player or the table never names what their view hides.
+    if (isRejection(decided) && options.by && options.by.role !== 'gm') {
+      return viewRejection(decided, options.by, state);
+    }
+    return decided;
   } catch (error) {
     if (
       error instanceof DiceScriptError ||

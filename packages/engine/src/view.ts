@@ -1,5 +1,6 @@
+import type { Json, JsonObject } from './json.js';
 import type { AnyRuleset } from './ruleset.js';
-import type { Combatant, EncounterState, EngineEvent, LogEntry, Viewer } from './types.js';
+import type { Combatant, EncounterState, EngineEvent, LogEntry, Rejection, Viewer } from './types.js';
 
 /** What a viewer receives. For anyone but the GM the dice state is gone (it would predict rolls). */
 export type EncounterView = Omit<EncounterState, 'dice'> & { dice: EncounterState['dice'] | null };
@@ -51,7 +52,7 @@ function controls(viewer: Viewer, combatant: string | undefined): boolean {
 }
 
 /** Fields by which events name combatants, and nested objects that do too (an effect, an agenda entry). */
-const PEOPLE_FIELDS = ['combatant', 'actor', 'target', 'source', 'by'] as const;
+const PEOPLE_FIELDS = ['combatant', 'actor', 'target', 'source', 'by', 'during'] as const;
 const NESTED_FIELDS = ['effect', 'entry'] as const;
 
 /** Fields that list several combatants (a roll-off, a group). */
@@ -148,4 +149,43 @@ export function viewLog(
     if (e) out.push({ ...entry, event: e });
   }
   return out;
+}
+
+/**
+ * A refusal as a viewer may read it: the names and ids of combatants hidden from that viewer become
+ * "someone unseen" in the sentence and in the details. A refusal must not confirm what the view hides
+ * ("It is Spy's turn" would).
+ */
+export function viewRejection(rejection: Rejection, viewer: Viewer, state: EncounterState): Rejection {
+  if (viewer.role === 'gm') return rejection;
+  const hidden = hiddenFrom(state, viewer);
+  if (hidden.size === 0) return rejection;
+  const words: string[] = [];
+  for (const id of hidden) {
+    words.push(id);
+    const name = state.combatants[id]?.name;
+    if (name && name.length > 1) words.push(name);
+  }
+  // Longest first, so a name containing another is replaced whole.
+  words.sort((a, b) => b.length - a.length);
+  // Whole words only: a hidden "Orc" leaves "Orcish" alone, a hidden id "e" leaves every "e" alone.
+  const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(
+    `(?<![\\p{L}\\p{N}_-])(?:${words.map(escape).join('|')})(?![\\p{L}\\p{N}_-])`,
+    'gu',
+  );
+  const scrub = (text: string): string => text.replace(pattern, 'someone unseen');
+  const scrubJson = (v: Json): Json => {
+    if (typeof v === 'string') return scrub(v);
+    if (Array.isArray(v)) return v.map(scrubJson);
+    if (v && typeof v === 'object') {
+      const o: JsonObject = {};
+      for (const [k, x] of Object.entries(v)) o[k] = scrubJson(x);
+      return o;
+    }
+    return v;
+  };
+  const message = scrub(rejection.message);
+  if (!rejection.details) return { code: rejection.code, message };
+  return { code: rejection.code, message, details: scrubJson(rejection.details) as JsonObject };
 }

@@ -19,7 +19,8 @@ export const ACTION_KINDS: readonly ActionKind[] = [
  * - oncePerRound: "Limit once per round."
  * - notAfterRequirement: Quick attack "can not be taken if the character has already taken an action with a turn requirement of one"
  * - repeatable: a turn-requirement-0 action whose text allows more than one use a turn (none in the text; for custom actions)
- * - penaltyDice: the penalty dice the text adds to the action's own skill check (conditions in `text`)
+ * - penaltyDice: the penalty dice the text adds to the action's own skill check; where the text makes them depend
+ *   on the situation (shield, two-handed weapon, reach, ranks, a Dash this turn) `ownPenaltyDice` adjusts them
  * - staminaFrom: '*' and "varies" costs ('action': Free attack; 'weapon': Load weapon)
  * - arcane: the Magic Actions' role in gathering ('gather', 'shape', 'release', 'cantrip', 'gated', 'ungated')
  * - regain: which check a defensive action makes ('composure' or 'restoration')

@@ -1,6 +1,6 @@
 import type { ActionDef, Effect, JsonObject } from '@roundkeeper/engine';
-import { flagsOf, kindOf } from './catalog.js';
-import type { State } from './types.js';
+import { flagsOf, isAttack, kindOf, STAMINA_CATALOG } from './catalog.js';
+import { rank, type State } from './types.js';
 
 /** The text's "Combat Modifiers" a GM can put on a combatant, as conditions. */
 export const CONDITIONS = ['kneeling', 'prone', 'cover', 'concealed', 'flanked', 'surprised'] as const;
@@ -29,6 +29,8 @@ export interface EffectData {
   rangedDefenseDoubled?: boolean;
   freeAttackDefense?: number;
   situationalDefense?: number;
+  /** Dodge without an entered distance: the meters the character moved on the Dodge's turn. */
+  situationalFromTurn?: boolean;
 }
 
 export function dataOf(e: Effect): EffectData {
@@ -60,8 +62,11 @@ export interface DefenseModifiers {
   notes: string[];
 }
 
-/** The target's defense modifiers from conditions, as the text numbers them. */
-export function defenseModifiers(state: State, id: string): DefenseModifiers {
+/**
+ * The target's defense modifiers from conditions, as the text numbers them. `freeAttack`: the attack is a free
+ * attack, so Disengage's "situational 10 defense bonus against any free attacks" counts.
+ */
+export function defenseModifiers(state: State, id: string, freeAttack = false): DefenseModifiers {
   const out: DefenseModifiers = { melee: 0, ranged: 0, fullyCovered: false, notes: [] };
   const conditions = effectsOn(state, id).filter((e) => dataOf(e).condition);
   const named = (n: ConditionName) => conditions.filter((e) => dataOf(e).condition === n);
@@ -100,9 +105,19 @@ export function defenseModifiers(state: State, id: string): DefenseModifiers {
     const d = dataOf(e);
     if (d.meleeDefenseDoubled) out.notes.push(`${e.name}: melee defense bonus doubled`);
     if (d.rangedDefenseDoubled) out.notes.push(`${e.name}: ranged defense bonus doubled`);
-    if (d.situationalDefense) {
-      out.ranged += d.situationalDefense;
-      out.notes.push(`${e.name}: +${d.situationalDefense} situational defense`);
+    // Dodge: "a situational defense bonus equal to the distance they move on the turn they took this action"
+    const situational = d.situationalFromTurn
+      ? (state.combatants[id]?.cs.turn.meters ?? 0)
+      : (d.situationalDefense ?? 0);
+    if (situational > 0) {
+      out.ranged += situational;
+      out.notes.push(`${e.name}: +${situational} situational defense`);
+    }
+    // Disengage: "a situational 10 defense bonus against any free attacks until their next turn"
+    if (freeAttack && d.freeAttackDefense) {
+      out.melee += d.freeAttackDefense;
+      out.ranged += d.freeAttackDefense;
+      out.notes.push(`${e.name}: +${d.freeAttackDefense} defense against free attacks`);
     }
     if (d.noParry) out.notes.push(`${e.name}: no parry bonus`);
   }
@@ -135,6 +150,73 @@ export interface CheckInput {
   reachChoice?: 'penalty' | 'free-strike' | undefined;
   /** The action a free attack is made as. */
   as?: ActionDef | undefined;
+  /** Bash made with a shield (no penalty dice). */
+  shield?: boolean | undefined;
+  /** Disarm against a weapon wielded two-handed (four penalty dice). */
+  twoHanded?: boolean | undefined;
+  /** Wind penalty dice for this shot, instead of the encounter's `wind` option. */
+  wind?: number | undefined;
+}
+
+/** Whether the character made an attack after their last Dash of this turn (Power attack). */
+function attackedSinceDash(state: State, id: string): boolean | null {
+  const done = state.combatants[id]!.cs.turn.actions;
+  const dash = done.lastIndexOf('dash');
+  if (dash < 0) return null;
+  const catalog = [...STAMINA_CATALOG, ...state.customActions];
+  return done.slice(dash + 1).some((x) => {
+    const a = catalog.find((y) => y.id === x);
+    return a !== undefined && isAttack(a);
+  });
+}
+
+/**
+ * The penalty dice the action's own text adds to its check, with the reason: the catalog's base number, changed
+ * where the text makes it depend on the situation.
+ */
+export function ownPenaltyDice(
+  state: State,
+  id: string,
+  made: ActionDef,
+  input: CheckInput,
+): { dice: number; note: string | null } {
+  const c = state.combatants[id]!;
+  const target = input.target ? state.combatants[input.target] : undefined;
+  const base = flagsOf(made).penaltyDice ?? 0;
+  switch (made.id) {
+    case 'bash':
+      // "two penalty dice unless it is being performed with a shield"
+      return input.shield
+        ? { dice: 0, note: 'Bash with a shield: no penalty dice' }
+        : { dice: 2, note: 'Bash: 2 penalty dice (no shield)' };
+    case 'disarm':
+      // "two penalty dice … if the targeted weapon is wielded one-handed and four penalty dice if it's wielded two-handed"
+      return input.twoHanded
+        ? { dice: 4, note: 'Disarm: 4 penalty dice (two-handed weapon)' }
+        : { dice: 2, note: 'Disarm: 2 penalty dice (one-handed weapon)' };
+    case 'distracting-attack':
+      // "two penalty dice …, three if the opponents weapon's reach is greater than the attackers"
+      return target && target.stats.reach > c.stats.reach
+        ? { dice: 3, note: `Distracting attack: 3 penalty dice (${target.name} has the longer reach)` }
+        : { dice: 2, note: 'Distracting attack: 2 penalty dice' };
+    case 'off-hand-attack': {
+      // "two penalty dice, reduced by the character's rank …, in addition to the penalty die … for using the off-hand"
+      const dice = Math.max(0, 2 - rank(c.stats, 'offHandAttack')) + 1;
+      return { dice, note: `Off-hand attack: ${dice} penalty ${dice === 1 ? 'die' : 'dice'}` };
+    }
+    case 'power-attack':
+      // "two penalty dice …, zero penalty dice if this is the first attack after the character performed a dash action this turn"
+      return attackedSinceDash(state, id) === false
+        ? { dice: 0, note: 'Power attack: no penalty dice (first attack after a Dash)' }
+        : { dice: 2, note: 'Power attack: 2 penalty dice' };
+    case 'trip': {
+      // "two, plus the defender's balance rank, penalty dice"
+      const dice = 2 + (target ? rank(target.stats, 'balance') : 0);
+      return { dice, note: `Trip: ${dice} penalty dice` };
+    }
+    default:
+      return { dice: base, note: base > 0 ? `${made.name}: ${base} penalty dice` : null };
+  }
 }
 
 export function checkModifiers(
@@ -146,10 +228,14 @@ export function checkModifiers(
   const c = state.combatants[id]!;
   const made = input.as ?? action;
   const out: CheckModifiers = { penaltyDice: 0, bonusDice: 0, notes: [] };
-  const own = flagsOf(made).penaltyDice ?? 0;
-  if (own > 0) {
-    out.penaltyDice += own;
-    out.notes.push(`${made.name}: ${own} penalty dice`);
+  const own = ownPenaltyDice(state, id, made, input);
+  out.penaltyDice += own.dice;
+  if (own.note) out.notes.push(own.note);
+  if (made.id === 'jump') {
+    // "increase the total distance by 50% if you've taken a dash or sprint action already this turn"
+    const done = c.cs.turn.actions;
+    if (done.includes('dash') || done.includes('sprint'))
+      out.notes.push('Jump: distance +50% (after a Dash or Sprint this turn)');
   }
   const carried = carriedPenaltyDice(state, id);
   if (carried > 0) {
@@ -161,19 +247,16 @@ export function checkModifiers(
     out.notes.push(`${input.bonusDice} bonus dice chosen`);
   }
   const kind = kindOf(made);
-  // "massless ranged magical effects do not suffer ranged penalties from wind"
-  if (
-    kind === 'ranged' &&
-    made.tags.includes('attack') &&
-    made.id !== 'throw-spell' &&
-    state.options.wind > 0
-  ) {
-    out.penaltyDice += state.options.wind;
-    out.notes.push(`wind: ${state.options.wind} penalty dice`);
+  // "ranged attack skill checks receive up to five penalty dice, heavier or smaller projectiles should receive
+  // lesser penalties and massless ranged magical effects do not suffer ranged penalties from wind"
+  const wind = input.wind ?? state.options.wind;
+  if (kind === 'ranged' && made.tags.includes('attack') && made.id !== 'throw-spell' && wind > 0) {
+    out.penaltyDice += wind;
+    out.notes.push(`wind: ${wind} penalty dice`);
   }
   const target = input.target ? state.combatants[input.target] : undefined;
   if (target && made.tags.includes('attack')) {
-    const d = defenseModifiers(state, target.id);
+    const d = defenseModifiers(state, target.id, action.id === 'free-attack');
     if (kind === 'melee' && d.melee !== 0)
       out.notes.push(`${target.name}'s melee defense ${signed(d.melee)}`);
     if (kind === 'ranged' && d.ranged !== 0)

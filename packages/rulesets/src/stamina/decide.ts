@@ -53,7 +53,9 @@ export const commands = {
     /** Take the text's reduction of the turn requirement to zero (Ready/Stow, Cast Cantrip). */
     reduce: z.boolean().optional(),
     /** The check's outcome as the GM reads it; rolled with `successDice` when left out. */
-    check: z.object({ successes: count, success: z.boolean().optional() }).optional(),
+    check: z
+      .object({ successes: count, success: z.boolean().optional(), critical: z.boolean().optional() })
+      .optional(),
     bonusDice: z.number().int().min(0).max(20).optional(),
     spell: z.object({ difficulty: count, cost: z.number().int().min(-100).max(100).default(0) }).optional(),
     /** Dodge: meters moved this turn. */
@@ -62,6 +64,12 @@ export const commands = {
     cover: z.number().int().min(1).max(9).optional(),
     /** Trip made with the body (a failure costs 3 defense). */
     body: z.boolean().optional(),
+    /** Bash made with a shield (no penalty dice). */
+    shield: z.boolean().optional(),
+    /** Disarm against a weapon wielded two-handed (four penalty dice). */
+    twoHanded: z.boolean().optional(),
+    /** Wind penalty dice for this shot instead of the encounter's (heavier or smaller projectiles get fewer). */
+    wind: z.number().int().min(0).max(5).optional(),
     /** Lunge with a Thrust weapon keeps its parry bonus. */
     thrust: z.boolean().optional(),
     /** Reach: take the penalty dice, or grant the opponent a free strike. */
@@ -193,7 +201,13 @@ function act(ctx: Ctx, command: Act): Decision {
     bonusDice: command.bonusDice,
     reachChoice: command.reachChoice,
     as: use.as,
+    shield: command.shield,
+    twoHanded: command.twoHanded,
+    wind: command.wind,
   });
+  // Climb: "if the skill check critically fails the character loses his grip and falls"
+  if (action.id === 'climb' && command.check?.critical && command.check.success === false)
+    check.notes.push(`critical failure: ${c.name} loses grip and falls`);
   const acted: EngineEvent = {
     type: 'stamina/acted',
     combatant: c.id,
@@ -253,7 +267,10 @@ function consequences(ctx: Ctx, command: Act, use: Use): EngineEvent[] {
     if (action.id === 'disengage') data.freeAttackDefense = 10;
     if (action.id === 'dodge') {
       data.rangedDefenseDoubled = true;
-      if (command.distance) data.situationalDefense = command.distance;
+      // "equal to the distance they move on the turn they took this action": the GM's number, or the meters
+      // Walk and Dash moved this turn, counted live until the Dodge ends.
+      if (command.distance !== undefined) data.situationalDefense = command.distance;
+      else data.situationalFromTurn = true;
     }
     out.push(effect(ctx, c.id, action.name, untilNextTurn(c.id), data, c.id));
   }
@@ -321,14 +338,23 @@ function consequences(ctx: Ctx, command: Act, use: Use): EngineEvent[] {
     // "always results in the character becoming prone regardless of success"
     out.push(effect(ctx, c.id, 'Prone', { kind: 'indefinite' }, { condition: 'prone' }, c.id));
   }
+  if ((action.id === 'trip' || action.id === 'tackle') && command.target && command.check?.success) {
+    // Trip: "If the attack succeeds the target it knocked prone" (Tackle is "a trip attack").
+    const target = state.combatants[command.target]!;
+    out.push(effect(ctx, target.id, 'Prone', { kind: 'indefinite' }, { condition: 'prone' }, c.id));
+  }
   if (action.id === 'trip' && command.body && command.check?.success === false) {
+    // "If the attack was made with the character's body and failed the attacker loses 3 defense"
     out.push({
       type: 'stamina/resources',
       combatant: c.id,
       stamina: 0,
-      defense: -3,
+      defense: -lost(state, c.id, 3),
       reason: 'failed trip with the body',
     });
+    // "if it critically failed the attacker becomes prone"
+    if (command.check.critical)
+      out.push(effect(ctx, c.id, 'Prone', { kind: 'indefinite' }, { condition: 'prone' }, c.id));
   }
   out.push(...arcaneEvents(ctx, command, use));
   return out;
@@ -337,6 +363,12 @@ function consequences(ctx: Ctx, command: Act, use: Use): EngineEvent[] {
 /** The action actually made (a Free attack's chosen action, or the action itself). */
 function made(use: Use): string {
   return use.as?.id ?? use.action.id;
+}
+
+/** Defense a character loses: never below zero unless the GM allows negative resources. */
+function lost(state: State, who: string, amount: number): number {
+  if (state.options.allowNegative) return amount;
+  return Math.max(0, Math.min(amount, state.combatants[who]!.cs.defense));
 }
 
 function regained(state: State, who: string, stamina: number, defense: number, reason: string): EngineEvent {
@@ -437,7 +469,7 @@ export function decide(ctx: Ctx, command: Command): Decision {
           type: 'stamina/resources',
           combatant: x,
           stamina: 0,
-          defense: -c.stats.reflexes,
+          defense: -lost(state, x, c.stats.reflexes),
           reason: 'flat footed',
         });
       }

@@ -93,6 +93,8 @@ function evolve(state: State, event: EngineEvent): State | undefined {
           requirementTaken: requirement >= 1 ? action : c.cs.turn.requirementTaken,
           zeroTaken: requirement === 0 ? [...c.cs.turn.zeroTaken, action] : c.cs.turn.zeroTaken,
           moved: c.cs.turn.moved || event.kind === 'move',
+          actions: [...c.cs.turn.actions, action],
+          meters: c.cs.turn.meters + (typeof event.meters === 'number' ? event.meters : 0),
         };
       }
       if (typeof event.limit === 'string') patch.roundTaken = [...c.cs.roundTaken, event.limit];
@@ -218,7 +220,9 @@ function describeEvent(event: EngineEvent, state: State): string | null {
           ? ` [${check.penaltyDice} penalty, ${check.bonusDice} bonus dice]`
           : '';
       const meters = typeof event.meters === 'number' ? ` ${event.meters} m` : '';
-      return `${name(event.combatant)}${event.reaction ? ' reacts:' : ':'} ${String(event.name)}${event.target ? ` → ${name(event.target)}` : ''}${meters} (${costs.join(', ')}${why})${dice}.`;
+      // What bears on the check (conditions, wind, reach, Aim…), so the GM sees it where the roll is made.
+      const notes = check?.notes.length ? ` — ${check.notes.join('; ')}` : '';
+      return `${name(event.combatant)}${event.reaction ? ' reacts:' : ':'} ${String(event.name)}${event.target ? ` → ${name(event.target)}` : ''}${meters} (${costs.join(', ')}${why})${dice}${notes}.`;
     }
     case 'stamina/resources': {
       const parts: string[] = [];
@@ -253,29 +257,51 @@ function signed(n: number): string {
   return n >= 0 ? `+${n}` : `−${-n}`;
 }
 
+/** Whether a combatant is hidden from a viewer (a player sees their own hidden characters). */
+function hiddenTo(viewer: Viewer, state: State, id: unknown): boolean {
+  if (typeof id !== 'string' || viewer.role === 'gm') return false;
+  const c = state.combatants[id];
+  return !!c?.hidden && !(viewer.role === 'player' && viewer.combatants.includes(id));
+}
+
+/**
+ * An Aim at a hidden combatant reads as a plain Aim: the effect would otherwise name whom it aims at.
+ * `unseen` says whether the viewer may not see a combatant.
+ */
+function redactAim<E extends { name: string; data?: unknown }>(fx: E, unseen: (id: string) => boolean): E {
+  const data = fx.data as { aimAt?: string } | undefined;
+  if (typeof data?.aimAt !== 'string' || !unseen(data.aimAt)) return fx;
+  const { aimAt: _a, ...rest } = data;
+  return { ...fx, name: 'Aim', data: rest };
+}
+
 /** Non-GM viewers do not see what hidden combatants spent (the engine already removed them from the state). */
 function redact(state: State, viewer: Viewer): State {
   if (viewer.role === 'gm') return state;
   const seen = (x: string | null) => x === null || Object.hasOwn(state.combatants, x);
   return {
     ...state,
+    // The state here is already without the hidden: whoever is missing from it is unseen.
+    effects: state.effects.map((fx) => redactAim(fx, (id) => !Object.hasOwn(state.combatants, id))),
     rs: { ...state.rs, spent: state.rs.spent.filter((e) => seen(e.combatant) && seen(e.during)) },
   };
 }
 
 /**
  * The engine drops events naming a hidden combatant in `combatant`/`target`/`source`, but an `effect/added`
- * carries them inside `effect`: drop those here too.
+ * carries them inside `effect`: drop those here too. An Aim at a hidden combatant loses whom it aims at;
+ * a reaction taken during a hidden combatant's turn loses whose turn it was.
  */
 function redactEvent(event: EngineEvent, viewer: Viewer, state: State): EngineEvent | null {
   if (viewer.role === 'gm') return event;
   if (event.type === 'effect/added') {
-    const fx = event.effect as { target?: string; source?: string } | undefined;
-    const visible = (x: string | undefined) => {
-      const c = x === undefined ? undefined : state.combatants[x];
-      return !c?.hidden || (viewer.role === 'player' && viewer.combatants.includes(c.id));
-    };
-    if (!visible(fx?.target) || !visible(fx?.source)) return null;
+    const fx = event.effect as { target?: string; source?: string; name: string; data?: unknown } | undefined;
+    if (hiddenTo(viewer, state, fx?.target) || hiddenTo(viewer, state, fx?.source)) return null;
+    if (fx) return { ...event, effect: redactAim(fx, (id) => hiddenTo(viewer, state, id)) as never };
+  }
+  if (hiddenTo(viewer, state, event.during)) {
+    const { during: _d, ...rest } = event;
+    return rest as EngineEvent;
   }
   return event;
 }

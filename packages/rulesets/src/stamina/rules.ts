@@ -76,18 +76,24 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
   if (reaction) {
     // "Reactions are special actions that are taken outside of the character's turn."
     if (state.current === id) {
-      return refuse('reaction/own-turn', `${action.name} is a reaction, taken outside ${name}'s own turn.`);
+      return refuse(
+        'reaction/own-turn',
+        `${action.name} is a reaction, taken outside ${name}'s own turn; ${name} can take it during someone else's turn.`,
+      );
     }
     // "A character can make only one reaction between each of their turns."
     if (c.cs.reactionTaken) {
       return refuse(
         'reaction/used',
-        `${name} already reacted (${c.cs.reactionTaken}) since their last turn; one reaction between turns.`,
+        `${name} already reacted (${c.cs.reactionTaken}) since their last turn; one reaction between turns. ${name} can react again once their next turn has begun.`,
       );
     }
   } else if (state.current !== id) {
     const now = state.current ? (state.combatants[state.current]?.name ?? 'someone else') : 'nobody';
-    return refuse('turn/not-yours', `It is ${now}'s turn; ${action.name} is taken on ${name}'s own turn.`);
+    return refuse(
+      'turn/not-yours',
+      `It is ${now}'s turn; ${action.name} is taken on ${name}'s own turn (only reactions come between turns).`,
+    );
   }
 
   let made: ActionDef | undefined;
@@ -106,7 +112,7 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     if (!c.stats.arcane) {
       return refuse(
         'magic/no-arcane-trait',
-        `Magic actions "may only be taken by characters with an arcane trait"; ${name} has none.`,
+        `Magic actions "may only be taken by characters with an arcane trait"; ${name} has none (set arcane on the sheet if they should).`,
       );
     }
     const barred = has(state, id, 'noMagic');
@@ -130,8 +136,20 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     if (target && defenseModifiers(state, target.id).fullyCovered) {
       return refuse(
         'target/fully-covered',
-        `${target.name} has +9 cover: "completely covered and can not be attacked".`,
+        `${target.name} has +9 cover: "completely covered and can not be attacked". Lower or remove the cover to attack.`,
       );
+    }
+    // Disarm: "cannot be made targeting a weapon with reach more than 2 plus the character's rank in the disarm
+    // secondary skill greater than its own."
+    if (target && action.id === 'disarm') {
+      const most = 2 + rank(c.stats, 'disarm');
+      const longer = target.stats.reach - c.stats.reach;
+      if (longer > most) {
+        return refuse(
+          'disarm/reach',
+          `${target.name}'s weapon has ${longer} more reach than ${name}'s; Disarm reaches a weapon at most ${most} longer (2 + disarm rank). Use a weapon with more reach or another attack.`,
+        );
+      }
     }
   }
 
@@ -153,13 +171,29 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
   }
   if (input.reduce) {
     if (!flags.reducible) {
-      return refuse('turn/not-reducible', `${action.name}'s turn requirement cannot be reduced.`);
+      return refuse(
+        'turn/not-reducible',
+        `${action.name}'s turn requirement cannot be reduced; the text offers that only for Ready/Stow Weapon, Ready/stow weapon/ammo and Cast Cantrip.`,
+      );
     }
     if (flags.reducible === 'first-time-penalty-die' && takenThisTurn(state, id, action.id)) {
       return refuse(
         'turn/not-reducible',
         `${action.name} can be reduced to turn requirement 0 only "the first time it is taken in a turn"; ${name} already took it.`,
       );
+    }
+    if (flags.reducible === 'cantrip') {
+      // "the caster may not take an additional magic action until their next turn": the quick cantrip is the
+      // only magic action from now until then, so it cannot follow one taken earlier this turn either.
+      const magic = c.cs.turn.actions
+        .map((x) => findAction(state, x))
+        .find((a) => a !== undefined && kindOf(a) === 'magic');
+      if (magic) {
+        return refuse(
+          'magic/cantrip-reduced',
+          `${name} already took ${magic.name} this turn; a Cast Cantrip reduced to turn requirement 0 must be the only magic action until ${name}'s next turn. Cast it next turn.`,
+        );
+      }
     }
     turnRequirement = 0;
     reduced = flags.reducible === 'cantrip' ? 'cantrip' : 'penalty-die';
@@ -189,14 +223,14 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     if (turnRequirement === 0 && turn.zeroTaken.includes(action.id) && !flags.repeatable) {
       return refuse(
         'turn/once-per-turn',
-        `${name} already took ${action.name} at turn requirement 0 this turn; once per turn.`,
+        `${name} already took ${action.name} at turn requirement 0 this turn; it may be taken once per turn, so again on ${name}'s next turn.`,
       );
     }
     // Quick attack: "This action can not be taken if the character has already taken an action with a turn requirement of one."
     if (flags.notAfterRequirement && turn.requirementTaken) {
       return refuse(
         'turn/after-requirement',
-        `${action.name} cannot be taken after an action with a turn requirement of one; ${name} already took one this turn.`,
+        `${action.name} cannot be taken after an action with a turn requirement of one; ${name} already took one this turn. Take it before the turn's turn-requirement-1 action, or next turn.`,
       );
     }
   }
@@ -205,7 +239,7 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
   if (limited && c.cs.roundTaken.includes(limited.id)) {
     return refuse(
       'round/once-per-round',
-      `${limited.name} is limited to once per round; ${name} already took it this round.`,
+      `${limited.name} is limited to once per round; ${name} already took it this round and can take it again next round.`,
     );
   }
 
@@ -214,10 +248,16 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     // "This action can only be taken a number of turns in a row equal to the mage's rank in the arcane aptitude primary skill."
     const limit = rank(c.stats, 'arcaneAptitude');
     const streak = c.cs.arcane.lastGatherTurn === c.turnsStarted - 1 ? c.cs.arcane.gatherStreak : 0;
+    if (limit === 0) {
+      return refuse(
+        'magic/gather-limit',
+        `${name} has no rank in arcane aptitude, and gathering is allowed "a number of turns in a row equal to" that rank. Give ${name} an arcaneAptitude rank to gather.`,
+      );
+    }
     if (streak >= limit) {
       return refuse(
         'magic/gather-limit',
-        `${name} has gathered ${streak} turn${streak === 1 ? '' : 's'} in a row; arcane aptitude rank ${limit} allows no more in a row.`,
+        `${name} has gathered ${streak} turn${streak === 1 ? '' : 's'} in a row; arcane aptitude rank ${limit} allows no more in a row. Shape or release the energy now, or gather again after a turn without gathering.`,
       );
     }
   }

@@ -195,6 +195,198 @@ describe('Catalog: every action of the text with its stamina cost and turn requi
   });
 });
 
+/** The check modifiers of the action just taken. */
+function checkOf(entries: ReturnType<typeof must>): {
+  penaltyDice: number;
+  bonusDice: number;
+  notes: string[];
+} {
+  return entries.find((x) => x.event.type === 'stamina/acted')!.event.check as {
+    penaltyDice: number;
+    bonusDice: number;
+    notes: string[];
+  };
+}
+
+describe("Catalog: each action's own penalty dice as its text sets them", () => {
+  it('Bash: two penalty dice unless performed with a shield', () => {
+    const enc = fight();
+    expect(checkOf(must(enc, act('ana', 'bash', { target: 'bren' }))).penaltyDice).toBe(2);
+    const enc2 = fight();
+    expect(checkOf(must(enc2, act('ana', 'bash', { target: 'bren', shield: true }))).penaltyDice).toBe(0);
+  });
+
+  it('Disarm: two penalty dice against a one-handed weapon, four against a two-handed one', () => {
+    const enc = fight();
+    expect(checkOf(must(enc, act('ana', 'disarm', { target: 'bren' }))).penaltyDice).toBe(2);
+    const enc2 = fight();
+    expect(checkOf(must(enc2, act('ana', 'disarm', { target: 'bren', twoHanded: true }))).penaltyDice).toBe(
+      4,
+    );
+  });
+
+  it('Disarm: refused against a weapon with more than 2 + disarm rank more reach', () => {
+    const longSpear = { ...duo[1]!, stats: { reach: 3 } };
+    const enc = fight({}, [duo[0]!, longSpear]);
+    const r = refused(enc, act('ana', 'disarm', { target: 'bren', reachChoice: 'free-strike' }));
+    expect(r.code).toBe('disarm/reach');
+    expect(r.message).toBe(
+      "Bren's weapon has 3 more reach than Ana's; Disarm reaches a weapon at most 2 longer (2 + disarm rank). Use a weapon with more reach or another attack.",
+    );
+    const ranked = fight({}, [{ ...duo[0]!, stats: { ranks: { disarm: 1 } } }, longSpear]);
+    must(ranked, act('ana', 'disarm', { target: 'bren', reachChoice: 'free-strike' }));
+  });
+
+  it("Distracting attack: two penalty dice, three if the opponent's reach is greater", () => {
+    const enc = fight();
+    expect(checkOf(must(enc, act('ana', 'distracting-attack', { target: 'bren' }))).penaltyDice).toBe(2);
+    const enc2 = fight({}, [duo[0]!, { ...duo[1]!, stats: { reach: 1 } }]);
+    const check = checkOf(
+      must(enc2, act('ana', 'distracting-attack', { target: 'bren', reachChoice: 'free-strike' })),
+    );
+    expect(check.penaltyDice).toBe(3);
+  });
+
+  it('Off-hand attack: two penalty dice less the off-hand attack rank, plus the off-hand die', () => {
+    const enc = fight();
+    expect(checkOf(must(enc, act('ana', 'off-hand-attack', { target: 'bren' }))).penaltyDice).toBe(3);
+    const enc2 = fight({}, [{ ...duo[0]!, stats: { ranks: { offHandAttack: 1 } } }, duo[1]!]);
+    expect(checkOf(must(enc2, act('ana', 'off-hand-attack', { target: 'bren' }))).penaltyDice).toBe(2);
+    const enc3 = fight({}, [{ ...duo[0]!, stats: { ranks: { offHandAttack: 4 } } }, duo[1]!]);
+    expect(checkOf(must(enc3, act('ana', 'off-hand-attack', { target: 'bren' }))).penaltyDice).toBe(1);
+  });
+
+  it('Power attack: two penalty dice, none if it is the first attack after a Dash this turn', () => {
+    const enc = fight();
+    expect(checkOf(must(enc, act('ana', 'power-attack', { target: 'bren' }))).penaltyDice).toBe(2);
+    const dashed = fight();
+    must(dashed, act('ana', 'dash'));
+    expect(checkOf(must(dashed, act('ana', 'power-attack', { target: 'bren' }))).penaltyDice).toBe(0);
+    const notFirst = fight();
+    must(notFirst, act('ana', 'dash'));
+    must(notFirst, act('ana', 'quick-attack', { target: 'bren' }));
+    expect(checkOf(must(notFirst, act('ana', 'power-attack', { target: 'bren' }))).penaltyDice).toBe(2);
+  });
+
+  it("Trip: two penalty dice plus the defender's balance rank; Tackle has none", () => {
+    const enc = fight({}, [duo[0]!, { ...duo[1]!, stats: { ranks: { balance: 2 } } }]);
+    expect(checkOf(must(enc, act('ana', 'trip', { target: 'bren' }))).penaltyDice).toBe(4);
+    const enc2 = fight();
+    expect(checkOf(must(enc2, act('ana', 'tackle', { target: 'bren' }))).penaltyDice).toBe(0);
+  });
+
+  it('Trip: a hit knocks the target prone; a failed body trip costs 3 defense, a critical one leaves the attacker prone', () => {
+    const hit = fight();
+    must(hit, act('ana', 'trip', { target: 'bren', check: { successes: 1, success: true } }));
+    expect(st(hit).effects.map((e) => [e.name, e.target])).toEqual([['Prone', 'bren']]);
+    const miss = fight();
+    must(miss, act('ana', 'trip', { target: 'bren', body: true, check: { successes: 0, success: false } }));
+    expect(cs(miss, 'ana').defense).toBe(5);
+    expect(st(miss).effects).toHaveLength(0);
+    const fumble = fight();
+    must(
+      fumble,
+      act('ana', 'trip', {
+        target: 'bren',
+        body: true,
+        check: { successes: 0, success: false, critical: true },
+      }),
+    );
+    expect(st(fumble).effects.map((e) => [e.name, e.target])).toEqual([['Prone', 'ana']]);
+  });
+
+  it('Tackle: the attacker always ends prone, the target too on a hit', () => {
+    const enc = fight();
+    must(enc, act('ana', 'tackle', { target: 'bren', check: { successes: 1, success: true } }));
+    expect(
+      st(enc)
+        .effects.map((e) => e.target)
+        .sort(),
+    ).toEqual(['ana', 'bren']);
+  });
+
+  it('Jump: distance +50% after a Dash or Sprint this turn, noted on the check', () => {
+    const enc = fight();
+    expect(checkOf(must(enc, act('ana', 'jump'))).notes).toEqual([]);
+    const dashed = fight();
+    must(dashed, act('ana', 'dash'));
+    expect(checkOf(must(dashed, act('ana', 'jump'))).notes).toContain(
+      'Jump: distance +50% (after a Dash or Sprint this turn)',
+    );
+  });
+
+  it('Climb: a critical failure is noted as a fall', () => {
+    const enc = fight();
+    const check = checkOf(
+      must(enc, act('ana', 'climb', { check: { successes: 0, success: false, critical: true } })),
+    );
+    expect(check.notes).toContain('critical failure: Ana loses grip and falls');
+  });
+});
+
+describe('Defensive actions: Disengage and Dodge defense bonuses shown on the checks against the character', () => {
+  it('Disengage: +10 defense against free attacks only, until the next turn', () => {
+    const enc = fight();
+    must(enc, act('ana', 'disengage', { check: { successes: 0 } }));
+    const free = checkOf(must(enc, act('bren', 'free-attack', { target: 'ana' })));
+    expect(free.notes).toContain("Ana's melee defense +10");
+    expect(free.notes).toContain('Ana Disengage: +10 defense against free attacks');
+    must(enc, { type: 'next' });
+    const plain = checkOf(must(enc, act('bren', 'basic-attack', { target: 'ana' })));
+    expect(plain.notes.join(' ')).not.toContain('free attacks');
+  });
+
+  it('Dodge: a situational ranged defense bonus equal to the meters moved on its turn', () => {
+    const enc = fight();
+    must(enc, act('ana', 'walk')); // 4 m, first move free
+    must(enc, act('ana', 'dodge', { check: { successes: 0 } }));
+    must(enc, { type: 'next' });
+    const shot = checkOf(must(enc, act('bren', 'loose', { target: 'ana' })));
+    expect(shot.notes).toContain("Ana's ranged defense +4");
+    const entered = fight();
+    must(entered, act('ana', 'dodge', { distance: 6, check: { successes: 0 } }));
+    must(entered, { type: 'next' });
+    expect(checkOf(must(entered, act('bren', 'loose', { target: 'ana' }))).notes).toContain(
+      'Ana Dodge: +6 situational defense',
+    );
+  });
+});
+
+describe('Refusals are sentences a GM understands: why, and what would make it legal', () => {
+  it('says why and what to do instead', () => {
+    const enc = fight({}, [mage, duo[1]!]);
+    expect(refused(enc, act('mira', 'scramble')).message).toBe(
+      "Scramble is a reaction, taken outside Mira's own turn; Mira can take it during someone else's turn.",
+    );
+    expect(refused(enc, act('bren', 'walk')).message).toBe(
+      "It is Mira's turn; Walk is taken on Bren's own turn (only reactions come between turns).",
+    );
+    expect(refused(enc, act('mira', 'basic-attack', { target: 'bren', reduce: true })).message).toBe(
+      "Basic attack's turn requirement cannot be reduced; the text offers that only for Ready/Stow Weapon, Ready/stow weapon/ammo and Cast Cantrip.",
+    );
+    must(enc, act('bren', 'take-cover'));
+    expect(refused(enc, act('bren', 'scramble')).message).toBe(
+      'Bren already reacted (Take cover) since their last turn; one reaction between turns. Bren can react again once their next turn has begun.',
+    );
+    must(enc, act('mira', 'off-hand-attack', { target: 'bren' }));
+    expect(refused(enc, act('mira', 'off-hand-attack', { target: 'bren' })).message).toBe(
+      "Mira already took Off-hand attack at turn requirement 0 this turn; it may be taken once per turn, so again on Mira's next turn.",
+    );
+    must(enc, act('mira', 'basic-attack', { target: 'bren' }));
+    expect(refused(enc, act('mira', 'quick-attack', { target: 'bren' })).message).toBe(
+      "Quick attack cannot be taken after an action with a turn requirement of one; Mira already took one this turn. Take it before the turn's turn-requirement-1 action, or next turn.",
+    );
+    must(enc, { type: 'next' });
+    expect(refused(enc, act('mira', 'free-attack', { target: 'bren', as: 'off-hand-attack' })).message).toBe(
+      'Off-hand attack is limited to once per round; Mira already took it this round and can take it again next round.',
+    );
+    const plain = fight();
+    expect(refused(plain, act('ana', 'gather-arcane-energy')).message).toBe(
+      'Magic actions "may only be taken by characters with an arcane trait"; Ana has none (set arcane on the sheet if they should).',
+    );
+  });
+});
+
 describe('Turn rules: at most one action with turn requirement ≥ 1 per turn', () => {
   it('refuses a second turn-requirement-1 action with the reason', () => {
     const enc = fight();
@@ -360,6 +552,8 @@ describe("Turn rules: Ready/Stow and Cast Cantrip reductions impose a penalty di
     must(enc, { type: 'next' });
     must(enc, { type: 'next' });
     must(enc, act('mira', 'gather-arcane-energy', { check: { successes: 1 } }));
+    // "an additional magic action": a quick cantrip cannot follow this turn's gather either
+    expect(refused(enc, act('mira', 'cast-cantrip', { reduce: true })).code).toBe('magic/cantrip-reduced');
   });
 });
 
@@ -479,13 +673,22 @@ describe('Magic: gather only as many turns in a row as the arcane aptitude rank;
     expect(refused(enc, act('ana', 'cast-cantrip')).code).toBe('magic/no-arcane-trait');
   });
 
+  it('gather needs an arcane aptitude rank: rank 0 allows no turn of gathering', () => {
+    const enc = fight({}, [{ ...mage, stats: { arcane: true } }, duo[1]!]);
+    expect(refused(enc, act('mira', 'gather-arcane-energy')).message).toBe(
+      'Mira has no rank in arcane aptitude, and gathering is allowed "a number of turns in a row equal to" that rank. Give Mira an arcaneAptitude rank to gather.',
+    );
+  });
+
   it('gathers two turns in a row (rank 2), refuses a third, then releases with dues = stored + actions', () => {
     const enc = fight({}, [mage, duo[1]!]);
     must(enc, act('mira', 'gather-arcane-energy', { check: { successes: 2 } }));
     nextUntil(enc, 'mira');
     must(enc, act('mira', 'gather-arcane-energy', { check: { successes: 1 } }));
     nextUntil(enc, 'mira');
-    expect(refused(enc, act('mira', 'gather-arcane-energy')).code).toBe('magic/gather-limit');
+    expect(refused(enc, act('mira', 'gather-arcane-energy')).message).toBe(
+      'Mira has gathered 2 turns in a row; arcane aptitude rank 2 allows no more in a row. Shape or release the energy now, or gather again after a turn without gathering.',
+    );
     must(enc, act('mira', 'shape-arcane-energy', { check: { successes: 2 } }));
     expect(cs(enc, 'mira').arcane).toMatchObject({ stored: 3, shaped: 2, actions: 3 });
     nextUntil(enc, 'mira');
@@ -549,6 +752,34 @@ describe("Combat modifiers as conditions, with the text's numbers, shown on the 
     expect(notes).toContain("Bren's melee defense −9");
   });
 
+  it('concealed: a defense bonus by how complete the concealment is (the largest source counts)', () => {
+    const enc = fight();
+    must(enc, { type: 'condition', target: 'bren', condition: 'concealed', value: 2 });
+    must(enc, { type: 'condition', target: 'bren', condition: 'concealed', value: 4 });
+    const notes = checkOf(must(enc, act('ana', 'loose', { target: 'bren' }))).notes;
+    expect(notes).toEqual(["Bren's ranged defense +4", 'Bren concealed +4']);
+  });
+
+  it('surprised: no melee or ranged defense bonuses, shown on attacks against the character', () => {
+    const enc = fight();
+    must(enc, { type: 'condition', target: 'bren', condition: 'surprised' });
+    const notes = checkOf(must(enc, act('ana', 'basic-attack', { target: 'bren' }))).notes;
+    expect(notes).toContain('Bren surprised: no melee or ranged defense bonuses (parry, block)');
+  });
+
+  it('flat footed never takes defense below zero unless negative resources are allowed', () => {
+    const slow = [{ ...duo[0]!, stats: { defense: 2, reflexes: 5 } }, duo[1]!];
+    const enc = encounter({ ruleset: 'stamina', combatants: slow }, registry);
+    must(enc, { type: 'start', initiative: { ana: 1, bren: 2 }, flatFooted: ['ana'] });
+    expect(cs(enc, 'ana').defense).toBe(0);
+    const neg = encounter(
+      { ruleset: 'stamina', options: { allowNegative: true }, combatants: slow },
+      registry,
+    );
+    must(neg, { type: 'start', initiative: { ana: 1, bren: 2 }, flatFooted: ['ana'] });
+    expect(cs(neg, 'ana').defense).toBe(-3);
+  });
+
   it('flanking: −1 melee defense per contributing opponent; wind: penalty dice on ranged attacks, not on spells', () => {
     const enc = fight({ wind: 3 });
     must(enc, { type: 'condition', target: 'bren', condition: 'flanked', value: 2 });
@@ -556,6 +787,8 @@ describe("Combat modifiers as conditions, with the text's numbers, shown on the 
     const check = shot.find((x) => x.event.type === 'stamina/acted')!.event.check as { penaltyDice: number };
     expect(check.penaltyDice).toBe(3);
     must(enc, { type: 'next' });
+    // "heavier or smaller projectiles should receive lesser penalties": the GM sets this shot's wind
+    expect(checkOf(must(enc, act('bren', 'loose', { target: 'ana', wind: 1 }))).penaltyDice).toBe(1);
     must(enc, { type: 'next', initiative: { ana: 9, bren: 1 } });
     const swing = must(enc, act('ana', 'quick-attack', { target: 'bren' }));
     const notes = (swing.find((x) => x.event.type === 'stamina/acted')!.event.check as { notes: string[] })
@@ -578,6 +811,14 @@ describe("Combat modifiers as conditions, with the text's numbers, shown on the 
     must(enc, { type: 'next' });
     must(enc, act('bren', 'disengage', { check: { successes: 0 } }));
     expect(cs(enc, 'ana').reachPaid).toEqual([]);
+    // "… or grant your opponent a free strike against you": no penalty dice, the free strike is noted
+    nextUntil(enc, 'ana', { ana: 9, bren: 1 });
+    const strike = checkOf(
+      must(enc, act('ana', 'basic-attack', { target: 'bren', reachChoice: 'free-strike' })),
+    );
+    expect(strike.penaltyDice).toBe(0);
+    expect(strike.notes).toContain('Bren is granted a free strike (reach)');
+    expect(cs(enc, 'ana').reachPaid).toEqual(['bren']);
   });
 
   it('Aim: bonus dice on ranged attacks against the target', () => {
@@ -611,6 +852,31 @@ describe('Durations "until the end of the character\'s next turn" expire exactly
     expect(st(enc).effects).toHaveLength(1);
     must(enc, { type: 'next' });
     expect(enc.state.current).toBe('bren');
+    expect(st(enc).effects).toHaveLength(0);
+  });
+
+  it("Aim, acting last in both rounds: lasts through the others' turns of round 2 and ends at the end of hers", () => {
+    const enc = fight({}, [duo[1]!, duo[0]!]); // Bren first, Ana last
+    must(enc, { type: 'next' });
+    must(enc, act('ana', 'aim', { target: 'bren' }));
+    must(enc, { type: 'next' }); // round 2: Bren first again
+    expect(enc.state.current).toBe('bren');
+    expect(st(enc).effects.map((e) => e.name)).toEqual(['Aim at Bren']);
+    must(enc, { type: 'next' }); // Ana's turn: still aimed
+    expect(st(enc).effects).toHaveLength(1);
+    must(enc, { type: 'next' }); // her turn ends: round 3
+    expect(st(enc).round).toBe(3);
+    expect(st(enc).effects).toHaveLength(0);
+  });
+
+  it("Scramble taken after the own turn binds the next round's turn and ends at its end", () => {
+    const enc = fight(); // Ana first, Bren second
+    must(enc, { type: 'next' });
+    must(enc, act('ana', 'scramble')); // during Bren's turn, after Ana's
+    must(enc, { type: 'next' }); // round 2: Ana
+    const e = must(enc, act('ana', 'walk'));
+    expect(e.find((x) => x.event.type === 'stamina/acted')!.event.turnRequirement).toBe(1);
+    must(enc, { type: 'next' }); // Ana's turn ends, and the Scramble with it
     expect(st(enc).effects).toHaveLength(0);
   });
 
@@ -737,5 +1003,26 @@ describe('Properties: any command sequence keeps the invariants', () => {
       }),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('Redaction: an Aim at a hidden combatant, and a reaction during its turn, do not name it', () => {
+  it('the table and other players see a plain Aim and a reaction without whose turn it was', () => {
+    const spy = { id: 'spy', name: 'Spy', side: 'npc', hidden: true, stats: { stamina: 6, defense: 8 } };
+    const enc = fight({}, [...duo, spy]);
+    must(enc, act('ana', 'aim', { target: 'spy' }));
+    nextUntil(enc, 'spy');
+    must(enc, act('bren', 'take-cover', { cover: 2 }));
+    expect(JSON.stringify(view(enc.state, { role: 'gm' }, stamina as never))).toContain('Aim at Spy');
+    for (const viewer of [{ role: 'table' as const }, { role: 'player' as const, combatants: ['ana'] }]) {
+      const seen = JSON.stringify(view(enc.state, viewer, stamina as never));
+      const log = JSON.stringify(viewLog(enc.entries, viewer, enc.state, stamina as never));
+      for (const text of [seen, log]) {
+        expect(text).not.toContain('spy');
+        expect(text).not.toContain('Spy');
+      }
+      expect(seen).toContain('"name":"Aim"');
+      expect(log).toContain('take-cover');
+    }
   });
 });

@@ -77,6 +77,10 @@ export type TurnUse = {
   zeroTaken: string[];
   /** A move action was taken this turn (later moves keep their requirement). */
   moved: boolean;
+  /** This turn's actions in the order taken (Jump after a Dash or Sprint, Power attack first after a Dash). */
+  actions: string[];
+  /** Meters moved this turn by Walk and Dash (Dodge's situational bonus). */
+  meters: number;
 };
 
 export type ArcaneStore = {
@@ -138,7 +142,13 @@ export interface StaminaTypes {
 export type State = EncounterState<StaminaTypes>;
 export type Ctx = DecideContext<StaminaTypes>;
 
-export const freshTurn = (): TurnUse => ({ requirementTaken: null, zeroTaken: [], moved: false });
+export const freshTurn = (): TurnUse => ({
+  requirementTaken: null,
+  zeroTaken: [],
+  moved: false,
+  actions: [],
+  meters: 0,
+});
 export const freshArcane = (dues = 0): ArcaneStore => ({
   stored: 0,
   shaped: 0,
