@@ -5,7 +5,8 @@ import type { Combatant, EncounterState, EngineEvent, LogEntry, Rejection, Viewe
 /** What a viewer receives. For anyone but the GM the dice state is gone (it would predict rolls). */
 export type EncounterView = Omit<EncounterState, 'dice'> & { dice: EncounterState['dice'] | null };
 
-function hiddenFrom(state: EncounterState, viewer: Viewer): Set<string> {
+/** The ids of the combatants a viewer may not see: hidden ones, except a player's own. Empty for the GM. */
+export function hiddenFrom(state: EncounterState, viewer: Viewer): Set<string> {
   const hidden = new Set<string>();
   if (viewer.role === 'gm') return hidden;
   for (const c of Object.values(state.combatants)) {
@@ -169,9 +170,9 @@ export function viewRejection(rejection: Rejection, viewer: Viewer, state: Encou
   // Longest first, so a name containing another is replaced whole.
   words.sort((a, b) => b.length - a.length);
   // Whole words only: a hidden "Orc" leaves "Orcish" alone, a hidden id "e" leaves every "e" alone.
-  const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const literal = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern = new RegExp(
-    `(?<![\\p{L}\\p{N}_-])(?:${words.map(escape).join('|')})(?![\\p{L}\\p{N}_-])`,
+    `(?<![\\p{L}\\p{N}_-])(?:${words.map(literal).join('|')})(?![\\p{L}\\p{N}_-])`,
     'gu',
   );
   const scrub = (text: string): string => text.replace(pattern, 'someone unseen');

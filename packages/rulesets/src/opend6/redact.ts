@@ -1,4 +1,4 @@
-import type { EngineEvent, JsonObject, Viewer } from '@roundkeeper/engine';
+import { type EngineEvent, hiddenFrom, type JsonObject, type Viewer } from '@roundkeeper/engine';
 import type { State } from './types.js';
 
 /**
@@ -6,15 +6,6 @@ import type { State } from './types.js';
  * members, who acts, who was interrupted), so those lists are filtered here. The GM's Character
  * Point pools of NPCs are the GM's secret too.
  */
-function hiddenIds(state: State, viewer: Viewer): Set<string> {
-  const out = new Set<string>();
-  for (const c of Object.values(state.combatants)) {
-    const own = viewer.role === 'player' && viewer.combatants.includes(c.id);
-    if (c.hidden && !own) out.add(c.id);
-  }
-  return out;
-}
-
 export function redact(state: State, viewer: Viewer): State {
   if (viewer.role === 'gm') return state;
   // The engine has already removed hidden combatants: anyone not in `combatants` is unseen.
@@ -46,7 +37,7 @@ export function redact(state: State, viewer: Viewer): State {
 
 export function redactEvent(event: EngineEvent, viewer: Viewer, state: State): EngineEvent | null {
   if (viewer.role === 'gm') return event;
-  const hidden = hiddenIds(state, viewer);
+  const hidden = hiddenFrom(state, viewer);
   const visible = (v: unknown) => typeof v !== 'string' || !hidden.has(v);
   let out: EngineEvent = event;
   for (const field of ['members', 'combatants'] as const) {

@@ -3,6 +3,7 @@ import {
   type Command,
   type Decision,
   type EngineEvent,
+  hiddenFrom,
   type Instant,
   type Rejection,
   type Ruleset,
@@ -448,15 +449,6 @@ function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
     default:
       return [];
   }
-}
-
-function hiddenFrom(state: State, viewer: Viewer): Set<string> {
-  const hidden = new Set<string>();
-  if (viewer.role === 'gm') return hidden;
-  for (const c of Object.values(state.combatants)) {
-    if (c.hidden && !(viewer.role === 'player' && viewer.combatants.includes(c.id))) hidden.add(c.id);
-  }
-  return hidden;
 }
 
 /** The order and the interruption stack name every combatant; a hidden one must not show through them. */

@@ -1,6 +1,7 @@
 import {
   type ActionDef,
   type EngineEvent,
+  hiddenFrom,
   type Instant,
   type LegalAction,
   type Rejection,
@@ -259,9 +260,7 @@ function signed(n: number): string {
 
 /** Whether a combatant is hidden from a viewer (a player sees their own hidden characters). */
 function hiddenTo(viewer: Viewer, state: State, id: unknown): boolean {
-  if (typeof id !== 'string' || viewer.role === 'gm') return false;
-  const c = state.combatants[id];
-  return !!c?.hidden && !(viewer.role === 'player' && viewer.combatants.includes(id));
+  return typeof id === 'string' && hiddenFrom(state, viewer).has(id);
 }
 
 /**

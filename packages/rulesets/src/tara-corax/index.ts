@@ -5,6 +5,7 @@ import {
   type DecideContext,
   type Decision,
   type EngineEvent,
+  hiddenFrom,
   type Instant,
   isRejection,
   type LegalAction,
@@ -252,10 +253,8 @@ function redact(state: TaraState, _viewer: Viewer): TaraState {
 }
 
 function redactEvent(event: EngineEvent, viewer: Viewer, state: TaraState): EngineEvent | null {
-  const seen = (id: string) => {
-    const c = state.combatants[id];
-    return c !== undefined && (!c.hidden || (viewer.role === 'player' && viewer.combatants.includes(id)));
-  };
+  const hidden = hiddenFrom(state, viewer);
+  const seen = (id: string) => Object.hasOwn(state.combatants, id) && !hidden.has(id);
   if (event.type === 'tara/simultaneous') {
     const partners = (event.with as string[]).filter(seen);
     return partners.length ? { ...event, with: partners } : null;
