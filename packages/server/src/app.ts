@@ -172,6 +172,24 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   const limit = options.rateLimit ?? 600;
   if (limit > 0) {
+    // Each link has its own budget (players behind one home router share an address), but a client
+    // cannot multiply its budget by inventing tokens: everything from one address together gets at most
+    // four links' worth per window.
+    const perAddress = limit * 4;
+    let window = new Map<string, number>();
+    const reset = setInterval(() => {
+      window = new Map();
+    }, 10_000);
+    reset.unref();
+    app.addHook('onClose', async () => clearInterval(reset));
+    app.addHook('onRequest', async (req, reply) => {
+      const n = (window.get(req.ip) ?? 0) + 1;
+      window.set(req.ip, n);
+      if (n > perAddress) {
+        reply.header('retry-after', '10');
+        throw Object.assign(new Error('rate limited'), { statusCode: 429 });
+      }
+    });
     await app.register(rateLimit, {
       max: limit,
       timeWindow: 10_000,
@@ -513,7 +531,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       );
   });
 
-  const sweeper = setInterval(() => hub.sweep(), 60_000);
+  // Encounters nobody watches leave memory (hub.sweep): memory follows the live encounters, not the stored ones.
+  const sweeper = setInterval(() => hub.sweep(), 1_000);
+  sweeper.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearInterval(heartbeat);

@@ -89,4 +89,16 @@ describe('rate limits per client', () => {
     expect((r.body as { error: { message: string } }).error.message).toContain('Too many requests');
     await server.stop();
   });
+
+  it("made-up tokens do not buy a client more requests: one address gets at most four links' worth", async () => {
+    const server = await startServerProcess(undefined, ['--rate-limit', '5']);
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const token = `made-up-token-${String(i).padStart(4, '0')}`;
+      statuses.push((await api(server.url, 'GET', '/api/health', undefined, token)).status);
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
+    await server.stop();
+  });
 });

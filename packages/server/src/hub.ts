@@ -45,6 +45,8 @@ interface Live {
   queue: Promise<unknown>;
   subscribers: Set<Subscriber>;
   lastUsed: number;
+  /** Commands and changes queued or running: an encounter with some is never unloaded. */
+  pending: number;
 }
 
 export interface CreateInput {
@@ -65,6 +67,11 @@ export interface HubOptions {
   snapshotEvery?: number;
   /** Unload an encounter nobody watches after this long (ms, default 5 minutes). */
   idleMs?: number;
+  /**
+   * How many encounters nobody watches stay in memory (default 32; the least recently used beyond that
+   * are unloaded, and load again from their snapshot and log when next opened).
+   */
+  keepUnwatched?: number;
   /** The wall clock, injected (tests use a fake one). */
   now?: () => Date;
 }
@@ -87,6 +94,7 @@ export class Hub {
   private readonly loading = new Map<string, Promise<Live>>();
   private readonly snapshotEvery: number;
   private readonly idleMs: number;
+  private readonly keepUnwatched: number;
   private readonly now: () => Date;
 
   constructor(
@@ -96,6 +104,7 @@ export class Hub {
   ) {
     this.snapshotEvery = options.snapshotEvery ?? 200;
     this.idleMs = options.idleMs ?? 5 * 60_000;
+    this.keepUnwatched = options.keepUnwatched ?? 32;
     this.now = options.now ?? (() => new Date());
   }
 
@@ -277,18 +286,30 @@ export class Hub {
       queue: Promise.resolve(),
       subscribers: new Set(),
       lastUsed: Date.now(),
+      pending: 0,
     };
     this.live.set(id, live);
+    this.sweep();
     return live;
   }
 
-  /** Unloads encounters nobody watches and nobody used for a while; returns how many. */
+  /**
+   * Unloads encounters nobody watches: those unused for `idleMs`, and beyond the `keepUnwatched` most
+   * recently used, the rest — except any used in the last quarter second (a request may be between
+   * opening one and queueing its command or adding its viewer) or with commands in flight. Runs after
+   * every load and once a second. Returns how many it unloaded.
+   */
   sweep(): number {
+    const now = Date.now();
+    const unwatched = [...this.live.entries()].filter(([, l]) => l.subscribers.size === 0 && l.pending === 0);
+    unwatched.sort((a, b) => a[1].lastUsed - b[1].lastUsed);
+    let over = unwatched.length - this.keepUnwatched;
     let n = 0;
-    const cutoff = Date.now() - this.idleMs;
-    for (const [id, live] of this.live) {
-      if (live.subscribers.size === 0 && live.lastUsed < cutoff) {
+    for (const [id, live] of unwatched) {
+      const stale = live.lastUsed < now - this.idleMs;
+      if (stale || (over > 0 && live.lastUsed < now - 250)) {
         this.live.delete(id);
+        over--;
         n++;
       }
     }
@@ -300,7 +321,12 @@ export class Hub {
   }
 
   private serialize<T>(live: Live, task: () => Promise<T>): Promise<T> {
-    const run = live.queue.then(task, task);
+    live.pending++;
+    live.lastUsed = Date.now();
+    const run = live.queue.then(task, task).finally(() => {
+      live.pending--;
+      live.lastUsed = Date.now();
+    });
     live.queue = run.catch(() => undefined);
     return run;
   }
@@ -395,7 +421,9 @@ export class Hub {
    * so no change can slip in between its view and its first change.
    */
   async subscribe(id: string, link: LinkRecord, sub: Subscriber, after?: number): Promise<() => void> {
-    const live = await this.open(id);
+    let live = await this.open(id);
+    // Unloaded between the two (only if a quarter second passed): take the copy in memory now.
+    while (this.live.get(id) !== live) live = await this.open(id);
     live.subscribers.add(sub);
     const viewer = viewerOf(link);
     sub.send(

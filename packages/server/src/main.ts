@@ -1,6 +1,18 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { startServer } from './server.js';
+import v8 from 'node:v8';
+
+// A server's garbage is short-lived (a request, a broadcast): V8's young generation grows to 32 MiB by
+// default, which only adds resident memory here. Held at its first size (1 MiB semi-spaces) it is
+// scavenged more often, each time in well under a millisecond, and the process keeps ~30 MiB less.
+// Set before the rest of the server loads; an explicit --max-semi-space-size (node flag or NODE_OPTIONS) wins.
+const holdYoungGeneration = () => {
+  if (!`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`.includes('semi-space')) {
+    v8.setFlagsFromString('--semi-space-growth-factor=1');
+  }
+};
+holdYoungGeneration();
+const { startServer } = await import('./server.js');
 
 const HELP = `roundkeeper-server — Roundkeeper's server: the web app and its API, on an embedded SQLite database.
 
@@ -71,6 +83,8 @@ try {
     logLevel: (values['log-level'] as string | undefined) ?? env.RK_LOG_LEVEL ?? 'warn',
     ...(rateLimit !== undefined ? { rateLimit } : {}),
   });
+  // Starting a worker thread (the database's checkpointer) re-applies Node's V8 flags: set it again.
+  holdYoungGeneration();
   process.stdout.write(`Roundkeeper listening on ${server.url}\n`);
   let closing = false;
   const shutdown = (signal: string) => {
@@ -84,7 +98,12 @@ try {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   // Diagnostics: `kill -USR2 <pid>` prints memory use to stderr.
-  process.on('SIGUSR2', () => process.stderr.write(`${JSON.stringify(process.memoryUsage())}\n`));
+  process.on('SIGUSR2', () => {
+    const spaces = Object.fromEntries(
+      v8.getHeapSpaceStatistics().map((sp) => [sp.space_name, Math.round(sp.space_size / 1024)]),
+    );
+    process.stderr.write(`${JSON.stringify({ ...process.memoryUsage(), spacesKiB: spaces })}\n`);
+  });
   process.on('SIGINT', () => shutdown('SIGINT'));
 } catch (error) {
   const e = error as NodeJS.ErrnoException;

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { EncounterState, LogEntry } from '@roundkeeper/engine';
 import Database from 'better-sqlite3';
+import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations.js';
 import {
   type CommandRecord,
@@ -56,6 +57,13 @@ const toLink = (r: LinkRow): LinkRecord => ({
 export interface SqliteOptions {
   /** `full` (default) fsyncs every commit; `normal` survives a process crash but not a power cut. */
   synchronous?: 'full' | 'normal';
+  /**
+   * Who copies the WAL back into the database file: `worker` (default for a file) does it from a worker
+   * thread, off the event loop; `inline` leaves it to SQLite, inside whichever commit crosses 1,000 pages.
+   */
+  checkpoint?: 'worker' | 'inline';
+  /** SQLite's page cache, in KiB (default 2,048). */
+  cacheKiB?: number;
 }
 
 /** The embedded default: one SQLite file in WAL mode (better-sqlite3, synchronous calls). */
@@ -63,6 +71,7 @@ export class SqliteStorage implements Storage {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
   private readonly stmt;
+  private readonly checkpointer: Checkpointer | undefined;
 
   constructor(file: string, options: SqliteOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -71,7 +80,19 @@ export class SqliteStorage implements Storage {
     this.db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     this.db.pragma('foreign_keys = ON');
     this.db.pragma('busy_timeout = 5000');
+    // better-sqlite3 builds SQLite with a 16 MiB page cache per connection, filled as the database grows:
+    // resident memory that follows the stored encounters, not the live ones. The hot pages are few (the
+    // tails of the logs being appended to, the link index), and the OS caches the file anyway.
+    this.db.pragma(`cache_size = -${options.cacheKiB ?? 2048}`);
+    // When the WAL restarts after a checkpoint, its file is cut back to this size.
+    this.db.pragma(`journal_size_limit = ${16 * 1024 * 1024}`);
     this.migrate();
+    if (file !== ':memory:' && (options.checkpoint ?? 'worker') === 'worker') {
+      this.db.pragma('wal_autocheckpoint = 0');
+      this.checkpointer = startCheckpointer(file, 1000, () => {
+        if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+      });
+    }
     const db = this.db;
     this.stmt = {
       insertEncounter: db.prepare(
@@ -169,6 +190,11 @@ export class SqliteStorage implements Storage {
       combatants: JSON.stringify(l.combatants),
       allowed: JSON.stringify(l.allowed),
     });
+  }
+
+  /** Resolves once background work (the checkpoint worker) has started. */
+  async ready(): Promise<void> {
+    await this.checkpointer?.ready;
   }
 
   async getEncounter(id: string): Promise<EncounterRecord | undefined> {
@@ -277,6 +303,15 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    await this.checkpointer?.stop();
+    if (!this.db.open) return;
+    if (this.checkpointer) {
+      try {
+        this.db.pragma('wal_checkpoint(TRUNCATE)');
+      } catch {
+        // Another connection holds the database: the WAL stays and the next open reads it.
+      }
+    }
+    this.db.close();
   }
 }

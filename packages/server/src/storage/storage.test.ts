@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,5 +37,54 @@ describe('sqlite migrations', () => {
     expect(b.migrations()).toEqual([1]);
     expect((await b.getEncounter('x'))?.name).toBe('X');
     await b.close();
+  });
+});
+
+describe('sqlite checkpoints off the event loop', () => {
+  const record = (id: string) => ({
+    id,
+    name: id,
+    ruleset: 'classic',
+    status: 'active' as const,
+    createdAt: 't',
+    updatedAt: 't',
+    seq: 1,
+    origin: { seed: 1 },
+  });
+  const fill = async (s: SqliteStorage) => {
+    const text = 'x'.repeat(2000);
+    for (let i = 0; i < 300; i++) {
+      await s.createEncounter(
+        record(`e${i}`),
+        [{ seq: 1, group: 0, event: { type: 'note/added', text } }],
+        [],
+        [],
+      );
+    }
+  };
+
+  it('a worker thread copies committed pages into the database file; the commits never wait for it', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
+    const s = new SqliteStorage(file);
+    await s.ready();
+    const before = statSync(file).size;
+    await fill(s);
+    // SQLite's own checkpoint is off on the serving connection: the commits went to the WAL only.
+    expect(statSync(file).size).toBe(before);
+    await new Promise((r) => setTimeout(r, 1600));
+    expect(statSync(file).size).toBeGreaterThan(before + 300 * 2000);
+    await s.close();
+    const again = new SqliteStorage(file);
+    expect((await again.getEncounter('e299'))?.name).toBe('e299');
+    await again.close();
+  });
+
+  it('inline: SQLite checkpoints inside the commit that crosses 1,000 WAL pages', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
+    const s = new SqliteStorage(file, { checkpoint: 'inline' });
+    const before = statSync(file).size;
+    await fill(s);
+    expect(statSync(file).size).toBeGreaterThan(before);
+    await s.close();
   });
 });
