@@ -114,3 +114,16 @@ export function explainZodError(error: z.ZodError, what: string): string {
   const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
   return `The ${what} is not valid — ${parts.join('; ')}${more}.`;
 }
+
+/**
+ * Options a ruleset does not have, named: zod would drop them silently, and a GM who typed
+ * "roundmode" would never learn why the round mode did not change.
+ */
+export function unknownOptions(schema: z.ZodType, input: unknown, rulesetName: string): string | undefined {
+  const shape = (schema as { shape?: Record<string, unknown> }).shape;
+  if (!shape || typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const unknown = Object.keys(input).filter((k) => !Object.hasOwn(shape, k));
+  if (unknown.length === 0) return undefined;
+  const list = unknown.map((k) => `"${k}"`).join(', ');
+  return `${rulesetName} has no option ${list}. Its options: ${Object.keys(shape).join(', ') || 'none'}.`;
+}

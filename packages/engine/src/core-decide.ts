@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import { type actionDefSchema, type combatantInputSchema, explainZodError } from './commands.js';
+import {
+  type actionDefSchema,
+  type combatantInputSchema,
+  explainZodError,
+  unknownOptions,
+} from './commands.js';
 import type { JsonObject } from './json.js';
 import { type AnyRuleset, combatantOf, type DecideContext, type Decision } from './ruleset.js';
 import {
@@ -252,6 +257,8 @@ export function decideCore(ctx: DecideContext, command: Command, ruleset: AnyRul
       return [{ type: 'action/removed', action: command.action as string }];
     }
     case 'set-options': {
+      const unknown = unknownOptions(ruleset.optionsSchema, command.options, ruleset.name);
+      if (unknown) return reject('options/unknown', unknown);
       const next = ruleset.optionsSchema.safeParse({ ...state.options, ...(command.options as JsonObject) });
       if (!next.success)
         return reject('options/invalid', explainZodError(next.error, `options for ${ruleset.name}`));

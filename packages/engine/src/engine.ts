@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { compareInstants } from './clock.js';
-import { coreCommandSchemas, explainZodError, isCoreCommand } from './commands.js';
+import { coreCommandSchemas, explainZodError, isCoreCommand, unknownOptions } from './commands.js';
 import { decideCore } from './core-decide.js';
 import {
   DiceLimitError,
@@ -239,6 +239,8 @@ export function createEncounter(input: NewEncounter, registry: RulesetRegistry):
       `There is no ruleset "${input.ruleset}". Choose one of: ${Object.keys(registry).join(', ')}.`,
     );
   }
+  const unknown = unknownOptions(ruleset.optionsSchema, input.options, ruleset.name);
+  if (unknown) return reject('options/unknown', unknown);
   const parsed = ruleset.optionsSchema.safeParse(input.options ?? {});
   if (!parsed.success) {
     return reject('options/invalid', explainZodError(parsed.error, `options for ${ruleset.name}`));

@@ -1,4 +1,12 @@
-import { type EncounterState, isRejection, parseScenario, runScenario, view } from '@roundkeeper/engine';
+import {
+  EncounterLog,
+  type EncounterState,
+  isRejection,
+  parseScenario,
+  runScenario,
+  seededDice,
+  view,
+} from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
 import { rulesets } from '../index.js';
 import { encounter, must, refused, stateOf } from '../testing/harness.js';
@@ -230,5 +238,21 @@ describe('targets name combatants of the encounter (checked once, for every rule
     expect(isRejection(r) && r.code).toBe('target/unknown');
     expect(isRejection(r) && r.message).not.toContain('Spy');
     must(enc, { type: 'act', actor: 'bren', action: 'attack', target: 'spy' });
+  });
+});
+
+describe('options a ruleset does not have are named, not dropped', () => {
+  it('refuses an unknown option at creation and in set-options, listing the real ones', () => {
+    const created = EncounterLog.create(
+      { id: 'x', name: 'X', ruleset: 'classic', options: { rerollEachRnd: true }, dice: seededDice(1) },
+      rulesets,
+    );
+    expect(isRejection(created) && created.code).toBe('options/unknown');
+    expect(isRejection(created) && created.message).toContain('"rerollEachRnd"');
+    expect(isRejection(created) && created.message).toContain('rerollEachRound');
+    const enc = encounter({ ruleset: 'classic', combatants: party });
+    const r = refused(enc, { type: 'set-options', options: { initiativeDie: '1d12' } });
+    expect(r.code).toBe('options/unknown');
+    must(enc, { type: 'set-options', options: { initiativeDice: '1d12' } });
   });
 });
