@@ -206,6 +206,47 @@ describe('roundkeeper simulate and analyze', () => {
     expect(q.high - q.low).toBeLessThan(0.05);
   });
 
+  it('agree on "Why the Full Round?": P(the monster strikes between the 2nd and 3rd attack)', () => {
+    const file = join(examples, 'simulate/tara-corax-why-full-round.yaml');
+    const sim = roundkeeper('simulate', file, '--trials', '2000', '--seed', '5', '--json');
+    expect(sim.code).toBe(0);
+    const s = JSON.parse(sim.stdout) as {
+      path: string;
+      questions: Array<{ p: { mean: number; low: number; high: number } }>;
+    };
+    // Named events need the engine's log.
+    expect(s.path).toBe('engine');
+    const exact = JSON.parse(roundkeeper('analyze', file, '--json').stdout) as {
+      questions: Array<{ p: number }>;
+    };
+    // Combatant 1d10!o+9, monster 1d10!o+4: counted by hand from the two distributions, 0.35.
+    expect(exact.questions[0]!.p).toBeCloseTo(0.35, 12);
+    const q = s.questions[0]!.p;
+    expect(q.low).toBeLessThanOrEqual(exact.questions[0]!.p);
+    expect(q.high).toBeGreaterThanOrEqual(exact.questions[0]!.p);
+  });
+
+  it('a tara-corax attack-only fight runs on the compiled Round, with exactly the figures of the engine', () => {
+    const file = join(examples, 'simulate/tara-corax-melee.yaml');
+    const fast = roundkeeper('simulate', file, '--trials', '150', '--seed', '2', '--json');
+    const engine = roundkeeper('simulate', file, '--trials', '150', '--seed', '2', '--json', '--engine');
+    expect(fast.code).toBe(0);
+    expect(engine.code).toBe(0);
+    const f = JSON.parse(fast.stdout) as Record<string, unknown>;
+    const e = JSON.parse(engine.stdout) as Record<string, unknown>;
+    expect(f.path).toBe('kernel');
+    expect(e.path).toBe('engine');
+    expect(e.reason).toBe('asked for the engine');
+    expect({ ...f, path: 0, reason: 0 }).toEqual({ ...e, path: 0, reason: 0 });
+    const text = roundkeeper('simulate', file, '--trials', '100');
+    expect(text.stdout).toContain('Simulator: the compiled Tara-Corax Round');
+    expect(roundkeeper('simulate', duel, '--trials', '20').stdout).toContain(
+      'Simulator: the engine, every command decided by the rules (the ruleset is classic',
+    );
+    const two = roundkeeper('simulate', file, '--trials', '150', '--seed', '2', '--json', '--workers', '2');
+    expect(two.stdout).toBe(fast.stdout);
+  });
+
   it('--workers 2 gives exactly the figures of one worker (trial seeds come from --seed)', () => {
     const one = roundkeeper('simulate', duel, '--trials', '400', '--seed', '3', '--json');
     const two = roundkeeper('simulate', duel, '--trials', '400', '--seed', '3', '--json', '--workers', '2');
@@ -222,6 +263,16 @@ describe('roundkeeper simulate and analyze', () => {
     expect(r.stdout).toMatch(/Goblin boss\s+\d\.\d\d ± \d\.\d\d/);
     expect(r.stdout).toContain('the boss falls before Ana does');
     expect(r.stdout).toContain('acts first');
+  });
+
+  it('draws a progress bar on stderr with --progress (and none when stderr is not a terminal)', () => {
+    for (const workers of ['1', '2']) {
+      const r = roundkeeper('simulate', duel, '--trials', '600', '--progress', '--workers', workers);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toMatch(/\[#{30}\] 100% \(600\/600 trials\)\n$/);
+      expect(r.stdout).not.toContain('#');
+    }
+    expect(roundkeeper('simulate', duel, '--trials', '50').stderr).toBe('');
   });
 
   it('--plot writes SVG charts', () => {
@@ -270,6 +321,13 @@ describe('roundkeeper simulate and analyze', () => {
     expect(q.code).toBe(2);
     expect(q.stderr).toContain('"b" is neither a whole number nor a combatant');
     expect(roundkeeper('analyze', 'no/such.yaml').code).toBe(2);
+    // An output path that cannot be written is a usage error, with the fix.
+    const plot = roundkeeper('simulate', duel, '--trials', '5', '--plot', join(dir, 'no-such-dir', 's.svg'));
+    expect(plot.code).toBe(1);
+    expect(plot.stderr).toContain('its folder does not exist; create the folder or choose another path');
+    const out = roundkeeper('export', duel, '--out', dir);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('it is a folder; give a file name');
   });
 });
 
@@ -300,10 +358,14 @@ describe('roundkeeper export / import', () => {
   });
 
   it('every command has --help with examples', () => {
-    for (const command of ['run', 'play', 'simulate', 'analyze', 'export', 'import', 'rulesets']) {
+    for (const command of ['run', 'play', 'simulate', 'analyze', 'export', 'import', 'rulesets', 'serve']) {
       const r = roundkeeper(command, '--help');
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain('Examples');
+      const examples = r.stdout.split('Examples:\n')[1] ?? '';
+      // Every example is one command line a user can copy.
+      const lines = examples.trimEnd().split('\n');
+      expect(lines.length).toBeGreaterThanOrEqual(2);
+      for (const line of lines) expect(line).toMatch(/^ {2}\$ (roundkeeper|printf) /);
     }
   });
 });

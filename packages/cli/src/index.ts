@@ -11,5 +11,14 @@ export { CliError, EXIT, loadScenario } from './load.js';
 export { type PolicyRule, ruleSchema } from './policy.js';
 export { rulesetsCommand } from './rulesets-command.js';
 export { runCommand } from './run.js';
-export { runTrials, type SimPlan, type SimTally, simulateSectionSchema } from './simulate.js';
+export {
+  createSimulator,
+  emptyTally,
+  runTrials,
+  type SimPath,
+  type SimPlan,
+  type SimTally,
+  type Simulator,
+  simulateSectionSchema,
+} from './simulate.js';
 export { runSimulation, type SimSummary, summarize } from './simulate-command.js';

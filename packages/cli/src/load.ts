@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { explainZodError, isRejection, parseScenario, type Scenario } from '@roundkeeper/engine';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
@@ -12,6 +12,24 @@ export class CliError extends Error {
     readonly exitCode: number,
   ) {
     super(message);
+  }
+}
+
+/** Writes an output file (`--plot`, `--out`, `export`); a path that cannot be written is a usage error. */
+export function writeOutput(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'its folder does not exist; create the folder or choose another path'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied; choose a path you may write to'
+          : code === 'EISDIR'
+            ? 'it is a folder; give a file name'
+            : `${(error as Error).message}; choose another path`;
+    throw new CliError(`Cannot write ${path}: ${why}.`, EXIT.refused);
   }
 }
 

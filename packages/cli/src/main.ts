@@ -1,9 +1,8 @@
 #!/usr/bin/env node
-import { writeFileSync } from 'node:fs';
 import { rulesets } from '@roundkeeper/rulesets';
 import { Command, CommanderError } from 'commander';
 import { analysisSvg, analyzeCommand, renderAnalysis } from './analyze.js';
-import { CliError, EXIT } from './load.js';
+import { CliError, EXIT, writeOutput } from './load.js';
 import { openSession } from './play.js';
 import { playInteractive, playScripted } from './play-terminal.js';
 import { rulesetsCommand } from './rulesets-command.js';
@@ -117,7 +116,7 @@ A refused command prints the rule's sentence; the exit code is then 1.
 Examples:
   $ roundkeeper play examples/classic/ambush.yaml
   $ roundkeeper play --ruleset classic --seed 3
-  $ printf 'start\nact ana attack\nnext\n' | roundkeeper play fight.yaml
+  $ printf 'start\\nact ana attack\\nnext\\n' | roundkeeper play fight.yaml
   $ roundkeeper play fight.yaml --json < moves.txt`,
   )
   .action(
@@ -155,22 +154,32 @@ program
     integer('--seed', -(2 ** 31), 2 ** 31 - 1),
     1,
   )
-  .option('--workers <k>', 'worker threads (same figures for any K)', integer('--workers', 1, 64), 1)
+  .option(
+    '--workers <k>',
+    'threads sharing the trials (same figures for any K)',
+    integer('--workers', 1, 64),
+    1,
+  )
   .option('--rounds <r>', 'rounds per trial (overrides simulate.rounds)', integer('--rounds', 1, 1000))
   .option('--json', 'machine-readable results')
   .option('--plot <file.svg>', 'draw attacks-per-round distributions and the questions as SVG')
   .option('--progress', 'show the progress bar even when stderr is not a terminal')
+  .option('--engine', 'run every trial through the engine even when the compiled Tara-Corax Round fits')
   .addHelpText(
     'after',
     `
 Each trial replays the scenario's setup and commands (then "start" if needed) with its own seed, and
 plays rounds: on its turn a combatant takes the first rule of its policy whose action is enabled by the
 ruleset's legal actions, again until no rule fits, then "next". See docs/cli.md for the policy format.
+A tara-corax fight whose policies only attack runs on a compiled Round: the same dice and the same
+results as the engine, much faster; the output says which simulator ran (--engine forces the engine).
+--workers K runs K threads (this one included) that share the trials.
 
 Examples:
   $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 20000 --seed 7
   $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 100000 --workers 2 --json
-  $ roundkeeper simulate examples/simulate/classic-skirmish.yaml --plot skirmish.svg`,
+  $ roundkeeper simulate examples/simulate/classic-skirmish.yaml --plot skirmish.svg
+  $ roundkeeper simulate examples/simulate/tara-corax-melee.yaml --trials 200000 --workers 2`,
   )
   .action(
     async (
@@ -183,6 +192,7 @@ Examples:
         json?: boolean;
         plot?: string;
         progress?: boolean;
+        engine?: boolean;
       },
     ) => {
       const out = await simulateCommand(scenario, rulesets, {
@@ -217,7 +227,7 @@ Examples:
   )
   .action((scenario: string, opts: { json?: boolean; plot?: string }) => {
     const result = analyzeCommand(scenario, rulesets);
-    if (opts.plot) writeFileSync(opts.plot, analysisSvg(result));
+    if (opts.plot) writeOutput(opts.plot, analysisSvg(result));
     process.stdout.write(`${opts.json ? JSON.stringify(result, null, 2) : renderAnalysis(result)}\n`);
   });
 

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import {
   type AnyRuleset,
   type Command,
@@ -13,7 +12,7 @@ import {
   runScenario,
   seededDice,
 } from '@roundkeeper/engine';
-import { CliError, EXIT, loadScenario } from './load.js';
+import { CliError, EXIT, loadScenario, writeOutput } from './load.js';
 import { scenarioText, toScenario } from './scenario-file.js';
 
 /** Engine commands whose first bare word is a combatant (`damage orc 5`, `defeat orc`). */
@@ -274,11 +273,11 @@ export class PlaySession {
         const file = rest[0];
         if (!file) return { ok: false, out: 'Say where to save: export fight.yaml (or .json).' };
         try {
-          writeFileSync(file, scenarioText(this.scenario(), file));
+          writeOutput(file, scenarioText(this.scenario(), file));
         } catch (error) {
           return {
             ok: false,
-            out: `Cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`,
+            out: error instanceof Error ? error.message : String(error),
           };
         }
         return { ok: true, out: `Saved ${this.commands.length} commands to ${file}.` };

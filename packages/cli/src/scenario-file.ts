@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import {
   type Command,
   type EncounterState,
@@ -10,7 +9,7 @@ import {
   type Scenario,
 } from '@roundkeeper/engine';
 import { stringify as toYaml } from 'yaml';
-import { CliError, EXIT, loadScenarioFile } from './load.js';
+import { CliError, EXIT, loadScenarioFile, writeOutput } from './load.js';
 
 /** What a scenario file needs besides its commands. */
 export interface ScenarioBase {
@@ -98,7 +97,7 @@ export function exportCommand(path: string, registry: RulesetRegistry, out?: str
   const { data } = exportScenario(path, registry);
   const text = scenarioText(data, out);
   if (!out) return text.trimEnd();
-  writeFileSync(out, text);
+  writeOutput(out, text);
   return `Wrote ${out}: ${(data.commands as unknown[]).length} commands; it replays to the same state (check: roundkeeper run ${out}).`;
 }
 
@@ -129,7 +128,7 @@ export function importCommand(
   const text = scenarioText(data, out);
   if (!out)
     return { text: `${text.trimEnd()}${problems ? `\n#${problems.replace(/\n/g, '\n# ')}` : ''}`, code };
-  writeFileSync(out, text);
+  writeOutput(out, text);
   return {
     text: `Imported ${path} → ${out}: ${scenario.combatants.length} combatants, ${scenario.commands.length} commands; ${code === 0 ? 'every expectation met' : 'but'}${problems}`,
     code,

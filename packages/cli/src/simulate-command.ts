@@ -1,7 +1,6 @@
-import { writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { isRejection, type RulesetRegistry } from '@roundkeeper/engine';
-import { CliError, EXIT, loadScenarioFile, parseSection } from './load.js';
+import { CliError, EXIT, loadScenarioFile, parseSection, writeOutput } from './load.js';
 import {
   checkPlan,
   HIST_MAX,
@@ -9,7 +8,9 @@ import {
   type Metric,
   mergeTally,
   rosterOf,
-  runTrials,
+  runShare,
+  type ShareData,
+  type SimPath,
   type SimPlan,
   type SimTally,
   simulateSectionSchema,
@@ -25,6 +26,8 @@ export interface SimulateOptions {
   json?: boolean;
   plot?: string;
   progress?: boolean;
+  /** Run every trial through the engine even when the compiled kernel fits. */
+  engine?: boolean;
 }
 
 /** Reads a scenario's `simulate:` section (absent: defaults) into a plan, checked against the roster. */
@@ -47,53 +50,65 @@ export function loadPlan(path: string, registry: RulesetRegistry, rounds?: numbe
 }
 
 /**
- * Runs `trials` trials, split over `workers` threads (contiguous ranges of trial numbers). Each trial's
- * seed comes from (seed, trial number) alone, so the tally is the same for any number of workers.
+ * Runs `trials` trials on `workers` threads: this one and `workers − 1` worker threads, all taking
+ * chunks of trial numbers from a shared counter until none are left (see `runShare`). Each trial's
+ * seed comes from (seed, trial number) alone and every tally is a sum of whole numbers, so the result
+ * is the same for any number of workers and any way the chunks fall.
  */
 export async function runSimulation(
   plan: SimPlan,
   registry: RulesetRegistry,
-  opts: { trials: number; seed: number; workers: number; onProgress?: (done: number) => void },
+  opts: {
+    trials: number;
+    seed: number;
+    workers: number;
+    engine?: boolean;
+    onProgress?: (done: number) => void;
+  },
 ): Promise<SimTally> {
   const { trials, seed } = opts;
   const workers = Math.max(1, Math.min(opts.workers, trials));
-  if (workers === 1) {
-    const t = runTrials(plan, registry, seed, 0, trials, opts.onProgress);
-    if (isRejection(t)) throw new CliError(t.message, EXIT.refused);
-    return t;
-  }
-  const done = new Array<number>(workers).fill(0);
-  const ranges = Array.from({ length: workers }, (_, k) => [
-    Math.floor((k * trials) / workers),
-    Math.floor(((k + 1) * trials) / workers),
-  ]);
-  const tallies = await Promise.all(
-    ranges.map(
-      ([from, to], k) =>
-        new Promise<SimTally>((resolve, reject) => {
-          const worker = new Worker(new URL('./simulate-worker.js', import.meta.url), {
-            workerData: { plan, seed, from, to },
-          });
-          worker.on(
-            'message',
-            (m: { progress?: number; tally?: SimTally; rejection?: { message: string } }) => {
-              if (m.progress !== undefined) {
-                done[k] = m.progress;
-                opts.onProgress?.(done.reduce((a, b) => a + b, 0));
-              } else if (m.tally) resolve(m.tally);
-              else if (m.rejection) reject(new CliError(m.rejection.message, EXIT.refused));
-            },
-          );
-          worker.on('error', reject);
-          worker.on('exit', (code) => {
-            if (code !== 0) reject(new Error(`a simulation worker stopped with exit code ${code}`));
-          });
-        }),
-    ),
+  const engine = opts.engine === true;
+  // Chunks small enough to even out the threads' finishing times, big enough to cost nothing to hand out.
+  const chunk = Math.max(1, Math.min(65_536, Math.ceil(trials / (workers * 256))));
+  const data: ShareData = {
+    plan,
+    seed,
+    trials,
+    chunk,
+    engine,
+    counters: new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT),
+  };
+  const counters = new Int32Array(data.counters);
+  const report = () => opts.onProgress?.(Math.min(trials, Atomics.load(counters, 1)));
+  const threads: Worker[] = [];
+  const results = Array.from(
+    { length: workers - 1 },
+    () =>
+      new Promise<SimTally>((resolve, reject) => {
+        const worker = new Worker(new URL('./simulate-worker.js', import.meta.url), { workerData: data });
+        threads.push(worker);
+        worker.on('message', (m: { progress?: true; tally?: SimTally; rejection?: { message: string } }) => {
+          if (m.progress) report();
+          else if (m.tally) resolve(m.tally);
+          else if (m.rejection) reject(new CliError(m.rejection.message, EXIT.refused));
+        });
+        worker.on('error', reject);
+        worker.on('exit', (code) => {
+          if (code !== 0) reject(new Error(`a simulation worker stopped with exit code ${code}`));
+        });
+      }),
   );
-  const total = tallies[0]!;
-  for (const t of tallies.slice(1)) mergeTally(total, t);
-  return total;
+  // This thread takes its share too while the workers start up.
+  const own = runShare(data, registry, report);
+  if (isRejection(own)) {
+    for (const t of threads) void t.terminate();
+    throw new CliError(own.message, EXIT.refused);
+  }
+  const tallies = await Promise.all(results);
+  for (const t of tallies) mergeTally(own, t);
+  report();
+  return own;
 }
 
 export interface SimSummary {
@@ -103,6 +118,13 @@ export interface SimSummary {
   seed: number;
   rounds: number;
   combatantRounds: number;
+  /**
+   * Which simulator ran: `kernel`, the compiled Tara-Corax Round (same dice, same results as the
+   * engine, proven by a property test), or `engine`, every command decided by the rules; `reason` says
+   * why the kernel did not fit.
+   */
+  path: SimPath;
+  reason?: string;
   /** Per combatant: each metric per round, with its 95% confidence interval. */
   combatants: Array<{ id: string; name: string } & Record<Metric, Estimate>>;
   events: Array<{ name: string; perRound: Estimate }>;
@@ -120,6 +142,8 @@ export function summarize(plan: SimPlan, tally: SimTally, seed: number): SimSumm
     seed,
     rounds: tally.rounds,
     combatantRounds: tally.combatantRounds,
+    path: tally.path,
+    ...(tally.reason ? { reason: tally.reason } : {}),
     combatants: Object.entries(tally.metrics).map(([id, m]) => {
       const row = { id, name: names.get(id) ?? id } as { id: string; name: string } & Record<
         Metric,
@@ -154,10 +178,13 @@ export function renderSummary(s: SimSummary): string {
   const what = s.trials === 1 ? 'trial' : 'trials';
   const lines = [
     `${s.scenario} — ${s.ruleset}: ${s.trials} ${what}, seed ${s.seed}, ${s.rounds} rounds, ${s.combatantRounds} combatant-rounds`,
+    s.path === 'kernel'
+      ? 'Simulator: the compiled Tara-Corax Round (the same dice and results as the engine).'
+      : `Simulator: the engine, every command decided by the rules (${s.reason ?? 'asked for'}).`,
     'Per round, mean ± half-width of the 95% confidence interval:',
     '',
     ...table([
-      ['combatant', 'turns', 'actions', 'attacks', 'forfeited', 'acts first'],
+      ['combatant', 'turns', 'actions', 'attacks', 'forfeited', 'acts first', 'carry-over'],
       ...s.combatants.map((c) => [
         c.name,
         formatEstimate(c.turns, 2),
@@ -165,6 +192,7 @@ export function renderSummary(s: SimSummary): string {
         formatEstimate(c.attacks, 2),
         formatEstimate(c.forfeits, 2),
         formatEstimate(c.first, 3),
+        formatEstimate(c.carry, 3),
       ]),
     ]),
   ];
@@ -243,9 +271,10 @@ export async function simulateCommand(
     trials: opts.trials,
     seed: opts.seed,
     workers: opts.workers,
+    engine: opts.engine === true,
     ...(onProgress ? { onProgress } : {}),
   });
   const summary = summarize(plan, tally, opts.seed);
-  if (opts.plot) writeFileSync(opts.plot, simulationSvg(summary));
+  if (opts.plot) writeOutput(opts.plot, simulationSvg(summary));
   return opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary);
 }

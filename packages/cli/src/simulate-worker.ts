@@ -1,12 +1,12 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isRejection } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
-import { runTrials, type SimPlan } from './simulate.js';
+import { runShare, type ShareData } from './simulate.js';
 
-/** A worker thread of `simulate --workers K`: runs its range of trials and posts the tally. */
-const { plan, seed, from, to } = workerData as { plan: SimPlan; seed: number; from: number; to: number };
-const result = runTrials(plan, rulesets, seed, from, to, (done) =>
-  parentPort!.postMessage({ progress: done }),
-);
+/**
+ * A worker thread of `simulate --workers K`: takes chunks of trials from the counter it shares with
+ * the other threads until none are left, then posts its tally.
+ */
+const result = runShare(workerData as ShareData, rulesets, () => parentPort!.postMessage({ progress: true }));
 if (isRejection(result)) parentPort!.postMessage({ rejection: result });
 else parentPort!.postMessage({ tally: result });

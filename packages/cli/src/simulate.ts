@@ -16,6 +16,15 @@ import {
   StateRng,
   seededDice,
 } from '@roundkeeper/engine';
+import {
+  compileTaraKernel,
+  KERNEL_ATTACKS,
+  KERNEL_FIELDS,
+  kernelRound,
+  type TaraKernel,
+  type TaraKernelCombatant,
+  type TaraStats,
+} from '@roundkeeper/rulesets';
 import { z } from 'zod';
 import { type Choice, choose, DEFAULT_POLICY, type PolicyRule, ruleSchema } from './policy.js';
 import { addTrial, emptySums, mergeSums, type Sums } from './stats.js';
@@ -64,13 +73,19 @@ export interface SimPlan {
 }
 
 /** Metrics kept per combatant, each per round. */
-export const METRICS = ['turns', 'actions', 'attacks', 'forfeits', 'first'] as const;
+export const METRICS = ['turns', 'actions', 'attacks', 'forfeits', 'first', 'carry'] as const;
 export type Metric = (typeof METRICS)[number];
 
 /** The highest count a per-round histogram keeps apart; more is counted in the last bucket. */
 export const HIST_MAX = 12;
 
+/** Which simulator ran: the compiled Tara-Corax Round, or every command through the engine. */
+export type SimPath = 'kernel' | 'engine';
+
 export interface SimTally {
+  /** Which simulator ran the trials (see `SimPath`), and why not the kernel (empty when it ran). */
+  path: SimPath;
+  reason: string;
   trials: number;
   /** Rounds simulated, over all trials. */
   rounds: number;
@@ -199,12 +214,15 @@ export function emptyTally(roster: readonly string[], plan: SimPlan): SimTally {
       attacks: emptySums(),
       forfeits: emptySums(),
       first: emptySums(),
+      carry: emptySums(),
     };
     attackHistogram[id] = new Array<number>(HIST_MAX + 1).fill(0);
   }
   const events: SimTally['events'] = {};
   for (const name of Object.keys(plan.sim.events)) events[name] = emptySums();
   return {
+    path: 'engine',
+    reason: '',
     trials: 0,
     rounds: 0,
     combatantRounds: 0,
@@ -268,7 +286,7 @@ class Trial {
   ) {
     this.state = { ...p.base, dice: seededDice(seed) };
     for (const id of p.roster) {
-      this.trialCounts.set(id, { turns: 0, actions: 0, attacks: 0, forfeits: 0, first: 0 });
+      this.trialCounts.set(id, { turns: 0, actions: 0, attacks: 0, forfeits: 0, first: 0, carry: 0 });
       this.roundAttacks.set(id, 0);
     }
     this.questionRounds = plan.sim.questions.map(() => 0);
@@ -321,6 +339,13 @@ class Trial {
       this.count(who, 'attacks');
       if (who === actor) attacks++;
     } else if (who && e.type.includes('forfeit')) this.count(who, 'forfeits');
+    // Carry-over: an action taken that continues into the next round or turn (`<ruleset>/acted` with
+    // Marks or seconds carried: tara-corax's spell going off past Mark 1, six-second's action past the
+    // turn's last second).
+    if (who && e.type.endsWith('/acted')) {
+      const carried = e.carryOver ?? e.carry;
+      if (typeof carried === 'number' && carried > 0) this.count(who, 'carry');
+    }
     const matchers = this.p.matchersByType.get(e.type);
     if (matchers) {
       for (const m of matchers) {
@@ -346,6 +371,9 @@ class Trial {
       this.state = evolve(this.state, e, this.p.ruleset);
       attacks += this.observe(e, actor);
     }
+    // As the log would: `seq` counts the events, and rulesets number new agenda entries from it
+    // (`newId`), so without it two commands' entries share an id and reaching one removes both.
+    this.state = { ...this.state, seq: this.state.seq + events.length };
     return attacks;
   }
 
@@ -461,9 +489,150 @@ function inOrder(names: readonly string[], at: ReadonlyMap<string, number>, miss
   return true;
 }
 
+/** Policy targets whose existence does not change during a fight in which nobody is defeated. */
+const STATIC_TARGETS = new Set(['enemy', 'weakest-enemy', 'random-enemy', 'ally', 'self']);
+
+/**
+ * The compiled Tara-Corax Round for this plan, or the reason the plan needs the engine. It fits when
+ * every policy is one rule taking melee attacks (`tag: attack` or `action: melee-attack`, any
+ * `target` and `times`, no `when`, `with` or `damage`), the scenario only starts the fight, has no
+ * custom actions, every combatant is active, and no events or questions are named: then nothing but
+ * the Initiative Roll is random and nobody leaves the fight (see `compileTaraKernel`).
+ */
+function kernelFor(p: Prepared, plan: SimPlan): TaraKernel | string {
+  if (p.ruleset.id !== 'tara-corax') return `the ruleset is ${p.ruleset.id}; the fast path covers tara-corax`;
+  const { sim } = plan;
+  if (p.matchers.length || sim.questions.length) return 'the scenario names events or questions';
+  if (p.base.customActions.length) return 'the scenario defines custom actions';
+  if (p.base.status !== 'setup' || p.base.agenda.length || p.base.effects.length)
+    return 'the encounter is not a fresh one';
+  if (p.prelude.length > 1 || p.prelude.some((c) => c.type !== 'start' || Object.keys(c).length !== 1))
+    return 'the scenario sends commands other than a plain "start"';
+  const combatants = p.roster.map((id) => p.base.combatants[id]!);
+  if (combatants.some((c) => !c.active)) return 'a combatant starts out of the fight';
+  if (sim.until === 'end') {
+    const pcs = combatants.filter((c) => c.side === 'pc').length;
+    if (pcs === 0 || pcs === combatants.length) return 'until: end with one side empty';
+  }
+  const options = p.base.options as {
+    roundMode: 'full' | 'simple' | 'very-simply';
+    explodingInitiative: 'once' | 'keep';
+  };
+  const list: TaraKernelCombatant[] = [];
+  for (const c of combatants) {
+    const policy = p.policies.get(c.id)!;
+    const rule = policy[0];
+    if (policy.length !== 1 || !rule) return `${c.id}'s policy is not a single attack rule`;
+    const melee =
+      (rule.tag === 'attack' || rule.tag === undefined) &&
+      (rule.action === 'melee-attack' || (rule.action === undefined && rule.tag === 'attack'));
+    if (!melee || rule.kind !== undefined || rule.when || rule.with || rule.damage !== undefined)
+      return `${c.id}'s policy does more than attack`;
+    let canAct = true;
+    const t = rule.target;
+    if (t !== undefined) {
+      if (!STATIC_TARGETS.has(t)) canAct = p.roster.includes(t);
+      else if (t === 'ally') canAct = combatants.some((o) => o.id !== c.id && o.side === c.side);
+      else if (t !== 'self') canAct = combatants.some((o) => o.side !== c.side);
+    }
+    list.push({ stats: c.stats as unknown as TaraStats, canAct, actionsPerTurn: rule.times });
+  }
+  return compileTaraKernel(options, list);
+}
+
+/** A plan ready to run: prepared once (per thread), then asked for any ranges of trials. */
+export interface Simulator {
+  readonly path: SimPath;
+  /** Why the engine runs the trials (empty with the kernel). */
+  readonly reason: string;
+  readonly roster: readonly string[];
+  /** Adds trials `from` (inclusive) to `to` (exclusive) of the run seeded with `seed` to `tally`. */
+  run(tally: SimTally, seed: number, from: number, to: number, onProgress?: (done: number) => void): void;
+}
+
+export function createSimulator(
+  plan: SimPlan,
+  registry: RulesetRegistry,
+  opts: { engine?: boolean } = {},
+): Simulator | Rejection {
+  const p = prepare(plan, registry);
+  if (isRejection(p)) return p;
+  const limit = plan.sim.until === 'end' ? plan.sim.maxRounds : plan.sim.rounds;
+  const kernel = opts.engine ? 'asked for the engine' : kernelFor(p, plan);
+  if (typeof kernel !== 'string') return kernelSimulator(p, kernel, limit);
+  return {
+    path: 'engine',
+    reason: kernel,
+    roster: p.roster,
+    run(tally, seed, from, to, onProgress) {
+      tally.path = 'engine';
+      tally.reason = kernel;
+      for (let i = from; i < to; i++) {
+        const s = trialSeed(seed, i);
+        const trial = new Trial(p, plan, limit, tally, s);
+        trial.run(new StateRng(seededDice(s ^ 0x5eed5eed)));
+        if (onProgress && (i - from + 1) % 256 === 0) onProgress(i - from + 1);
+      }
+      onProgress?.(to - from);
+    },
+  };
+}
+
+/**
+ * Trials through the compiled Round: the same dice as the engine (the encounter's seeded generator),
+ * the same counts, the same sums, in the same order — so the tally is identical, only faster.
+ */
+function kernelSimulator(p: Prepared, kernel: TaraKernel, limit: number): Simulator {
+  const n = p.roster.length;
+  const round = new Int32Array(n * KERNEL_FIELDS);
+  const trial = new Int32Array(n * KERNEL_FIELDS);
+  return {
+    path: 'kernel',
+    reason: '',
+    roster: p.roster,
+    run(tally, seed, from, to, onProgress) {
+      tally.path = 'kernel';
+      tally.reason = '';
+      const sums = p.roster.map((id) => METRICS.map((k) => tally.metrics[id]![k]));
+      const histograms = p.roster.map((id) => tally.attackHistogram[id]!);
+      for (let t = from; t < to; t++) {
+        const rng = new StateRng(seededDice(trialSeed(seed, t)));
+        trial.fill(0);
+        // `start`, then per Round: the policy's actions and a `next` per entry, to end it and to roll on.
+        let commands = 1;
+        for (let r = 0; r < limit; r++) {
+          round.fill(0);
+          const entries = kernelRound(kernel, rng, round);
+          commands += Math.max(entries, 1) + 1;
+          for (let i = 0; i < n; i++) {
+            const o = i * KERNEL_FIELDS;
+            commands += round[o + 1]!;
+            for (let k = 0; k < KERNEL_FIELDS; k++) trial[o + k]! += round[o + k]!;
+            const a = round[o + KERNEL_ATTACKS]!;
+            histograms[i]![Math.min(a, HIST_MAX)]!++;
+          }
+        }
+        tally.trials++;
+        tally.rounds += limit;
+        tally.combatantRounds += n * limit;
+        tally.commands += commands;
+        for (let i = 0; i < n; i++) {
+          for (let k = 0; k < KERNEL_FIELDS; k++)
+            addTrial(sums[i]![k]!, trial[i * KERNEL_FIELDS + k]!, limit);
+          // Nothing carries over: nobody casts.
+          addTrial(sums[i]![KERNEL_FIELDS]!, 0, limit);
+        }
+        if (onProgress && (t - from + 1) % 4096 === 0) onProgress(t - from + 1);
+      }
+      onProgress?.(to - from);
+    },
+  };
+}
+
 /**
  * Runs trials `from` (inclusive) to `to` (exclusive) of a simulation seeded with `seed`. Pure apart
- * from the progress callback: the same arguments give the same tally.
+ * from the progress callback: the same arguments give the same tally, whichever path runs them
+ * (`engine: true` forces the engine).
  */
 export function runTrials(
   plan: SimPlan,
@@ -472,18 +641,12 @@ export function runTrials(
   from: number,
   to: number,
   onProgress?: (done: number) => void,
+  opts: { engine?: boolean } = {},
 ): SimTally | Rejection {
-  const p = prepare(plan, registry);
-  if (isRejection(p)) return p;
-  const tally = emptyTally(p.roster, plan);
-  const limit = plan.sim.until === 'end' ? plan.sim.maxRounds : plan.sim.rounds;
-  for (let i = from; i < to; i++) {
-    const s = trialSeed(seed, i);
-    const trial = new Trial(p, plan, limit, tally, s);
-    trial.run(new StateRng(seededDice(s ^ 0x5eed5eed)));
-    if (onProgress && (i - from + 1) % 256 === 0) onProgress(i - from + 1);
-  }
-  onProgress?.(to - from);
+  const sim = createSimulator(plan, registry, opts);
+  if (isRejection(sim)) return sim;
+  const tally = emptyTally(sim.roster, plan);
+  sim.run(tally, seed, from, to, onProgress);
   return tally;
 }
 
@@ -491,4 +654,37 @@ export function runTrials(
 export function rosterOf(plan: SimPlan, registry: RulesetRegistry): string[] | Rejection {
   const p = prepare(plan, registry);
   return isRejection(p) ? p : p.roster;
+}
+/**
+ * One thread's part of a run split over threads: the trials are handed out in chunks from a counter
+ * in shared memory (`counters[0]`: the next trial to take; `counters[1]`: trials done), so a thread
+ * that starts late or runs slower simply takes fewer chunks and all threads finish together.
+ */
+export interface ShareData {
+  plan: SimPlan;
+  seed: number;
+  trials: number;
+  chunk: number;
+  engine: boolean;
+  counters: SharedArrayBuffer;
+}
+
+export function runShare(
+  data: ShareData,
+  registry: RulesetRegistry,
+  onChunk?: (done: number) => void,
+): SimTally | Rejection {
+  const sim = createSimulator(data.plan, registry, { engine: data.engine });
+  if (isRejection(sim)) return sim;
+  const tally = emptyTally(sim.roster, data.plan);
+  const counters = new Int32Array(data.counters);
+  for (;;) {
+    const from = Atomics.add(counters, 0, data.chunk);
+    if (from >= data.trials) break;
+    const to = Math.min(from + data.chunk, data.trials);
+    sim.run(tally, data.seed, from, to);
+    onChunk?.(Atomics.add(counters, 1, to - from) + (to - from));
+  }
+  if (tally.trials === 0) sim.run(tally, data.seed, 0, 0);
+  return tally;
 }

@@ -22,3 +22,16 @@ export const rulesets: RulesetRegistry = {
   tempo: tempo as unknown as AnyRuleset,
   stamina: stamina as unknown as AnyRuleset,
 };
+export {
+  compileTaraKernel,
+  KERNEL_ACTIONS,
+  KERNEL_ATTACKS,
+  KERNEL_FIELDS,
+  KERNEL_FIRST,
+  KERNEL_FORFEITS,
+  KERNEL_TURNS,
+  kernelRound,
+  type TaraKernel,
+  type TaraKernelCombatant,
+} from './tara-corax/kernel.js';
+export type { TaraStats } from './tara-corax/types.js';
