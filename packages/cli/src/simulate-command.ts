@@ -184,7 +184,7 @@ export function renderSummary(s: SimSummary): string {
     'Per round, mean ± half-width of the 95% confidence interval:',
     '',
     ...table([
-      ['combatant', 'turns', 'actions', 'attacks', 'forfeited', 'acts first', 'carry-over'],
+      ['combatant', 'turns', 'actions', 'attacks', 'forfeited attacks', 'acts first', 'carry-over'],
       ...s.combatants.map((c) => [
         c.name,
         formatEstimate(c.turns, 2),

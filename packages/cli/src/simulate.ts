@@ -338,7 +338,7 @@ class Trial {
     } else if (who && e.type.endsWith('/attack')) {
       this.count(who, 'attacks');
       if (who === actor) attacks++;
-    } else if (who && e.type.includes('forfeit')) this.count(who, 'forfeits');
+    } else if (who && e.type.endsWith('/attack-forfeited')) this.count(who, 'forfeits');
     // Carry-over: an action taken that continues into the next round or turn (`<ruleset>/acted` with
     // Marks or seconds carried: tara-corax's spell going off past Mark 1, six-second's action past the
     // turn's last second).

@@ -50,10 +50,11 @@ describe('tara-corax compiled Round (simulations)', () => {
     expect(r.entries).toBe(2); // the turn and the attack at Mark 3
   });
 
-  it('a Score above 15 acts again 15 Marks later with too few Marks for another Full Action; the rest is forfeited', () => {
+  it('a Score above 15 acts again 15 Marks later with too few Marks for another Full Action; no attack is forfeited', () => {
     const r = round('full', [{ initiative: 15, meleeAttacks: 3 }], [5]);
-    // Score 20: attacks at 20, 15, 10; a turn at Mark 5 with 5 Marks left; those 5 are forfeited.
-    expect(r.of(0)).toEqual({ turns: 2, actions: 1, attacks: 3, forfeits: 1, first: 1 });
+    // Score 20: attacks at 20, 15, 10; a turn at Mark 5 with 5 Marks left, which go unspent (Marks, not
+    // attacks: the forfeited-attacks count stays 0).
+    expect(r.of(0)).toEqual({ turns: 2, actions: 1, attacks: 3, forfeits: 0, first: 1 });
   });
 
   it('Score 30 (the cap) attacks twice in a Full Round: at 30 and again at 15', () => {

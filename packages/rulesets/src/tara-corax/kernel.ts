@@ -25,8 +25,8 @@ import type { TaraOptions, TaraStats } from './types.js';
  * - actions: melee attacks taken (the Full Action exception for a Score below 15; a second attack
  *   only with 15 Marks left, i.e. Score 30; in a Simple Round, up to `actionsPerTurn` at the Mark);
  * - attacks: attacks that land (Full Round spacing 0 / 7 / 5,10 / 4,8,12 / 3,6,9,12 Marks);
- * - forfeits: attacks that would fall below Mark 1, plus one when Marks are left at the end of the
- *   Round (the engine's `tara/forfeited`);
+ * - forfeits: attacks that would fall below Mark 1 (the engine's `tara/attack-forfeited`; Marks left
+ *   unspent at the end of the Round are not attacks and do not count);
  * - entries: agenda entries reached (turns and attacks scheduled after the first), which the caller
  *   needs to count the `next` commands the engine loop would send.
  * The equivalence with the engine is a property test in the CLI (`simulate-kernel.test.ts`).
@@ -72,12 +72,12 @@ function outcome(
 ): [turns: number, actions: number, attacks: number, forfeits: number, entries: number] {
   if (score < 1) return [0, 0, 0, 0, 0];
   const perAction = c.stats.meleeAttacks;
-  if (!c.canAct) return [1, 0, 0, 1, 1];
+  if (!c.canAct) return [1, 0, 0, 0, 1];
   if (!full) {
-    // Simple Round: everything at the Mark; the exception once when the Score is below 15.
+    // Simple Round: everything at the Mark (no attack can fall below Mark 1); the exception once when
+    // the Score is below 15.
     const actions = score < FULL_ACTION ? 1 : Math.min(c.actionsPerTurn, Math.floor(score / FULL_ACTION));
-    const left = score < FULL_ACTION ? 0 : score - actions * FULL_ACTION;
-    return [1, actions, actions * perAction, left > 0 ? 1 : 0, 1];
+    return [1, actions, actions * perAction, 0, 1];
   }
   let turns = 0;
   let actions = 0;
@@ -104,7 +104,6 @@ function outcome(
     if (left > 0 && again >= 1) mark = again;
     else break;
   }
-  if (left > 0) forfeits++;
   return [turns, actions, attacks, forfeits, entries];
 }
 
