@@ -22,7 +22,7 @@ const stepSchema = z
     type: z.string().min(1),
     /** Dot paths into the GM state after this step, and the values they must have. */
     expect: z.record(z.string(), z.json()).optional(),
-    /** Text each expected in one of this step's log lines. */
+    /** Text each expected in one of this step's log lines (of a refused step: in the refusal's sentence). */
     expectLog: z.array(z.string()).optional(),
     /** This step must be refused with this code. */
     reject: z.string().optional(),
@@ -151,11 +151,11 @@ export function runScenario(
       if (wantReject) stepFailures.push(`${where}: expected refusal ${wantReject}, but it was accepted`);
     }
     stepFailures.push(...check(enc.state, expect, where));
+    const said = rejection ? [rejection.message] : lines;
     for (const text of expectLog ?? []) {
-      if (!lines.some((l) => l.includes(text))) {
-        stepFailures.push(
-          `${where}: expected a log line containing "${text}"; got: ${lines.join(' | ') || '(none)'}`,
-        );
+      if (!said.some((l) => l.includes(text))) {
+        const what = rejection ? 'a refusal containing' : 'a log line containing';
+        stepFailures.push(`${where}: expected ${what} "${text}"; got: ${said.join(' | ') || '(none)'}`);
       }
     }
     const s: StepResult = { index, command: command as Command, entries, lines, failures: stepFailures };

@@ -256,3 +256,26 @@ describe('options a ruleset does not have are named, not dropped', () => {
     must(enc, { type: 'set-options', options: { initiativeDice: '1d12' } });
   });
 });
+
+describe('scenario files assert what a refusal says', () => {
+  it('expectLog on a refused step reads the refusal sentence, and fails when it says otherwise', () => {
+    const make = (text: string) => {
+      const scenario = parseScenario({
+        schema: 1,
+        name: 'refusal text',
+        ruleset: 'classic',
+        combatants: party,
+        commands: [
+          { type: 'start', initiative: { ana: 12, bren: 18, orc: 5 } },
+          { type: 'act', actor: 'ana', action: 'attack', reject: 'turn/not-yours', expectLog: [text] },
+        ],
+      });
+      if (isRejection(scenario)) throw new Error(scenario.message);
+      const result = runScenario(scenario, rulesets);
+      if (isRejection(result)) throw new Error(result.message);
+      return result.failures;
+    };
+    expect(make("It is Bren's turn")).toEqual([]);
+    expect(make("It is Orc's turn")[0]).toContain('expected a refusal containing "It is Orc\'s turn"');
+  });
+});
