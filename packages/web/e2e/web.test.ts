@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -211,6 +212,58 @@ describe('web app end to end', () => {
       await page.goto(`${server.url}/`);
       await expect.poll(() => page.getByTestId('encounters').locator('li').count()).toBeGreaterThan(0);
       await page.screenshot({ path: join(shots, 'home.png'), fullPage: true });
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('exports the timeline as SVG and PNG; the table view shows no hidden combatant', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const page = await ctx.newPage();
+    try {
+      const { id, token } = await createEncounter(page, 'tara-corax');
+      await addCombatant(page, { name: 'Ana', side: 'pc', hp: 20 });
+      await addCombatant(page, { name: SECRET_NAME, side: 'npc', hp: 9, hidden: true, notes: SECRET_NOTE });
+      await page.locator('body').press('i');
+      await expect.poll(() => clock(page)).toContain('Round 1');
+      const timeline = page.getByRole('region', { name: 'Timeline' });
+
+      const [svgFile] = await Promise.all([
+        page.waitForEvent('download'),
+        timeline.getByRole('button', { name: 'Export SVG' }).click(),
+      ]);
+      expect(svgFile.suggestedFilename()).toMatch(/timeline\.svg$/);
+      const svg = readFileSync(await svgFile.path(), 'utf8');
+      expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+      expect(svg).toContain('Round 1 · now');
+      expect(svg).toContain('data-lane="ana"');
+
+      const [pngFile] = await Promise.all([
+        page.waitForEvent('download'),
+        timeline.getByRole('button', { name: 'Export PNG' }).click(),
+      ]);
+      expect(pngFile.suggestedFilename()).toMatch(/timeline\.png$/);
+      const png = readFileSync(await pngFile.path());
+      expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      // Twice the SVG's size (drawn at 2×): width and height from the IHDR chunk.
+      const width = png.readUInt32BE(16);
+      const svgWidth = Number(/width="(\d+)"/.exec(svg)![1]);
+      expect(width).toBe(svgWidth * 2);
+
+      // The table view: order, current actor and timeline, without the hidden NPC or the GM's notes.
+      const res = await fetch(`${server.url}/api/encounters/${id}/links`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const links = (await res.json()) as { table: string };
+      const table = await ctx.newPage();
+      await table.goto(links.table.startsWith('http') ? links.table : `${server.url}${links.table}`);
+      await expect.poll(() => clock(table)).toContain('Round 1');
+      await expect.poll(() => table.getByRole('region', { name: 'Order' }).textContent()).toContain('Ana');
+      const html = await table.content();
+      expect(html).not.toContain(SECRET_NAME);
+      expect(html).not.toContain(SECRET_NOTE);
+      expect(await table.getByRole('button').count()).toBe(0);
+      await table.screenshot({ path: join(shots, 'tara-corax-table.png'), fullPage: true });
     } finally {
       await ctx.close();
     }

@@ -1,5 +1,5 @@
-import type { EncounterView, LogEntry } from '@roundkeeper/engine';
-import { useEffect, useId, useMemo, useState } from 'react';
+import type { Combatant, EncounterView, LogEntry } from '@roundkeeper/engine';
+import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, errorMessage, type PlayerLink } from './api.js';
 import { type SendResult, useEncounter } from './live.js';
 import { actorCommands, expandCombatants, rulesetOf, turnOrder } from './model.js';
@@ -112,42 +112,45 @@ export function GmTracker({
   const [selected, setSelected] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
   const actor = selected && view.combatants[selected] ? selected : (view.current ?? view.roster[0] ?? null);
-  const order = turnOrder(view);
+  const order = useMemo(() => turnOrder(view), [view]);
 
   const run = async (type: string, label: string) => notify(await send({ type }), label);
 
+  // One listener for the page's lifetime; it calls the latest handler.
+  const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
+  onKeyRef.current = (e: KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      setHelp(false);
+      return;
+    }
+    if (isTyping(e.target)) return;
+    const ctrl = e.ctrlKey || e.metaKey;
+    if (e.key === '?') {
+      e.preventDefault();
+      setHelp((h) => !h);
+    } else if (ctrl && e.key.toLowerCase() === 'z') {
+      e.preventDefault();
+      void run(e.shiftKey ? 'redo' : 'undo', e.shiftKey ? 'redo' : 'undo');
+    } else if (ctrl || e.altKey) {
+      return;
+    } else if (e.key === 'n') void run('next', 'next');
+    else if (e.key === 'i') void run('start', 'roll initiative');
+    else if (e.key === 'u') void run('undo', 'undo');
+    else if (e.key === 'r') void run('redo', 'redo');
+    else if (e.key === 'j' || e.key === 'k') {
+      const i = actor ? order.indexOf(actor) : -1;
+      const next = order[(i + (e.key === 'j' ? 1 : order.length - 1)) % Math.max(1, order.length)];
+      if (next) setSelected(next);
+    } else if (/^[1-9]$/.test(e.key)) {
+      const pick = order[Number(e.key) - 1];
+      if (pick) setSelected(pick);
+    }
+  };
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        setHelp(false);
-        return;
-      }
-      if (isTyping(e.target)) return;
-      const ctrl = e.ctrlKey || e.metaKey;
-      if (e.key === '?') {
-        e.preventDefault();
-        setHelp((h) => !h);
-      } else if (ctrl && e.key.toLowerCase() === 'z') {
-        e.preventDefault();
-        void run(e.shiftKey ? 'redo' : 'undo', e.shiftKey ? 'redo' : 'undo');
-      } else if (ctrl || e.altKey) {
-        return;
-      } else if (e.key === 'n') void run('next', 'next');
-      else if (e.key === 'i') void run('start', 'roll initiative');
-      else if (e.key === 'u') void run('undo', 'undo');
-      else if (e.key === 'r') void run('redo', 'redo');
-      else if (e.key === 'j' || e.key === 'k') {
-        const i = actor ? order.indexOf(actor) : -1;
-        const next = order[(i + (e.key === 'j' ? 1 : order.length - 1)) % Math.max(1, order.length)];
-        if (next) setSelected(next);
-      } else if (/^[1-9]$/.test(e.key)) {
-        const pick = order[Number(e.key) - 1];
-        if (pick) setSelected(pick);
-      }
-    };
+    const onKey = (e: KeyboardEvent) => onKeyRef.current(e);
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  });
+  }, []);
 
   const extra = rs ? actorCommands(rs) : [];
   return (
@@ -209,14 +212,16 @@ export function GmTracker({
                   gm
                   selected={cid === actor}
                   current={cid === view.current}
-                  onSelect={() => setSelected(cid)}
+                  onSelect={setSelected}
                 />
               ))}
             </ul>
           </section>
-          {actor ? <GmQuick view={view} actor={actor} send={send} notify={notify} /> : null}
-          <AddCombatant view={view} send={send} notify={notify} />
-          <Share id={id} token={token} view={view} />
+          {actor && view.combatants[actor] ? (
+            <GmQuick c={view.combatants[actor]} actor={actor} send={send} notify={notify} />
+          ) : null}
+          <AddCombatant ruleset={view.ruleset} roster={view.roster} send={send} notify={notify} />
+          <Share id={id} token={token} combatants={view.combatants} />
         </div>
         <div className="col wide">
           <TimelineView view={view} highlight={actor} />
@@ -242,18 +247,17 @@ export function GmTracker({
   );
 }
 
-function GmQuick({
-  view,
+const GmQuick = memo(function GmQuick({
+  c,
   actor,
   send,
   notify,
 }: {
-  view: EncounterView;
+  c: Combatant;
   actor: string;
   send: Send;
   notify: (r: SendResult, what: string) => void;
 }) {
-  const c = view.combatants[actor]!;
   const [amount, setAmount] = useState('');
   const [effect, setEffect] = useState('');
   const [until, setUntil] = useState('until-turn-start');
@@ -339,18 +343,20 @@ function GmQuick({
       </div>
     </section>
   );
-}
+});
 
-function AddCombatant({
-  view,
+const AddCombatant = memo(function AddCombatant({
+  ruleset,
+  roster,
   send,
   notify,
 }: {
-  view: EncounterView;
+  ruleset: string;
+  roster: string[];
   send: Send;
   notify: (r: SendResult, what: string) => void;
 }) {
-  const rs = rulesetOf(view);
+  const rs = rulesetOf({ ruleset });
   const [name, setName] = useState('');
   const [side, setSide] = useState<'pc' | 'npc'>('npc');
   const [hp, setHp] = useState('');
@@ -383,7 +389,7 @@ function AddCombatant({
     } catch {
       return 'Stats must be JSON, e.g. {"initiative": 2}.';
     }
-    const t: CombatantTemplate = { name: name.trim(), side, stats: parsed, ruleset: view.ruleset };
+    const t: CombatantTemplate = { name: name.trim(), side, stats: parsed, ruleset };
     if (hp) t.hp = Math.max(0, Math.floor(Number(hp)));
     if (group.trim()) t.group = group.trim();
     if (hidden) t.hidden = true;
@@ -392,7 +398,7 @@ function AddCombatant({
   };
 
   const add = async (t: CombatantTemplate, n: number) => {
-    const commands = expandCombatants(t, n, view.roster);
+    const commands = expandCombatants(t, n, roster);
     for (const cmd of commands) {
       const r = await send(cmd);
       if (!r.ok) {
@@ -412,7 +418,9 @@ function AddCombatant({
           e.preventDefault();
           const t = template();
           if (typeof t === 'string') return notify({ ok: false, error: t }, 'add');
+          // A GM note belongs to this combatant: clear it with the name so it is not copied onto the next one.
           setName('');
+          setNotes('');
           await add(t, Number(count) || 1);
         }}
       >
@@ -526,9 +534,17 @@ function AddCombatant({
       ) : null}
     </section>
   );
-}
+});
 
-function Share({ id, token, view }: { id: string; token: string; view: EncounterView }) {
+const Share = memo(function Share({
+  id,
+  token,
+  combatants,
+}: {
+  id: string;
+  token: string;
+  combatants: EncounterView['combatants'];
+}) {
   const [links, setLinks] = useState<{ table: string; players: PlayerLink[] } | null>(null);
   const [error, setError] = useState('');
   const load = async () => {
@@ -572,7 +588,7 @@ function Share({ id, token, view }: { id: string; token: string; view: Encounter
           {links.players.map((p) => (
             <li key={p.combatant}>
               <a href={abs(p.url)} data-player={p.combatant} target="_blank" rel="noreferrer">
-                Player: {view.combatants[p.combatant]?.name ?? p.name}
+                Player: {combatants[p.combatant]?.name ?? p.name}
               </a>
             </li>
           ))}
@@ -580,4 +596,4 @@ function Share({ id, token, view }: { id: string; token: string; view: Encounter
       ) : null}
     </section>
   );
-}
+});

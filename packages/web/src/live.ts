@@ -1,7 +1,7 @@
 import type { Command, EncounterView, LogEntry } from '@roundkeeper/engine';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiFailure, api, type EncounterMeta, errorMessage, type Role } from './api.js';
-import { backoff, mergeEntries } from './merge.js';
+import { backoff, mergeEntries, share } from './merge.js';
 
 /** One encounter as this viewer sees it, kept live over the WebSocket (docs/api.md, "Live"). */
 export interface LiveEncounter {
@@ -66,7 +66,7 @@ export function useEncounter(id: string, token: string) {
               ...l,
               status: 'ready',
               role: (msg.role as Role) ?? l.role,
-              state: msg.state as EncounterView,
+              state: share(l.state, msg.state as EncounterView),
               seq,
               connected: true,
             }));
@@ -80,7 +80,7 @@ export function useEncounter(id: string, token: string) {
             seqRef.current = Math.max(seqRef.current, seq);
             setLive((l) => ({
               ...l,
-              state: msg.state as EncounterView,
+              state: share(l.state, msg.state as EncounterView),
               seq,
               entries: mergeEntries(l.entries, (msg.entries as LogEntry[]) ?? []),
               connected: true,
@@ -151,7 +151,7 @@ export function useEncounter(id: string, token: string) {
           seqRef.current = Math.max(seqRef.current, enc.seq);
           setLive((l) => ({
             ...l,
-            state: enc.state,
+            state: share(l.state, enc.state),
             seq: enc.seq,
             entries: mergeEntries(l.entries, log.entries),
           }));

@@ -15,3 +15,40 @@ export function mergeEntries(have: readonly LogEntry[], incoming: readonly LogEn
 export function backoff(attempt: number): number {
   return Math.min(5000, 300 * 2 ** attempt);
 }
+
+/**
+ * Structural sharing between the state shown and the next one the server sends: every part of `next`
+ * that is deep-equal to the same part of `prev` is replaced by `prev`'s object, so unchanged combatants,
+ * effects or options keep their identity and the components that show them can skip re-rendering.
+ * `next` is a freshly parsed message and is updated in place; returns `prev` itself when nothing changed.
+ */
+export function share<T>(prev: unknown, next: T): T {
+  if (prev === next) return next;
+  if (typeof prev !== 'object' || typeof next !== 'object' || prev === null || next === null) return next;
+  if (Array.isArray(next)) {
+    if (!Array.isArray(prev)) return next;
+    let same = prev.length === next.length;
+    for (let i = 0; i < next.length; i++) {
+      const s = share(prev[i], next[i]);
+      if (s !== prev[i]) same = false;
+      next[i] = s;
+    }
+    return same ? (prev as T) : next;
+  }
+  if (Array.isArray(prev)) return next;
+  const p = prev as Record<string, unknown>;
+  const n = next as Record<string, unknown>;
+  const keys = Object.keys(n);
+  let same = keys.length === Object.keys(p).length;
+  for (const k of keys) {
+    if (!Object.hasOwn(p, k)) {
+      same = false;
+      continue;
+    }
+    const s = share(p[k], n[k]);
+    if (s !== p[k]) same = false;
+    // `__proto__` as an own key of parsed JSON: never assign through the setter.
+    else if (k !== '__proto__') n[k] = s;
+  }
+  return same ? (prev as T) : next;
+}

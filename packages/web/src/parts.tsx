@@ -1,4 +1,5 @@
 import {
+  type Combatant,
   type Command,
   describeEvent,
   type EncounterView,
@@ -6,11 +7,21 @@ import {
   type LogEntry,
   type Timeline,
 } from '@roundkeeper/engine';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { type FieldSpec, fieldsOf, parseFields } from './fields.js';
 import type { SendResult } from './live.js';
-import { actionCommand, asState, conditionsOf, costText, headline, resourcesOf, rulesetOf } from './model.js';
-import { timelineSvg } from './timeline-svg.js';
+import {
+  actionCommand,
+  asState,
+  type ConditionLine,
+  conditionsOf,
+  costText,
+  headline,
+  type Resource,
+  resourcesOf,
+  rulesetOf,
+} from './model.js';
+import { piecesSvg, SVG_FONT, timelinePieces } from './timeline-svg.js';
 
 export type Send = (command: Command) => Promise<SendResult>;
 
@@ -75,8 +86,14 @@ async function exportPng(svg: string, name: string): Promise<void> {
   if (blob) download(name, blob);
 }
 
+/** One piece of the timeline picture: redrawn only when its own markup changed. */
+const SvgPiece = memo(function SvgPiece({ markup }: { markup: string }) {
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: timeline-svg.ts escapes every text it puts in the SVG (tested with markup in names).
+  return <g dangerouslySetInnerHTML={{ __html: markup }} />;
+});
+
 /** The timeline picture, with export buttons. */
-export function TimelineView({
+export const TimelineView = memo(function TimelineView({
   view,
   highlight,
   exportable = true,
@@ -88,12 +105,15 @@ export function TimelineView({
   maxRounds?: number;
 }) {
   const t = useMemo(() => timelineOf(view), [view]);
-  const svg = useMemo(
+  const pic = useMemo(
     () =>
-      t ? timelineSvg(t, { maxRounds, highlight: highlight ?? null, title: `${view.name} — timeline` }) : '',
+      t
+        ? timelinePieces(t, { maxRounds, highlight: highlight ?? null, title: `${view.name} — timeline` })
+        : null,
     [t, highlight, maxRounds, view.name],
   );
-  if (!t) return null;
+  const uid = useId();
+  if (!t || !pic) return null;
   const base = view.name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase() || 'timeline';
   return (
     <section className="panel timeline-panel" aria-label="Timeline">
@@ -101,24 +121,84 @@ export function TimelineView({
         <h2>Timeline · {t.axis.unit}s</h2>
         {exportable ? (
           <div className="row">
-            <button type="button" onClick={() => downloadText(`${base}-timeline.svg`, svg, 'image/svg+xml')}>
+            <button
+              type="button"
+              onClick={() => downloadText(`${base}-timeline.svg`, piecesSvg(pic), 'image/svg+xml')}
+            >
               Export SVG
             </button>
-            <button type="button" onClick={() => void exportPng(svg, `${base}-timeline.png`)}>
+            <button type="button" onClick={() => void exportPng(piecesSvg(pic), `${base}-timeline.png`)}>
               Export PNG
             </button>
           </div>
         ) : null}
       </div>
-      <div
-        className="timeline-scroll"
-        data-testid="timeline"
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: timeline-svg.ts escapes every text it puts in the SVG (tested with markup in names).
-        dangerouslySetInnerHTML={{ __html: svg }}
-      />
+      <div className="timeline-scroll" data-testid="timeline">
+        <svg
+          xmlns="http://www.w3.org/2000/svg"
+          viewBox={`0 0 ${pic.width} ${pic.height}`}
+          width={pic.width}
+          height={pic.height}
+          role="img"
+          aria-labelledby={`${uid}-title ${uid}-desc`}
+          fontFamily={SVG_FONT}
+        >
+          <title id={`${uid}-title`}>{pic.title}</title>
+          <desc id={`${uid}-desc`}>{pic.desc}</desc>
+          {pic.pieces.map((p) => (
+            <SvgPiece key={p.key} markup={p.markup} />
+          ))}
+        </svg>
+      </div>
     </section>
   );
+});
+
+interface ActionItemProps {
+  la: LegalAction;
+  /** Unique prefix for the reason's element id. */
+  uid: string;
+  onAct: (la: LegalAction) => void;
 }
+
+/** One palette button; skipped on re-render when what it shows is the same. */
+const ActionItem = memo(
+  function ActionItem({ la: l, uid, onAct }: ActionItemProps) {
+    const why = `${uid}-${l.action.id}-why`;
+    return (
+      <li>
+        <button
+          type="button"
+          className={l.enabled ? 'action' : 'action unavailable'}
+          data-action={l.action.id}
+          title={l.enabled ? l.action.text : `Not now: ${l.reason ?? ''}`}
+          aria-describedby={why}
+          onClick={() => onAct(l)}
+        >
+          <span className="action-name">
+            {l.action.name}
+            {l.enabled ? null : <span className="sr-only"> (not available now; the server will refuse)</span>}
+          </span>
+          <span className="action-cost">{costText(l.cost)}</span>
+          {l.preview ? <span className="action-preview">→ {l.preview.label}</span> : null}
+        </button>
+        <div id={why} className={l.enabled ? 'sr-only' : 'reason'}>
+          {l.enabled ? l.action.text : l.reason}
+        </div>
+      </li>
+    );
+  },
+  (a, b) =>
+    a.uid === b.uid &&
+    a.onAct === b.onAct &&
+    a.la.enabled === b.la.enabled &&
+    a.la.reason === b.la.reason &&
+    a.la.action.id === b.la.action.id &&
+    a.la.action.name === b.la.action.name &&
+    a.la.action.text === b.la.action.text &&
+    a.la.preview?.label === b.la.preview?.label &&
+    costText(a.la.cost) === costText(b.la.cost),
+);
 
 /** Every catalog action of the actor: enabled ones to click, the others with their reason. */
 export function Palette({
@@ -138,6 +218,7 @@ export function Palette({
   const [target, setTarget] = useState('');
   const [filter, setFilter] = useState<'all' | 'legal'>('all');
   const targetId = useId();
+  const uid = useId();
   const legal: LegalAction[] = useMemo(() => {
     if (!rs || !view.combatants[actor]) return [];
     try {
@@ -146,6 +227,14 @@ export function Palette({
       return [];
     }
   }, [rs, view, actor]);
+  // The click handler reads the latest props, so it stays the same function and the buttons can be skipped.
+  const latest = useRef({ view, actor, target, send, notify });
+  latest.current = { view, actor, target, send, notify };
+  const onAct = useCallback(async (l: LegalAction) => {
+    const { view: v, actor: who, target: on, send: go, notify: tell } = latest.current;
+    const r = await go(actionCommand(v, who, l, on || undefined));
+    tell(r, `${v.combatants[who]?.name ?? who}: ${l.action.name}`);
+  }, []);
   const c = view.combatants[actor];
   if (!c) return null;
   const shown = filter === 'legal' ? legal.filter((l) => l.enabled) : legal;
@@ -185,31 +274,7 @@ export function Palette({
             {shown
               .filter((l) => l.action.kind === kind)
               .map((l) => (
-                <li key={l.action.id}>
-                  <button
-                    type="button"
-                    className={l.enabled ? 'action' : 'action unavailable'}
-                    data-action={l.action.id}
-                    title={l.enabled ? l.action.text : `Not now: ${l.reason ?? ''}`}
-                    aria-describedby={`${actor}-${l.action.id}-why`}
-                    onClick={async () => {
-                      const r = await send(actionCommand(view, actor, l, target || undefined));
-                      notify(r, `${c.name}: ${l.action.name}`);
-                    }}
-                  >
-                    <span className="action-name">
-                      {l.action.name}
-                      {l.enabled ? null : (
-                        <span className="sr-only"> (not available now; the server will refuse)</span>
-                      )}
-                    </span>
-                    <span className="action-cost">{costText(l.cost)}</span>
-                    {l.preview ? <span className="action-preview">→ {l.preview.label}</span> : null}
-                  </button>
-                  <div id={`${actor}-${l.action.id}-why`} className={l.enabled ? 'sr-only' : 'reason'}>
-                    {l.enabled ? l.action.text : l.reason}
-                  </div>
-                </li>
+                <ActionItem key={l.action.id} la={l} uid={uid} onAct={onAct} />
               ))}
           </ul>
         </div>
@@ -217,6 +282,89 @@ export function Palette({
     </section>
   );
 }
+
+function sameList<T extends object>(a: readonly T[], b: readonly T[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Record<string, unknown>;
+    const y = b[i] as Record<string, unknown>;
+    for (const k of Object.keys(x)) if (x[k] !== y[k]) return false;
+    if (Object.keys(x).length !== Object.keys(y).length) return false;
+  }
+  return true;
+}
+
+interface CardProps {
+  c: Combatant;
+  id: string;
+  res: Resource[];
+  conds: ConditionLine[];
+  selected: boolean;
+  current: boolean;
+  onSelect?: (id: string) => void;
+  gm: boolean;
+}
+
+/** The card's markup; skipped when the combatant (kept by identity, see `share`) and what it shows are the same. */
+const CardBody = memo(
+  function CardBody({ c, id, res, conds, selected, current, onSelect, gm }: CardProps) {
+    return (
+      <li
+        className={`card ${c.side}${selected ? ' selected' : ''}${current ? ' current' : ''}${c.active ? '' : ' out'}`}
+        data-combatant={id}
+      >
+        <button
+          type="button"
+          className="card-name"
+          aria-pressed={selected}
+          onClick={onSelect ? () => onSelect(id) : undefined}
+        >
+          <span className={`side-tag ${c.side}`}>{c.side === 'pc' ? 'PC' : 'NPC'}</span>
+          {c.name}
+          {current ? <span className="now-tag"> · acting</span> : null}
+          {c.active ? null : <span className="muted"> · out</span>}
+          {gm && c.hidden ? <span className="hidden-tag"> · hidden</span> : null}
+          {c.group ? <span className="muted"> · {c.group}</span> : null}
+        </button>
+        <dl className="resources">
+          {res.map((r) => (
+            <div key={r.label} className="res">
+              <dt>{r.label}</dt>
+              <dd>
+                {r.value}
+                {r.fill !== undefined ? (
+                  <span className="bar" aria-hidden="true">
+                    <span style={{ width: `${Math.round(r.fill * 100)}%` }} />
+                  </span>
+                ) : null}
+              </dd>
+            </div>
+          ))}
+        </dl>
+        {conds.length ? (
+          <ul className="conditions" aria-label={`Conditions on ${c.name}`}>
+            {conds.map((k) => (
+              <li key={k.id}>
+                <strong>{k.name}</strong> <span className="muted">{k.remaining}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        {gm && c.notes ? <p className="notes">GM note: {c.notes}</p> : null}
+      </li>
+    );
+  },
+  (a, b) =>
+    a.c === b.c &&
+    a.id === b.id &&
+    a.selected === b.selected &&
+    a.current === b.current &&
+    a.gm === b.gm &&
+    a.onSelect === b.onSelect &&
+    sameList(a.res, b.res) &&
+    sameList(a.conds, b.conds),
+);
 
 /** A combatant's card: side, HP and the ruleset's resources, conditions with what ends them. */
 export function CombatantCard({
@@ -231,56 +379,28 @@ export function CombatantCard({
   id: string;
   selected: boolean;
   current: boolean;
-  onSelect?: () => void;
+  /** Called with the card's id; pass a stable function so unchanged cards are not redrawn. */
+  onSelect?: (id: string) => void;
   gm: boolean;
 }) {
   const c = view.combatants[id];
   if (!c) return null;
-  const res = resourcesOf(view, c);
-  const conds = conditionsOf(view, id);
   return (
-    <li
-      className={`card ${c.side}${selected ? ' selected' : ''}${current ? ' current' : ''}${c.active ? '' : ' out'}`}
-      data-combatant={id}
-    >
-      <button type="button" className="card-name" aria-pressed={selected} onClick={onSelect}>
-        <span className={`side-tag ${c.side}`}>{c.side === 'pc' ? 'PC' : 'NPC'}</span>
-        {c.name}
-        {current ? <span className="now-tag"> · acting</span> : null}
-        {gm && c.hidden ? <span className="hidden-tag"> · hidden</span> : null}
-        {c.group ? <span className="muted"> · {c.group}</span> : null}
-      </button>
-      <dl className="resources">
-        {res.map((r) => (
-          <div key={r.label} className="res">
-            <dt>{r.label}</dt>
-            <dd>
-              {r.value}
-              {r.fill !== undefined ? (
-                <span className="bar" aria-hidden="true">
-                  <span style={{ width: `${Math.round(r.fill * 100)}%` }} />
-                </span>
-              ) : null}
-            </dd>
-          </div>
-        ))}
-      </dl>
-      {conds.length ? (
-        <ul className="conditions" aria-label={`Conditions on ${c.name}`}>
-          {conds.map((k) => (
-            <li key={k.id}>
-              <strong>{k.name}</strong> <span className="muted">{k.remaining}</span>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {gm && c.notes ? <p className="notes">GM note: {c.notes}</p> : null}
-    </li>
+    <CardBody
+      c={c}
+      id={id}
+      res={resourcesOf(view, c)}
+      conds={conditionsOf(view, id)}
+      selected={selected}
+      current={current}
+      onSelect={onSelect}
+      gm={gm}
+    />
   );
 }
 
 /** The log in the GM's words (or the player's, redacted by the server), newest last. */
-export function LogView({
+export const LogView = memo(function LogView({
   view,
   entries,
   limit = 60,
@@ -290,20 +410,35 @@ export function LogView({
   limit?: number;
 }) {
   const rs = rulesetOf(view);
+  // A past event's line depends on the names it mentions, not on the rest of the state: lines are kept
+  // per entry and described again only when a name, the roster or the options change.
+  const names = view.roster.map((id) => `${id}=${view.combatants[id]?.name ?? ''}`).join('\n');
+  const cache = useRef<{ key: unknown[]; text: WeakMap<LogEntry, string | null> }>({
+    key: [],
+    text: new WeakMap(),
+  });
+  const key = [rs, names, view.options];
+  if (key.some((k, i) => k !== cache.current.key[i])) cache.current = { key, text: new WeakMap() };
+  const text = cache.current.text;
   const lines = useMemo(() => {
     if (!rs) return [];
+    // Only the last `limit` lines are shown: describe from the newest back, not the whole history.
     const out: { seq: number; text: string; kind: string }[] = [];
-    for (const e of entries) {
-      let text: string | null = null;
-      try {
-        text = describeEvent(e.event, asState(view), rs);
-      } catch {
-        text = null;
+    for (let i = entries.length - 1; i >= 0 && out.length < limit; i--) {
+      const e = entries[i]!;
+      let line = text.get(e);
+      if (line === undefined) {
+        try {
+          line = describeEvent(e.event, asState(view), rs);
+        } catch {
+          line = null;
+        }
+        text.set(e, line);
       }
-      if (text) out.push({ seq: e.seq, text, kind: e.event.type });
+      if (line) out.push({ seq: e.seq, text: line, kind: e.event.type });
     }
-    return out.slice(-limit);
-  }, [entries, view, rs, limit]);
+    return out.reverse();
+  }, [entries, view, rs, limit, text]);
   return (
     <section className="panel log" aria-label="Log">
       <h2>Log</h2>
@@ -316,7 +451,7 @@ export function LogView({
       </ol>
     </section>
   );
-}
+});
 
 interface RollLike {
   text?: string;
@@ -325,11 +460,18 @@ interface RollLike {
 }
 
 /** Dice results with their breakdown (every face), newest first. */
-export function DicePanel({ view, entries }: { view: EncounterView; entries: LogEntry[] }) {
-  const rolls = entries
-    .filter((e) => e.event.roll && typeof e.event.roll === 'object')
-    .slice(-6)
-    .reverse();
+export const DicePanel = memo(function DicePanel({
+  view,
+  entries,
+}: {
+  view: EncounterView;
+  entries: LogEntry[];
+}) {
+  const rolls: LogEntry[] = [];
+  for (let i = entries.length - 1; i >= 0 && rolls.length < 6; i--) {
+    const e = entries[i]!;
+    if (e.event.roll && typeof e.event.roll === 'object') rolls.push(e);
+  }
   if (!rolls.length) return null;
   return (
     <section className="panel dice" aria-label="Dice">
@@ -353,7 +495,7 @@ export function DicePanel({ view, entries }: { view: EncounterView; entries: Log
       </ul>
     </section>
   );
-}
+});
 
 /** Any ruleset command by form: fields read from its schema (delay, resume, declare, exert…). */
 export function CommandForm({
@@ -539,12 +681,15 @@ export function Status({ message }: { message: { ok: boolean; text: string } | n
 
 export function useNotifier() {
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const notify = (r: SendResult, what: string) =>
-    setMessage(
-      r.ok
-        ? { ok: true, text: `Done: ${what}.` }
-        : { ok: false, text: `Refused: ${r.error ?? 'unknown error'}` },
-    );
+  const notify = useCallback(
+    (r: SendResult, what: string) =>
+      setMessage(
+        r.ok
+          ? { ok: true, text: `Done: ${what}.` }
+          : { ok: false, text: `Refused: ${r.error ?? 'unknown error'}` },
+      ),
+    [],
+  );
   return { message, notify };
 }
 

@@ -1,6 +1,13 @@
 import type { Timeline } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
-import { axisPositions, describeTimeline, escapeXml, timelineSvg } from './timeline-svg.js';
+import {
+  axisPositions,
+  describeTimeline,
+  escapeXml,
+  piecesSvg,
+  timelinePieces,
+  timelineSvg,
+} from './timeline-svg.js';
 
 const marks: Timeline = {
   axis: { unit: 'Mark', from: 30, to: 1 },
@@ -64,5 +71,14 @@ describe('timelineSvg', () => {
   it('tells screen readers what the picture shows', () => {
     expect(describeTimeline(marks)).toContain('2 lanes on a Mark axis from 30 to 1');
     expect(describeTimeline(marks)).toContain('attack at 12: second attack');
+  });
+
+  it('is drawn in keyed pieces, so selecting a lane changes only that lane', () => {
+    const plain = timelinePieces(marks);
+    const lit = timelinePieces(marks, { highlight: 'orc' });
+    expect(piecesSvg(plain)).toBe(timelineSvg(marks));
+    expect(new Set(plain.pieces.map((p) => p.key)).size).toBe(plain.pieces.length);
+    const changed = lit.pieces.filter((p, i) => p.markup !== plain.pieces[i]!.markup).map((p) => p.key);
+    expect(changed).toEqual(['r1-lane-orc', 'r2-lane-orc']);
   });
 });

@@ -103,8 +103,21 @@ function spanShape(s: TimelineSpan, x1: number, x2: number, y: number): string {
   return `<g class="span span-${escapeXml(s.kind)}${s.planned ? ' planned' : ''}"><title>${escapeXml(`${s.label} (${s.kind}${s.planned ? ', planned' : ''}): ${s.from}–${s.to}`)}</title><rect x="${x1}" y="${y}" width="${w}" height="${h}" rx="4" ${fill}/>${text}</g>`;
 }
 
-/** Builds the SVG markup of a timeline. */
-export function timelineSvg(t: Timeline, opts: TimelineSvgOptions = {}): string {
+/**
+ * The picture in independent pieces: the background, each round's header, each round's lanes one by one,
+ * each round's "now" line and the legend. `timelineSvg` joins them into one document; the tracker renders
+ * them one by one (keyed), so a change redraws only the pieces whose markup changed — the lane that moved
+ * and the one (de)selected — instead of the whole picture.
+ */
+export interface TimelinePieces {
+  width: number;
+  height: number;
+  title: string;
+  desc: string;
+  pieces: { key: string; markup: string }[];
+}
+
+export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): TimelinePieces {
   const cols = axisPositions(t);
   const cell = Math.max(22, Math.min(64, Math.floor(760 / Math.max(1, cols.length))));
   const rounds = opts.maxRounds ? t.rounds.slice(-opts.maxRounds) : t.rounds;
@@ -113,28 +126,28 @@ export function timelineSvg(t: Timeline, opts: TimelineSvgOptions = {}): string 
   const blockH = HEAD_H + Math.max(1, lanes.length) * ROW_H + 8;
   const legendH = 26;
   const height = PAD * 2 + rounds.length * (blockH + ROUND_GAP) + legendH;
+  const index = new Map(cols.map((c, i) => [c, i]));
   const x = (pos: number): number => {
-    const i = cols.indexOf(pos);
-    return PAD + LABEL_W + (i < 0 ? (pos < Math.min(t.axis.from, t.axis.to) ? 0 : cols.length) : i) * cell;
+    const i = index.get(pos);
+    return (
+      PAD +
+      LABEL_W +
+      (i === undefined ? (pos < Math.min(t.axis.from, t.axis.to) ? 0 : cols.length) : i) * cell
+    );
   };
-  const title = opts.title ?? `Timeline in ${t.axis.unit}s`;
-  const parts: string[] = [];
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-labelledby="tl-title tl-desc" font-family="system-ui, -apple-system, Segoe UI, Roboto, sans-serif">`,
-    `<title id="tl-title">${escapeXml(title)}</title>`,
-    `<desc id="tl-desc">${escapeXml(describeTimeline(t))}</desc>`,
-    `<rect width="${width}" height="${height}" fill="#111827" rx="8"/>`,
-  );
+  const pieces: { key: string; markup: string }[] = [
+    { key: 'bg', markup: `<rect width="${width}" height="${height}" fill="#111827" rx="8"/>` },
+  ];
   let y = PAD;
   for (const round of rounds) {
     const current = t.now?.round === round;
-    parts.push(
+    const head: string[] = [
       `<text x="${PAD + 2}" y="${y + 15}" font-size="13" font-weight="700" fill="${current ? '#f2c14e' : '#c7cfdd'}">Round ${round}${current ? ' · now' : ''}</text>`,
-    );
+    ];
     cols.forEach((c, i) => {
       const label = t.axis.labels?.[c];
       const text = label ? shorten(label, Math.max(2, Math.floor(cell / 7))) : String(c);
-      parts.push(
+      head.push(
         `<text x="${PAD + LABEL_W + i * cell + cell / 2}" y="${y + 15}" font-size="11" text-anchor="middle" fill="#9aa3b5">${escapeXml(text)}</text>`,
       );
     });
@@ -142,14 +155,15 @@ export function timelineSvg(t: Timeline, opts: TimelineSvgOptions = {}): string 
     // Column bands and grid lines.
     cols.forEach((_, i) => {
       if (i % 2 === 0)
-        parts.push(
+        head.push(
           `<rect x="${PAD + LABEL_W + i * cell}" y="${top}" width="${cell}" height="${lanes.length * ROW_H}" fill="#ffffff" fill-opacity="0.03"/>`,
         );
     });
+    pieces.push({ key: `r${round}-head`, markup: head.join('') });
     lanes.forEach((lane: TimelineLane, li) => {
       const ly = top + li * ROW_H;
       const hl = opts.highlight === lane.id;
-      parts.push(
+      const parts: string[] = [
         `<g class="lane lane-${lane.side}" data-lane="${escapeXml(lane.id)}">`,
         hl
           ? `<rect x="${PAD}" y="${ly}" width="${width - 2 * PAD}" height="${ROW_H}" fill="#f2c14e" fill-opacity="0.12"/>`
@@ -157,28 +171,55 @@ export function timelineSvg(t: Timeline, opts: TimelineSvgOptions = {}): string 
         `<rect x="${PAD}" y="${ly + 4}" width="4" height="${ROW_H - 8}" fill="${lane.side === 'pc' ? '#5b9cff' : '#ff6b6b'}"/>`,
         `<text x="${PAD + 10}" y="${ly + ROW_H / 2 + 4}" font-size="12" fill="#e8ecf4"${hl ? ' font-weight="700"' : ''}>${escapeXml(shorten(lane.label, 17))}<title>${escapeXml(`${lane.label} (${lane.side === 'pc' ? 'PC' : 'NPC'})`)}</title></text>`,
         `<line x1="${PAD}" x2="${width - PAD}" y1="${ly + ROW_H}" y2="${ly + ROW_H}" stroke="#263044"/>`,
-      );
-      for (const s of lane.spans.filter((s) => s.round === round)) {
+      ];
+      for (const s of lane.spans) {
+        if (s.round !== round) continue;
         const a = Math.min(x(s.from), x(s.to));
         const b = Math.max(x(s.from), x(s.to)) + cell;
         parts.push(spanShape(s, a + 2, b - 2, ly + 4));
       }
-      for (const m of lane.markers.filter((m) => m.round === round)) {
-        parts.push(markerShape(m, x(m.at) + cell / 2, ly + ROW_H / 2));
+      for (const m of lane.markers) {
+        if (m.round === round) parts.push(markerShape(m, x(m.at) + cell / 2, ly + ROW_H / 2));
       }
       parts.push('</g>');
+      pieces.push({ key: `r${round}-lane-${lane.id}`, markup: parts.join('') });
     });
     if (current && t.now) {
       const nx = x(t.now.at) + cell / 2;
-      parts.push(
-        `<g class="now"><title>now: ${escapeXml(`${t.axis.unit} ${t.now.at}`)}</title><line x1="${nx}" x2="${nx}" y1="${top - 4}" y2="${top + lanes.length * ROW_H + 4}" stroke="#f2c14e" stroke-width="2"/><path d="M${nx - 5} ${top - 8}H${nx + 5}L${nx} ${top - 2}Z" fill="#f2c14e"/></g>`,
-      );
+      pieces.push({
+        key: `r${round}-now`,
+        markup: `<g class="now"><title>now: ${escapeXml(`${t.axis.unit} ${t.now.at}`)}</title><line x1="${nx}" x2="${nx}" y1="${top - 4}" y2="${top + lanes.length * ROW_H + 4}" stroke="#f2c14e" stroke-width="2"/><path d="M${nx - 5} ${top - 8}H${nx + 5}L${nx} ${top - 2}Z" fill="#f2c14e"/></g>`,
+      });
     }
     y += blockH + ROUND_GAP;
   }
-  parts.push(legend(PAD, height - PAD - 12));
-  parts.push('</svg>');
-  return parts.join('');
+  pieces.push({ key: 'legend', markup: legend(PAD, height - PAD - 12) });
+  return {
+    width,
+    height,
+    title: opts.title ?? `Timeline in ${t.axis.unit}s`,
+    desc: describeTimeline(t),
+    pieces,
+  };
+}
+
+/** The attributes of the picture's root element (shared by the standalone file and the tracker). */
+export const SVG_FONT = 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif';
+
+/** Builds the SVG markup of a timeline: a standalone document, as exported. */
+export function timelineSvg(t: Timeline, opts: TimelineSvgOptions = {}): string {
+  return piecesSvg(timelinePieces(t, opts));
+}
+
+/** Joins the pieces into one standalone SVG document. */
+export function piecesSvg(p: TimelinePieces): string {
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${p.width} ${p.height}" width="${p.width}" height="${p.height}" role="img" aria-labelledby="tl-title tl-desc" font-family="${SVG_FONT}">`,
+    `<title id="tl-title">${escapeXml(p.title)}</title>`,
+    `<desc id="tl-desc">${escapeXml(p.desc)}</desc>`,
+    ...p.pieces.map((x) => x.markup),
+    '</svg>',
+  ].join('');
 }
 
 function legend(x0: number, y: number): string {
@@ -194,7 +235,7 @@ function legend(x0: number, y: number): string {
     out.push(
       `<rect x="${x}" y="${y - 9}" width="14" height="10" rx="2" fill="${SPAN_COLORS[kind]}"/><text x="${x + 18}" y="${y}">${label}</text>`,
     );
-    x += 26 + label.length * 6;
+    x += 32 + Math.round(label.length * 6.2);
   }
   out.push(
     `<rect x="${x}" y="${y - 9}" width="14" height="10" rx="2" fill="#9aa8c0" fill-opacity="0.18" stroke="#9aa8c0" stroke-dasharray="3 2"/><text x="${x + 18}" y="${y}">planned</text>`,
