@@ -1,5 +1,5 @@
 import type { Combatant, EncounterView, LogEntry } from '@roundkeeper/engine';
-import { memo, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, errorMessage, type PlayerLink } from './api.js';
 import { type SendResult, useEncounter } from './live.js';
 import { actorCommands, expandCombatants, rulesetOf, turnOrder } from './model.js';
@@ -153,6 +153,10 @@ export function GmTracker({
   }, []);
 
   const extra = rs ? actorCommands(rs) : [];
+  // The dice and the log follow a change in a second, interruptible render: the headline, the cards, the
+  // timeline and the palette are committed (and laid out) first.
+  const laterView = useDeferredValue(view);
+  const laterEntries = useDeferredValue(entries);
   return (
     <main className="tracker">
       <header className="topbar">
@@ -238,8 +242,8 @@ export function GmTracker({
           ) : null}
         </div>
         <div className="col">
-          <DicePanel view={view} entries={entries} />
-          <LogView view={view} entries={entries} />
+          <DicePanel view={laterView} entries={laterEntries} />
+          <LogView view={laterView} entries={laterEntries} />
         </div>
       </div>
       {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
