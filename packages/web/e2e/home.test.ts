@@ -159,7 +159,7 @@ describe('home page and tracker tools end to end', () => {
     });
   });
 
-  it('exports the scenario as JSON and YAML; importing the JSON on the home page recreates it', async () => {
+  it('exports the scenario as JSON and YAML; importing either on the home page recreates it', async () => {
     await withContext(async (_ctx, page) => {
       const id = await createEncounter(page, 'Exported fight', 'tara-corax');
       await addCombatant(page, { name: 'Ana', side: 'pc', hp: 20 });
@@ -205,17 +205,27 @@ describe('home page and tracker tools end to end', () => {
       await page.goto(`${server.url}/`);
       await page
         .getByRole('region', { name: 'New encounter' })
-        .getByLabel('Import scenario (JSON)')
+        .getByLabel('Import scenario (JSON or YAML)')
         .setInputFiles(jsonPath);
       await page.waitForURL((u) => u.pathname.startsWith('/e/') && !u.pathname.includes(id));
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Exported fight');
       await expect.poll(() => cards(page)).toEqual(before);
       expect(await clock(page)).toBe(headlineBefore);
 
-      // Both encounters are now listed on the home page.
+      // The YAML export imports the same way (scenario files are JSON or YAML).
+      await page.goto(`${server.url}/`);
+      await page
+        .getByRole('region', { name: 'New encounter' })
+        .getByLabel('Import scenario (JSON or YAML)')
+        .setInputFiles({ name: `${id}.yaml`, mimeType: 'application/yaml', buffer: Buffer.from(yaml) });
+      await page.waitForURL((u) => u.pathname.startsWith('/e/') && !u.pathname.includes(id));
+      await expect.poll(() => cards(page)).toEqual(before);
+      expect(await clock(page)).toBe(headlineBefore);
+
+      // All three encounters are now listed on the home page.
       await page.goto(`${server.url}/`);
       const listed = page.getByTestId('encounters').getByRole('link', { name: 'Exported fight' });
-      await expect.poll(() => listed.count()).toBe(2);
+      await expect.poll(() => listed.count()).toBe(3);
     });
   });
 
@@ -224,7 +234,7 @@ describe('home page and tracker tools end to end', () => {
       await page.goto(`${server.url}/`);
       await page
         .getByRole('region', { name: 'New encounter' })
-        .getByLabel('Import scenario (JSON)')
+        .getByLabel('Import scenario (JSON or YAML)')
         .setInputFiles({
           name: 'broken.json',
           mimeType: 'application/json',

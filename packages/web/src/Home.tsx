@@ -192,18 +192,22 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
             Create encounter
           </button>
           <label htmlFor={ids.file} className="button-like">
-            Import scenario (JSON)
+            Import scenario (JSON or YAML)
           </label>
           <input
             id={ids.file}
             type="file"
-            accept=".json,application/json"
+            accept=".json,.yaml,.yml,application/json,application/yaml"
             className="sr-only"
             onChange={async (e) => {
               const file = e.currentTarget.files?.[0];
               if (!file) return;
               try {
-                const scenario = JSON.parse(await file.text()) as unknown;
+                const text = await file.text();
+                // A scenario file is JSON or YAML (the examples are YAML); the YAML parser loads only then.
+                const scenario: unknown = /\.ya?ml$/i.test(file.name)
+                  ? (await import('yaml')).parse(text)
+                  : JSON.parse(text);
                 open(await api.create({ scenario }));
               } catch (err) {
                 setError(`The scenario could not be imported: ${errorMessage(err)}`);
