@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Shared by the end-to-end tests: a real server process on a temp data dir, and Debian's Chromium. */
 export const repo = resolve(import.meta.dirname, '../../..');
@@ -103,4 +104,23 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+}
+
+/**
+ * For a test file: a real server process and Chromium, started before its tests and stopped after.
+ * Read `server` and `browser` inside tests (they are set once `beforeAll` has run).
+ */
+export function endToEnd(): { server: Server; browser: Browser } {
+  const env = {} as { server: Server; browser: Browser };
+  beforeAll(async () => {
+    ensureBuilt();
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  }, 120_000);
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.server?.stop();
+    if (env.server) removeDir(env.server.dataDir);
+  });
+  return env;
 }

@@ -1,27 +1,14 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, launchBrowser, removeDir, type Server, startServer } from './harness.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { endToEnd } from './harness.js';
 
 /**
  * End to end, the home page and the tracker's tools: the combatant library (kept across a reload), adding
  * several combatants at once in an NPC group, exporting the scenario (JSON and YAML) and importing it on the
  * home page, and the `k` / `1`–`9` shortcuts that select combatants.
  */
-let server: Server;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startServer();
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDir(server.dataDir);
-});
+const env = endToEnd();
 
 async function clock(page: Page): Promise<string> {
   return (await page.getByTestId('clock').textContent()) ?? '';
@@ -32,7 +19,7 @@ async function status(page: Page): Promise<string> {
 }
 
 async function createEncounter(page: Page, name: string, ruleset = 'classic'): Promise<string> {
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   const form = page.getByRole('region', { name: 'New encounter' });
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Ruleset').selectOption(ruleset);
@@ -91,7 +78,10 @@ async function selectedId(page: Page): Promise<string> {
 }
 
 async function withContext<T>(fn: (ctx: BrowserContext, page: Page) => Promise<T>): Promise<T> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
+  const ctx = await env.browser.newContext({
+    viewport: { width: 1440, height: 1000 },
+    acceptDownloads: true,
+  });
   try {
     return await fn(ctx, await ctx.newPage());
   } finally {
@@ -202,7 +192,7 @@ describe('home page and tracker tools end to end', () => {
       expect(yaml).toMatch(/^ruleset: .*tara-corax/m);
       for (const name of ['Ana', 'Wolf 1', 'Wolf 2']) expect(yaml).toContain(name);
 
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       await page
         .getByRole('region', { name: 'New encounter' })
         .getByLabel('Import scenario (JSON or YAML)')
@@ -213,7 +203,7 @@ describe('home page and tracker tools end to end', () => {
       expect(await clock(page)).toBe(headlineBefore);
 
       // The YAML export imports the same way (scenario files are JSON or YAML).
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       await page
         .getByRole('region', { name: 'New encounter' })
         .getByLabel('Import scenario (JSON or YAML)')
@@ -223,7 +213,7 @@ describe('home page and tracker tools end to end', () => {
       expect(await clock(page)).toBe(headlineBefore);
 
       // All three encounters are now listed on the home page.
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       const listed = page.getByTestId('encounters').getByRole('link', { name: 'Exported fight' });
       await expect.poll(() => listed.count()).toBe(3);
     });
@@ -231,7 +221,7 @@ describe('home page and tracker tools end to end', () => {
 
   it('shows why an unreadable scenario file is refused', async () => {
     await withContext(async (_ctx, page) => {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       await page
         .getByRole('region', { name: 'New encounter' })
         .getByLabel('Import scenario (JSON or YAML)')

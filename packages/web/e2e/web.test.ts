@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, launchBrowser, removeDir, type Server, shots, startServer } from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { endToEnd, removeDir, shots, startServer } from './harness.js';
 
 /**
  * End to end: a real server process, Debian's Chromium, the production build of the web app.
@@ -14,20 +14,7 @@ const RULESETS = ['classic', 'tara-corax', 'six-second', 'opend6', 'tempo', 'sta
 const SECRET_NAME = 'Lurker';
 const SECRET_NOTE = 'secret-ambush-note';
 
-let server: Server;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startServer();
-  browser = await launchBrowser();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (server) removeDir(server.dataDir);
-});
+const env = endToEnd();
 
 async function clock(page: Page): Promise<string> {
   return (await page.getByTestId('clock').textContent()) ?? '';
@@ -40,7 +27,7 @@ async function logCount(page: Page): Promise<number> {
 }
 
 async function createEncounter(page: Page, ruleset: string): Promise<{ id: string; token: string }> {
-  await page.goto(`${server.url}/`);
+  await page.goto(`${env.server.url}/`);
   const form = page.getByRole('region', { name: 'New encounter' });
   await form.getByLabel('Name').fill(`E2E ${ruleset}`);
   await form.getByLabel('Ruleset').selectOption(ruleset);
@@ -77,13 +64,13 @@ async function addCombatant(
 }
 
 async function playerUrl(id: string, gmToken: string, combatant: string): Promise<string> {
-  const res = await fetch(`${server.url}/api/encounters/${id}/links`, {
+  const res = await fetch(`${env.server.url}/api/encounters/${id}/links`, {
     headers: { authorization: `Bearer ${gmToken}` },
   });
   const links = (await res.json()) as { players: { combatant: string; url: string; token: string }[] };
   const link = links.players.find((p) => p.combatant === combatant);
   if (!link) throw new Error(`No player link for ${combatant}`);
-  return `${server.url}/e/${id}?token=${encodeURIComponent(link.token)}`;
+  return `${env.server.url}/e/${id}?token=${encodeURIComponent(link.token)}`;
 }
 
 /** Clicks an unavailable action in the palette: the server refuses it and the reason is shown. */
@@ -115,8 +102,11 @@ async function playerActs(player: Page, gm: Page): Promise<void> {
 describe('web app end to end', () => {
   for (const ruleset of RULESETS) {
     it(`${ruleset}: create, add, run a round with a refusal, GM and player live, no leaks, reload`, async () => {
-      const gmCtx = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-      const playerCtx = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true });
+      const gmCtx = await env.browser.newContext({ viewport: { width: 1440, height: 1000 } });
+      const playerCtx = await env.browser.newContext({
+        viewport: { width: 360, height: 780 },
+        isMobile: true,
+      });
       const gm = await gmCtx.newPage();
       const player = await playerCtx.newPage();
       try {
@@ -201,7 +191,7 @@ describe('web app end to end', () => {
   }
 
   it('home lists the encounters of this browser; the help overlay opens with ?', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
     try {
       await createEncounter(page, 'classic');
@@ -209,7 +199,7 @@ describe('web app end to end', () => {
       await expect.poll(() => page.getByRole('dialog', { name: 'Keyboard shortcuts' }).count()).toBe(1);
       await page.keyboard.press('Escape');
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
-      await page.goto(`${server.url}/`);
+      await page.goto(`${env.server.url}/`);
       await expect.poll(() => page.getByTestId('encounters').locator('li').count()).toBeGreaterThan(0);
       await page.screenshot({ path: join(shots, 'home.png'), fullPage: true });
     } finally {
@@ -218,7 +208,10 @@ describe('web app end to end', () => {
   });
 
   it('exports the timeline as SVG and PNG; the table view shows no hidden combatant', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+    const ctx = await env.browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      acceptDownloads: true,
+    });
     const page = await ctx.newPage();
     try {
       const { id, token } = await createEncounter(page, 'tara-corax');
@@ -251,12 +244,12 @@ describe('web app end to end', () => {
       expect(width).toBe(svgWidth * 2);
 
       // The table view: order, current actor and timeline, without the hidden NPC or the GM's notes.
-      const res = await fetch(`${server.url}/api/encounters/${id}/links`, {
+      const res = await fetch(`${env.server.url}/api/encounters/${id}/links`, {
         headers: { authorization: `Bearer ${token}` },
       });
       const links = (await res.json()) as { table: string };
       const table = await ctx.newPage();
-      await table.goto(links.table.startsWith('http') ? links.table : `${server.url}${links.table}`);
+      await table.goto(links.table.startsWith('http') ? links.table : `${env.server.url}${links.table}`);
       await expect.poll(() => clock(table)).toContain('Round 1');
       await expect.poll(() => table.getByRole('region', { name: 'Order' }).textContent()).toContain('Ana');
       const html = await table.content();
@@ -270,7 +263,7 @@ describe('web app end to end', () => {
   });
 
   it('reconnects by itself after a server restart and resumes', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
     const own = await startServer();
     try {
