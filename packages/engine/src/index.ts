@@ -11,6 +11,7 @@ export * from './legal.js';
 export * from './log.js';
 export * from './ruleset.js';
 export * from './scenario.js';
+export * from './start.js';
 export * from './timeline.js';
 export * from './types.js';
 export * from './view.js';

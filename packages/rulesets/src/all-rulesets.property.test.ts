@@ -179,3 +179,21 @@ describe.each(ids_)('every ruleset keeps the engine invariants under random play
     );
   });
 });
+
+describe.each(ids_)('every ruleset starts a fight the same way: %s', (rulesetId) => {
+  it('refuses to start an empty fight, and to start twice, saying what to do instead', () => {
+    const empty = EncounterLog.create(
+      { id: 'e', name: 'Empty', ruleset: rulesetId, dice: seededDice(1) },
+      rulesets,
+    );
+    if (isRejection(empty)) throw new Error(empty.message);
+    const none = empty.execute({ type: 'start' });
+    expect(isRejection(none) && none.code).toBe('encounter/empty');
+    expect(isRejection(none) && none.message).toMatch(/^Add at least one combatant/);
+    const enc = fresh(rulesetId, 1);
+    expect(isRejection(enc.execute({ type: 'start' }))).toBe(false);
+    const twice = enc.execute({ type: 'start' });
+    expect(isRejection(twice) && twice.code).toBe('encounter/started');
+    expect(isRejection(twice) && twice.message).toContain('undo back to before the start');
+  });
+});

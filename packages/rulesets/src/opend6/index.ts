@@ -3,6 +3,7 @@ import {
   type AgendaEntry,
   type Combatant,
   type Command,
+  cannotStart,
   combatantOf,
   compareInstants,
   type Decision,
@@ -336,10 +337,9 @@ function decide(ctx: Ctx, command: Command): Decision {
   const { state } = ctx;
   switch (command.type) {
     case 'start': {
-      if (state.status !== 'setup') return reject('encounter/started', 'The scene has already started.');
+      const notNow = cannotStart(state, 'scene');
+      if (notNow) return notNow;
       const units = unitsOf(state);
-      if (units.length === 0)
-        return reject('encounter/empty', 'Add at least one combatant before starting the scene.');
       const method = state.options.initiativeMethod;
       const first = command.first as string | undefined;
       const order = command.order as string[] | undefined;

@@ -1,6 +1,7 @@
 import {
   type AgendaEntry,
   type Command,
+  cannotStart,
   type Decision,
   type EngineEvent,
   hiddenFrom,
@@ -94,10 +95,9 @@ function decide(ctx: Ctx, command: Command): Decision {
   const { state } = ctx;
   switch (command.type) {
     case 'start': {
-      if (state.status !== 'setup') return reject('encounter/started', 'The fight has already started.');
+      const refused = cannotStart(state);
+      if (refused) return refused;
       const ids = state.roster.filter((id) => state.combatants[id]!.active);
-      if (ids.length === 0)
-        return reject('encounter/empty', 'Add at least one combatant before starting the fight.');
       const fixed = (command.initiative ?? {}) as Record<string, number>;
       for (const id of Object.keys(fixed)) if (!state.combatants[id]) return missing(state, id);
       const rolled = rollInitiative(ctx, ids, fixed);

@@ -1,6 +1,7 @@
 import {
   type AnyRuleset,
   type Command,
+  cannotStart,
   combatantOf,
   compareInstants,
   type Decision,
@@ -454,10 +455,9 @@ export function decide(ctx: Ctx, command: Command): Decision {
   const { state } = ctx;
   switch (command.type) {
     case 'start': {
-      if (state.status !== 'setup') return reject('encounter/started', 'The fight has already started.');
+      const refused = cannotStart(state);
+      if (refused) return refused;
       const ids = state.roster.filter((x) => state.combatants[x]!.active);
-      if (ids.length === 0)
-        return reject('encounter/empty', 'Add at least one combatant before starting the fight.');
       const fixed = (command.initiative ?? {}) as Record<string, number>;
       for (const x of Object.keys(fixed)) if (!combatantOf(state, x)) return missing(state, x);
       const events: EngineEvent[] = [{ type: 'encounter/started' }];

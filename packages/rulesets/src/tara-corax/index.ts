@@ -1,5 +1,6 @@
 import {
   type Command,
+  cannotStart,
   combatantOf,
   compareInstants,
   type DecideContext,
@@ -140,10 +141,8 @@ function decide(ctx: Ctx, command: Command): Decision {
   const { state } = ctx;
   switch (command.type) {
     case 'start': {
-      if (state.status !== 'setup') return reject('encounter/started', 'The fight has already started.');
-      const ids = state.roster.filter((id) => state.combatants[id]!.active);
-      if (ids.length === 0)
-        return reject('encounter/empty', 'Add at least one combatant before starting the fight.');
+      const refused = cannotStart(state);
+      if (refused) return refused;
       const req = command as RollRequest;
       const bad = checkRequest(state, req);
       if (bad) return bad;

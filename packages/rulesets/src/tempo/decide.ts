@@ -1,6 +1,7 @@
 import {
   type AgendaEntry,
   type Command,
+  cannotStart,
   combatantOf,
   type DecideContext,
   type Decision,
@@ -458,10 +459,8 @@ export function decide(ctx: Ctx, command: Command): Decision {
     case 'start': {
       const gm = gmOnly(ctx, 'start the fight');
       if (gm) return gm;
-      if (state.status !== 'setup') return reject('encounter/started', 'The fight has already started.');
-      if (!state.roster.some((id) => state.combatants[id]!.active)) {
-        return reject('encounter/empty', 'Add at least one combatant before starting the fight.');
-      }
+      const refused = cannotStart(state);
+      if (refused) return refused;
       return [{ type: 'encounter/started' }, ...newRound(1)];
     }
     case 'plan':

@@ -1,0 +1,22 @@
+import type { EncounterState, Rejection } from './types.js';
+import { reject } from './types.js';
+
+/**
+ * What every ruleset's "start" checks first: the fight has not started yet, and someone is in it.
+ * `what` names what starts ("fight", or "scene" where the rules say so). Undefined when it may start.
+ */
+export function cannotStart(state: EncounterState, what = 'fight'): Rejection | undefined {
+  if (state.status !== 'setup') {
+    return reject(
+      'encounter/started',
+      `The ${what} has already started (round ${state.round}); to start it over, undo back to before the start, or create a new encounter.`,
+    );
+  }
+  if (!state.roster.some((id) => state.combatants[id]!.active)) {
+    return reject(
+      'encounter/empty',
+      `Add at least one combatant who is in the ${what} (not defeated) before starting the ${what}.`,
+    );
+  }
+  return undefined;
+}
