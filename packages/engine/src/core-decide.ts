@@ -6,6 +6,7 @@ import {
   unknownOptions,
 } from './commands.js';
 import type { JsonObject } from './json.js';
+import { unknownCombatant } from './refusals.js';
 import { type AnyRuleset, combatantOf, type DecideContext, type Decision } from './ruleset.js';
 import {
   type Combatant,
@@ -20,17 +21,6 @@ import {
 } from './types.js';
 
 type CombatantInput = z.output<typeof combatantInputSchema>;
-
-function missing(id: string, state: EncounterState): Rejection {
-  const names = state.roster.map((r) => r).join(', ') || 'none yet';
-  return reject(
-    'combatant/unknown',
-    `There is no combatant "${id}" in this encounter (combatants: ${names}).`,
-    {
-      combatant: id,
-    },
-  );
-}
 
 function slug(name: string): string {
   const s = name
@@ -102,7 +92,7 @@ export function resolveExpiry(
     case 'until-turn-start':
     case 'until-turn-end': {
       const c = combatantOf(state, duration.combatant);
-      if (!c) return missing(duration.combatant, state);
+      if (!c) return unknownCombatant(state, duration.combatant);
       const acting = state.current === c.id;
       const defaultTurns = 1;
       let turns = duration.turns ?? defaultTurns;
@@ -139,7 +129,7 @@ export function resolveExpiry(
 export function decideCore(ctx: DecideContext, command: Command, ruleset: AnyRuleset): Decision {
   const state = ctx.state;
   const need = (id: unknown): Combatant | Rejection =>
-    combatantOf(state, String(id)) ?? missing(String(id), state);
+    combatantOf(state, String(id)) ?? unknownCombatant(state, String(id));
   switch (command.type) {
     case 'add-combatant': {
       const c = buildCombatant(state, ruleset, command.combatant as CombatantInput);

@@ -196,4 +196,16 @@ describe.each(ids_)('every ruleset starts a fight the same way: %s', (rulesetId)
     expect(isRejection(twice) && twice.code).toBe('encounter/started');
     expect(isRejection(twice) && twice.message).toContain('undo back to before the start');
   });
+
+  it('names an unknown combatant and lists the ones there are', () => {
+    const enc = fresh(rulesetId, 1);
+    enc.execute({ type: 'start' });
+    const r = enc.execute({ type: 'delay', actor: 'zed', combatant: 'zed' });
+    const unknown = isRejection(r) && r.code === 'combatant/unknown' ? r : null;
+    // Rulesets without a "delay" command refuse it as unknown: ask with a core command instead.
+    const x = unknown ?? enc.execute({ type: 'defeat', combatant: 'zed' });
+    expect(isRejection(x) && x.code).toBe('combatant/unknown');
+    expect(isRejection(x) && x.message).toContain('There is no combatant "zed" in this encounter');
+    expect(isRejection(x) && x.message).toContain('ana, bren, orc');
+  });
 });

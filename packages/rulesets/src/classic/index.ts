@@ -20,6 +20,7 @@ import {
   schedule,
   type Timeline,
   type TimelineLane,
+  unknownCombatant,
   unschedule,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
@@ -92,13 +93,6 @@ function catalog(state: State): ActionDef[] {
 function slotOf(action: ActionDef): Slot {
   const k = action.kind as Slot;
   return k === 'action' || k === 'bonus' || k === 'reaction' || k === 'free' ? k : 'action';
-}
-
-function missing(state: State, id: string): Rejection {
-  return reject(
-    'combatant/unknown',
-    `There is no combatant "${id}" (combatants: ${state.roster.join(', ') || 'none'}).`,
-  );
 }
 
 /** Rolls initiative for the given combatants and breaks full ties with roll-offs. */
@@ -208,7 +202,7 @@ function advance(ctx: Ctx): EngineEvent[] {
 
 function requireCurrent(state: State, id: string): Rejection | undefined {
   const c = combatantOf(state, id);
-  if (!c) return missing(state, id);
+  if (!c) return unknownCombatant(state, id);
   if (state.status !== 'running')
     return reject('encounter/not-started', 'The fight has not started; send "start" first.');
   if (state.current !== id) {
@@ -275,7 +269,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (refused) return refused;
       const ids = state.roster.filter((id) => state.combatants[id]!.active);
       const fixed = (command.initiative ?? {}) as Record<string, number>;
-      for (const id of Object.keys(fixed)) if (!combatantOf(state, id)) return missing(state, id);
+      for (const id of Object.keys(fixed)) if (!combatantOf(state, id)) return unknownCombatant(state, id);
       const rolled = rollInitiative(ctx, ids, fixed);
       const keys = new Map<string, number[]>();
       for (const e of rolled)
@@ -289,7 +283,7 @@ function decide(ctx: Ctx, command: Command): Decision {
     case 'act': {
       const id = command.actor as string;
       const c = combatantOf(state, id);
-      if (!c) return missing(state, id);
+      if (!c) return unknownCombatant(state, id);
       const action = catalog(state).find((x) => x.id === command.action);
       if (!action) {
         return reject(
@@ -337,7 +331,7 @@ function decide(ctx: Ctx, command: Command): Decision {
     case 'resume': {
       const id = command.actor as string;
       const c = combatantOf(state, id);
-      if (!c) return missing(state, id);
+      if (!c) return unknownCombatant(state, id);
       if (!c.cs.delaying)
         return reject(
           'delay/not-delaying',
@@ -376,7 +370,7 @@ function decide(ctx: Ctx, command: Command): Decision {
     case 'trigger': {
       const id = command.actor as string;
       const c = combatantOf(state, id);
-      if (!c) return missing(state, id);
+      if (!c) return unknownCombatant(state, id);
       if (!c.cs.readied) return reject('ready/none', `${c.name} has no readied action to trigger.`);
       if (c.cs.used.reaction)
         return reject('reaction/used', `${c.name} has already used a reaction since their last turn.`);
@@ -402,7 +396,7 @@ function decide(ctx: Ctx, command: Command): Decision {
     case 'set-initiative': {
       const id = command.actor as string;
       const c = combatantOf(state, id);
-      if (!c) return missing(state, id);
+      if (!c) return unknownCombatant(state, id);
       const value = command.value as number;
       return [
         { type: 'classic/initiative', combatant: id, total: value, rolled: false },

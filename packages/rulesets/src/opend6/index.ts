@@ -15,6 +15,7 @@ import {
   type Ruleset,
   reject,
   schedule,
+  unknownCombatant,
   unschedule,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
@@ -97,16 +98,6 @@ const commands = {
   recover: z.object({ actor }),
 };
 
-function missing(state: State, id: string): Rejection {
-  return reject(
-    'combatant/unknown',
-    `There is no combatant "${id}" (combatants: ${state.roster.join(', ') || 'none'}).`,
-    {
-      combatant: id,
-    },
-  );
-}
-
 function notRunning(state: State): Rejection | undefined {
   if (state.status !== 'running')
     return reject('encounter/not-started', 'The fight has not started; send "start" first.');
@@ -129,7 +120,7 @@ function checkPoints(state: State, command: Command, rolling: boolean): Rejectio
   for (const [id, n] of Object.entries(cp)) {
     if (n === 0) continue;
     const c = combatantOf(state, id);
-    if (!c) return missing(state, id);
+    if (!c) return unknownCombatant(state, id);
     if (!rolling) {
       const when =
         state.options.initiativeMethod === 'first-significant-action'
@@ -190,7 +181,7 @@ function actingNames(ctx: Ctx): string {
 
 function actingCheck(state: State, id: string): Rejection | undefined {
   const c = combatantOf(state, id);
-  if (!c) return missing(state, id);
+  if (!c) return unknownCombatant(state, id);
   return notRunning(state);
 }
 
@@ -344,7 +335,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       const first = command.first as string | undefined;
       const order = command.order as string[] | undefined;
       for (const id of [...(first ? [first] : []), ...(order ?? [])])
-        if (!combatantOf(state, id)) return missing(state, id);
+        if (!combatantOf(state, id)) return unknownCombatant(state, id);
       if ((first || order) && method !== 'first-significant-action') {
         return reject(
           'initiative/method',
@@ -498,7 +489,7 @@ function decide(ctx: Ctx, command: Command): Decision {
     case 'incapacitate': {
       const id = command.actor as string;
       const c = combatantOf(state, id);
-      if (!c) return missing(state, id);
+      if (!c) return unknownCombatant(state, id);
       if (c.cs.unable) return reject('combatant/unable', `${c.name} is already ${c.cs.unable}.`);
       const events: EngineEvent[] = [
         { type: 'opend6/incapacitated', combatant: id, condition: command.condition as UnableCondition },
@@ -523,7 +514,7 @@ function decide(ctx: Ctx, command: Command): Decision {
     case 'recover': {
       const id = command.actor as string;
       const c = combatantOf(state, id);
-      if (!c) return missing(state, id);
+      if (!c) return unknownCombatant(state, id);
       if (!c.cs.unable) return reject('combatant/able', `${c.name} is able to act already.`);
       return [{ type: 'opend6/recovered', combatant: id }];
     }

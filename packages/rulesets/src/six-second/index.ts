@@ -6,11 +6,11 @@ import {
   type EngineEvent,
   hiddenFrom,
   type Instant,
-  type Rejection,
   type Ruleset,
   reach,
   reject,
   schedule,
+  unknownCombatant,
   unschedule,
   type Viewer,
 } from '@roundkeeper/engine';
@@ -84,13 +84,6 @@ const commands = {
   'take-turn': z.object({ actor }),
 };
 
-function missing(state: State, id: string): Rejection {
-  return reject(
-    'combatant/unknown',
-    `There is no combatant "${id}" (combatants: ${state.roster.join(', ') || 'none'}).`,
-  );
-}
-
 function decide(ctx: Ctx, command: Command): Decision {
   const { state } = ctx;
   switch (command.type) {
@@ -99,7 +92,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (refused) return refused;
       const ids = state.roster.filter((id) => state.combatants[id]!.active);
       const fixed = (command.initiative ?? {}) as Record<string, number>;
-      for (const id of Object.keys(fixed)) if (!state.combatants[id]) return missing(state, id);
+      for (const id of Object.keys(fixed)) if (!state.combatants[id]) return unknownCombatant(state, id);
       const rolled = rollInitiative(ctx, ids, fixed);
       const order = rolled.find((e) => e.type === 'six-second/order')!.order as string[];
       return [{ type: 'encounter/started' }, ...rolled, ...startRound(ctx, 1, order)];
@@ -113,7 +106,7 @@ function decide(ctx: Ctx, command: Command): Decision {
     case 'delay': {
       const id = command.actor as string;
       const c = state.combatants[id];
-      if (!c) return missing(state, id);
+      if (!c) return unknownCombatant(state, id);
       if (state.status !== 'running')
         return reject('encounter/not-started', 'The fight has not started; send "start" first.');
       if (state.current !== id) {
@@ -141,7 +134,7 @@ function decide(ctx: Ctx, command: Command): Decision {
     case 'take-turn': {
       const id = command.actor as string;
       const c = state.combatants[id];
-      if (!c) return missing(state, id);
+      if (!c) return unknownCombatant(state, id);
       if (state.status !== 'running' || !state.now) {
         return reject('encounter/not-started', 'The fight has not started; send "start" first.');
       }

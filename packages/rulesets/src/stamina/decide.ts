@@ -10,10 +10,10 @@ import {
   type EngineEvent,
   isRejection,
   type JsonObject,
-  type Rejection,
   reject,
   resolveExpiry,
   schedule,
+  unknownCombatant,
   unschedule,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
@@ -95,13 +95,6 @@ export const commands = {
 
 type Act = z.output<typeof commands.act>;
 
-function missing(state: State, who: string): Rejection {
-  return reject(
-    'combatant/unknown',
-    `There is no combatant "${who}" (combatants: ${state.roster.join(', ') || 'none'}).`,
-  );
-}
-
 /** An engine effect whose expiry the engine resolves the same way as its own `add-effect`. */
 function effect(
   ctx: Ctx,
@@ -149,7 +142,7 @@ const untilNextTurn = (who: string): Duration => ({ kind: 'until-turn-start', co
 function act(ctx: Ctx, command: Act): Decision {
   const { state } = ctx;
   const c = combatantOf(state, command.actor);
-  if (!c) return missing(state, command.actor);
+  if (!c) return unknownCombatant(state, command.actor);
   const action = findAction(state, command.action);
   if (!action) {
     return reject(
@@ -160,7 +153,7 @@ function act(ctx: Ctx, command: Act): Decision {
     );
   }
   if (command.target !== undefined && !combatantOf(state, command.target))
-    return missing(state, command.target);
+    return unknownCombatant(state, command.target);
   const flags = flagsOf(action);
   if (flags.targeted && !command.target) {
     return reject('action/needs-target', `${action.name} needs a target: say who ${c.name} acts against.`);
@@ -459,11 +452,11 @@ export function decide(ctx: Ctx, command: Command): Decision {
       if (refused) return refused;
       const ids = state.roster.filter((x) => state.combatants[x]!.active);
       const fixed = (command.initiative ?? {}) as Record<string, number>;
-      for (const x of Object.keys(fixed)) if (!combatantOf(state, x)) return missing(state, x);
+      for (const x of Object.keys(fixed)) if (!combatantOf(state, x)) return unknownCombatant(state, x);
       const events: EngineEvent[] = [{ type: 'encounter/started' }];
       for (const x of (command.flatFooted ?? []) as string[]) {
         const c = combatantOf(state, x);
-        if (!c) return missing(state, x);
+        if (!c) return unknownCombatant(state, x);
         // "Flat Footed: The character starts combat having lost defense equal to their reflexes stat."
         events.push({
           type: 'stamina/resources',
@@ -481,14 +474,14 @@ export function decide(ctx: Ctx, command: Command): Decision {
         return reject('encounter/not-started', 'The fight has not started; send "start" first.');
       }
       const fixed = (command.initiative ?? {}) as Record<string, number>;
-      for (const x of Object.keys(fixed)) if (!combatantOf(state, x)) return missing(state, x);
+      for (const x of Object.keys(fixed)) if (!combatantOf(state, x)) return unknownCombatant(state, x);
       return advance(ctx, fixed);
     }
     case 'act':
       return act(ctx, command as unknown as Act);
     case 'condition': {
       const target = combatantOf(state, command.target as string);
-      if (!target) return missing(state, command.target as string);
+      if (!target) return unknownCombatant(state, command.target as string);
       const name = command.condition as (typeof CONDITIONS)[number];
       const value = command.value as number | undefined;
       if (name === 'cover' && value !== undefined && value > 9) {
@@ -496,7 +489,7 @@ export function decide(ctx: Ctx, command: Command): Decision {
       }
       const duration = (command.duration ?? { kind: 'indefinite' }) as Duration;
       if ('combatant' in duration && !combatantOf(state, duration.combatant))
-        return missing(state, duration.combatant);
+        return unknownCombatant(state, duration.combatant);
       const amount = value === undefined ? '' : name === 'flanked' ? ` by ${value}` : ` +${value}`;
       const label = `${name[0]!.toUpperCase()}${name.slice(1)}${amount}`;
       const data: EffectData = { condition: name };
@@ -505,7 +498,7 @@ export function decide(ctx: Ctx, command: Command): Decision {
     }
     case 'adjust': {
       const c = combatantOf(state, command.combatant as string);
-      if (!c) return missing(state, command.combatant as string);
+      if (!c) return unknownCombatant(state, command.combatant as string);
       return [
         {
           type: 'stamina/resources',
@@ -518,7 +511,7 @@ export function decide(ctx: Ctx, command: Command): Decision {
     }
     case 'set-initiative': {
       const c = combatantOf(state, command.actor as string);
-      if (!c) return missing(state, command.actor as string);
+      if (!c) return unknownCombatant(state, command.actor as string);
       const value = command.value as number;
       return [
         { type: 'stamina/initiative', combatant: c.id, total: value, rolled: false },

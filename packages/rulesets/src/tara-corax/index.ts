@@ -14,6 +14,7 @@ import {
   type Ruleset,
   reject,
   schedule,
+  unknownCombatant,
   unschedule,
   type Viewer,
 } from '@roundkeeper/engine';
@@ -94,16 +95,9 @@ const commands = {
   fizzle: z.object({ actor }),
 };
 
-function missing(state: TaraState, id: string): Rejection {
-  return reject(
-    'combatant/unknown',
-    `There is no combatant "${id}" (combatants: ${state.roster.join(', ') || 'none'}).`,
-  );
-}
-
 function checkRequest(state: TaraState, req: RollRequest): Rejection | undefined {
   for (const id of [...Object.keys(req.delay ?? {}), ...Object.keys(req.rolls ?? {})]) {
-    if (!combatantOf(state, id)) return missing(state, id);
+    if (!combatantOf(state, id)) return unknownCombatant(state, id);
   }
   return undefined;
 }
@@ -152,7 +146,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       return next(ctx, command as RollRequest);
     case 'act': {
       const id = command.actor as string;
-      if (!combatantOf(state, id)) return missing(state, id);
+      if (!combatantOf(state, id)) return unknownCombatant(state, id);
       const catalog = taraCatalog(state);
       const action = catalog.find((a) => a.id === command.action);
       if (!action) {
@@ -163,7 +157,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       }
       const params = command as unknown as ActParams;
       if (params.target !== undefined && !combatantOf(state, params.target))
-        return missing(state, params.target);
+        return unknownCombatant(state, params.target);
       const plan = check(state, id, action, params);
       if (isRejection(plan)) return { ...plan, details: { actor: id, action: action.id } };
       return perform(ctx, plan, params);
@@ -171,7 +165,7 @@ function decide(ctx: Ctx, command: Command): Decision {
     case 'fizzle': {
       const id = command.actor as string;
       const c = combatantOf(state, id);
-      if (!c) return missing(state, id);
+      if (!c) return unknownCombatant(state, id);
       if (!c.cs.casting)
         return reject('cast/not-casting', `${c.name} is not casting a spell that could fizzle.`);
       const entry = state.agenda.find((e) => e.id === c.cs.casting!.entry);

@@ -13,6 +13,7 @@ import {
   reach,
   reject,
   schedule,
+  unknownCombatant,
   unschedule,
 } from '@roundkeeper/engine';
 import { findAction, isReaction, weaponSpeedOf } from './catalog.js';
@@ -34,17 +35,10 @@ import type { PlanItem, State, TempoTypes } from './types.js';
 
 type Ctx = DecideContext<TempoTypes>;
 
-function missing(state: State, id: string): Rejection {
-  return reject(
-    'combatant/unknown',
-    `There is no combatant "${id}" (combatants: ${state.roster.join(', ') || 'none'}).`,
-  );
-}
-
 /** A player commands only their own combatants; the GM commands everyone. */
 function commandable(ctx: Ctx, id: string): C | Rejection {
   const c = combatantOf(ctx.state, id);
-  if (!c) return missing(ctx.state, id);
+  if (!c) return unknownCombatant(ctx.state, id);
   if (ctx.by.role === 'table') return reject('auth/table', 'The table view cannot send commands.');
   if (ctx.by.role === 'player' && !ctx.by.combatants.includes(c.id)) {
     return reject('auth/not-yours', `Only ${c.name}'s player or the GM can command ${c.name}.`);
@@ -169,7 +163,7 @@ function decideAct(ctx: Ctx, command: Command): Decision {
   const after: EngineEvent[] = [];
   const target = command.target as string | undefined;
   if (target !== undefined) {
-    if (!combatantOf(state, target)) return missing(state, target);
+    if (!combatantOf(state, target)) return unknownCombatant(state, target);
     ev.target = target;
   }
   if (weaponSpeedOf(state, def)) {
@@ -299,7 +293,8 @@ function decideReact(ctx: Ctx, command: Command): Decision {
   };
   if (def.id === 'intercept') ev.target = c.cs.guarding!;
   else if (command.target) {
-    if (!combatantOf(state, command.target as string)) return missing(state, command.target as string);
+    if (!combatantOf(state, command.target as string))
+      return unknownCombatant(state, command.target as string);
     ev.target = command.target as string;
   }
   const events: EngineEvent[] = [ev];
@@ -412,7 +407,7 @@ function decideForce(ctx: Ctx, command: Command): Decision {
   const gm = gmOnly(ctx, 'force Exertion on a character');
   if (gm) return gm;
   const c = combatantOf(ctx.state, command.actor as string);
-  if (!c) return missing(ctx.state, command.actor as string);
+  if (!c) return unknownCombatant(ctx.state, command.actor as string);
   if (c.cs.dead) return reject('tempo/dead', `${c.name} is already dead.`);
   const amount = command.amount as number;
   const max = maxExertion(c);

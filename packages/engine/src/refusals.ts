@@ -20,3 +20,15 @@ export function cannotStart(state: EncounterState, what = 'fight'): Rejection | 
   }
   return undefined;
 }
+
+/** A command names a combatant the encounter does not have: say which ones it has. */
+export function unknownCombatant(state: EncounterState, id: string): Rejection {
+  const names = state.roster.join(', ') || 'none yet';
+  return reject(
+    'combatant/unknown',
+    `There is no combatant "${id}" in this encounter (combatants: ${names}).`,
+    {
+      combatant: id,
+    },
+  );
+}
