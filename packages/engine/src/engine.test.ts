@@ -275,6 +275,24 @@ describe('dice state and views', () => {
     const own = view(enc.state, { role: 'player', combatants: ['spy'] }, roundRobin);
     expect(own.combatants.spy?.name).toBe('Spy');
   });
+
+  it('a hidden combatant whose adding was undone stays hidden in the log it left, whole or sliced', () => {
+    const enc = make(3);
+    ok(enc, { type: 'add-combatant', combatant: { id: 'spy', name: 'Spy', hidden: true } });
+    ok(enc, { type: 'start' });
+    ok(enc, { type: 'roll', actor: 'spy' });
+    ok(enc, { type: 'undo' });
+    ok(enc, { type: 'undo' });
+    ok(enc, { type: 'undo' });
+    expect(enc.state.combatants.spy).toBeUndefined();
+    const table = { role: 'table' as const };
+    const slice = enc.entries.filter((e) => e.seq > 3);
+    expect(enc.everHidden.has('spy')).toBe(true);
+    expect(JSON.stringify(viewLog(enc.entries, table, enc.state, roundRobin))).not.toContain('spy');
+    expect(JSON.stringify(viewLog(slice, table, enc.state, roundRobin, enc.everHidden))).not.toContain('spy');
+    // The GM still reads everything.
+    expect(JSON.stringify(viewLog(slice, { role: 'gm' }, enc.state, roundRobin))).toContain('spy');
+  });
 });
 
 describe('redaction covers nested names and owned secrets', () => {

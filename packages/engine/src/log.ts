@@ -9,6 +9,7 @@ import {
   type LogEntry,
   type Rejection,
 } from './types.js';
+import { everHiddenIn } from './view.js';
 
 /** How many command groups can be undone in a row. */
 export const UNDO_DEPTH = 200;
@@ -101,6 +102,8 @@ export function applyEntries(
 export class EncounterLog {
   readonly entries: LogEntry[] = [];
   state: EncounterState;
+  /** Every combatant the log ever added hidden or hid (for `viewLog` of a slice of the log). */
+  readonly everHidden = new Set<string>();
 
   private constructor(
     readonly registry: RulesetRegistry,
@@ -129,6 +132,7 @@ export class EncounterLog {
   ): EncounterLog {
     const enc = new EncounterLog(registry, log[0]!);
     enc.entries.push(...log.slice(1));
+    everHiddenIn(enc.entries, enc.everHidden);
     const tail = snapshot ? log.filter((e) => e.seq > snapshot.seq) : [];
     if (snapshot && snapshot.state.seq === snapshot.seq && log.some((e) => e.seq === snapshot.seq)) {
       enc.state = applyEntries(snapshot.state, tail, enc.entries, registry);
@@ -142,6 +146,8 @@ export class EncounterLog {
   rollback(to: { length: number; state: EncounterState }): void {
     this.entries.length = to.length;
     this.state = to.state;
+    this.everHidden.clear();
+    everHiddenIn(this.entries, this.everHidden);
   }
 
   /** Decides and applies a command; returns the new log entries or the rejection. */
@@ -156,6 +162,7 @@ export class EncounterLog {
       return entry;
     });
     this.entries.push(...entries);
+    everHiddenIn(entries, this.everHidden);
     this.state = applyEntries(this.state, entries, this.entries, this.registry);
     return entries;
   }

@@ -87,9 +87,16 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
   /**
    * Returns the event as the viewer may see it, or null to drop it. Runs before the engine's own guard,
    * so it may rewrite an event that names a hidden combatant among others (an order without them); an
-   * event that still names one afterwards is dropped whole.
+   * event that still names one afterwards is dropped whole. `hidden` is every combatant id the viewer may
+   * not see — those of the state and those that were hidden once and have left it (an undone arrival):
+   * use it rather than the state's flags, which know nothing of the departed.
    */
-  redactEvent?(event: EngineEvent, viewer: Viewer, state: EncounterState<T>): EngineEvent | null;
+  redactEvent?(
+    event: EngineEvent,
+    viewer: Viewer,
+    state: EncounterState<T>,
+    hidden: ReadonlySet<string>,
+  ): EngineEvent | null;
   /** A log line for one of the ruleset's own events, or null to use the default. */
   describeEvent?(event: EngineEvent, state: EncounterState<T>): string | null;
   /** Extra checks on a custom action's data (flags such as free move units). */

@@ -5,15 +5,36 @@ import type { Combatant, EncounterState, EngineEvent, LogEntry, Rejection, Viewe
 /** What a viewer receives. For anyone but the GM the dice state is gone (it would predict rolls). */
 export type EncounterView = Omit<EncounterState, 'dice'> & { dice: EncounterState['dice'] | null };
 
-/** The ids of the combatants a viewer may not see: hidden ones, except a player's own. Empty for the GM. */
-export function hiddenFrom(state: EncounterState, viewer: Viewer): Set<string> {
+/**
+ * The ids of the combatants a viewer may not see: hidden ones, except a player's own. Empty for the GM.
+ * `everHidden` (see `everHiddenIn`) adds the combatants that were hidden once and are no longer in the
+ * state (their adding was undone, or they were removed): the events of their time still name them.
+ */
+export function hiddenFrom(
+  state: EncounterState,
+  viewer: Viewer,
+  everHidden?: ReadonlySet<string>,
+): Set<string> {
   const hidden = new Set<string>();
   if (viewer.role === 'gm') return hidden;
-  for (const c of Object.values(state.combatants)) {
-    const own = viewer.role === 'player' && viewer.combatants.includes(c.id);
-    if (c.hidden && !own) hidden.add(c.id);
-  }
+  const own = (id: string) => viewer.role === 'player' && viewer.combatants.includes(id);
+  for (const c of Object.values(state.combatants)) if (c.hidden && !own(c.id)) hidden.add(c.id);
+  if (everHidden) for (const id of everHidden) if (!state.combatants[id] && !own(id)) hidden.add(id);
   return hidden;
+}
+
+/** Adds to `into` the ids of combatants that the entries add hidden or hide later. */
+export function everHiddenIn(entries: readonly LogEntry[], into: Set<string> = new Set()): Set<string> {
+  for (const { event } of entries) {
+    if (event.type === 'combatant/added') {
+      const c = event.combatant as { id?: unknown; hidden?: unknown } | undefined;
+      if (c?.hidden === true && typeof c.id === 'string') into.add(c.id);
+    } else if (event.type === 'combatant/updated') {
+      const patch = event.patch as { hidden?: unknown } | undefined;
+      if (patch?.hidden === true && typeof event.combatant === 'string') into.add(event.combatant);
+    }
+  }
+  return into;
 }
 
 function stripNotes(c: Combatant): Combatant {
@@ -86,12 +107,16 @@ function mentions(event: EngineEvent, hidden: Set<string>): boolean {
   return false;
 }
 
-/** One event as a viewer may see it, or null. `state` is the state the event led to. */
+/**
+ * One event as a viewer may see it, or null. `state` is the state the event led to; `everHidden` as in
+ * `hiddenFrom`.
+ */
 export function viewEvent(
   original: EngineEvent,
   viewer: Viewer,
   state: EncounterState,
   ruleset: AnyRuleset,
+  everHidden?: ReadonlySet<string>,
 ): EngineEvent | null {
   if (viewer.role === 'gm') return original;
   let event = original;
@@ -102,7 +127,7 @@ export function viewEvent(
       state: view(event.state as unknown as EncounterState, viewer, ruleset) as never,
     };
   }
-  const hidden = hiddenFrom(state, viewer);
+  const hidden = hiddenFrom(state, viewer, everHidden);
   // A combatant added hidden stays unseen even after it leaves the state.
   if (event.type === 'combatant/added' && (event.combatant as { hidden?: boolean } | undefined)?.hidden) {
     const id = (event.combatant as { id: string }).id;
@@ -111,7 +136,7 @@ export function viewEvent(
   // The ruleset speaks first: it may rewrite an event that names a hidden combatant among others (an
   // order without them). Whatever still names one after that is dropped whole.
   if (ruleset.redactEvent) {
-    const rewritten = ruleset.redactEvent(event, viewer, state);
+    const rewritten = ruleset.redactEvent(event, viewer, state, hidden);
     if (!rewritten) return null;
     event = rewritten;
   }
@@ -136,17 +161,21 @@ export function viewEvent(
   return out;
 }
 
-/** Log entries as a viewer may see them. */
+/**
+ * Log entries as a viewer may see them. `everHidden` is `everHiddenIn` of the whole log; without it the
+ * entries given are taken to be the whole log (pass it when they are a slice, such as "since seq N").
+ */
 export function viewLog(
   entries: readonly LogEntry[],
   viewer: Viewer,
   state: EncounterState,
   ruleset: AnyRuleset,
+  everHidden: ReadonlySet<string> = everHiddenIn(entries),
 ): LogEntry[] {
   if (viewer.role === 'gm') return [...entries];
   const out: LogEntry[] = [];
   for (const entry of entries) {
-    const e = viewEvent(entry.event, viewer, state, ruleset);
+    const e = viewEvent(entry.event, viewer, state, ruleset, everHidden);
     if (e) out.push({ ...entry, event: e });
   }
   return out;

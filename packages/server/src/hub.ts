@@ -369,7 +369,7 @@ export class Hub {
       live.record = { ...live.record, seq, updatedAt: time };
       if (crossed) await this.storage.saveSnapshot(id, seq, live.log.state);
       this.broadcast(live, result);
-      return { seq, entries: viewLog(result, viewer, live.log.state, live.ruleset) };
+      return { seq, entries: viewLog(result, viewer, live.log.state, live.ruleset, live.log.everHidden) };
     });
   }
 
@@ -385,7 +385,7 @@ export class Hub {
         message = JSON.stringify({
           type: 'change',
           seq,
-          entries: viewLog(entries, sub.viewer, live.log.state, live.ruleset),
+          entries: viewLog(entries, sub.viewer, live.log.state, live.ruleset, live.log.everHidden),
           state: view(live.log.state, sub.viewer, live.ruleset),
         });
         cache.set(key, message);
@@ -413,7 +413,10 @@ export class Hub {
   ): Promise<{ seq: number; entries: LogEntry[] }> {
     const live = await this.open(id);
     const entries = live.log.entries.filter((e) => e.seq > after);
-    return { seq: live.record.seq, entries: viewLog(entries, viewerOf(link), live.log.state, live.ruleset) };
+    return {
+      seq: live.record.seq,
+      entries: viewLog(entries, viewerOf(link), live.log.state, live.ruleset, live.log.everHidden),
+    };
   }
 
   /**
@@ -439,7 +442,10 @@ export class Hub {
     if (after !== undefined && after < live.record.seq) {
       const missed = live.log.entries.filter((e) => e.seq > after);
       sub.send(
-        JSON.stringify({ type: 'events', entries: viewLog(missed, viewer, live.log.state, live.ruleset) }),
+        JSON.stringify({
+          type: 'events',
+          entries: viewLog(missed, viewer, live.log.state, live.ruleset, live.log.everHidden),
+        }),
       );
     }
     return () => {

@@ -1,4 +1,4 @@
-import { type EngineEvent, hiddenFrom, type JsonObject, type Viewer } from '@roundkeeper/engine';
+import type { EngineEvent, JsonObject, Viewer } from '@roundkeeper/engine';
 import type { State } from './types.js';
 
 /**
@@ -35,9 +35,13 @@ export function redact(state: State, viewer: Viewer): State {
   };
 }
 
-export function redactEvent(event: EngineEvent, viewer: Viewer, state: State): EngineEvent | null {
+export function redactEvent(
+  event: EngineEvent,
+  viewer: Viewer,
+  _state: State,
+  hidden: ReadonlySet<string>,
+): EngineEvent | null {
   if (viewer.role === 'gm') return event;
-  const hidden = hiddenFrom(state, viewer);
   const visible = (v: unknown) => typeof v !== 'string' || !hidden.has(v);
   let out: EngineEvent = event;
   for (const field of ['members', 'combatants'] as const) {

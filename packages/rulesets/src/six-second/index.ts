@@ -4,7 +4,6 @@ import {
   cannotStart,
   type Decision,
   type EngineEvent,
-  hiddenFrom,
   type Instant,
   type Ruleset,
   reach,
@@ -453,8 +452,12 @@ function redact(state: State, _viewer: Viewer): State {
   };
 }
 
-function redactEvent(event: EngineEvent, viewer: Viewer, state: State): EngineEvent | null {
-  const hidden = hiddenFrom(state, viewer);
+function redactEvent(
+  event: EngineEvent,
+  _viewer: Viewer,
+  _state: State,
+  hidden: ReadonlySet<string>,
+): EngineEvent | null {
   if (hidden.size === 0) return event;
   switch (event.type) {
     case 'six-second/order':

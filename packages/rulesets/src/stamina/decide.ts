@@ -24,6 +24,9 @@ import { advance, checkInitiative, keysFrom, scheduleRound, turnEntry } from './
 import { catalogOf, findAction, isRefusal, planUse, type Use } from './rules.js';
 import { type Ctx, rank, refsOf, type State } from './types.js';
 
+/** How an Aim's effect is named: "Aim at Bren" (views of the hidden read it as a plain Aim). */
+export const AIM_AT = 'Aim at ';
+
 const id = z.string().min(1).max(64);
 const count = z.number().int().min(0).max(1000);
 const initiativeMap = z.record(z.string(), z.number().int().min(-1000).max(1000));
@@ -283,7 +286,7 @@ function consequences(ctx: Ctx, command: Act, use: Use): EngineEvent[] {
       effect(
         ctx,
         c.id,
-        `Aim at ${state.combatants[command.target]!.name}`,
+        `${AIM_AT}${state.combatants[command.target]!.name}`,
         // "until the end of the character's next turn"
         { kind: 'until-turn-end', combatant: c.id, turns: 1 },
         { aimAt: command.target, bonusDice },

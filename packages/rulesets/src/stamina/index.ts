@@ -1,7 +1,6 @@
 import {
   type ActionDef,
   type EngineEvent,
-  hiddenFrom,
   type Instant,
   type LegalAction,
   type Rejection,
@@ -10,7 +9,7 @@ import {
   type Viewer,
 } from '@roundkeeper/engine';
 import { ACTION_KINDS, STAMINA_CATALOG } from './catalog.js';
-import { commands, decide, react } from './decide.js';
+import { AIM_AT, commands, decide, react } from './decide.js';
 import { catalogOf, isRefusal, planUse } from './rules.js';
 import { timeline } from './timeline.js';
 import {
@@ -258,11 +257,6 @@ function signed(n: number): string {
   return n >= 0 ? `+${n}` : `−${-n}`;
 }
 
-/** Whether a combatant is hidden from a viewer (a player sees their own hidden characters). */
-function hiddenTo(viewer: Viewer, state: State, id: unknown): boolean {
-  return typeof id === 'string' && hiddenFrom(state, viewer).has(id);
-}
-
 /**
  * An Aim at a hidden combatant reads as a plain Aim: the effect would otherwise name whom it aims at.
  * `unseen` says whether the viewer may not see a combatant.
@@ -291,14 +285,30 @@ function redact(state: State, viewer: Viewer): State {
  * carries them inside `effect`: drop those here too. An Aim at a hidden combatant loses whom it aims at;
  * a reaction taken during a hidden combatant's turn loses whose turn it was.
  */
-function redactEvent(event: EngineEvent, viewer: Viewer, state: State): EngineEvent | null {
+function redactEvent(
+  event: EngineEvent,
+  viewer: Viewer,
+  state: State,
+  hidden: ReadonlySet<string>,
+): EngineEvent | null {
   if (viewer.role === 'gm') return event;
+  const unseen = (id: unknown) => typeof id === 'string' && hidden.has(id);
   if (event.type === 'effect/added') {
     const fx = event.effect as { target?: string; source?: string; name: string; data?: unknown } | undefined;
-    if (hiddenTo(viewer, state, fx?.target) || hiddenTo(viewer, state, fx?.source)) return null;
-    if (fx) return { ...event, effect: redactAim(fx, (id) => hiddenTo(viewer, state, id)) as never };
+    if (unseen(fx?.target) || unseen(fx?.source)) return null;
+    if (fx) return { ...event, effect: redactAim(fx, unseen) as never };
   }
-  if (hiddenTo(viewer, state, event.during)) {
+  // An Aim's end carries only the effect's name ("Aim at Spy"): it reads as a plain Aim unless it names
+  // a combatant the viewer sees.
+  if (
+    (event.type === 'effect/expired' || event.type === 'effect/removed') &&
+    typeof event.name === 'string'
+  ) {
+    const aimedAt = event.name.startsWith(AIM_AT) ? event.name.slice(AIM_AT.length) : null;
+    const seen = (c: { id: string; name: string }) => c.name === aimedAt && !hidden.has(c.id);
+    if (aimedAt !== null && !Object.values(state.combatants).some(seen)) return { ...event, name: 'Aim' };
+  }
+  if (unseen(event.during)) {
     const { during: _d, ...rest } = event;
     return rest as EngineEvent;
   }

@@ -1025,4 +1025,16 @@ describe('Redaction: an Aim at a hidden combatant, and a reaction during its tur
       expect(log).toContain('take-cover');
     }
   });
+
+  it("an Aim at a hidden combatant that runs out reads as a plain Aim's end", () => {
+    const spy = { id: 'spy', name: 'Spy', side: 'npc', hidden: true, stats: { stamina: 6, defense: 8 } };
+    const enc = fight({}, [...duo, spy]);
+    must(enc, act('ana', 'aim', { target: 'spy' }));
+    for (let i = 0; i < 8 && st(enc).effects.length > 0; i++) must(enc, { type: 'next' });
+    const expired = enc.entries.find((e) => e.event.type === 'effect/expired');
+    expect(expired?.event.name).toBe('Aim at Spy');
+    const log = JSON.stringify(viewLog(enc.entries, { role: 'table' }, enc.state, stamina as never));
+    expect(log).toContain('"type":"effect/expired","effect":');
+    expect(log).not.toContain('Spy');
+  });
 });

@@ -6,7 +6,6 @@ import {
   type DecideContext,
   type Decision,
   type EngineEvent,
-  hiddenFrom,
   type Instant,
   isRejection,
   type LegalAction,
@@ -245,8 +244,12 @@ function redact(state: TaraState, _viewer: Viewer): TaraState {
   };
 }
 
-function redactEvent(event: EngineEvent, viewer: Viewer, state: TaraState): EngineEvent | null {
-  const hidden = hiddenFrom(state, viewer);
+function redactEvent(
+  event: EngineEvent,
+  _viewer: Viewer,
+  state: TaraState,
+  hidden: ReadonlySet<string>,
+): EngineEvent | null {
   const seen = (id: string) => Object.hasOwn(state.combatants, id) && !hidden.has(id);
   if (event.type === 'tara/simultaneous') {
     const partners = (event.with as string[]).filter(seen);

@@ -692,5 +692,5 @@ describe('legalActions and timeline', () => {
 it('party fixture stays valid', () => {
   expect(party).toHaveLength(4);
   const e: EngineEvent = { type: 'x' };
-  expect(tempo.redactEvent?.(e, table, ts(fight()))).toEqual(e);
+  expect(tempo.redactEvent?.(e, table, ts(fight()), new Set())).toEqual(e);
 });
