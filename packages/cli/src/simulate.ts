@@ -15,6 +15,7 @@ import {
   type Scenario,
   StateRng,
   seededDice,
+  seededRng,
 } from '@roundkeeper/engine';
 import {
   compileTaraKernel,
@@ -596,7 +597,7 @@ function kernelSimulator(p: Prepared, kernel: TaraKernel, limit: number): Simula
       const sums = p.roster.map((id) => METRICS.map((k) => tally.metrics[id]![k]));
       const histograms = p.roster.map((id) => tally.attackHistogram[id]!);
       for (let t = from; t < to; t++) {
-        const rng = new StateRng(seededDice(trialSeed(seed, t)));
+        const rng = seededRng(trialSeed(seed, t));
         trial.fill(0);
         // `start`, then per Round: the policy's actions and a `next` per entry, to end it and to roll on.
         let commands = 1;

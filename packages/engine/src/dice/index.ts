@@ -31,7 +31,15 @@ export {
 export { DICE_NOTATION_HELP, DiceLimitError, DiceRefError, DiceSyntaxError } from './errors.js';
 export { formatDice, parseDice } from './parse.js';
 export { type DiceRefs, diceRefNames } from './refs.js';
-export { DiceScriptError, type DiceState, type Rng, StateRng, scriptedDice, seededDice } from './rng.js';
+export {
+  DiceScriptError,
+  type DiceState,
+  type Rng,
+  StateRng,
+  scriptedDice,
+  seededDice,
+  seededRng,
+} from './rng.js';
 export {
   type DiceRoll,
   type DiceRollTerm,

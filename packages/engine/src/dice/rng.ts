@@ -32,6 +32,15 @@ export function seededDice(seed: number): DiceState {
   return { mode: 'seeded', seed: seed32, state: [...xoroshiro128plus(seed32).getState()] };
 }
 
+/**
+ * The faces `new StateRng(seededDice(seed))` gives, for loops that roll millions of times and never
+ * need the dice state back (a simulation's trials): none of StateRng's bookkeeping per face.
+ */
+export function seededRng(seed: number): Rng {
+  const gen = xoroshiro128plus(seed | 0);
+  return { int: (min, max) => uniformInt(gen, min, max) };
+}
+
 export function scriptedDice(
   faces: readonly number[],
   then: 'error' | { seed: number } = 'error',
