@@ -6,12 +6,9 @@ import v8 from 'node:v8';
 // default, which only adds resident memory here. Held at its first size (1 MiB semi-spaces) it is
 // scavenged more often, each time in well under a millisecond, and the process keeps ~30 MiB less.
 // Set before the rest of the server loads; an explicit --max-semi-space-size (node flag or NODE_OPTIONS) wins.
-const holdYoungGeneration = () => {
-  if (!`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`.includes('semi-space')) {
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-  }
-};
-holdYoungGeneration();
+if (!`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`.includes('semi-space')) {
+  v8.setFlagsFromString('--semi-space-growth-factor=1');
+}
 const { startServer } = await import('./server.js');
 
 const HELP = `roundkeeper-server — Roundkeeper's server: the web app and its API, on an embedded SQLite database.
@@ -83,8 +80,6 @@ try {
     logLevel: (values['log-level'] as string | undefined) ?? env.RK_LOG_LEVEL ?? 'warn',
     ...(rateLimit !== undefined ? { rateLimit } : {}),
   });
-  // Starting a worker thread (the database's checkpointer) re-applies Node's V8 flags: set it again.
-  holdYoungGeneration();
   process.stdout.write(`Roundkeeper listening on ${server.url}\n`);
   let closing = false;
   const shutdown = (signal: string) => {
