@@ -54,6 +54,8 @@ export function scriptedDice(
  */
 export class StateRng implements Rng {
   private gen: RandomGenerator | undefined;
+  /** The generator, once every face comes from it. */
+  private free: RandomGenerator | undefined;
   private used: number;
   private rolled = 0;
 
@@ -71,6 +73,9 @@ export class StateRng implements Rng {
       throw new RangeError(`A die needs whole bounds with min ≤ max; got ${min}..${max}.`);
     }
     this.rolled++;
+    // The hot path: once the faces come from the generator (seeded, or a script used up that goes on
+    // from a seed), nothing else is checked again.
+    if (this.free !== undefined) return uniformInt(this.free, min, max);
     const s = this.initial;
     if (s.mode === 'scripted' && this.used < s.faces.length) {
       const face = s.faces[this.used]!;
@@ -89,7 +94,8 @@ export class StateRng implements Rng {
         'dice/script-exhausted',
       );
     }
-    return uniformInt(this.generator(), min, max);
+    this.free = this.generator();
+    return uniformInt(this.free, min, max);
   }
 
   private generator(): RandomGenerator {
