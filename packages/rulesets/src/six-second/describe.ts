@@ -17,6 +17,17 @@ export function describeEvent(event: EngineEvent, state: State): string | null {
     }
     case 'six-second/roll-off-abandoned':
       return `${(event.combatants as string[]).map(name).join(' and ')} kept tying; they keep the roster order (the GM may set it by hand).`;
+    case 'six-second/contest-roll-off': {
+      const ids = event.combatants as string[];
+      const totals = event.totals as number[];
+      return `Tie: ${ids.map(name).join(' and ')} roll again (${ids.map((id, i) => `${name(id)} ${totals[i]}`).join(', ')}).`;
+    }
+    case 'six-second/contest': {
+      const order = event.order as string[];
+      const totals = event.totals as number[];
+      const about = typeof event.about === 'string' ? event.about : 'who goes first';
+      return `Reflex checks for initiative, ${about}: ${order.map((id, i) => `${name(id)} (${totals[i]})`).join(', then ')}.`;
+    }
     case 'six-second/order':
       return `Initiative order: ${(event.order as string[]).map(name).join(', ')}.`;
     case 'six-second/joins-next-round':
@@ -38,7 +49,12 @@ export function describeEvent(event: EngineEvent, state: State): string | null {
       if (seconds === 0) return `${who}: ${String(event.name)}${target} (0SA).`;
       const span = from === to ? `second ${from}` : `seconds ${from}–${to}`;
       const left = Math.max(0, n - to);
-      const more = carry > 0 ? `, ${carry} s more at the start of ${who}'s next turn` : '';
+      const more =
+        carry > n
+          ? `, ${carry} s more over ${who}'s next ${Math.ceil(carry / n)} turns`
+          : carry > 0
+            ? `, ${carry} s more at the start of ${who}'s next turn`
+            : '';
       return `${who}: ${String(event.name)}${target} (${seconds} s, ${span}${more}) — ${left} s left.`;
     }
     case 'six-second/continued': {

@@ -18,7 +18,7 @@ import { act, legalActions } from './actions.js';
 import { builtInCatalog, validateCustomAction } from './catalog.js';
 import { describeInstant, shiftTuple } from './clock.js';
 import { describeEvent } from './describe.js';
-import { insertLateArrival, rollInitiative } from './initiative.js';
+import { contest, insertLateArrival, rollInitiative } from './initiative.js';
 import { timeline } from './timeline.js';
 import { complete, dueEffects, endTurn, reproject, spendSeconds, startRound, turnEntry } from './turns.js';
 import {
@@ -81,6 +81,20 @@ const commands = {
   }),
   delay: z.object({ actor }),
   'take-turn': z.object({ actor }),
+  contest: z.object({
+    actors: z
+      .array(actor)
+      .min(2)
+      .max(20)
+      .describe('The characters who contest who does something first (in or out of the fight).'),
+    about: z
+      .string()
+      .trim()
+      .min(1)
+      .max(80)
+      .optional()
+      .describe('What they contest, e.g. "who grabs the cursed item first".'),
+  }),
 };
 
 function decide(ctx: Ctx, command: Command): Decision {
@@ -161,7 +175,9 @@ function decide(ctx: Ctx, command: Command): Decision {
         const who = secret ? 'the current turn' : running.name;
         const what = secret
           ? 'an action that runs on into its next turn'
-          : `${carry.name} (${carry.secondsLeft} s more at the start of ${running.name}'s next turn)`;
+          : carry.secondsLeft > state.options.turnSeconds
+            ? `${carry.name} (${carry.secondsLeft} s more, over ${running.name}'s next turns)`
+            : `${carry.name} (${carry.secondsLeft} s more at the start of ${running.name}'s next turn)`;
         return reject(
           'delay/inside-action',
           `${c.name} cannot take the delayed turn now: ${who} is in the middle of ${what}, and a delayed turn never interrupts an action. Take it when the next turn begins, or before a long action starts.`,
@@ -188,6 +204,18 @@ function decide(ctx: Ctx, command: Command): Decision {
       }
       events.push(schedule(entry), ...reach(entry));
       return events;
+    }
+    case 'contest': {
+      const ids = command.actors as string[];
+      for (const id of ids) if (!state.combatants[id]) return unknownCombatant(state, id);
+      const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+      if (twice) {
+        return reject(
+          'contest/duplicate',
+          `${state.combatants[twice]!.name} is named twice; each contesting character makes one Reflex check.`,
+        );
+      }
+      return contest(ctx, ids, typeof command.about === 'string' ? command.about : null);
     }
     default:
       return reject('command/unknown', `"${command.type}" is not a six-second command.`);
@@ -348,6 +376,8 @@ function evolve(state: State, event: EngineEvent): State | undefined {
     }
     case 'six-second/roll-off-abandoned':
     case 'six-second/joins-next-round':
+    case 'six-second/contest-roll-off':
+    case 'six-second/contest':
       return state;
     default:
       return undefined;
@@ -464,7 +494,14 @@ function redactEvent(
       return { type: event.type, order: (event.order as string[]).filter((id) => !hidden.has(id)) };
     case 'six-second/roll-off':
     case 'six-second/roll-off-abandoned':
+    case 'six-second/contest-roll-off':
       return (event.combatants as string[]).some((id) => hidden.has(id)) ? null : event;
+    case 'six-second/contest': {
+      const order = event.order as string[];
+      const totals = event.totals as number[];
+      const seen = order.map((id, i) => [id, totals[i]!] as const).filter(([id]) => !hidden.has(id));
+      return { ...event, order: seen.map(([id]) => id), totals: seen.map(([, t]) => t) };
+    }
     case 'six-second/turn-interrupted':
       return hidden.has(event.by as string) ? null : event;
     default:

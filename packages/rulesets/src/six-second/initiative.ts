@@ -33,6 +33,7 @@ function breakTies(
   keys: Map<string, number[]>,
   events: EngineEvent[],
   depth: number,
+  rollOff = 'six-second/roll-off',
 ): void {
   if (tied.length < 2) return;
   if (depth >= MAX_ROLL_OFFS) {
@@ -46,12 +47,12 @@ function breakTies(
     totals.push(check.total);
     keys.get(id)!.push(check.total);
   }
-  events.push({ type: 'six-second/roll-off', combatants: tied, totals });
+  events.push({ type: rollOff, combatants: tied, totals });
   const byTotal = new Map<number, string[]>();
   tied.forEach((id, i) => {
     byTotal.set(totals[i]!, [...(byTotal.get(totals[i]!) ?? []), id]);
   });
-  for (const again of byTotal.values()) breakTies(ctx, again, keys, events, depth + 1);
+  for (const again of byTotal.values()) breakTies(ctx, again, keys, events, depth + 1, rollOff);
 }
 
 function descending(a: readonly number[], b: readonly number[]): number {
@@ -87,6 +88,32 @@ export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, nu
   // Stable: a tie the roll-offs could not break keeps the roster order.
   const order = [...ids].sort((a, b) => descending(keys.get(a)!, keys.get(b)!));
   events.push({ type: 'six-second/order', order });
+  return events;
+}
+
+/**
+ * 001: "any time when you need to know who does something first (who speaks first, who grabs the cursed
+ * magic item first, etc.) have the contesting characters make a Reflex check for initiative." In or out of
+ * the fight: the same check and the same roll-offs, but the turn order and the recorded Initiative stay.
+ */
+export function contest(ctx: Ctx, ids: string[], about: string | null): EngineEvent[] {
+  const events: EngineEvent[] = [];
+  const keys = new Map<string, number[]>();
+  for (const id of ids) {
+    const check = initiativeCheck(ctx, id, `Reflex check for initiative: ${about ?? 'who goes first'}`);
+    keys.set(id, [check.total]);
+    events.push(check.event);
+  }
+  const groups = new Map<number, string[]>();
+  for (const id of ids) groups.set(keys.get(id)![0]!, [...(groups.get(keys.get(id)![0]!) ?? []), id]);
+  for (const tied of groups.values()) breakTies(ctx, tied, keys, events, 0, 'six-second/contest-roll-off');
+  const order = [...ids].sort((a, b) => descending(keys.get(a)!, keys.get(b)!));
+  events.push({
+    type: 'six-second/contest',
+    order,
+    totals: order.map((id) => keys.get(id)![0]!),
+    about,
+  });
   return events;
 }
 

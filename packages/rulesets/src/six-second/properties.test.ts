@@ -26,6 +26,13 @@ const command = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record({
+      type: fc.constant('contest'),
+      actors: fc.array(id, { minLength: 1, maxLength: 4 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
       type: fc.constant('add-combatant'),
       combatant: fc.record({
         name: fc.constantFrom('Wolf', 'Bat'),

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import {
   EncounterLog,
   type EncounterState,
@@ -117,6 +119,47 @@ describe('001 Initiative ties: the tied roll again among themselves until it bre
   });
 });
 
+describe('001 Initiative out of combat: "who does something first" is a Reflex check for initiative', () => {
+  it('ranks the contesting characters, ties rolling again, before any fight starts', () => {
+    // Ana 10+2, Bren 11+1 (tie at 12); roll-off: Ana 3+2, Bren 9+1.
+    const enc = scripted([10, 11, 3, 9]);
+    const entries = must(enc, {
+      type: 'contest',
+      actors: ['ana', 'bren'],
+      about: 'who grabs the cursed item first',
+    });
+    expect(events(entries, 'six-second/contest-roll-off')[0]?.totals).toEqual([5, 10]);
+    const result = events(entries, 'six-second/contest')[0]!;
+    expect(result).toMatchObject({ order: ['bren', 'ana'], totals: [12, 12] });
+    expect(sixSecond.describeEvent!(result, st(enc))).toBe(
+      'Reflex checks for initiative, who grabs the cursed item first: Bren (12), then Ana (12).',
+    );
+    expect(enc.state.status).toBe('setup');
+    expect(cs(enc, 'ana')).toMatchObject({ initiative: null, rollOffs: [] });
+  });
+
+  it('in the fight it settles who is first without touching the turn order or the Initiative', () => {
+    const enc = scripted([1, 20]);
+    must(enc, { type: 'start', initiative: { ana: 20, bren: 15, orc: 10 } });
+    const entries = must(enc, { type: 'contest', actors: ['ana', 'orc'] });
+    expect(events(entries, 'six-second/contest')[0]).toMatchObject({
+      order: ['orc', 'ana'],
+      totals: [20, 3],
+    });
+    expect(st(enc).rs.order).toEqual(['ana', 'bren', 'orc']);
+    expect([cs(enc, 'ana').initiative, enc.state.current]).toEqual([20, 'ana']);
+  });
+
+  it('refuses an unknown or repeated character, and a contest of one', () => {
+    const enc = started();
+    expect(refused(enc, { type: 'contest', actors: ['ana', 'nobody'] }).code).toBe('combatant/unknown');
+    const twice = refused(enc, { type: 'contest', actors: ['ana', 'ana'] });
+    expect(twice.code).toBe('contest/duplicate');
+    expect(twice.message).toBe('Ana is named twice; each contesting character makes one Reflex check.');
+    expect(refused(enc, { type: 'contest', actors: ['ana'] }).code).toBe('command/invalid');
+  });
+});
+
 describe('001 Late Arrivals: roll Initiative and insert by the result', () => {
   it('inserts a latecomer later in the order into this round, renumbering the slots after it', () => {
     const enc = scripted([12]);
@@ -129,6 +172,28 @@ describe('001 Late Arrivals: roll Initiative and insert by the result', () => {
       ['wolf', 3],
       ['orc', 4],
     ]);
+  });
+
+  it('a latecomer who ties a placed character rolls off against them until one is higher', () => {
+    // Wolf 15 ties Bren (given 15); roll-off 1: 9+0 vs 8+1 (tie again); roll-off 2: 12+0 vs 3+1.
+    const enc = scripted([15, 9, 8, 12, 3]);
+    must(enc, { type: 'start', initiative: { ana: 20, bren: 15, orc: 10 } });
+    const entries = must(enc, {
+      type: 'add-combatant',
+      combatant: { id: 'wolf', name: 'Wolf', stats: { dexterity: 0 } },
+    });
+    expect(events(entries, 'six-second/roll-off').map((e) => [e.combatants, e.totals])).toEqual([
+      [
+        ['wolf', 'bren'],
+        [9, 9],
+      ],
+      [
+        ['wolf', 'bren'],
+        [12, 4],
+      ],
+    ]);
+    expect(cs(enc, 'wolf')).toMatchObject({ initiative: 15, rollOffs: [9, 12] });
+    expect(st(enc).rs.order).toEqual(['ana', 'wolf', 'bren', 'orc']);
   });
 
   it('a latecomer whose place has passed this round acts from the next round; the running turn is renumbered', () => {
@@ -223,6 +288,15 @@ describe('001 Zero-Second Actions: any number "within reason" — a per-turn cap
     for (let i = 0; i < 3; i++) must(enc, { type: 'next' });
     must(enc, { type: 'act', actor: 'ana', action: 'talk' });
   });
+
+  it('a delayed turn is the same turn: zero-second actions taken before delaying count toward the cap', () => {
+    const enc = started({ zeroSecondCap: 2 });
+    must(enc, { type: 'act', actor: 'ana', action: 'talk' });
+    must(enc, { type: 'delay', actor: 'ana' });
+    must(enc, { type: 'take-turn', actor: 'ana' });
+    must(enc, { type: 'act', actor: 'ana', action: 'talk' });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'drop-object' }).code).toBe('zero-second/cap');
+  });
 });
 
 describe('001 Consecutive seconds: a long action continues into the same character’s next turn', () => {
@@ -246,7 +320,10 @@ describe('001 Consecutive seconds: a long action continues into the same charact
       type: 'define-action',
       action: { id: 'ritual', name: 'Ritual', kind: 'spell', cost: { seconds: 14 }, data: { delay: 0 } },
     });
-    must(enc, { type: 'act', actor: 'ana', action: 'ritual', effect: 'Ward' });
+    const cast = must(enc, { type: 'act', actor: 'ana', action: 'ritual', effect: 'Ward' });
+    expect(sixSecond.describeEvent!(cast[0]!.event, st(enc))).toBe(
+      "Ana: Ritual (14 s, seconds 1–6, 8 s more over Ana's next 2 turns) — 0 s left.",
+    );
     const seen: number[] = [];
     for (let i = 0; i < 6; i++) {
       must(enc, { type: 'next' });
@@ -350,6 +427,24 @@ describe('001 Delay Initiative: skip the turn, take it before the next — even 
     expect(cs(enc, 'bren').secondsUsed).toBe(1);
     must(enc, { type: 'act', actor: 'bren', action: 'combo' });
     expect(enc.state.now).toEqual({ round: 1, at: [2, 5] });
+  });
+
+  it('"the other character finishes" only if still in the fight: a paused turn of someone defeated is dropped', () => {
+    const enc = started();
+    must(enc, { type: 'delay', actor: 'ana' });
+    must(enc, { type: 'delay', actor: 'bren' });
+    must(enc, { type: 'act', actor: 'orc', action: 'move' });
+    must(enc, { type: 'take-turn', actor: 'ana' });
+    must(enc, { type: 'take-turn', actor: 'bren' });
+    expect(st(enc).rs.interrupted).toEqual(['orc', 'ana']);
+    must(enc, { type: 'defeat', combatant: 'ana' });
+    const entries = must(enc, { type: 'next' });
+    expect(events(entries, 'six-second/turn-resumed')[0]?.combatant).toBe('orc');
+    expect(enc.state.current).toBe('orc');
+    expect(st(enc).rs.interrupted).toEqual([]);
+    expect(cs(enc, 'orc').secondsUsed).toBe(1);
+    must(enc, { type: 'next' });
+    expect([enc.state.round, enc.state.current]).toEqual([2, 'bren']);
   });
 
   it('never inside an action: not while the current character’s action runs on into their next turn', () => {
@@ -469,6 +564,38 @@ describe('001 Example Actions: a default catalog (the table lost its numbers), G
     expect(refused(enc, { type: 'define-action', action: { id: 'y', name: 'Y' } }).code).toBe(
       'action/missing-seconds',
     );
+  });
+
+  it('refuses a GM time for an action the catalog does not have, naming the ids it has', () => {
+    const enc = started();
+    const r = refused(enc, { type: 'set-options', options: { actionSeconds: { meleeattack: 3 } } });
+    expect(r.code).toBe('options/invalid');
+    expect(r.message).toContain('"actionSeconds.meleeattack": is not an action of the built-in catalog (');
+    expect(r.message).toContain('melee-attack');
+    const created = EncounterLog.create(
+      {
+        id: 't',
+        name: 'T',
+        ruleset: 'six-second',
+        options: { actionSeconds: { kick: 1 } },
+        dice: scriptedDice([]),
+      },
+      registry,
+    );
+    expect('code' in created && created.code).toBe('options/invalid');
+  });
+
+  it('the GM doc lists the catalog as shipped: every id with its seconds and its source', () => {
+    const doc = readFileSync(
+      fileURLToPath(new URL('../../../../docs/rulesets/six-second.md', import.meta.url)),
+      'utf8',
+    );
+    const rows = [...doc.matchAll(/^\| `([a-z-]+)` \| [^|]+ \| (\d+)[^|]* \| (text|default)/gm)].map((m) => [
+      m[1],
+      Number(m[2]),
+      m[3],
+    ]);
+    expect(rows).toEqual(SIX_SECOND_CATALOG.map((a) => [a.id, a.cost.seconds, a.data?.source]));
   });
 
   it('"Run (or longer)" takes a declared longer time; fixed actions do not', () => {

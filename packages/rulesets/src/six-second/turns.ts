@@ -73,7 +73,9 @@ export function endTurn(ctx: Ctx, opts: { elapse: boolean }): EngineEvent[] {
     }
     out.push({ type: 'turn/ended', combatant: id });
   }
-  const resuming = [...state.rs.interrupted].reverse().find((x) => state.combatants[x]);
+  // "… and the other character finishes": the innermost paused turn whose character is still in the fight.
+  // One defeated or removed meanwhile has no turn to finish; it is dropped from the stack.
+  const resuming = [...state.rs.interrupted].reverse().find((x) => state.combatants[x]?.active);
   if (state.rs.interrupted.length > 0) {
     out.push({ type: 'six-second/turn-resumed', combatant: resuming ?? null });
     if (resuming) return out;

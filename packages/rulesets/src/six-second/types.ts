@@ -1,5 +1,8 @@
 import { type DecideContext, type EncounterState, type JsonObject, parseDice } from '@roundkeeper/engine';
 import { z } from 'zod';
+import { SIX_SECOND_CATALOG } from './catalog.js';
+
+const CATALOG_IDS = SIX_SECOND_CATALOG.map((a) => a.id);
 
 /** A dice expression that must parse ("1d20", "2d10", "1d20+2"). */
 const diceText = z
@@ -47,6 +50,17 @@ export const sixSecondOptions = z.object({
     ),
   actionSeconds: z
     .record(z.string(), z.number().int().min(0).max(600))
+    .superRefine((times, check) => {
+      // A misspelt id would change nothing, silently: name the ids that can be timed.
+      for (const id of Object.keys(times)) {
+        if (CATALOG_IDS.includes(id)) continue;
+        check.addIssue({
+          code: 'custom',
+          path: [id],
+          message: `is not an action of the built-in catalog (${CATALOG_IDS.join(', ')}); a custom action takes its time from its own cost.seconds`,
+        });
+      }
+    })
     .default({})
     .describe('GM overrides of the catalog’s times, by action id (e.g. {"melee-attack": 3}).'),
 });
