@@ -85,7 +85,17 @@ export const STAMINA_CATALOG: ActionDef[] = [
     firstMoveFree: true,
     movement: 1,
   }),
-  def('sprint', 'Sprint', 'move', 3, 1, 'The character makes a sprint skill check and resolves its effects.'),
+  // Sprint lacks the reduction sentence, but Jump's "if you've taken a dash or sprint action already this turn"
+  // needs a Sprint and a Jump in one turn, which only a free first Sprint allows.
+  def(
+    'sprint',
+    'Sprint',
+    'move',
+    3,
+    1,
+    'The character makes a sprint skill check and resolves its effects.',
+    { firstMoveFree: true },
+  ),
   def(
     'swim',
     'Swim',

@@ -205,6 +205,11 @@ function act(ctx: Ctx, command: Act): Decision {
   // Climb: "if the skill check critically fails the character loses his grip and falls"
   if (action.id === 'climb' && command.check?.critical && command.check.success === false)
     check.notes.push(`critical failure: ${c.name} loses grip and falls`);
+  // Trip: "If the attack was made with a weapon and failed the weapon is dropped by the target's feet."
+  if (action.id === 'trip' && !command.body && command.target && command.check?.success === false) {
+    const target = state.combatants[command.target]!;
+    check.notes.push(`failed weapon trip: ${c.name}'s weapon is dropped at ${target.name}'s feet`);
+  }
   const acted: EngineEvent = {
     type: 'stamina/acted',
     combatant: c.id,
@@ -339,6 +344,18 @@ function consequences(ctx: Ctx, command: Act, use: Use): EngineEvent[] {
     // Trip: "If the attack succeeds the target it knocked prone" (Tackle is "a trip attack").
     const target = state.combatants[command.target]!;
     out.push(effect(ctx, target.id, 'Prone', { kind: 'indefinite' }, { condition: 'prone' }, c.id));
+  }
+  if (action.id === 'distracting-attack' && command.target && command.check?.success) {
+    // "the target loses one point of defense plus the character's rank in the distracting attack secondary
+    // skill in addition to any defense they would normally lose"; successes spent for 2 more are the GM's `adjust`.
+    const target = state.combatants[command.target]!;
+    out.push({
+      type: 'stamina/resources',
+      combatant: target.id,
+      stamina: 0,
+      defense: -lost(state, target.id, 1 + rank(c.stats, 'distractingAttack')),
+      reason: `${c.name}'s distracting attack`,
+    });
   }
   if (action.id === 'trip' && command.body && command.check?.success === false) {
     // "If the attack was made with the character's body and failed the attacker loses 3 defense"

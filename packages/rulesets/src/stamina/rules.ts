@@ -209,6 +209,15 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     defense += recklessDefense(input.bonusDice, rank(c.stats, 'recklessAttack'));
   }
 
+  // "Limit once per round." Checked before the once-per-turn rule: it is the action's own, wider limit, and
+  // its reason (next round) is the one that tells the GM when the action opens again.
+  const limited = made && flagsOf(made).oncePerRound ? made : flags.oncePerRound ? action : undefined;
+  if (limited && c.cs.roundTaken.includes(limited.id)) {
+    return refuse(
+      'round/once-per-round',
+      `${limited.name} is limited to once per round; ${name} already took it this round and can take it again next round.`,
+    );
+  }
   const turn = c.cs.turn;
   if (!reaction) {
     // "a character may not declare multiple actions with a turn requirement of one or greater during their turn"
@@ -233,14 +242,6 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
         `${action.name} cannot be taken after an action with a turn requirement of one; ${name} already took one this turn. Take it before the turn's turn-requirement-1 action, or next turn.`,
       );
     }
-  }
-  // "Limit once per round."
-  const limited = made && flagsOf(made).oncePerRound ? made : flags.oncePerRound ? action : undefined;
-  if (limited && c.cs.roundTaken.includes(limited.id)) {
-    return refuse(
-      'round/once-per-round',
-      `${limited.name} is limited to once per round; ${name} already took it this round and can take it again next round.`,
-    );
   }
 
   const arcane = flags.arcane;

@@ -370,7 +370,7 @@ describe('Refusals are sentences a GM understands: why, and what would make it l
     );
     must(enc, act('mira', 'off-hand-attack', { target: 'bren' }));
     expect(refused(enc, act('mira', 'off-hand-attack', { target: 'bren' })).message).toBe(
-      "Mira already took Off-hand attack at turn requirement 0 this turn; it may be taken once per turn, so again on Mira's next turn.",
+      'Off-hand attack is limited to once per round; Mira already took it this round and can take it again next round.',
     );
     must(enc, act('mira', 'basic-attack', { target: 'bren' }));
     expect(refused(enc, act('mira', 'quick-attack', { target: 'bren' })).message).toBe(
@@ -428,10 +428,15 @@ describe('Turn rules: the first move action of a turn has its turn requirement r
     expect(refused(enc, act('ana', 'basic-attack', { target: 'bren' })).code).toBe('turn/requirement-taken');
   });
 
-  it('Sprint has no reduction in the text', () => {
+  it('Sprint as the first move is free too (Jump counts on "a dash or sprint action already this turn")', () => {
     const enc = fight();
-    must(enc, act('ana', 'sprint'));
-    expect(refused(enc, act('ana', 'basic-attack', { target: 'bren' })).code).toBe('turn/requirement-taken');
+    const e = must(enc, act('ana', 'sprint'));
+    expect(e.find((x) => x.event.type === 'stamina/acted')!.event.turnRequirement).toBe(0);
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+    const late = fight();
+    must(late, act('ana', 'walk'));
+    must(late, act('ana', 'sprint')); // not the first move: the turn's one turn-requirement-1 action
+    expect(refused(late, act('ana', 'basic-attack', { target: 'bren' })).code).toBe('turn/requirement-taken');
   });
 
   it('Scramble: "move actions they make on their next turn cannot have its turn requirement reduced"', () => {
@@ -451,7 +456,11 @@ describe('Turn rules: a turn-requirement-0 action at most once per turn', () => 
   it('refuses the same turn-requirement-0 action twice in a turn', () => {
     const enc = fight({}, [{ ...duo[0]!, stats: { stamina: 6, loadTurnRequirement: 0 } }, duo[1]!]);
     must(enc, act('ana', 'load-weapon'));
-    expect(refused(enc, act('ana', 'load-weapon')).code).toBe('turn/once-per-turn');
+    const r = refused(enc, act('ana', 'load-weapon'));
+    expect(r.code).toBe('turn/once-per-turn');
+    expect(r.message).toBe(
+      "Ana already took Load weapon at turn requirement 0 this turn; it may be taken once per turn, so again on Ana's next turn.",
+    );
   });
 
   it('a GM action flagged repeatable may be taken again', () => {
@@ -1036,5 +1045,177 @@ describe('Redaction: an Aim at a hidden combatant, and a reaction during its tur
     const log = JSON.stringify(viewLog(enc.entries, { role: 'table' }, enc.state, stamina as never));
     expect(log).toContain('"type":"effect/expired","effect":');
     expect(log).not.toContain('Spy');
+  });
+});
+
+describe('Move actions: Dash and Scramble move up to the base movement; Jump gains after a Sprint', () => {
+  it('Dash: "Move up to your base movement in meters"; Scramble moves as far, as a reaction', () => {
+    const enc = fight();
+    const dash = must(enc, act('ana', 'dash')).find((x) => x.event.type === 'stamina/acted')!.event;
+    expect(dash.meters).toBe(9);
+    const scramble = must(enc, act('bren', 'scramble')).find((x) => x.event.type === 'stamina/acted')!.event;
+    expect([scramble.meters, cs(enc, 'bren').stamina]).toEqual([6, 4]);
+  });
+
+  it('Jump: distance +50% "if you\'ve taken a dash or sprint action already this turn" — after a Sprint', () => {
+    const enc = fight();
+    must(enc, act('ana', 'sprint'));
+    expect(checkOf(must(enc, act('ana', 'jump'))).notes).toContain(
+      'Jump: distance +50% (after a Dash or Sprint this turn)',
+    );
+  });
+});
+
+describe('Melee actions: Flurry of blows and Lunge penalty dice; lost parry bonuses', () => {
+  it('Flurry of blows: two penalty dice added to the skill check', () => {
+    const enc = fight();
+    const check = checkOf(must(enc, act('ana', 'flurry-of-blows', { target: 'bren' })));
+    expect(check.penaltyDice).toBe(2);
+    expect(check.notes).toContain('Flurry of blows: 2 penalty dice');
+  });
+
+  it('Lunge: two penalty dice and no parry until the next turn, unless the weapon has the Thrust keyword', () => {
+    const enc = fight();
+    expect(checkOf(must(enc, act('ana', 'lunge', { target: 'bren' }))).penaltyDice).toBe(2);
+    expect(st(enc).effects.map((e) => [e.name, e.target])).toEqual([['No parry (Lunge)', 'ana']]);
+    const thrust = fight();
+    must(thrust, act('ana', 'lunge', { target: 'bren', thrust: true }));
+    expect(st(thrust).effects).toHaveLength(0);
+  });
+
+  it('Off-hand attack: "loses the weapon\'s parry bonus until the beginning of the character\'s next turn"', () => {
+    const enc = fight();
+    must(enc, act('ana', 'off-hand-attack', { target: 'bren' }));
+    expect(st(enc).effects.map((e) => e.name)).toEqual(['No parry (Off-hand attack)']);
+    must(enc, { type: 'next' });
+    expect(checkOf(must(enc, act('bren', 'basic-attack', { target: 'ana' }))).notes).toContain(
+      'Ana No parry (Off-hand attack): no parry bonus',
+    );
+    must(enc, { type: 'next' }); // round 2: Ana's turn begins
+    expect(st(enc).effects).toHaveLength(0);
+  });
+
+  it('Quick attack: "Limit once per round" — refused again this round, open again next round', () => {
+    const enc = fight();
+    must(enc, act('ana', 'quick-attack', { target: 'bren' }));
+    expect(cs(enc, 'ana').roundTaken).toEqual(['quick-attack']);
+    const r = refused(enc, act('ana', 'quick-attack', { target: 'bren' }));
+    expect(r.code).toBe('round/once-per-round');
+    expect(r.message).toBe(
+      'Quick attack is limited to once per round; Ana already took it this round and can take it again next round.',
+    );
+    nextUntil(enc, 'ana');
+    expect(st(enc).round).toBe(2);
+    must(enc, act('ana', 'quick-attack', { target: 'bren' }));
+  });
+
+  it('Distracting attack: on a hit the target loses 1 + the distracting attack rank in defense', () => {
+    const enc = fight({}, [{ ...duo[0]!, stats: { ranks: { distractingAttack: 2 } } }, duo[1]!]);
+    must(enc, act('ana', 'distracting-attack', { target: 'bren', check: { successes: 1, success: true } }));
+    expect(cs(enc, 'bren').defense).toBe(5);
+    const miss = fight();
+    must(miss, act('ana', 'distracting-attack', { target: 'bren', check: { successes: 0, success: false } }));
+    expect(cs(miss, 'bren').defense).toBe(8);
+  });
+
+  it('Trip: "If the attack was made with a weapon and failed the weapon is dropped by the target\'s feet"', () => {
+    const enc = fight();
+    const check = checkOf(
+      must(enc, act('ana', 'trip', { target: 'bren', check: { successes: 0, success: false } })),
+    );
+    expect(check.notes).toContain("failed weapon trip: Ana's weapon is dropped at Bren's feet");
+    expect(cs(enc, 'ana').defense).toBe(8); // the 3 defense are lost only with the body
+  });
+});
+
+describe('Wind: "massless ranged magical effects do not suffer ranged penalties from wind"', () => {
+  it('Throw Spell takes no wind penalty dice, also as a free attack; Loose/shoot/fire does', () => {
+    const enc = fight({ wind: 4 });
+    expect(checkOf(must(enc, act('ana', 'throw-spell', { target: 'bren' }))).penaltyDice).toBe(0);
+    const free = checkOf(must(enc, act('bren', 'free-attack', { target: 'ana', as: 'throw-spell' })));
+    expect(free.penaltyDice).toBe(0);
+    expect(free.notes.join(' ')).not.toContain('wind');
+    const shot = fight({ wind: 4 });
+    expect(checkOf(must(shot, act('ana', 'loose', { target: 'bren' }))).penaltyDice).toBe(4);
+  });
+});
+
+describe('Defensive Stance: "double their melee defense bonus … until their next turn", shown on melee attacks', () => {
+  it('notes the doubled melee defense bonus on melee attacks against the character until their next turn', () => {
+    const enc = fight();
+    must(enc, act('ana', 'defensive-stance', { check: { successes: 0 } }));
+    must(enc, { type: 'next' });
+    expect(checkOf(must(enc, act('bren', 'basic-attack', { target: 'ana' }))).notes).toContain(
+      'Ana Defensive Stance: melee defense bonus doubled',
+    );
+    must(enc, { type: 'next' }); // round 2: Ana's turn begins, the stance ends
+    expect(st(enc).effects).toHaveLength(0);
+  });
+});
+
+describe('Magic: Gather arcane energy "turns in a row" and the crafted effect\'s rounds', () => {
+  it('Gather arcane energy: after a turn without gathering the count of turns in a row starts again', () => {
+    const enc = fight({}, [{ ...mage, stats: { ...mage.stats, ranks: { arcaneAptitude: 1 } } }, duo[1]!]);
+    must(enc, act('mira', 'gather-arcane-energy', { check: { successes: 2 } }));
+    nextUntil(enc, 'mira');
+    expect(refused(enc, act('mira', 'gather-arcane-energy')).code).toBe('magic/gather-limit');
+    must(enc, act('mira', 'shape-arcane-energy', { check: { successes: 1 } }));
+    nextUntil(enc, 'mira');
+    must(enc, act('mira', 'gather-arcane-energy', { check: { successes: 1 } }));
+    expect(cs(enc, 'mira').arcane).toMatchObject({ stored: 3, shaped: 1, actions: 3, gatherStreak: 1 });
+  });
+
+  it('Release crafted effect: "can be thrown as normal within a number of rounds equal to … arcane aptitude"', () => {
+    const enc = fight({}, [mage, duo[1]!]); // arcane aptitude 2
+    must(enc, act('mira', 'gather-arcane-energy', { check: { successes: 2 } }));
+    nextUntil(enc, 'mira');
+    must(enc, act('mira', 'shape-arcane-energy', { check: { successes: 2 } }));
+    nextUntil(enc, 'mira');
+    must(enc, act('mira', 'release-crafted-effect'));
+    expect(st(enc).round).toBe(3);
+    expect(st(enc).effects.map((e) => e.name)).toEqual(['Crafted effect (2 successes)']);
+    nextUntil(enc, 'mira'); // round 4: the second round it may be thrown in
+    expect(st(enc).effects).toHaveLength(1);
+    nextUntil(enc, 'mira'); // round 5: gone
+    expect(st(enc).effects).toHaveLength(0);
+  });
+});
+
+describe('Behind cover: at +9 "the character is completely covered and can not be attacked"', () => {
+  it('a single +9 source covers completely; below +9 the bonus shows on the check', () => {
+    const enc = fight();
+    must(enc, { type: 'condition', target: 'bren', condition: 'cover', value: 9 });
+    const r = refused(enc, act('ana', 'basic-attack', { target: 'bren' }));
+    expect(r.message).toBe(
+      'Bren has +9 cover: "completely covered and can not be attacked". Lower or remove the cover to attack.',
+    );
+    const low = fight();
+    must(low, { type: 'condition', target: 'bren', condition: 'cover', value: 8 });
+    expect(checkOf(must(low, act('ana', 'loose', { target: 'bren' }))).notes).toEqual([
+      "Bren's ranged defense +8",
+      'Bren cover +8',
+    ]);
+  });
+});
+
+describe('Move actions: each has its turn requirement reduced to zero as the first move of the turn', () => {
+  it.each(['walk', 'dash', 'sprint', 'swim', 'climb', 'jump'])('%s as the first move is TR 0', (move) => {
+    const enc = fight();
+    const e = must(enc, act('ana', move, { check: { successes: 1, success: true } }));
+    expect(e.find((x) => x.event.type === 'stamina/acted')!.event).toMatchObject({
+      turnRequirement: 0,
+      reduced: 'first-move',
+    });
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+  });
+});
+
+describe('Take cover(2): a reaction that puts the cover bonus the GM gives on the character', () => {
+  it('costs 2 stamina outside the own turn and adds the Cover condition', () => {
+    const enc = fight();
+    must(enc, act('bren', 'take-cover', { cover: 3 }));
+    expect(cs(enc, 'bren').stamina).toBe(4);
+    expect(st(enc).effects.map((e) => [e.name, e.target])).toEqual([['Cover +3', 'bren']]);
+    expect(checkOf(must(enc, act('ana', 'loose', { target: 'bren' }))).notes).toContain('Bren cover +3');
   });
 });
