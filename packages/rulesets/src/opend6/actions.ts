@@ -67,7 +67,7 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
     if (!c.cs.waiting) {
       return no(
         'interrupt/not-waiting',
-        `${c.name} has not waited; only a character who waited may interrupt.`,
+        `${c.name} has not waited; only a character who waited may interrupt. To interrupt later in the round, she takes the Waiting action on her turn (one of her declared actions).`,
       );
     }
     const open = state.rs.openRoll;
@@ -112,7 +112,7 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
   if (c.cs.used >= declared) {
     return no(
       'actions/exhausted',
-      `${c.name} declared ${declared} action${declared === 1 ? '' : 's'} this round and has used ${c.cs.used}; no actions may be added once the multi-action penalty is figured.`,
+      `${c.name} declared ${declared} action${declared === 1 ? '' : 's'} this round and has used ${c.cs.used}; no actions may be added once the multi-action penalty is figured. She acts again next round (or takes a free action).`,
     );
   }
   return { ok: true };

@@ -30,6 +30,7 @@ import {
   type Ctx,
   type Happening,
   type Opend6Combatant,
+  type Opend6Options,
   type Opend6Round,
   type Opend6Types,
   type OpenRoll,
@@ -217,7 +218,7 @@ function takeAction(ctx: Ctx, command: Command, mode: Mode): Decision {
     if (declared !== null) {
       return reject(
         'actions/declared',
-        `${c.name} already declared ${declared} actions this round; no actions may be added once the multi-action penalty is figured.`,
+        `${c.name} already declared ${declared} action${declared === 1 ? '' : 's'} this round; no actions may be added once the multi-action penalty is figured. She declares again next round.`,
       );
     }
     declared = command.declare as number;
@@ -248,7 +249,7 @@ function takeAction(ctx: Ctx, command: Command, mode: Mode): Decision {
     if (ctx.by.role !== 'gm') {
       return reject(
         'move-up/gm-only',
-        `Only the GM may let ${c.name} move up her turn (catch, resisting a mental attempt…).`,
+        `Only the GM may let ${c.name} move up her turn (catch, resisting a mental attempt…); ask the GM to send the action with moveUp: true, or wait for her turn.`,
       );
     }
     if (command.moveUp !== true) {
@@ -369,7 +370,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (c.cs.declared !== null) {
         return reject(
           'actions/declared',
-          `${c.name} already declared ${c.cs.declared} action${c.cs.declared === 1 ? '' : 's'} this round; no actions may be added once the multi-action penalty is figured.`,
+          `${c.name} already declared ${c.cs.declared} action${c.cs.declared === 1 ? '' : 's'} this round; no actions may be added once the multi-action penalty is figured. She declares again next round.`,
         );
       }
       if (c.cs.unable)
@@ -415,11 +416,15 @@ function decide(ctx: Ctx, command: Command): Decision {
       const refused = actingCheck(state, id);
       if (refused) return refused;
       const c = state.combatants[id]!;
-      if (state.rs.acting.includes(id)) return reject('resume/acting', `${c.name} is already acting.`);
+      if (state.rs.acting.includes(id))
+        return reject(
+          'resume/acting',
+          `${c.name} is already acting; she takes her actions now with "act", and "resume" is for after a wait.`,
+        );
       if (!c.cs.waiting) {
         return reject(
           'resume/not-waiting',
-          `${c.name} has not waited; only a character who waited takes more actions later.`,
+          `${c.name} has not waited; only a character who waited takes more actions later in the round. To act later, she takes the Waiting action on her turn (it counts as one of her declared actions).`,
         );
       }
       if (c.cs.unable)
@@ -490,7 +495,12 @@ function decide(ctx: Ctx, command: Command): Decision {
       const id = command.actor as string;
       const c = combatantOf(state, id);
       if (!c) return unknownCombatant(state, id);
-      if (c.cs.unable) return reject('combatant/unable', `${c.name} is already ${c.cs.unable}.`);
+      if (c.cs.unable) {
+        return reject(
+          'combatant/unable',
+          `${c.name} is already ${c.cs.unable}; send "recover" when she can act again.`,
+        );
+      }
       const events: EngineEvent[] = [
         { type: 'opend6/incapacitated', combatant: id, condition: command.condition as UnableCondition },
       ];
@@ -515,7 +525,12 @@ function decide(ctx: Ctx, command: Command): Decision {
       const id = command.actor as string;
       const c = combatantOf(state, id);
       if (!c) return unknownCombatant(state, id);
-      if (!c.cs.unable) return reject('combatant/able', `${c.name} is able to act already.`);
+      if (!c.cs.unable) {
+        return reject(
+          'combatant/able',
+          `${c.name} is able to act already; "recover" is for a character who was made unconscious, immobile or unable to act ("incapacitate").`,
+        );
+      }
       return [{ type: 'opend6/recovered', combatant: id }];
     }
     default:
@@ -524,6 +539,21 @@ function decide(ctx: Ctx, command: Command): Decision {
         `"${command.type}" is not an OpenD6 command; use one of: ${Object.keys(commands).join(', ')}.`,
       );
   }
+}
+
+/**
+ * 002: the GM picks a method when rounds are declared, and it holds for the scene — Method 1's order is
+ * kept "until the scene ends", Method 2 rolls "once for the entire scene". Changing it mid-scene would
+ * leave a Method 2 scene nobody rolled for, or a GM order with no first actor. The other options may
+ * change at any time (they apply to the next roll).
+ */
+function canSetOptions(state: State, next: Opend6Options): Rejection | undefined {
+  if (state.status !== 'running' || next.initiativeMethod === state.options.initiativeMethod)
+    return undefined;
+  return reject(
+    'options/method-locked',
+    `The initiative method holds for the whole scene (002: the order is kept "until the scene ends", or rolled "once for the entire scene"); this scene uses ${state.options.initiativeMethod}. Change "initiativeMethod" before "start", or end this scene and start a new one.`,
+  );
 }
 
 /** Whether `next` now ends the round and rolls initiative (Method 3). */
@@ -590,15 +620,17 @@ function evolve(state: State, event: EngineEvent): State | undefined {
     }
     case 'opend6/acted': {
       const c = state.combatants[id];
+      // A free action (a shouted warning as an interrupt included) takes no action and keeps the watch.
       if (!c || event.number === null) return state;
-      // Waiting sets the watch; any other action taken afterwards ends it (an interrupt or a resumed
-      // turn end it too): to interrupt again, the character waits again.
+      // Waiting sets the watch; any other action taken afterwards ends it (as an interrupt too): to
+      // interrupt again, the character waits again.
       return patchCs(state, id, {
         used: event.number as number,
         waiting: event.wait === true,
       });
     }
     case 'opend6/interrupted':
+      return state;
     case 'opend6/resumed':
       return patchCs(state, id, { waiting: false });
     case 'opend6/happened':
@@ -823,4 +855,5 @@ export const openD6: Ruleset<Opend6Types> = {
   redactEvent,
   describeEvent,
   validateCustomAction,
+  canSetOptions,
 };

@@ -186,6 +186,37 @@ describe('002 Initiative: three methods', () => {
     must(enc, { type: 'next' });
     expect(enc.state.current).toBe('kira');
   });
+
+  it('Groups: the GM may roll one action for the group; the others take a similar action without rolling', () => {
+    const wolves = [1, 2].map((n) => ({
+      id: `wolf${n}`,
+      name: `Wolf ${n}`,
+      side: 'npc',
+      group: 'pack',
+      stats: { perception: '2D', skills: { brawling: '3D' } },
+    }));
+    // Kira 3D: 1, 1, 2 = 4; the pack 2D: 6, wild 5 = 11. The pack's grab, brawling 3D: 2, 3, 4.
+    const enc = scripted({}, [kira, ...wolves], [1, 1, 2, 6, 5, 2, 3, 4]);
+    must(enc, { type: 'start' });
+    must(enc, { type: 'declare', actor: 'wolf1', actions: 1 });
+    const grab = rolls(must(enc, { type: 'act', actor: 'wolf1', action: 'grab', target: 'kira' }));
+    expect((grab[0]!.roll as { total: number }).total).toBe(9);
+    expect(
+      rolls(must(enc, { type: 'act', actor: 'wolf2', action: 'grab', target: 'kira', roll: false })),
+    ).toHaveLength(0);
+    expect(s(enc).combatants.wolf2!.cs.used).toBe(1);
+  });
+
+  it('the initiative method holds for the scene: it changes only before "start"', () => {
+    const enc = scripted(method1, party);
+    must(enc, { type: 'set-options', options: { initiativeMethod: 'perception-per-round' } });
+    must(enc, { type: 'set-options', options: { initiativeMethod: 'first-significant-action' } });
+    must(enc, { type: 'start', first: 'kira' });
+    const r = refused(enc, { type: 'set-options', options: { initiativeMethod: 'perception-per-scene' } });
+    expect(r.code).toBe('options/method-locked');
+    expect(r.message).toContain('Change "initiativeMethod" before "start"');
+    must(enc, { type: 'set-options', options: { complication: 'remove-highest', initiativeBonus: true } });
+  });
 });
 
 describe('002 Character Points (not Fate Points) on initiative: each adds one Wild Die roll and leaves the pool', () => {
@@ -300,7 +331,20 @@ describe('002 Ties/No Rolls: the ladder and the Optional Initiative Bonus', () =
 });
 
 describe('002 Multi-action Penalty: −1D per action beyond the first (or the allotment) on skill and attribute rolls', () => {
-  it('declaring 4 actions gives −3D to each roll; effective codes are shown', () => {
+  it('trying to do four actions in one round gives −3D to each roll', () => {
+    // dodge 4D+1 at −3D = 1D+1: the Wild Die alone, 4.
+    const enc = scripted(method1, [kira, thug], [4]);
+    must(enc, { type: 'start', first: 'kira' });
+    const declared = must(enc, { type: 'declare', actor: 'kira', actions: 4 })[0]!.event;
+    expect(declared.penalty).toBe(3);
+    expect((declared.effective as Record<string, { effective: string }>).Perception!.effective).toBe('0D');
+    const [roll] = rolls(must(enc, { type: 'roll', actor: 'kira', skill: 'dodge' }));
+    expect(roll).toMatchObject({ code: '4D+1', penalty: 3, effective: '1D+1' });
+    expect((roll!.roll as { total: number }).total).toBe(5);
+    expect(refused(enc, { type: 'roll', actor: 'kira', skill: 'perception' }).code).toBe('skill/zero');
+  });
+
+  it('the effective code of each roll is shown (dodge 4D+1 → 3D+1) and rolled on request', () => {
     const enc = scripted(method1, [kira, thug], [3, 3, 3]);
     must(enc, { type: 'start', first: 'kira' });
     const entries = must(enc, { type: 'declare', actor: 'kira', actions: 2 });
@@ -330,11 +374,17 @@ describe('002 Multi-action Penalty: −1D per action beyond the first (or the al
     expect((rolls(entries)[0]!.roll as { notation: string }).notation).toBe('3D');
   });
 
-  it('determining initiative and rolling to resist damage are not character actions', () => {
-    const enc = scripted({ initiativeMethod: 'perception-per-round' }, [kira], [1, 1, 2, 3, 3, 3, 1, 1, 2]);
+  it('determining initiative, rolling to resist damage and rolling willpower or Presence for emotional effects are not character actions', () => {
+    const calm = { ...kira, stats: { ...kira.stats, attributes: { Presence: '3D' } } };
+    const enc = scripted(
+      { initiativeMethod: 'perception-per-round' },
+      [calm],
+      [1, 1, 2, 3, 3, 3, 4, 4, 4, 1, 1, 2],
+    );
     must(enc, { type: 'start' });
     must(enc, { type: 'declare', actor: 'kira', actions: 1 });
     must(enc, { type: 'roll', actor: 'kira', code: '3D', kind: 'damage-resistance' });
+    must(enc, { type: 'roll', actor: 'kira', skill: 'Presence' }); // the scene's emotional effects
     expect(s(enc).combatants.kira!.cs.used).toBe(0);
     must(enc, { type: 'act', actor: 'kira', action: 'ready-weapon' });
     must(enc, { type: 'next' }); // a new round's initiative roll uses none of round 2's actions
@@ -415,6 +465,28 @@ describe('002 Performing Actions in Rounds: declaring, waiting, unused actions, 
     must(enc, { type: 'declare', actor: 'kira', actions: 1 });
     must(enc, { type: 'act', actor: 'kira', action: 'speak' });
     expect(s(enc).combatants.kira!.cs.used).toBe(0);
+  });
+
+  it("a quick glance is a free action, and may roll Perception at the round's penalty", () => {
+    // Perception 3D at −1D = 2D: 3, wild 4.
+    const enc = started([3, 4]);
+    must(enc, { type: 'declare', actor: 'kira', actions: 2 });
+    const [roll] = rolls(must(enc, { type: 'act', actor: 'kira', action: 'glance', skill: 'perception' }));
+    expect(roll).toMatchObject({ skill: 'Perception', code: '3D', penalty: 1, effective: '2D' });
+    expect(s(enc).combatants.kira!.cs.used).toBe(0);
+  });
+
+  it('a free action as an interrupt (a shouted warning) takes no action and keeps the wait', () => {
+    const enc = started([4, 3, 5, 5, 2, 4]);
+    must(enc, { type: 'declare', actor: 'kira', actions: 2 });
+    must(enc, { type: 'act', actor: 'kira', action: 'waiting' });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'declare', actor: 'thug', actions: 1 });
+    must(enc, { type: 'act', actor: 'thug', action: 'slash' });
+    must(enc, { type: 'interrupt', actor: 'kira', action: 'speak' });
+    expect(s(enc).combatants.kira!.cs).toMatchObject({ used: 1, waiting: true });
+    must(enc, { type: 'interrupt', actor: 'kira', action: 'dodge' });
+    expect(s(enc).combatants.kira!.cs).toMatchObject({ used: 2, waiting: false });
   });
 
   it('unused declared actions are lost at the end of the round', () => {
@@ -520,6 +592,56 @@ describe('002 Performing Actions in Rounds: declaring, waiting, unused actions, 
     must(enc, { type: 'next' });
     const r = refused(enc, { type: 'act', actor: 'kira', action: 'catch', moveUp: true, declare: 1 });
     expect(r.code).toBe('move-up/turn-passed');
+  });
+
+  it('refusals say why, and what would make the command legal', () => {
+    const enc = started();
+    expect(refused(enc, { type: 'resume', actor: 'kira' }).message).toContain(
+      'she takes her actions now with "act"',
+    );
+    must(enc, { type: 'declare', actor: 'kira', actions: 1 });
+    expect(refused(enc, { type: 'declare', actor: 'kira', actions: 1 }).message).toContain(
+      'Kira already declared 1 action this round; no actions may be added once the multi-action penalty is figured. She declares again next round.',
+    );
+    must(enc, { type: 'act', actor: 'kira', action: 'ready-weapon' });
+    expect(refused(enc, { type: 'act', actor: 'kira', action: 'dodge' }).message).toContain(
+      'She acts again next round (or takes a free action).',
+    );
+    must(enc, { type: 'next' });
+    expect(refused(enc, { type: 'resume', actor: 'kira' }).message).toContain(
+      'To act later, she takes the Waiting action on her turn',
+    );
+    must(enc, { type: 'declare', actor: 'thug', actions: 1 });
+    expect(refused(enc, { type: 'interrupt', actor: 'kira', action: 'dodge' }).message).toContain(
+      'To interrupt later in the round, she takes the Waiting action on her turn',
+    );
+    expect(refused(enc, { type: 'recover', actor: 'kira' }).message).toContain(
+      '"recover" is for a character who',
+    );
+    must(enc, { type: 'incapacitate', actor: 'kira' });
+    expect(refused(enc, { type: 'incapacitate', actor: 'kira' }).message).toContain(
+      'send "recover" when she can act again',
+    );
+  });
+
+  it('Catch: the catcher must act later in the round than the thrower', () => {
+    // Order: Ana, the thrower, Bren. Bren's turn comes after the throw, so the GM may move it up to
+    // catch; Ana's turn came before the throw, so she cannot (unless she waited and interrupts).
+    const ana = { id: 'ana', name: 'Ana', side: 'pc', stats: { skills: { throwing: '3D' } } };
+    const bren = { ...ana, id: 'bren', name: 'Bren' };
+    const thrower = { id: 'thrower', name: 'Thrower', side: 'npc', stats: { skills: { throwing: '3D' } } };
+    const enc = scripted(method1, [ana, thrower, bren], [4, 2, 3, 5, 5, 2]);
+    must(enc, { type: 'start', order: ['ana', 'thrower', 'bren'] });
+    must(enc, { type: 'declare', actor: 'ana', actions: 1 });
+    must(enc, { type: 'act', actor: 'ana', action: 'ready-weapon' });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'declare', actor: 'thrower', actions: 1 });
+    must(enc, { type: 'act', actor: 'thrower', action: 'throw', target: 'bren' });
+    const early = refused(enc, { type: 'act', actor: 'ana', action: 'catch', moveUp: true });
+    expect(early.code).toBe('move-up/turn-passed');
+    expect(early.message).toContain('Ana has no turn left this round');
+    must(enc, { type: 'act', actor: 'bren', action: 'catch', moveUp: true, declare: 1 });
+    expect(s(enc).combatants.bren!.cs).toMatchObject({ declared: 1, used: 1 });
   });
 });
 
@@ -729,6 +851,51 @@ describe('legalActions: every catalog action with reasons and the penalty it wou
       'Catch is one of the few reactions for which the GM may let Kira move up her turn',
     );
     expect(legal.find((l) => l.action.id === 'punch')!.reason).toContain('only for a few reactions');
+  });
+});
+
+describe('timeline: the round in turn order, with waits, interrupts, resumed turns and lost actions', () => {
+  it('puts each happening in the column of the turn it fell in', () => {
+    const bren = { id: 'bren', name: 'Bren', side: 'pc', stats: { perception: '2D' } };
+    const dan = { id: 'dan', name: 'Dan', side: 'pc', stats: { perception: '2D' } };
+    // The thug's slash, melee combat 3D+2: 4, 3, wild 5; Kira's interrupting dodge at 3D+1: 5, 2, wild 4.
+    const enc = scripted(method1, [kira, bren, thug, dan], [4, 3, 5, 5, 2, 4]);
+    must(enc, { type: 'start', order: ['kira', 'bren', 'thug', 'dan'] });
+    for (const id of ['kira', 'bren']) {
+      must(enc, { type: 'declare', actor: id, actions: 2 });
+      must(enc, { type: 'act', actor: id, action: 'waiting' });
+      must(enc, { type: 'next' });
+    }
+    must(enc, { type: 'declare', actor: 'thug', actions: 1 });
+    must(enc, { type: 'act', actor: 'thug', action: 'slash', target: 'kira' });
+    must(enc, { type: 'interrupt', actor: 'kira', action: 'dodge' });
+    must(enc, { type: 'result' });
+    must(enc, { type: 'resume', actor: 'bren' });
+    must(enc, { type: 'incapacitate', actor: 'dan' });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'act', actor: 'bren', action: 'ready-weapon' });
+    const t = openD6.timeline(s(enc));
+    expect(t.axis.labels).toEqual({
+      1: "Kira's turn",
+      2: "Bren's turn",
+      3: "Thug's turn",
+      4: 'Bren acts after waiting',
+      5: "Dan's turn",
+    });
+    const marks = (id: string) =>
+      t.lanes.find((l) => l.id === id)!.markers.map((m) => [m.kind, m.at, m.label]);
+    expect(marks('kira')).toEqual([
+      ['wait', 1, 'Waiting'],
+      ['reaction', 3, 'Dodge'],
+    ]);
+    expect(marks('bren')).toEqual([
+      ['wait', 2, 'Waiting'],
+      ['attack', 4, 'Ready a Weapon'],
+      ['turn', 4, 'acting'],
+    ]);
+    expect(marks('thug')).toEqual([['attack', 3, 'Slash']]);
+    expect(marks('dan')).toEqual([['forfeit', 3, 'loses the action']]);
+    expect(t.now).toEqual({ round: 1, at: 4 });
   });
 });
 
