@@ -126,9 +126,15 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     const who = state.current
       ? `${state.combatants[state.current]?.name ?? state.current}'s turn`
       : 'no one’s turn';
+    // 000: the Initiative Score is "the place within the 30 Marks of a Round that a character can act".
+    const own = nextTurnMark(state, id);
+    const when =
+      own === null
+        ? `${action.name} waits for the next Round's roll: ${name} has no Mark left to act at this Round`
+        : `${action.name} is taken when ${name}'s own Mark comes up (Mark ${own})`;
     return fail(
       'turn/not-yours',
-      `It is Mark ${mark}, ${who}; ${action.name} is taken when ${name}'s own Mark comes up (only Free and reactive actions can be taken any time).`,
+      `It is Mark ${mark}, ${who}; ${when} (only Free and reactive actions can be taken any time).`,
     );
   }
   // 000 The Full Round: "Subsequent Action then take place the number of Marks later, equal to the last Action they took."
@@ -159,6 +165,14 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     case 'move': {
       // 000 Movement: "A character can move 1 Unit for 1 Mark of Initiative Score, up to their Land Speed Score."
       units = p.units ?? 1;
+      // Moving nowhere is no Action: it would cost no Marks yet count as acting (no Full Action
+      // exception, no full volley) and, in a Full Round, end the turn.
+      if (units === 0) {
+        return fail(
+          'move/no-units',
+          `Moving 0 Units is no movement; give units (1 Mark per Unit, at most ${Math.max(0, Math.min(cs.marksLeft, landLeft))} now).`,
+        );
+      }
       landSpeedUnits = units;
       marks = units * info.marks;
       if (units > cs.marksLeft) {
@@ -408,7 +422,9 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
     const shot = info.rule === 'ranged-attack' || info.rule === 'desperate-shot';
     const grantedAttack = info.rule === 'generic' && plan.attacks > 0;
     if (!shot && !grantedAttack) after.rangedSet = false;
-    if (plan.attacks === 0) after.castingSet = false;
+    // "Before using the Combat Casting Skill": the text lists no exception for attacks here, so any
+    // non-Free Action since the Set (an attack too) calls for a new one.
+    after.castingSet = false;
   }
   if (info.rule === 'cast') after.castingSet = false;
   if (info.rule === 'channel') after.channeling = 'channeling';

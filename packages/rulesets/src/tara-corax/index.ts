@@ -101,6 +101,16 @@ function checkRequest(state: TaraState, req: RollRequest): Rejection | undefined
   return undefined;
 }
 
+/** 000 Very Simply: "choose to forego any Initiative Roll": table dice would be silently ignored. */
+function noRollToGive(state: TaraState, req: RollRequest, round: number): Rejection | undefined {
+  if (state.options.roundMode !== 'very-simply' || Object.keys(req.rolls ?? {}).length === 0)
+    return undefined;
+  return reject(
+    'initiative/no-roll',
+    `Round ${round} is played Very Simply: nobody rolls Initiative, the score is the Initiative characteristic (rounded up) plus modifiers. Send it without rolls, or change roundMode to full or simple first.`,
+  );
+}
+
 /** `next`: the clock moves to the next thing on the agenda; when the Round has nothing left, it ends. */
 function next(ctx: Ctx, req: RollRequest): Decision {
   const { state } = ctx;
@@ -108,7 +118,8 @@ function next(ctx: Ctx, req: RollRequest): Decision {
     return reject('encounter/not-started', 'The fight has not started; send "start" first.');
   const bad = checkRequest(state, req);
   if (bad) return bad;
-  if (state.rs.phase === 'between') return startRound(ctx, state.round + 1, req);
+  if (state.rs.phase === 'between')
+    return noRollToGive(state, req, state.round + 1) ?? startRound(ctx, state.round + 1, req);
   if (req.delay || req.rolls) {
     return reject(
       'delay/not-now',
@@ -137,7 +148,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       const refused = cannotStart(state);
       if (refused) return refused;
       const req = command as RollRequest;
-      const bad = checkRequest(state, req);
+      const bad = checkRequest(state, req) ?? noRollToGive(state, req, 1);
       if (bad) return bad;
       return [{ type: 'encounter/started' }, ...startRound(ctx, 1, req)];
     }

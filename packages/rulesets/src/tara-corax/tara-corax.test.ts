@@ -146,6 +146,20 @@ describe('000 Round modes: Full Round, Simple Round, Very Simply (switchable bet
     expect(cs(enc, 'ana').initiativeScore).toBe(8);
   });
 
+  it('Very Simply: nobody rolls, so Initiative dice given at the table are refused with the way out', () => {
+    const enc = fight({ ana: { agility: 9, intellect: 6 } }, { roundMode: 'very-simply' });
+    const r = refused(enc, { type: 'start', rolls: { ana: 7 } });
+    expect(r.code).toBe('initiative/no-roll');
+    expect(r.message).toBe(
+      'Round 1 is played Very Simply: nobody rolls Initiative, the score is the Initiative characteristic (rounded up) plus modifiers. Send it without rolls, or change roundMode to full or simple first.',
+    );
+    must(enc, { type: 'start' });
+    endRound(enc);
+    expect(refused(enc, { type: 'next', rolls: { ana: 7 } }).message).toContain(
+      'Round 2 is played Very Simply',
+    );
+  });
+
   it('the round mode changes between rounds only (canSetOptions), and applies from the next round', () => {
     const enc = fight({ ana: { initiative: 10 } });
     must(enc, { type: 'start', rolls: { ana: 5 } });
@@ -211,6 +225,17 @@ describe('000 Budget: Free 0, Quarter 5, Half 10, Full 15, movement 1 Mark per U
       'move/land-speed',
     );
     must(enc, { type: 'act', actor: 'ana', action: 'move', units: 2 });
+  });
+
+  it('movement: moving 0 Units is refused, so it neither counts as acting nor ends a Full Round turn', () => {
+    const enc = fight({ ana: { initiative: 10, rangedAttacks: 3 } });
+    must(enc, { type: 'start', rolls: { ana: 5 } });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'move', units: 0 });
+    expect(r.code).toBe('move/no-units');
+    expect(r.message).toBe('Moving 0 Units is no movement; give units (1 Mark per Unit, at most 10 now).');
+    const volley = must(enc, { type: 'act', actor: 'ana', action: 'ranged-attack' });
+    expect(volley.filter((e) => e.event.type === 'tara/attack')).toHaveLength(1);
+    expect(st(enc).agenda.filter((e) => e.kind === 'attack')).toHaveLength(2);
   });
 });
 
@@ -346,6 +371,18 @@ describe('000 Casting: a Full Action; long spells carry over; short spells keep 
     expect(entries.some((e) => e.event.type === 'tara/spell-fizzled')).toBe(true);
     expect(st(enc).agenda).toEqual([]);
   });
+
+  it('Carry Over: a carried-over spell that fizzles before the next roll takes no Marks from it', () => {
+    const enc = fight({ mage: { initiative: 10 } });
+    must(enc, { type: 'start', rolls: { mage: 5 } });
+    must(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 25, spell: 'Storm' });
+    expect(cs(enc, 'mage').carryOver).toBe(10);
+    endRound(enc);
+    must(enc, { type: 'fizzle', actor: 'mage' });
+    must(enc, { type: 'next', rolls: { mage: 5 } });
+    expect(cs(enc, 'mage').initiativeScore).toBe(15);
+    expect(st(enc).agenda.some((e) => e.kind === 'resolve')).toBe(false);
+  });
 });
 
 describe('000 Delaying: once per round, announced with the roll; act at half the roll, rounded as chosen', () => {
@@ -452,6 +489,23 @@ describe('000 Setting', () => {
     must(enc, { type: 'act', actor: 'mage', action: 'cast', castingTime: 5, combatCasting: true });
   });
 
+  it('before Combat Casting: the Set must come after the last move or non-Free Action, an attack included, and lasts across rounds', () => {
+    const enc = fight({ mage: { initiative: 20 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { mage: 10 } });
+    must(enc, { type: 'act', actor: 'mage', action: 'set' });
+    must(enc, { type: 'act', actor: 'mage', action: 'speak' });
+    expect(cs(enc, 'mage').castingSet).toBe(true);
+    must(enc, { type: 'act', actor: 'mage', action: 'melee-attack' });
+    const cast = { type: 'act', actor: 'mage', action: 'cast', castingTime: 5, combatCasting: true };
+    expect(refused(enc, cast).message).toBe(
+      'Mage must Set (Quarter Action, 5 Marks) before using the Combat Casting Skill.',
+    );
+    must(enc, { type: 'act', actor: 'mage', action: 'set' });
+    endRound(enc);
+    must(enc, { type: 'next', rolls: { mage: 10 } });
+    must(enc, cast);
+  });
+
   it('ranged after a melee attack needs a Set: only a ranged attack as the last Action keeps it', () => {
     const enc = fight({ ana: { initiative: 25, rangedAttacks: 2 } }, { roundMode: 'simple' });
     must(enc, { type: 'start', rolls: { ana: 5 } });
@@ -500,13 +554,14 @@ describe('000 Setting', () => {
     expect(cs(enc, 'ana').meleeSet).toBe(false);
   });
 
-  it('the defender someone moved into melee with needs no Set (he did not move)', () => {
+  it('melee needs no Set and keeps the full set when the character did not move this round (the defender someone moved into melee with)', () => {
     const enc = fight(
       { ana: { initiative: 20, meleeAttacks: 2 }, bo: { initiative: 1 } },
       { roundMode: 'simple' },
     );
     must(enc, { type: 'start', rolls: { ana: 5, bo: 1 } });
-    must(enc, { type: 'act', actor: 'ana', action: 'melee-attack', target: 'bo' });
+    const entries = must(enc, { type: 'act', actor: 'ana', action: 'melee-attack', target: 'bo' });
+    expect(entries.filter((e) => e.event.type === 'tara/attack')).toHaveLength(2);
   });
 });
 
@@ -537,6 +592,18 @@ describe('refusals say why and what would make the action legal', () => {
     must(enc, { type: 'start', rolls: { ana: 2 } });
     must(enc, { type: 'defeat', combatant: 'ana' });
     expect(refused(enc, { type: 'act', actor: 'ana', action: 'speak' }).message).toContain('revive');
+  });
+
+  it('outside the character’s turn, says at which Mark it acts, or that no Mark is left this Round', () => {
+    const enc = fight({ ana: { initiative: 10 }, bo: { initiative: 5 } });
+    must(enc, { type: 'start', rolls: { ana: 5, bo: 5 } });
+    expect(refused(enc, { type: 'act', actor: 'bo', action: 'draw' }).message).toBe(
+      "It is Mark 15, Ana's turn; Draw a weapon or item is taken when Bo's own Mark comes up (Mark 10) (only Free and reactive actions can be taken any time).",
+    );
+    must(enc, { type: 'next' });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'draw' }).message).toBe(
+      "It is Mark 10, Bo's turn; Draw a weapon or item waits for the next Round's roll: Ana has no Mark left to act at this Round (only Free and reactive actions can be taken any time).",
+    );
   });
 });
 

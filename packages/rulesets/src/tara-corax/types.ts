@@ -113,7 +113,7 @@ export interface TaraCombatant {
   meleeSet: boolean;
   /** Set to shoot: lost on moving or on any non-Free Action other than an attack; kept across rounds. */
   rangedSet: boolean;
-  /** Set since the last move or action: Combat Casting may be used. */
+  /** Set since the last move or non-Free Action (attacks included): Combat Casting may be used; kept across rounds. */
   castingSet: boolean;
   /** The instant of the last non-Free Action in a Full Round (the character is busy until the next turn entry). */
   actedAt: Instant | null;
