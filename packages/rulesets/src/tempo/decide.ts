@@ -122,6 +122,7 @@ function decidePlan(ctx: Ctx, command: Command): Decision {
     replace,
     tempo: command.tempo as number | undefined,
     strike: command.strike as boolean | undefined,
+    spell: command.spell as string | undefined,
   });
   if (isRejection(legal)) return legal;
   const item: PlanItem = {
@@ -131,7 +132,10 @@ function decidePlan(ctx: Ctx, command: Command): Decision {
     tempo: legal.tempo,
     taken: false,
   };
-  if (command.spell) item.spell = command.spell as string;
+  // A changed Magic plan that names no spell keeps the spell it replaces.
+  const spell =
+    (command.spell as string | undefined) ?? (replace?.action === def.id ? replace.spell : undefined);
+  if (spell) item.spell = spell;
   if (command.strike) item.strike = true;
   return [
     {
@@ -178,6 +182,18 @@ function decideAct(ctx: Ctx, command: Command): Decision {
     if (!target || target === c.id)
       return reject('guard/target', 'Guard protects someone else: name the adjacent character.');
     ev.guarding = target;
+  }
+  if (base === 'help') {
+    // 003 Help: "choose an Ally in Range 1" (range is the GM's; the side is checked here).
+    const ally = target ? state.combatants[target] : undefined;
+    if (!ally || ally.id === c.id || ally.side !== c.side) {
+      const why = !ally
+        ? 'no ally was named (target)'
+        : ally.id === c.id
+          ? `${c.name} cannot Help themselves`
+          : `${ally.name} is not ${c.name}'s ally`;
+      return reject('help/ally', `Help is for an Ally in Range 1: ${why}; name an ally on ${c.name}'s side.`);
+    }
   }
   if (base === 'rest') ev.rested = true;
   if (base === 'move') ev.moveLeft = turn.moveLeft + c.stats.speed;
@@ -338,7 +354,12 @@ function decideExert(ctx: Ctx, command: Command): Decision {
       const item = planId ? c.cs.plan.find((p) => p.id === planId) : undefined;
       if (!item)
         return reject('exert/plan', `Name which of ${c.name}'s planned actions changes tempo ("plan").`);
-      if (item.taken) return reject('plan/taken', `${c.name} has already taken that action.`);
+      if (item.taken) {
+        return reject(
+          'plan/taken',
+          `${c.name} has already taken that action; only an action not yet taken can move to another tempo.`,
+        );
+      }
       const tempo = command.tempo as number | undefined;
       if (tempo === undefined || tempo === item.tempo) {
         return reject(

@@ -84,6 +84,8 @@ export interface PlanRequest {
   replace?: PlanItem;
   tempo?: number;
   strike?: boolean;
+  /** Magic: the spell's name (a spell keeps the tempo it was planned at). */
+  spell?: string;
 }
 
 export interface PlanResult {
@@ -164,10 +166,22 @@ export function planLegality(
   }
   let tempo: number;
   if (variableTempo(state, def)) {
-    if (req.tempo === undefined) {
+    // Magic "Tempo: Varies": the spell's tempo. Re-planning the same spell keeps it; moving the same
+    // spell elsewhere is an Exert ("Change an Action … to a different Tempo than usual").
+    const was = req.replace;
+    const sameSpell = was?.action === def.id && (req.spell ?? was.spell) === was.spell ? was : undefined;
+    if (sameSpell && req.tempo !== undefined && req.tempo !== sameSpell.tempo) {
+      const spell = sameSpell.spell ?? def.name;
+      return reject(
+        'plan/tempo-fixed',
+        `${spell} was planned at tempo ${sameSpell.tempo}; moving the same spell to tempo ${req.tempo} takes an Exert (exert change-tempo), or plan a different spell.`,
+      );
+    }
+    const given = req.tempo ?? sameSpell?.tempo;
+    if (given === undefined) {
       return reject('plan/tempo-needed', `${def.name} happens at the spell's tempo; say which tempo (0–9).`);
     }
-    tempo = req.tempo;
+    tempo = given;
   } else {
     const usual = usualTempo(state, def);
     if (usual === null)
@@ -336,7 +350,7 @@ export function exertLegality(state: State, c: C, use: ExertUse, amount = 1): Re
   if (c.cs.exertion >= max) {
     return reject(
       'exert/max',
-      `${c.name} is at Maximum Exertion (${max} = 2 + FOR ${c.stats.FOR}, minimum 1) and cannot willingly take any more.`,
+      `${c.name} is at Maximum Exertion (${max} = 2 + FOR ${c.stats.FOR}, minimum 1) and cannot willingly take any more; Resting lowers it (Rest, then Recover with a Shift).`,
     );
   }
   if (c.cs.exertion + amount > max) {

@@ -1,6 +1,7 @@
 import { type EngineEvent, renderTimelineAscii, view, viewLog } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
 import { encounter, must, refused } from '../testing/harness.js';
+import { speedAllows } from './catalog.js';
 import { fight, party, plan, planned, registry, ts, until } from './fixtures.js';
 import { tempo } from './index.js';
 
@@ -162,6 +163,33 @@ describe('Tempo count: each action at its tempo; at each tempo all PCs, then all
     expect(enc.state.current).toBe('wolf');
   });
 
+  it('PCs at the same tempo act in roster order, then NPCs in roster order (the decision in the doc)', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'bren', 'guard');
+    plan(enc, 'ana', 'guard');
+    plan(enc, 'wolf', 'move');
+    plan(enc, 'orc', 'cleave');
+    plan(enc, 'orc', 'roar');
+    must(enc, { type: 'define-action', action: { id: 'howl', name: 'Howl', data: { tempo: 4 } } });
+    plan(enc, 'wolf', 'howl');
+    must(enc, { type: 'next', skipPlanning: true });
+    const order: string[] = [];
+    while (enc.state.round === 1) {
+      const c = ts(enc).combatants[enc.state.current!]!;
+      order.push(`${enc.state.now!.at[0]} ${c.id} ${c.cs.turn!.action}`);
+      must(enc, { type: 'next' });
+    }
+    expect(order).toEqual([
+      '2 orc roar',
+      '4 ana guard',
+      '4 bren guard',
+      '4 wolf move',
+      '4 wolf howl',
+      '5 orc cleave',
+    ]);
+  });
+
   it('each action happens at its tempo from the table', () => {
     const byId = Object.fromEntries(
       tempo.catalog(ts(fight())).map((a) => [a.id, a.data?.tempo ?? (a.data?.variableTempo ? '?' : null)]),
@@ -195,6 +223,30 @@ describe('Tempo count: each action at its tempo; at each tempo all PCs, then all
     expect(refused(enc, { type: 'plan', actor: 'bren', action: 'help', tempo: 1 }).code).toBe(
       'plan/tempo-fixed',
     );
+  });
+
+  it('Magic: a planned spell keeps its tempo; moving the same spell takes an Exert', () => {
+    const enc = planned();
+    const attack = ts(enc).combatants.ana!.cs.plan[1]!.id;
+    const bolt = plan(enc, 'ana', 'magic', { tempo: 8, spell: 'Fire Bolt', replace: attack });
+    const r = refused(enc, {
+      type: 'plan',
+      actor: 'ana',
+      action: 'magic',
+      spell: 'Fire Bolt',
+      tempo: 3,
+      replace: bolt,
+    });
+    expect(r.code).toBe('plan/tempo-fixed');
+    expect(r.message).toBe(
+      'Fire Bolt was planned at tempo 8; moving the same spell to tempo 3 takes an Exert (exert change-tempo), or plan a different spell.',
+    );
+    plan(enc, 'ana', 'magic', { spell: 'Frost Ray', tempo: 3, replace: bolt });
+    plan(enc, 'ana', 'magic', { replace: bolt });
+    expect(ts(enc).combatants.ana!.cs.plan[1]).toMatchObject({ spell: 'Frost Ray', tempo: 3 });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'exert', actor: 'ana', use: 'change-tempo', plan: bolt, tempo: 9 });
+    expect(ts(enc).combatants.ana!.cs.plan[1]).toMatchObject({ spell: 'Frost Ray', tempo: 9 });
   });
 
   it('NPCs with GM-defined action sets act only with them', () => {
@@ -295,42 +347,78 @@ describe('Unique Action Restriction', () => {
 });
 
 describe('Weapon speed: an Attack strikes only with a weapon of its speed or quicker', () => {
-  it('refuses a Quick Attack with a standard weapon; allows a Standard Attack with a quick one', () => {
-    const enc = fight();
+  it('"a matching Weapon Speed or quicker": Quick Attack quick only, Standard Attack quick or standard, Slow Attack any', () => {
+    const allowed = (['quick', 'standard', 'slow'] as const).flatMap((attack) =>
+      (['quick', 'standard', 'slow'] as const)
+        .filter((weapon) => speedAllows(attack, weapon))
+        .map((weapon) => `${attack}:${weapon}`),
+    );
+    expect(allowed).toEqual([
+      'quick:quick',
+      'standard:quick',
+      'standard:standard',
+      'slow:quick',
+      'slow:standard',
+      'slow:slow',
+    ]);
+  });
+
+  it('refuses a Quick Attack with a standard weapon in hand; a Standard Attack strikes with a quick one', () => {
+    const ana = { ...party[0]!, stats: { ...party[0]!.stats, held: ['Left Dagger', 'Sword'] } };
+    const enc = encounter({ ruleset: 'tempo', combatants: [ana, party[1]!] }, registry);
     must(enc, { type: 'start' });
-    plan(enc, 'ana', 'inventory');
     plan(enc, 'ana', 'quick-attack');
+    plan(enc, 'ana', 'hide');
     plan(enc, 'bren', 'standard-attack');
     plan(enc, 'bren', 'rest');
     until(enc, 'ana', 'quick-attack');
-    must(enc, { type: 'act', actor: 'ana', weapon: 'Left Dagger', target: 'orc' });
-    until(enc, 'bren', 'standard-attack');
-    const r = refused(enc, { type: 'act', actor: 'bren', weapon: 'Greataxe', target: 'orc' });
+    const r = refused(enc, { type: 'act', actor: 'ana', weapon: 'Sword', target: 'bren' });
     expect(r.code).toBe('strike/too-slow');
     expect(r.message).toBe(
+      'Sword is a standard weapon; a Quick Attack strikes only with a quick weapon or quicker.',
+    );
+    must(enc, { type: 'act', actor: 'ana', weapon: 'Left Dagger', target: 'bren' });
+    until(enc, 'bren', 'standard-attack');
+    const slow = refused(enc, { type: 'act', actor: 'bren', weapon: 'Greataxe', target: 'ana' });
+    expect(slow.message).toBe(
       'Greataxe is a slow weapon; a Standard Attack strikes only with a standard weapon or quicker.',
     );
+    while (enc.state.round === 1) must(enc, { type: 'next' });
+    plan(enc, 'ana', 'standard-attack');
+    plan(enc, 'ana', 'hide');
+    plan(enc, 'bren', 'slow-attack');
+    plan(enc, 'bren', 'rest');
+    until(enc, 'ana', 'standard-attack');
+    must(enc, { type: 'act', actor: 'ana', weapon: 'Left Dagger', target: 'bren' });
+    until(enc, 'bren', 'slow-attack');
+    must(enc, { type: 'act', actor: 'bren', weapon: 'Greataxe', target: 'ana' });
+  });
+
+  it('strikes only with a held weapon; an Inventory action stows one and draws another', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'inventory');
+    plan(enc, 'ana', 'slow-attack');
+    plan(enc, 'bren', 'rest');
+    plan(enc, 'bren', 'hide');
     until(enc, 'ana', 'inventory');
     must(enc, { type: 'act', actor: 'ana', stow: 'Right Dagger', draw: 'Sword' });
     expect(ts(enc).combatants.ana!.cs.held).toEqual(['Left Dagger', 'Sword']);
-  });
-
-  it('refuses a Quick Attack with a standard weapon in hand', () => {
-    const enc = fight();
-    must(enc, { type: 'start' });
-    must(enc, { type: 'plan', actor: 'ana', action: 'quick-attack' });
-    must(enc, { type: 'plan', actor: 'ana', action: 'rest' });
-    must(enc, { type: 'next', skipPlanning: true });
-    until(enc, 'ana', 'quick-attack');
-    expect(refused(enc, { type: 'act', actor: 'ana', weapon: 'Sword' }).code).toBe('strike/not-held');
+    until(enc, 'ana', 'slow-attack');
+    const r = refused(enc, { type: 'act', actor: 'ana', weapon: 'Right Dagger' });
+    expect(r.code).toBe('strike/not-held');
+    expect(r.message).toContain('an Inventory action draws it');
+    must(enc, { type: 'act', actor: 'ana', weapon: 'Sword', target: 'orc' });
   });
 });
 
 describe('Normal Move: up to Speed each turn, split around the action; none on Extra or Free turns', () => {
-  it('moves before and after the action within Speed', () => {
+  it('moves up to Speed in total, before and after the action, on its own turn only', () => {
     const enc = planned();
     must(enc, { type: 'next' }); // Ana, Mark, Speed 6
-    must(enc, { type: 'move', actor: 'ana', distance: 2 });
+    expect(refused(enc, { type: 'move', actor: 'bren', distance: 1 }).code).toBe('turn/not-yours');
+    const before = must(enc, { type: 'move', actor: 'ana', distance: 2 });
+    expect(before[0]!.event).toMatchObject({ when: 'before', left: 4 });
     must(enc, { type: 'act', actor: 'ana', target: 'orc' });
     const entries = must(enc, { type: 'move', actor: 'ana', distance: 4 });
     expect(entries[0]!.event).toMatchObject({ when: 'after', left: 0 });
@@ -342,6 +430,17 @@ describe('Normal Move: up to Speed each turn, split around the action; none on E
     until(enc, 'wolf', 'move');
     must(enc, { type: 'act', actor: 'wolf' });
     must(enc, { type: 'move', actor: 'wolf', distance: 16 });
+    expect(refused(enc, { type: 'move', actor: 'wolf', distance: 1 }).code).toBe('move/too-far');
+  });
+
+  it('an Exerted action is a turn with its Normal Move (it has no Extra or Free tag)', () => {
+    const enc = planned();
+    must(enc, { type: 'next' }); // Ana: Mark
+    must(enc, { type: 'exert', actor: 'ana', use: 'another-action' });
+    plan(enc, 'ana', 'hide');
+    until(enc, 'ana', 'hide');
+    expect(ts(enc).combatants.ana!.cs.turn).toMatchObject({ slot: 'exert', moveLeft: 6 });
+    must(enc, { type: 'move', actor: 'ana', distance: 6 });
   });
 
   it('no Normal Move on an Extra or Free turn, but an Extra or Free Move action still moves its Speed', () => {
@@ -354,6 +453,10 @@ describe('Normal Move: up to Speed each turn, split around the action; none on E
     plan(enc, 'ana', 'sprint');
     must(enc, { type: 'next', skipPlanning: true });
     expect(ts(enc).combatants.ana!.cs.turn).toMatchObject({ action: 'sprint', slot: 'extra', moveLeft: 0 });
+    expect(tempo.timeline(ts(enc)).lanes[0]!.spans[0]).toMatchObject({
+      kind: 'move',
+      label: 'Sprint (extra)',
+    });
     const before = refused(enc, { type: 'move', actor: 'ana', distance: 1 });
     expect(before.code).toBe('move/no-normal-move');
     expect(before.message).toContain('perform the Move action first');
@@ -395,6 +498,15 @@ describe('Reactions: one per turn, each once per round, never twice for one trig
     while (enc.state.round === 1) must(enc, { type: 'next' });
     expect(ts(enc).combatants.bren!.cs.guarding).toBeNull();
     expect(ts(enc).combatants.bren!.cs.reactions).toEqual([]);
+  });
+
+  it('Guard protects someone else: Guarding oneself is refused', () => {
+    const enc = planned();
+    until(enc, 'bren', 'guard');
+    const r = refused(enc, { type: 'act', actor: 'bren', target: 'bren' });
+    expect(r.code).toBe('guard/target');
+    expect(r.message).toContain('name the adjacent character');
+    expect(refused(enc, { type: 'act', actor: 'bren' }).code).toBe('guard/target');
   });
 
   it('Intercept without a Guard this round is refused', () => {
@@ -482,9 +594,32 @@ describe('Reactions: one per turn, each once per round, never twice for one trig
   });
 });
 
+describe('Help: choose an Ally in Range 1', () => {
+  it('Help names an ally; an enemy or oneself is refused', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'help');
+    plan(enc, 'ana', 'hide');
+    must(enc, { type: 'next', skipPlanning: true });
+    until(enc, 'ana', 'help');
+    const enemy = refused(enc, { type: 'act', actor: 'ana', target: 'orc' });
+    expect(enemy.code).toBe('help/ally');
+    expect(enemy.message).toBe(
+      "Help is for an Ally in Range 1: Orc is not Ana's ally; name an ally on Ana's side.",
+    );
+    expect(refused(enc, { type: 'act', actor: 'ana', target: 'ana' }).message).toContain(
+      'Ana cannot Help themselves',
+    );
+    expect(refused(enc, { type: 'act', actor: 'ana' }).code).toBe('help/ally');
+    must(enc, { type: 'act', actor: 'ana', target: 'bren' });
+  });
+});
+
 describe('Exert and Exertion', () => {
   it('Exert at the end of a turn: another action this round, ignoring the Unique Action Restriction', () => {
     const enc = planned();
+    const early = refused(enc, { type: 'exert', actor: 'ana', use: 'another-action' });
+    expect(early.code).toBe('exert/timing'); // still the planning phase: no turn to end
     must(enc, { type: 'next' }); // Ana: Mark
     expect(refused(enc, { type: 'plan', actor: 'ana', action: 'slow-attack' }).code).toBe('plan/full');
     must(enc, { type: 'exert', actor: 'ana', use: 'another-action' });
@@ -555,7 +690,11 @@ describe('Exert and Exertion', () => {
     const enc = planned(fight(5));
     must(enc, { type: 'next' });
     const rolled = must(enc, { type: 'exert', actor: 'ana', use: 'momentum' });
-    const roll = rolled.find((e) => e.event.type === 'dice/rolled')!.event.roll as { total: number };
+    const roll = rolled.find((e) => e.event.type === 'dice/rolled')!.event.roll as {
+      notation: string;
+      total: number;
+    };
+    expect(roll.notation).toBe('1d4');
     expect(ts(enc).combatants.ana!.cs.momentum).toBe(roll.total);
     must(enc, { type: 'add-effect', target: 'ana', name: 'Prone', duration: { kind: 'indefinite' } });
     must(enc, { type: 'exert', actor: 'ana', use: 'clear-condition', effect: enc.state.effects[0]!.id });
@@ -569,6 +708,18 @@ describe('Exert and Exertion', () => {
       code: 'auth/gm-only',
     });
     expect(refused(enc, { type: 'exert', actor: 'orc', use: 'retry' }).code).toBe('exert/pc-only');
+  });
+
+  it("during your turn: reclaim 1 Mana from the lowest committed tier (recorded; Mana is the GM's)", () => {
+    const enc = planned();
+    must(enc, { type: 'next' }); // Ana's Mark
+    expect(refused(enc, { type: 'exert', actor: 'bren', use: 'reclaim-mana' }).code).toBe('exert/timing');
+    const entries = must(enc, { type: 'exert', actor: 'ana', use: 'reclaim-mana' });
+    const ev = entries.map((e) => e.event).find((e) => e.type === 'tempo/exerted')!;
+    expect(ev).toMatchObject({ use: 'reclaim-mana', amount: 1, exertion: 1 });
+    expect(tempo.describeEvent?.(ev, ts(enc))).toBe(
+      'Ana Exerts to reclaim 1 Mana from the lowest committed tier: Exertion 1.',
+    );
   });
 
   it('"prepared in the past": the GM sets 1–3 Exertion, never beyond the maximum', () => {
@@ -606,14 +757,29 @@ describe('Exert and Exertion', () => {
     must(enc, { type: 'end-scene' });
     expect(enc.state.combatants.ana!.hp!.current).toBe(18);
   });
+
+  it('forced Exertion is not Exerting yourself: alone it deals no damage at the end of the scene', () => {
+    const enc = planned();
+    must(enc, { type: 'force-exertion', actor: 'bren', amount: 1, reason: 'a curse' });
+    must(enc, { type: 'end-scene' });
+    expect(enc.state.combatants.bren!.hp!.current).toBe(24);
+    until(enc, 'bren', 'guard');
+    must(enc, { type: 'exert', actor: 'bren', use: 'momentum' });
+    must(enc, { type: 'end-scene' });
+    expect(enc.state.combatants.bren!.hp!.current).toBe(22);
+  });
 });
 
 describe('Tags: Extra and Free actions', () => {
-  it('Extra: an additional action, no Normal Move, still unique; Free: additional, ignores uniqueness', () => {
+  it('Extra: additional actions without limit, no Normal Move, still unique; Free: additional, ignores uniqueness', () => {
     const enc = fight();
     must(enc, {
       type: 'define-action',
       action: { id: 'shove', name: 'Shove', tags: ['Extra'], data: { tempo: 2 } },
+    });
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'trip', name: 'Trip', tags: ['Extra'], data: { tempo: 3 } },
     });
     must(enc, {
       type: 'define-action',
@@ -623,6 +789,7 @@ describe('Tags: Extra and Free actions', () => {
     plan(enc, 'ana', 'mark');
     plan(enc, 'ana', 'hide');
     plan(enc, 'ana', 'shove');
+    plan(enc, 'ana', 'trip'); // "There is no limit to the number of Extra actions"
     plan(enc, 'ana', 'shout');
     plan(enc, 'ana', 'shout');
     expect(refused(enc, { type: 'plan', actor: 'ana', action: 'shove' }).code).toBe('unique/repeated');
@@ -689,7 +856,7 @@ describe('legalActions and timeline', () => {
   });
 });
 
-it('party fixture stays valid', () => {
+it('secrecy: events other than plans pass through redactEvent unchanged', () => {
   expect(party).toHaveLength(4);
   const e: EngineEvent = { type: 'x' };
   expect(tempo.redactEvent?.(e, table, ts(fight()), new Set())).toEqual(e);

@@ -16,7 +16,9 @@ export function timeline(state: State): Timeline {
     side: c.side,
     spans: c.cs.plan.map((p) => {
       const def = findAction(state, c, p.action);
-      const kind = p.action === 'move' ? 'move' : p.action === 'magic' ? 'spell' : 'action';
+      // A granted action that lists another action "is that action" (003 "Unique Action Restriction").
+      const base = def?.data?.as ?? p.action;
+      const kind = base === 'move' ? 'move' : base === 'magic' ? 'spell' : 'action';
       const tag = p.slot === 'action' ? '' : ` (${p.slot})`;
       return {
         round,
