@@ -189,6 +189,8 @@ export async function benchServer(): Promise<Row[]> {
     ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
+      // As `npm start` runs it (design.md, "Memory and latency").
+      env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
     },
   );
   const url = await new Promise<string>((resolve) => {
