@@ -10,6 +10,7 @@ export default defineConfig({
       'bench/**/*.test.ts',
       'examples/**/*.test.ts',
     ],
+    setupFiles: ['./vitest.setup.ts'],
     testTimeout: 60_000,
   },
 });
