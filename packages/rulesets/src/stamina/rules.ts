@@ -133,6 +133,13 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
       );
     }
     const target = input.target ? state.combatants[input.target] : undefined;
+    // An attack is "against an opponent" (a Free attack: "against that opponent"); an ally may be one.
+    if (target?.id === id) {
+      return refuse(
+        'target/self',
+        `${name} cannot attack themselves with ${(made ?? action).name}; name another combatant as the target.`,
+      );
+    }
     if (target && defenseModifiers(state, target.id).fullyCovered) {
       return refuse(
         'target/fully-covered',

@@ -179,6 +179,15 @@ describe('Catalog: every action of the text with its stamina cost and turn requi
     );
   });
 
+  it('Free attack: "against that opponent" — never against oneself, nor any attack', () => {
+    const enc = fight();
+    const self = refused(enc, act('bren', 'free-attack', { target: 'bren', as: 'basic-attack' }));
+    expect(self.code).toBe('target/self');
+    expect(self.message).toContain('name another combatant as the target');
+    expect(refused(enc, act('ana', 'basic-attack', { target: 'ana' })).code).toBe('target/self');
+    must(enc, act('bren', 'free-attack', { target: 'ana', as: 'basic-attack' }));
+  });
+
   it('Load weapon(varies): "Refer to the weapon\'s description" — the weapon\'s stats, or the command', () => {
     const enc = fight({}, [
       { ...duo[0]!, stats: { stamina: 6, loadStamina: 2, loadTurnRequirement: 0 } },
