@@ -16,6 +16,18 @@ const SECRET_NOTE = 'secret-ambush-note';
 
 const env = endToEnd();
 
+/**
+ * A full-page screenshot with every card drawn: cards skip rendering off screen (content-visibility),
+ * which a picture of the whole page would show as empty boxes.
+ */
+async function shoot(page: Page, file: string): Promise<void> {
+  await page.addStyleTag({ content: '.card { content-visibility: visible !important; }' });
+  await page.evaluate(
+    () => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))),
+  );
+  await page.screenshot({ path: join(shots, file), fullPage: true });
+}
+
 async function clock(page: Page): Promise<string> {
   return (await page.getByTestId('clock').textContent()) ?? '';
 }
@@ -166,8 +178,8 @@ describe('web app end to end', () => {
         const gmHtml = await gm.content();
         expect(gmHtml).toContain(SECRET_NAME);
 
-        await gm.screenshot({ path: join(shots, `${ruleset}-gm-tracker.png`), fullPage: true });
-        await player.screenshot({ path: join(shots, `${ruleset}-player.png`), fullPage: true });
+        await shoot(gm, `${ruleset}-gm-tracker.png`);
+        await shoot(player, `${ruleset}-player.png`);
 
         // Undo and redo with the keyboard, then reload: everything is kept.
         const beforeUndo = `${await clock(gm)}|${await actorLine(gm)}`;
@@ -201,7 +213,7 @@ describe('web app end to end', () => {
       await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
       await page.goto(`${env.server.url}/`);
       await expect.poll(() => page.getByTestId('encounters').locator('li').count()).toBeGreaterThan(0);
-      await page.screenshot({ path: join(shots, 'home.png'), fullPage: true });
+      await shoot(page, 'home.png');
     } finally {
       await ctx.close();
     }
@@ -256,7 +268,7 @@ describe('web app end to end', () => {
       expect(html).not.toContain(SECRET_NAME);
       expect(html).not.toContain(SECRET_NOTE);
       expect(await table.getByRole('button').count()).toBe(0);
-      await table.screenshot({ path: join(shots, 'tara-corax-table.png'), fullPage: true });
+      await shoot(table, 'tara-corax-table.png');
     } finally {
       await ctx.close();
     }
