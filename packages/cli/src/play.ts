@@ -1,6 +1,7 @@
 import {
   type AnyRuleset,
   type Command,
+  describeCost,
   describeEvent,
   EncounterLog,
   type EncounterState,
@@ -87,12 +88,6 @@ export function parseCommandLine(line: string): Command | string {
     command[slots[i]!] = slots[i] === 'amount' ? value(w) : w;
   });
   return command;
-}
-
-function formatCost(cost: Record<string, number>): string {
-  return Object.entries(cost)
-    .map(([k, v]) => `${v} ${k}`)
-    .join(', ');
 }
 
 /** Numbers, text and flags of a combatant's ruleset state, flattened: "marksLeft 15 · used.action yes". */
@@ -183,7 +178,7 @@ export class PlaySession {
     const lines = [`Actions for ${c.name}:`];
     let n = 0;
     for (const l of this.legal(actor)) {
-      const cost = formatCost(l.cost);
+      const cost = Object.keys(l.cost).length ? describeCost(l.cost) : '';
       const key = l.enabled ? String(++n).padStart(2) : ' -';
       lines.push(
         `  ${key} ${l.action.id.padEnd(20)} ${l.action.name}${cost ? ` (${cost})` : ''}${l.enabled ? '' : ` — ${l.reason ?? 'not now'}`}`,

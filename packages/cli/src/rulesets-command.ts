@@ -1,5 +1,6 @@
 import {
   createEncounter,
+  describeCost,
   type EncounterState,
   isRejection,
   type RulesetRegistry,
@@ -53,9 +54,7 @@ export function rulesetsCommand(registry: RulesetRegistry, opts: { json?: boolea
     if (opts.id) {
       out.push('  actions:');
       for (const a of r.catalog) {
-        const cost = Object.entries(a.cost)
-          .map(([k, v]) => `${v} ${k}`)
-          .join(', ');
+        const cost = Object.keys(a.cost).length ? describeCost(a.cost) : '';
         out.push(
           `    ${a.id.padEnd(22)} ${a.name}${cost ? ` (${cost})` : ''}${a.text ? ` — ${a.text}` : ''}`,
         );

@@ -26,6 +26,22 @@ export function describeDuration(state: EncounterState, d: Duration): string {
 }
 
 /**
+ * An action's cost in words: "15 marks", "1 action", "2 stamina, 1 turn requirement". The keys are the
+ * rulesets' plural nouns in camelCase; zeros are left out unless the cost has nothing else ("free").
+ */
+export function describeCost(cost: Readonly<Record<string, number>>): string {
+  const entries = Object.entries(cost);
+  const parts = entries
+    .filter(([, n]) => n !== 0 || entries.length === 1)
+    .map(([k, n]) => {
+      const unit = k.replace(/([A-Z])/g, ' $1').toLowerCase();
+      const one = Math.abs(n) === 1 && unit.endsWith('s') && !unit.endsWith('ss');
+      return `${n} ${one ? unit.slice(0, -1) : unit}`;
+    });
+  return parts.join(', ') || 'free';
+}
+
+/**
  * A log line for an event, in the GM's words. `state` is the state the event led to (names of
  * combatants still resolve after they are removed only while the event's own payload names them).
  */

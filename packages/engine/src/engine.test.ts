@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { describeCost } from './describe.js';
 import { scriptedDice, seededDice } from './dice/rng.js';
 import { decide } from './engine.js';
 import { deepFreeze, isPlainJson } from './json.js';
@@ -383,5 +384,17 @@ describe('refusals never name what the viewer cannot see', () => {
     expect(JSON.stringify(r)).not.toMatch(/spy/i);
     const gm = decide(enc.state, { type: 'defeat', combatant: 'spy' }, registry);
     expect(JSON.stringify(gm)).toMatch(/spy/i);
+  });
+});
+
+describe('describeCost', () => {
+  it('says a cost in words: plural keys become singular for one, zeros drop out, nothing is free', () => {
+    expect(describeCost({ marks: 15 })).toBe('15 marks');
+    expect(describeCost({ actions: 1 })).toBe('1 action');
+    expect(describeCost({ seconds: 1, stamina: 1 })).toBe('1 second, 1 stamina');
+    expect(describeCost({ stamina: 2, turnRequirement: 1 })).toBe('2 stamina, 1 turn requirement');
+    expect(describeCost({ marks: 0, marksPerUnit: 1 })).toBe('1 marks per unit');
+    expect(describeCost({ seconds: 0 })).toBe('0 seconds');
+    expect(describeCost({})).toBe('free');
   });
 });

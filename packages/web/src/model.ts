@@ -196,13 +196,6 @@ export function actionCommand(v: EncounterView, actor: string, la: LegalAction, 
   return cmd;
 }
 
-export function costText(cost: Record<string, number>): string {
-  const parts = Object.entries(cost)
-    .filter(([, n]) => n !== 0 || Object.keys(cost).length === 1)
-    .map(([k, n]) => `${n} ${k.replace(/([A-Z])/g, ' $1').toLowerCase()}`);
-  return parts.join(', ') || 'free';
-}
-
 export interface NewCombatant {
   name: string;
   side: 'pc' | 'npc';

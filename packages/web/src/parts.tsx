@@ -1,6 +1,7 @@
 import {
   type Combatant,
   type Command,
+  describeCost,
   describeEvent,
   type EncounterView,
   type LegalAction,
@@ -15,7 +16,6 @@ import {
   asState,
   type ConditionLine,
   conditionsOf,
-  costText,
   headline,
   type Resource,
   resourcesOf,
@@ -179,7 +179,7 @@ const ActionItem = memo(
             {l.action.name}
             {l.enabled ? null : <span className="sr-only"> (not available now; the server will refuse)</span>}
           </span>
-          <span className="action-cost">{costText(l.cost)}</span>
+          <span className="action-cost">{describeCost(l.cost)}</span>
           {l.preview ? <span className="action-preview">→ {l.preview.label}</span> : null}
         </button>
         <div id={why} className={l.enabled ? 'sr-only' : 'reason'}>
@@ -197,7 +197,7 @@ const ActionItem = memo(
     a.la.action.name === b.la.action.name &&
     a.la.action.text === b.la.action.text &&
     a.la.preview?.label === b.la.preview?.label &&
-    costText(a.la.cost) === costText(b.la.cost),
+    describeCost(a.la.cost) === describeCost(b.la.cost),
 );
 
 /** Every catalog action of the actor: enabled ones to click, the others with their reason. */
