@@ -219,6 +219,35 @@ describe('web app end to end', () => {
     }
   });
 
+  it('a reason every unavailable action shares is said once, not under each button', async () => {
+    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await ctx.newPage();
+    try {
+      await createEncounter(page, 'opend6');
+      await addCombatant(page, { name: 'Ana', side: 'pc', hp: 20 });
+      await addCombatant(page, { name: 'Orc', side: 'npc', hp: 9 });
+      await page.locator('body').press('i');
+      await expect.poll(() => clock(page)).toContain('Round 1');
+      // D6: nothing but free actions until the actor declares how many actions they take.
+      const palette = page.locator('section.palette');
+      await expect.poll(() => palette.getByTestId('palette-reason').count()).toBe(1);
+      expect(await palette.getByTestId('palette-reason').textContent()).toMatch(/^Declare how many actions/);
+      expect(await palette.locator('.palette-group .reason').count()).toBe(0);
+      // Each unavailable button still carries it for screen readers.
+      const off = palette.locator('button.action.unavailable').first();
+      const why = (await off.getAttribute('aria-describedby')) ?? '';
+      expect(await page.locator(`[id="${why}"]`).textContent()).toMatch(/^Declare how many actions/);
+      // Once declared, the actions open and the sentence goes.
+      const other = page.getByRole('form', { name: 'Other commands' });
+      await other.getByLabel('Command').selectOption('declare');
+      await other.getByLabel('actions').fill('1');
+      await other.getByRole('button', { name: 'Send declare' }).click();
+      await expect.poll(() => palette.getByTestId('palette-reason').count()).toBe(0);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('exports the timeline as SVG and PNG; the table view shows no hidden combatant', async () => {
     const ctx = await env.browser.newContext({
       viewport: { width: 1280, height: 900 },

@@ -158,12 +158,14 @@ interface ActionItemProps {
   la: LegalAction;
   /** Unique prefix for the reason's element id. */
   uid: string;
+  /** The palette states this action's reason once for all: here it is for screen readers only. */
+  quiet: boolean;
   onAct: (la: LegalAction) => void;
 }
 
 /** One palette button; skipped on re-render when what it shows is the same. */
 const ActionItem = memo(
-  function ActionItem({ la: l, uid, onAct }: ActionItemProps) {
+  function ActionItem({ la: l, uid, quiet, onAct }: ActionItemProps) {
     const why = `${uid}-${l.action.id}-why`;
     return (
       <li>
@@ -182,7 +184,7 @@ const ActionItem = memo(
           <span className="action-cost">{describeCost(l.cost)}</span>
           {l.preview ? <span className="action-preview">→ {l.preview.label}</span> : null}
         </button>
-        <div id={why} className={l.enabled ? 'sr-only' : 'reason'}>
+        <div id={why} className={l.enabled || quiet ? 'sr-only' : 'reason'}>
           {l.enabled ? l.action.text : l.reason}
         </div>
       </li>
@@ -190,6 +192,7 @@ const ActionItem = memo(
   },
   (a, b) =>
     a.uid === b.uid &&
+    a.quiet === b.quiet &&
     a.onAct === b.onAct &&
     a.la.enabled === b.la.enabled &&
     a.la.reason === b.la.reason &&
@@ -199,6 +202,16 @@ const ActionItem = memo(
     a.la.preview?.label === b.la.preview?.label &&
     describeCost(a.la.cost) === describeCost(b.la.cost),
 );
+
+/**
+ * The one reason every unavailable action shares ("Declare how many actions first", "It is Ana's turn"),
+ * when at least three do: the palette says it once instead of under each button.
+ */
+function sharedReason(shown: readonly LegalAction[]): string | null {
+  const off = shown.filter((l) => !l.enabled);
+  const reason = off[0]?.reason;
+  return off.length >= 3 && reason && off.every((l) => l.reason === reason) ? reason : null;
+}
 
 /** Every catalog action of the actor: enabled ones to click, the others with their reason. */
 export function Palette({
@@ -239,6 +252,7 @@ export function Palette({
   if (!c) return null;
   const shown = filter === 'legal' ? legal.filter((l) => l.enabled) : legal;
   const kinds = [...new Set(shown.map((l) => l.action.kind))];
+  const shared = sharedReason(shown);
   return (
     <section className="panel palette" aria-label={`Actions of ${c.name}`}>
       <div className="panel-head">
@@ -267,6 +281,11 @@ export function Palette({
           </button>
         </div>
       </div>
+      {shared ? (
+        <p className="reason shared-reason" data-testid="palette-reason">
+          {shared}
+        </p>
+      ) : null}
       {kinds.map((kind) => (
         <div key={kind} className="palette-group">
           <h3>{kind}</h3>
@@ -274,7 +293,13 @@ export function Palette({
             {shown
               .filter((l) => l.action.kind === kind)
               .map((l) => (
-                <ActionItem key={l.action.id} la={l} uid={uid} onAct={onAct} />
+                <ActionItem
+                  key={l.action.id}
+                  la={l}
+                  uid={uid}
+                  quiet={shared !== null && !l.enabled && l.reason === shared}
+                  onAct={onAct}
+                />
               ))}
           </ul>
         </div>

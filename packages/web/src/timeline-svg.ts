@@ -119,7 +119,8 @@ export interface TimelinePieces {
 
 export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): TimelinePieces {
   const cols = axisPositions(t);
-  const cell = Math.max(22, Math.min(64, Math.floor(760 / Math.max(1, cols.length))));
+  // Few columns (a turn each) get room for "Goblin 1's turn"; many (30 Marks) stay at least 22 px.
+  const cell = Math.max(22, Math.min(160, Math.floor(760 / Math.max(1, cols.length))));
   const rounds = opts.maxRounds ? t.rounds.slice(-opts.maxRounds) : t.rounds;
   const lanes = t.lanes;
   const width = Math.max(700, PAD * 2 + LABEL_W + cols.length * cell);
