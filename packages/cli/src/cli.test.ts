@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -248,7 +248,7 @@ describe('roundkeeper simulate and analyze', () => {
   });
 
   it('--workers 2 gives exactly the figures of one worker (trial seeds come from --seed)', () => {
-    const one = roundkeeper('simulate', duel, '--trials', '400', '--seed', '3', '--json');
+    const one = roundkeeper('simulate', duel, '--trials', '400', '--seed', '3', '--json', '--workers', '1');
     const two = roundkeeper('simulate', duel, '--trials', '400', '--seed', '3', '--json', '--workers', '2');
     expect(two.code).toBe(0);
     expect(two.stdout).toBe(one.stdout);
@@ -265,11 +265,26 @@ describe('roundkeeper simulate and analyze', () => {
     expect(r.stdout).toContain('acts first');
   });
 
+  it('--workers auto (the default) starts alone and brings in every core for a long run, same figures', () => {
+    const one = roundkeeper('simulate', duel, '--trials', '2000', '--seed', '5', '--json', '--workers', '1');
+    const auto = roundkeeper('simulate', duel, '--trials', '2000', '--seed', '5', '--json', '--progress');
+    expect(auto.code).toBe(0);
+    expect(auto.stdout).toBe(one.stdout);
+    const cores = Math.min(64, availableParallelism());
+    expect(auto.stderr).toMatch(new RegExp(`\\(2000/2000 trials, ${cores} threads?\\)\\n$`));
+    // A run over in a blink stays on one thread: the bar never names more.
+    const short = roundkeeper('simulate', duel, '--trials', '5', '--progress');
+    expect(short.stderr).not.toMatch(/[2-9] threads/);
+    expect(roundkeeper('simulate', duel, '--workers', 'many').stderr).toContain(
+      '--workers must be auto or a whole number from 1 to 64, not "many"',
+    );
+  });
+
   it('draws a progress bar on stderr with --progress (and none when stderr is not a terminal)', () => {
     for (const workers of ['1', '2']) {
       const r = roundkeeper('simulate', duel, '--trials', '600', '--progress', '--workers', workers);
       expect(r.code).toBe(0);
-      expect(r.stderr).toMatch(/\[#{30}\] 100% \(600\/600 trials\)\n$/);
+      expect(r.stderr).toMatch(new RegExp(`\\[#{30}\\] 100% \\(600/600 trials, ${workers} threads?\\)\\n$`));
       expect(r.stdout).not.toContain('#');
     }
     expect(roundkeeper('simulate', duel, '--trials', '50').stderr).toBe('');

@@ -8,7 +8,7 @@ import { playInteractive, playScripted } from './play-terminal.js';
 import { rulesetsCommand } from './rulesets-command.js';
 import { runCommand } from './run.js';
 import { exportCommand, importCommand } from './scenario-file.js';
-import { simulateCommand } from './simulate-command.js';
+import { simulateCommand, type Workers } from './simulate-command.js';
 
 /** Parses a whole-number option, with a message that says what is expected. */
 function integer(name: string, min: number, max: number) {
@@ -156,9 +156,17 @@ program
   )
   .option(
     '--workers <k>',
-    'threads sharing the trials (same figures for any K)',
-    integer('--workers', 1, 64),
-    1,
+    'threads sharing the trials (same figures for any K); auto: every core when the run is long',
+    (text: string): Workers => {
+      if (text === 'auto') return 'auto';
+      const n = Number(text);
+      if (Number.isSafeInteger(n) && n >= 1 && n <= 64) return n;
+      throw new CliError(
+        `--workers must be auto or a whole number from 1 to 64, not "${text}".`,
+        EXIT.refused,
+      );
+    },
+    'auto',
   )
   .option('--rounds <r>', 'rounds per trial (overrides simulate.rounds)', integer('--rounds', 1, 1000))
   .option('--json', 'machine-readable results')
@@ -173,7 +181,8 @@ plays rounds: on its turn a combatant takes the first rule of its policy whose a
 ruleset's legal actions, again until no rule fits, then "next". See docs/cli.md for the policy format.
 A tara-corax fight whose policies only attack runs on a compiled Round: the same dice and the same
 results as the engine, much faster; the output says which simulator ran (--engine forces the engine).
---workers K runs K threads (this one included) that share the trials.
+--workers K runs K threads (this one included) that share the trials; by default (auto) the command
+starts alone and brings in every core once the first trials show the run will take over a second.
 
 Examples:
   $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 20000 --seed 7
@@ -187,7 +196,7 @@ Examples:
       opts: {
         trials: number;
         seed: number;
-        workers: number;
+        workers: Workers;
         rounds?: number;
         json?: boolean;
         plot?: string;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { isRejection, type RulesetRegistry } from '@roundkeeper/engine';
 import { CliError, EXIT, loadScenarioFile, parseSection, writeOutput } from './load.js';
@@ -21,7 +22,7 @@ import { barChartSvg, type Panel } from './svg.js';
 export interface SimulateOptions {
   trials: number;
   seed: number;
-  workers: number;
+  workers: Workers;
   rounds?: number;
   json?: boolean;
   plot?: string;
@@ -49,11 +50,21 @@ export function loadPlan(path: string, registry: RulesetRegistry, rounds?: numbe
   return plan;
 }
 
+/** A number of threads, or `auto`: this one alone for a short run, every core for a long one. */
+export type Workers = number | 'auto';
+
+/** `auto` times this thread on the first trials for this long before it decides. */
+const PROBE_MS = 50;
+/** `auto` brings in the other cores when the rest of the run would take this thread longer than this. */
+const AUTO_MIN_MS = 1000;
+
 /**
  * Runs `trials` trials on `workers` threads: this one and `workers − 1` worker threads, all taking
  * chunks of trial numbers from a shared counter until none are left (see `runShare`). Each trial's
  * seed comes from (seed, trial number) alone and every tally is a sum of whole numbers, so the result
- * is the same for any number of workers and any way the chunks fall.
+ * is the same for any number of workers and any way the chunks fall — which is also what lets `auto`
+ * start alone and add worker threads part-way, once the first trials show the run is long enough to
+ * repay their start-up (about 0.3 s each).
  */
 export async function runSimulation(
   plan: SimPlan,
@@ -61,16 +72,19 @@ export async function runSimulation(
   opts: {
     trials: number;
     seed: number;
-    workers: number;
+    workers: Workers;
     engine?: boolean;
     onProgress?: (done: number) => void;
+    /** Told how many threads the run uses, once it knows (at once, or after `auto`'s first trials). */
+    onThreads?: (threads: number) => void;
   },
 ): Promise<SimTally> {
   const { trials, seed } = opts;
-  const workers = Math.max(1, Math.min(opts.workers, trials));
+  const cores = availableParallelism();
+  const most = Math.max(1, Math.min(opts.workers === 'auto' ? cores : opts.workers, trials));
   const engine = opts.engine === true;
   // Chunks small enough to even out the threads' finishing times, big enough to cost nothing to hand out.
-  const chunk = Math.max(1, Math.min(65_536, Math.ceil(trials / (workers * 256))));
+  const chunk = Math.max(1, Math.min(65_536, Math.ceil(trials / (most * 256))));
   const data: ShareData = {
     plan,
     seed,
@@ -81,6 +95,18 @@ export async function runSimulation(
   };
   const counters = new Int32Array(data.counters);
   const report = () => opts.onProgress?.(Math.min(trials, Atomics.load(counters, 1)));
+  let first: SimTally | undefined;
+  let workers = most;
+  if (opts.workers === 'auto' && most > 1) {
+    const started = performance.now();
+    const probe = runShare(data, registry, report, () => performance.now() - started >= PROBE_MS);
+    if (isRejection(probe)) throw new CliError(probe.message, EXIT.refused);
+    first = probe;
+    const done = Atomics.load(counters, 1);
+    const rest = ((performance.now() - started) / Math.max(1, done)) * (trials - done);
+    if (rest < AUTO_MIN_MS) workers = 1;
+  }
+  opts.onThreads?.(workers);
   const threads: Worker[] = [];
   const results = Array.from(
     { length: workers - 1 },
@@ -106,6 +132,7 @@ export async function runSimulation(
     throw new CliError(own.message, EXIT.refused);
   }
   const tallies = await Promise.all(results);
+  if (first) mergeTally(own, first);
   for (const t of tallies) mergeTally(own, t);
   report();
   return own;
@@ -246,17 +273,27 @@ export function simulationSvg(s: SimSummary): string {
 }
 
 /** A progress bar on stderr, redrawn in place. */
-export function progressBar(total: number): (done: number) => void {
+/** A progress bar on stderr; `threads` adds how many threads run, once the run knows. */
+export function progressBar(total: number): {
+  progress: (done: number) => void;
+  threads: (n: number) => void;
+} {
   let last = -1;
-  return (done) => {
-    const pct = Math.floor((100 * done) / total);
-    if (pct === last) return;
-    last = pct;
-    const filled = Math.round((30 * done) / total);
-    process.stderr.write(
-      `\r[${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${pct}% (${done}/${total} trials)`,
-    );
-    if (done >= total) process.stderr.write('\n');
+  let on = '';
+  return {
+    progress(done) {
+      const pct = Math.floor((100 * done) / total);
+      if (pct === last) return;
+      last = pct;
+      const filled = Math.round((30 * done) / total);
+      process.stderr.write(
+        `\r[${'#'.repeat(filled)}${'.'.repeat(30 - filled)}] ${pct}% (${done}/${total} trials${on})`,
+      );
+      if (done >= total) process.stderr.write('\n');
+    },
+    threads(n) {
+      on = `, ${n} thread${n === 1 ? '' : 's'}`;
+    },
   };
 }
 
@@ -266,13 +303,13 @@ export async function simulateCommand(
   opts: SimulateOptions,
 ): Promise<string> {
   const plan = loadPlan(path, registry, opts.rounds);
-  const onProgress = opts.progress ? progressBar(opts.trials) : undefined;
+  const bar = opts.progress ? progressBar(opts.trials) : undefined;
   const tally = await runSimulation(plan, registry, {
     trials: opts.trials,
     seed: opts.seed,
     workers: opts.workers,
     engine: opts.engine === true,
-    ...(onProgress ? { onProgress } : {}),
+    ...(bar ? { onProgress: bar.progress, onThreads: bar.threads } : {}),
   });
   const summary = summarize(plan, tally, opts.seed);
   if (opts.plot) writeOutput(opts.plot, simulationSvg(summary));

@@ -674,6 +674,8 @@ export function runShare(
   data: ShareData,
   registry: RulesetRegistry,
   onChunk?: (done: number) => void,
+  /** Asked after each chunk: true ends this share early (the other trials stay for whoever takes them). */
+  enough?: () => boolean,
 ): SimTally | Rejection {
   const sim = createSimulator(data.plan, registry, { engine: data.engine });
   if (isRejection(sim)) return sim;
@@ -685,6 +687,7 @@ export function runShare(
     const to = Math.min(from + data.chunk, data.trials);
     sim.run(tally, data.seed, from, to);
     onChunk?.(Atomics.add(counters, 1, to - from) + (to - from));
+    if (enough?.()) break;
   }
   if (tally.trials === 0) sim.run(tally, data.seed, 0, 0);
   return tally;
