@@ -17,9 +17,9 @@ import {
 } from '@roundkeeper/engine';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { Hub, HubError, type HubOptions } from './hub.js';
+import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
 import { hashToken, viewerOf } from './links.js';
-import { type Storage, StorageConflictError } from './storage/storage.js';
+import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
 
 export interface AppOptions extends HubOptions {
   storage: Storage;
@@ -291,7 +291,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         : undefined;
       if (!link) continue;
       const record = await options.storage.getEncounter(link.encounterId);
-      if (record) out.push({ encounter: record, role: link.role, combatants: link.combatants, token: t });
+      if (record) {
+        out.push({
+          encounter: recordFor(record, link.role),
+          role: link.role,
+          combatants: link.combatants,
+          token: t,
+        });
+      }
     }
     return { encounters: out };
   });
@@ -301,7 +308,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     const link = await hub.link(tokenOf(req), id);
     const { record, seq, state } = await hub.snapshotFor(id, link);
     return {
-      encounter: record,
+      encounter: recordFor(record, link.role),
       role: link.role,
       combatants: link.combatants,
       allowed: link.allowed,
@@ -412,54 +419,71 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   }, 1000);
   heartbeat.unref();
   refill.unref();
-  app.get('/api/encounters/:id/live', { websocket: true }, async (socket, req) => {
+  app.get('/api/encounters/:id/live', { websocket: true }, (socket, req) => {
     const fail = (r: Rejection, code = 4400) => {
       socket.send(JSON.stringify({ type: 'error', error: r }));
       socket.close(code, r.code);
     };
-    const params = idParam.safeParse(req.params);
-    if (!params.success)
-      return fail(reject('request/invalid', 'The encounter id in the address is not valid.'));
-    const id = params.data.id;
-    let link: Awaited<ReturnType<Hub['link']>>;
-    try {
-      link = await hub.link(tokenOf(req), id);
-    } catch (error) {
-      if (error instanceof HubError) return fail(error.rejection, 4000 + error.status);
-      throw error;
-    }
-    const afterRaw = (req.query as Record<string, unknown>).after;
-    const after = typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
     const slot = { alive: true, budget: wsRate };
-    sockets.set(socket, slot);
+    // The link is checked and the viewer subscribed asynchronously (a networked storage takes real
+    // time): a listener attached after that would miss what a client sends as soon as the socket
+    // opens. Messages are taken now and wait for the subscription, in the order they came.
+    const subscribed = (async (): Promise<{ id: string; link: LinkRecord } | undefined> => {
+      const params = idParam.safeParse(req.params);
+      if (!params.success) {
+        fail(reject('request/invalid', 'The encounter id in the address is not valid.'));
+        return undefined;
+      }
+      const id = params.data.id;
+      const afterRaw = (req.query as Record<string, unknown>).after;
+      const after =
+        typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
+      try {
+        const link = await hub.link(tokenOf(req), id);
+        const sub = {
+          viewer: viewerOf(link),
+          send(text: string) {
+            // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
+            if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
+            socket.send(text);
+          },
+          close() {
+            socket.close(1001, 'closing');
+          },
+        };
+        const unsubscribe = await hub.subscribe(id, link, sub, after);
+        if (socket.readyState !== socket.OPEN) {
+          unsubscribe();
+          return undefined;
+        }
+        sockets.set(socket, slot);
+        socket.on('close', () => {
+          sockets.delete(socket);
+          unsubscribe();
+        });
+        return { id, link };
+      } catch (error) {
+        if (error instanceof HubError) fail(error.rejection, 4000 + error.status);
+        else {
+          req.log.error({ err: error }, 'live connection failed');
+          fail(
+            reject('server/internal', 'Something went wrong on the server; reconnect to try again.'),
+            1011,
+          );
+        }
+        return undefined;
+      }
+    })();
     socket.on('pong', () => {
       slot.alive = true;
     });
-    const sub = {
-      viewer: viewerOf(link),
-      send(text: string) {
-        // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
-        if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
-        socket.send(text);
-      },
-      close() {
-        socket.close(1001, 'closing');
-      },
-    };
-    let unsubscribe: () => void = () => {};
-    try {
-      unsubscribe = await hub.subscribe(id, link, sub, after);
-    } catch (error) {
-      sockets.delete(socket);
-      if (error instanceof HubError) return fail(error.rejection, 4000 + error.status);
-      throw error;
-    }
-    socket.on('close', () => {
-      sockets.delete(socket);
-      unsubscribe();
-    });
     socket.on('message', async (data, isBinary) => {
-      if (slot.budget-- <= 0) {
+      // Counted as it arrives, so a flood before the subscription is limited too.
+      const overBudget = slot.budget-- <= 0;
+      const live = await subscribed;
+      if (!live) return;
+      const { id, link } = live;
+      if (overBudget) {
         socket.send(
           JSON.stringify({
             type: 'error',

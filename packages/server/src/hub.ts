@@ -76,6 +76,19 @@ export interface HubOptions {
   now?: () => Date;
 }
 
+/** An encounter's row as a link reads it. */
+export type EncounterSummary = Omit<EncounterRecord, 'origin'> & { origin?: Json };
+
+/**
+ * The encounter's row for a link's holder: `origin` (the seed, or the scripted faces still to come)
+ * predicts every roll, so like the dice state it is the GM's alone.
+ */
+export function recordFor(record: EncounterRecord, role: LinkRecord['role']): EncounterSummary {
+  if (role === 'gm') return record;
+  const { origin: _origin, ...rest } = record;
+  return rest;
+}
+
 export class HubError extends Error {
   constructor(
     readonly status: number,
@@ -434,7 +447,7 @@ export class Hub {
         type: 'hello',
         role: link.role,
         combatants: link.combatants,
-        encounter: live.record,
+        encounter: recordFor(live.record, link.role),
         seq: live.record.seq,
         state: view(live.log.state, viewer, live.ruleset),
       }),

@@ -1,4 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type EncounterState, type LogEntry, type Viewer, view, viewLog } from '@roundkeeper/engine';
+import { rulesets } from '@roundkeeper/rulesets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { hashToken } from './links.js';
 import { api, LiveClient, type ServerProcess, startServerProcess } from './test-process.js';
 
 // These tests talk to a real server process on 127.0.0.1 with a temporary data directory.
@@ -307,4 +314,127 @@ describe('live over WebSocket', () => {
     await bad.next((m) => m.type === 'error');
     expect(bad.messages.some((m) => m.type === 'hello')).toBe(false);
   });
+});
+
+describe('commands run one after another against the current state', () => {
+  it('concurrent commands from several clients are all decided, each on the state the previous one left', async () => {
+    const c = await create();
+    const n = 20;
+    const replies = await Promise.all(
+      Array.from({ length: n }, () => cmd(c, { type: 'damage', combatant: 'bren', amount: 1 })),
+    );
+    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 200));
+    const seqs = replies.map((r) => (r.body as { seq: number }).seq);
+    expect(new Set(seqs).size).toBe(n);
+    const gm = (await api(server.url, 'GET', `/api/encounters/${c.encounter.id}`, undefined, c.tokens.gm))
+      .body as { seq: number; state: { combatants: Record<string, { hp?: { current: number } }> } };
+    expect(gm.seq).toBe(Math.max(...seqs));
+    expect(gm.state.combatants.bren!.hp!.current).toBe(24 - n);
+  });
+});
+
+describe('links: the GM secret is stored only as a hash', () => {
+  it('no token is in the database file, only SHA-256 hashes of them', async () => {
+    const c = await create();
+    await cmd(c, { type: 'start' });
+    const files = readdirSync(server.dataDir).map((f) => readFileSync(join(server.dataDir, f), 'latin1'));
+    const everything = files.join('\n');
+    expect(everything).toContain(hashToken(c.tokens.gm));
+    for (const token of [c.tokens.gm, c.tokens.table, ...Object.values(c.tokens.players)]) {
+      expect(everything).not.toContain(token);
+    }
+  });
+});
+
+describe('redaction at the boundary, for every ruleset', () => {
+  const examples = fileURLToPath(new URL('../../../examples/', import.meta.url));
+  const HIDDEN_ID = 'zyxhid';
+  const HIDDEN_NAME = 'Zyxwraith';
+  const NOTE = 'GMSECRET-note';
+  const markers = [HIDDEN_ID, HIDDEN_NAME, NOTE, 'dice/state', 'origin'];
+  const json = (x: unknown) => JSON.parse(JSON.stringify(x));
+
+  /** A shipped example of the ruleset, with a hidden NPC carrying GM notes added last. */
+  function scenarioOf(ruleset: string): Record<string, unknown> {
+    const file = readdirSync(join(examples, ruleset)).sort()[0]!;
+    const scenario = parseYaml(readFileSync(join(examples, ruleset, file), 'utf8')) as {
+      combatants: Array<Record<string, unknown>>;
+    };
+    const npc = scenario.combatants.find((x) => x.side !== 'pc') ?? scenario.combatants[0]!;
+    scenario.combatants.push({ ...npc, id: HIDDEN_ID, name: HIDDEN_NAME, hidden: true, notes: NOTE });
+    return scenario;
+  }
+
+  for (const ruleset of Object.keys(rulesets)) {
+    it(`${ruleset}: state, events, live messages and refusals are each viewer's view, and nothing hidden`, async () => {
+      const c = await create({ scenario: scenarioOf(ruleset) });
+      const id = c.encounter.id;
+      const rules = rulesets[ruleset]!;
+      const readers: Array<{ token: string; viewer: Viewer }> = [
+        { token: c.tokens.table, viewer: { role: 'table' } },
+        ...Object.entries(c.tokens.players).map(([pc, token]) => ({
+          token,
+          viewer: { role: 'player' as const, combatants: [pc] },
+        })),
+      ];
+      expect(readers.length).toBeGreaterThan(1);
+      const sockets = readers.map(
+        (r) => new LiveClient(`${server.url}/api/encounters/${id}/live?token=${r.token}&after=0`),
+      );
+      await Promise.all(sockets.map((s) => s.next((m) => m.type === 'events')));
+      // The GM adds a note and hurts the hidden NPC (reopening an example that ends); each player tries
+      // to act on it.
+      const opened = await api(server.url, 'GET', `/api/encounters/${id}`, undefined, c.tokens.gm);
+      if ((opened.body as { state: EncounterState }).state.status === 'ended') {
+        expect((await cmd(c, { type: 'undo' })).status).toBe(200);
+      }
+      expect((await cmd(c, { type: 'note', text: `${NOTE} again` })).status).toBe(200);
+      const hurt = await cmd(c, { type: 'damage', combatant: HIDDEN_ID, amount: 1 });
+      expect(hurt.status, JSON.stringify(hurt.body)).toBe(200);
+      const sent: unknown[] = [];
+      for (const [i, r] of readers.entries()) {
+        if (r.viewer.role !== 'player') continue;
+        const pc = r.viewer.combatants[0]!;
+        const allowed = (
+          (await api(server.url, 'GET', `/api/encounters/${id}`, undefined, r.token)).body as {
+            allowed: string[];
+          }
+        ).allowed;
+        for (const type of allowed) {
+          sent.push((await cmd(c, { type, actor: pc, target: HIDDEN_ID }, r.token)).body);
+          sockets[i]!.send({
+            type: 'command',
+            id: `x-${type}`,
+            command: { type, actor: pc, target: HIDDEN_ID },
+          });
+          await sockets[i]!.next((m) => m.type === 'result' && m.id === `x-${type}`);
+        }
+      }
+      const gm = (await api(server.url, 'GET', `/api/encounters/${id}`, undefined, c.tokens.gm)).body as {
+        seq: number;
+        state: EncounterState;
+      };
+      const gmLog = (
+        await api(server.url, 'GET', `/api/encounters/${id}/events?after=0`, undefined, c.tokens.gm)
+      ).body as { entries: LogEntry[] };
+      expect(JSON.stringify(gm)).toContain(HIDDEN_NAME);
+      for (const [i, r] of readers.entries()) {
+        const s = await api(server.url, 'GET', `/api/encounters/${id}`, undefined, r.token);
+        const e = await api(server.url, 'GET', `/api/encounters/${id}/events?after=0`, undefined, r.token);
+        const l = await api(server.url, 'POST', '/api/encounters/lookup', { tokens: [r.token] });
+        expect((s.body as { state: unknown }).state).toEqual(json(view(gm.state, r.viewer, rules)));
+        expect((e.body as { entries: unknown }).entries).toEqual(
+          json(viewLog(gmLog.entries, r.viewer, gm.state, rules)),
+        );
+        const live = sockets[i]!;
+        await live.next((m) => m.type === 'change' && m.seq === gm.seq);
+        const lastChange = live.messages.filter((m) => m.type === 'change').at(-1)!;
+        expect(lastChange.state).toEqual(json(view(gm.state, r.viewer, rules)));
+        sent.push(s.body, e.body, l.body, live.messages);
+      }
+      const text = JSON.stringify(sent);
+      for (const marker of markers) expect(text).not.toContain(marker);
+      for (const s of sockets) s.close();
+    });
+  }
 });

@@ -13,6 +13,8 @@ export interface ServerProcess {
   dataDir: string;
   proc: ChildProcess;
   stderr: () => string;
+  /** Everything the process wrote to stdout (its log lines among them). */
+  stdout: () => string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -20,11 +22,20 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'rk-server-'));
 }
 
-/** Starts a real server process on a free port and waits for its "listening" line. */
-export function startServerProcess(dataDir = tempDir(), args: string[] = []): Promise<ServerProcess> {
+/**
+ * Starts a real server process and waits for its "listening" line: on a free port with `dataDir` given
+ * as flags, or, with `flags: false`, configured by `env` alone.
+ */
+export function startServerProcess(
+  dataDir = tempDir(),
+  args: string[] = [],
+  { env, flags = true }: { env?: Record<string, string>; flags?: boolean } = {},
+): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [SERVER_BIN, '--port', '0', '--data-dir', dataDir, ...args], {
+    const base = flags ? ['--port', '0', '--data-dir', dataDir] : [];
+    const proc = spawn(process.execPath, [SERVER_BIN, ...base, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
     });
     let out = '';
     let err = '';
@@ -42,6 +53,7 @@ export function startServerProcess(dataDir = tempDir(), args: string[] = []): Pr
           dataDir,
           proc,
           stderr: () => err,
+          stdout: () => out,
           stop: (signal = 'SIGTERM') =>
             new Promise((res) => {
               if (proc.exitCode !== null) return res(proc.exitCode);

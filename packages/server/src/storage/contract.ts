@@ -67,11 +67,13 @@ export function storageContract(name: string, make: () => Storage | Promise<Stor
       );
       expect((await s.readEntries('a')).map((e) => e.seq)).toEqual([1, 2, 3]);
       expect((await s.readEntries('a', 2)).map((e) => e.seq)).toEqual([3]);
+      expect(await s.readCommands('a')).toEqual([{ group: 1, command: { type: 'y' }, role: 'player' }]);
       expect((await s.getEncounter('a'))!.seq).toBe(3);
       expect((await s.getEncounter('a'))!.updatedAt).toBe('2026-01-02T00:00:00.000Z');
       await expect(s.append('a', 1, [entry(2, 2)], null, 'x')).rejects.toBeInstanceOf(StorageConflictError);
       await expect(s.append('zzz', 0, [entry(1, 1)], null, 'x')).rejects.toBeInstanceOf(StorageConflictError);
       expect((await s.readEntries('a')).map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect(await s.readCommands('a')).toHaveLength(1);
     });
 
     it('keeps entry times and event payloads exactly', async () => {

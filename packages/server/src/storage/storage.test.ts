@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storageContract } from './contract.js';
 import { MemoryStorage } from './memory.js';
+import { MIGRATIONS } from './migrations.js';
 import { SqliteStorage } from './sqlite.js';
 
 storageContract(
@@ -13,6 +14,10 @@ storageContract(
 storageContract('memory', () => new MemoryStorage());
 
 describe('sqlite migrations', () => {
+  it('are numbered 1, 2, 3… in order, with no gaps and no repeats', () => {
+    expect(MIGRATIONS.map((m) => m.id)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
   it('runs the numbered migrations once, from the first, and keeps data across reopening', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
     const a = new SqliteStorage(file);
