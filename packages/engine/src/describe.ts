@@ -30,12 +30,13 @@ export function describeDuration(state: EncounterState, d: Duration): string {
  * rulesets' plural nouns in camelCase; zeros are left out unless the cost has nothing else ("free").
  */
 export function describeCost(cost: Readonly<Record<string, number>>): string {
-  const entries = Object.entries(cost);
+  const entries = Object.entries(cost).filter(([k]) => k !== 'free');
   const parts = entries
     .filter(([, n]) => n !== 0 || entries.length === 1)
     .map(([k, n]) => {
       const unit = k.replace(/([A-Z])/g, ' $1').toLowerCase();
-      const one = Math.abs(n) === 1 && unit.endsWith('s') && !unit.endsWith('ss');
+      // A plural noun loses its "s" for one ("1 mark"); "bonus" and "class" are not plurals.
+      const one = Math.abs(n) === 1 && /[^su]s$/.test(unit);
       return `${n} ${one ? unit.slice(0, -1) : unit}`;
     });
   return parts.join(', ') || 'free';

@@ -388,7 +388,7 @@ describe('refusals never name what the viewer cannot see', () => {
 });
 
 describe('describeCost', () => {
-  it('says a cost in words: plural keys become singular for one, zeros drop out, nothing is free', () => {
+  it('says a cost in words: plurals become singular for one (not "bonus"), zeros drop out, nothing is free', () => {
     expect(describeCost({ marks: 15 })).toBe('15 marks');
     expect(describeCost({ actions: 1 })).toBe('1 action');
     expect(describeCost({ seconds: 1, stamina: 1 })).toBe('1 second, 1 stamina');
@@ -396,5 +396,8 @@ describe('describeCost', () => {
     expect(describeCost({ marks: 0, marksPerUnit: 1 })).toBe('1 marks per unit');
     expect(describeCost({ seconds: 0 })).toBe('0 seconds');
     expect(describeCost({})).toBe('free');
+    expect(describeCost({ bonus: 1 })).toBe('1 bonus');
+    expect(describeCost({ free: 0 })).toBe('free');
+    expect(describeCost({ reaction: 1 })).toBe('1 reaction');
   });
 });
