@@ -154,11 +154,53 @@ export interface ConditionLine {
   remaining: string;
 }
 
-/** Effects on a combatant with what ends them, in the GM's words. */
+/**
+ * What is left of an effect, from where it expires (resolved when it was added) and where the fight is now:
+ * "until the start of Ana's next turn", "until the end of Ana's turn, 2 turns from now", "until the end of
+ * this round", "until Round 2 · Mark 9".
+ */
+export function remainingOf(v: EncounterView, e: EncounterView['effects'][number]): string {
+  const x = e.expires;
+  const state = asState(v);
+  switch (x?.on) {
+    case 'turn-start':
+    case 'turn-end': {
+      const c = v.combatants[x.combatant];
+      if (!c) break;
+      const left = x.turnsStarted - c.turnsStarted;
+      const edge = x.on === 'turn-start' ? 'start' : 'end';
+      if (left <= 0) return x.on === 'turn-end' ? `until the end of ${c.name}'s turn` : 'ends now';
+      if (left === 1) return `until the ${edge} of ${c.name}'s next turn`;
+      return `until the ${edge} of ${c.name}'s turn, ${left} turns from now`;
+    }
+    case 'round-end': {
+      const more = x.round - v.round;
+      if (more <= 0) return 'until the end of this round';
+      if (v.status === 'setup') return `until the end of round ${x.round}`;
+      return `until the end of round ${x.round} (${more} more round${more > 1 ? 's' : ''})`;
+    }
+    case 'instant': {
+      const rs = rulesetOf(v);
+      if (!rs) break;
+      try {
+        return `until ${rs.clock.describe(state, x.at)}`;
+      } catch {
+        break;
+      }
+    }
+    case 'never':
+      return 'until removed';
+    default:
+      break;
+  }
+  return describeDuration(state, e.duration);
+}
+
+/** Effects on a combatant with what is left of each, in the GM's words. */
 export function conditionsOf(v: EncounterView, id: string): ConditionLine[] {
   return v.effects
     .filter((e) => e.target === id)
-    .map((e) => ({ id: e.id, name: e.name, remaining: describeDuration(asState(v), e.duration) }));
+    .map((e) => ({ id: e.id, name: e.name, remaining: remainingOf(v, e) }));
 }
 
 /** The order the table sees: the agenda's upcoming turns, then everyone else in the roster. */
@@ -239,4 +281,52 @@ export function expandCombatants(input: NewCombatant, count: number, roster: rea
 /** Commands this ruleset accepts from an actor besides the palette (delay, resume, declare…). */
 export function actorCommands(rs: AnyRuleset): string[] {
   return Object.keys(rs.commands).filter((k) => k !== 'start' && k !== 'next' && k !== 'act');
+}
+
+const NAME = '\u0000';
+
+/** Whether `s[i]` is a letter or digit: a name matches only as a whole word. */
+function wordChar(s: string, i: number): boolean {
+  return i >= 0 && i < s.length && /[\p{L}\p{N}]/u.test(s[i]!);
+}
+
+/**
+ * An unavailable action's reason with the action's own name taken out, so that reasons which differ only
+ * by it ("It is Orc's turn; Dash is taken on Ana's own turn", "…; Dodge is taken…") compare equal.
+ */
+export function reasonKey(la: LegalAction): string | null {
+  if (la.enabled || !la.reason) return null;
+  const name = la.action.name;
+  const r = la.reason;
+  if (!name) return r;
+  let out = '';
+  let i = 0;
+  for (let at = r.indexOf(name); at >= 0; at = r.indexOf(name, at + 1)) {
+    if (at < i || wordChar(r, at - 1) || wordChar(r, at + name.length)) continue;
+    out += r.slice(i, at) + NAME;
+    i = at + name.length;
+  }
+  return out + r.slice(i);
+}
+
+/**
+ * The reason most unavailable actions share, when at least three do: the palette says it once above the
+ * buttons instead of under each. Where the actions' own names stood, it says "each greyed-out action".
+ */
+export function sharedReason(shown: readonly LegalAction[]): { key: string; text: string } | null {
+  const count = new Map<string, number>();
+  let best: string | null = null;
+  for (const l of shown) {
+    const key = reasonKey(l);
+    if (key === null) continue;
+    const n = (count.get(key) ?? 0) + 1;
+    count.set(key, n);
+    if (best === null || n > count.get(best)!) best = key;
+  }
+  if (best === null || count.get(best)! < 3) return null;
+  const text = best.split(NAME).reduce((acc, part) => {
+    const start = acc === '' || /[.!?:]\s*$/.test(acc);
+    return `${acc}${start ? 'Each' : 'each'} greyed-out action${part}`;
+  });
+  return { key: best, text };
 }

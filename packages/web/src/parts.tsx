@@ -18,8 +18,10 @@ import {
   conditionsOf,
   headline,
   type Resource,
+  reasonKey,
   resourcesOf,
   rulesetOf,
+  sharedReason,
 } from './model.js';
 import { piecesSvg, SVG_FONT, timelinePieces } from './timeline-svg.js';
 
@@ -203,16 +205,6 @@ const ActionItem = memo(
     describeCost(a.la.cost) === describeCost(b.la.cost),
 );
 
-/**
- * The one reason every unavailable action shares ("Declare how many actions first", "It is Ana's turn"),
- * when at least three do: the palette says it once instead of under each button.
- */
-function sharedReason(shown: readonly LegalAction[]): string | null {
-  const off = shown.filter((l) => !l.enabled);
-  const reason = off[0]?.reason;
-  return off.length >= 3 && reason && off.every((l) => l.reason === reason) ? reason : null;
-}
-
 /** Every catalog action of the actor: enabled ones to click, the others with their reason. */
 export function Palette({
   view,
@@ -283,7 +275,7 @@ export function Palette({
       </div>
       {shared ? (
         <p className="reason shared-reason" data-testid="palette-reason">
-          {shared}
+          {shared.text}
         </p>
       ) : null}
       {kinds.map((kind) => (
@@ -297,7 +289,7 @@ export function Palette({
                   key={l.action.id}
                   la={l}
                   uid={uid}
-                  quiet={shared !== null && !l.enabled && l.reason === shared}
+                  quiet={shared !== null && reasonKey(l) === shared.key}
                   onAct={onAct}
                 />
               ))}
@@ -668,7 +660,21 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
     return () => before?.focus?.();
   }, []);
   return (
-    <div className="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title">
+    <div
+      className="overlay"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="help-title"
+      onKeyDown={(e) => {
+        // Tab and Shift+Tab cycle inside the dialog: the page behind it is not reachable while it is open.
+        if (e.key !== 'Tab') return;
+        const inside = [...e.currentTarget.querySelectorAll<HTMLElement>('button, [href], input, select')];
+        const i = inside.indexOf(document.activeElement as HTMLElement);
+        const next = inside[(i + (e.shiftKey ? inside.length - 1 : 1)) % inside.length];
+        e.preventDefault();
+        next?.focus();
+      }}
+    >
       <div className="dialog">
         <h2 id="help-title">Keyboard shortcuts</h2>
         <dl className="shortcuts">
