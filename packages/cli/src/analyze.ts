@@ -15,6 +15,9 @@ import { z } from 'zod';
 import { CliError, EXIT, loadScenarioFile, parseSection } from './load.js';
 import { barChartSvg } from './svg.js';
 
+/** Full orders are listed for up to this many combatants (n! orders). */
+export const MAX_ORDER_COMBATANTS = 9;
+
 /**
  * `analyze`: exact answers from the dice engine, no sampling. Each combatant's initiative score is a
  * dice expression (the scenario names it, or classic's own rule is used); everything else follows
@@ -35,9 +38,15 @@ export const analyzeSectionSchema = z
           .object({
             name: z.string().min(1),
             /** Comparisons that must all hold, e.g. "fighter - 10 > monster"; spaces between terms. */
-            all: z.array(z.string().min(1)).min(1),
+            all: z.array(z.string().min(1)).min(1).optional(),
+            /** Combatants that act in this order (others anywhere), ties broken as in the fight. */
+            order: z.array(z.string().min(1)).min(2).max(MAX_ORDER_COMBATANTS).optional(),
           })
-          .strict(),
+          .strict()
+          .refine((q) => (q.all === undefined) !== (q.order === undefined), {
+            message:
+              'give a question either all: [comparisons] (e.g. "mage > orc") or order: [ids] (e.g. [mage, orc, wolf]), not both',
+          }),
       )
       .default([]),
     /** How many of the most likely full orders to list (default 10). */
@@ -54,9 +63,6 @@ export interface Contender {
   tie: number;
   distribution: Distribution;
 }
-
-/** Full orders are listed for up to this many combatants (n! orders). */
-export const MAX_ORDER_COMBATANTS = 9;
 
 /** Combatants with their initiative distributions, from the scenario's setup. */
 export function contenders(
@@ -394,6 +400,38 @@ export function probAll(
   return sum;
 }
 
+/**
+ * P(the named combatants act in this order), the others anywhere: their relative order depends on
+ * their own scores and tie-breaks only (a roll-off among tied ones orders any subset of them evenly),
+ * so it is the probability of this full order of the group alone.
+ */
+export function probOrder(
+  order: readonly string[],
+  byId: ReadonlyMap<string, Contender>,
+  lowestFirst: boolean,
+  name: string,
+  path: string,
+): number {
+  const group = order.map((id) => {
+    const c = byId.get(id);
+    if (!c) {
+      throw new CliError(
+        `${path}: analyze question "${name}": order names "${id}", which is not an active combatant (combatants: ${[...byId.keys()].join(', ')}).`,
+        EXIT.unreadable,
+      );
+    }
+    return c;
+  });
+  if (new Set(order).size !== order.length) {
+    throw new CliError(
+      `${path}: analyze question "${name}": order names a combatant twice; list each once.`,
+      EXIT.unreadable,
+    );
+  }
+  const all = orderProbabilities(group, lowestFirst, factorial(group.length));
+  return all.orders.find((o) => o.order.every((id, i) => id === order[i]))?.p ?? 0;
+}
+
 export interface AnalyzeResult {
   scenario: string;
   ruleset: string;
@@ -416,7 +454,8 @@ export interface AnalyzeResult {
   /** The most likely full orders; `ordersTotal` sums every order's probability (≈ 1). */
   orders: Array<{ order: string[]; p: number }>;
   ordersTotal: number | null;
-  questions: Array<{ name: string; all: string[]; p: number }>;
+  /** Each question with its comparisons (`all`) or its group order (`order`). */
+  questions: Array<{ name: string; all?: string[]; order?: string[]; p: number }>;
 }
 
 export function analyze(
@@ -439,13 +478,16 @@ export function analyze(
   const ids = new Set(list.map((c) => c.id));
   const byId = new Map(list.map((c) => [c.id, c] as const));
   const questions = section.questions.map((q) => {
-    const conditions = q.all.map((text) => {
+    if (q.order)
+      return { name: q.name, order: q.order, p: probOrder(q.order, byId, lowestFirst, q.name, path) };
+    const all = q.all ?? [];
+    const conditions = all.map((text) => {
       const c = parseCondition(text, ids);
       if (typeof c === 'string')
         throw new CliError(`${path}: analyze question "${q.name}": ${c}`, EXIT.unreadable);
       return c;
     });
-    return { name: q.name, all: q.all, p: probAll(conditions, byId) };
+    return { name: q.name, all, p: probAll(conditions, byId) };
   });
   return {
     scenario: scenario.name,
@@ -488,14 +530,16 @@ export function renderAnalysis(r: AnalyzeResult): string {
       `${c.name.padEnd(w)}  ${c.expression.padEnd(16)}  ${c.mean.toFixed(2).padStart(5)}  ${c.sd.toFixed(2).padStart(5)}  ${`${c.min}–${c.max}`.padStart(7)}  ${pct(c.positions[0] ?? 0)}%`,
     );
   }
+  // Columns are headed by id (unique, and short), each as wide as its id or a figure.
+  const cw = r.combatants.map((c) => Math.max(7, c.id.length));
   lines.push(
     '',
-    'P(row acts before column), %:',
-    `${''.padEnd(w)}  ${r.combatants.map((c) => c.name.slice(0, 7).padStart(7)).join(' ')}`,
+    'P(row acts before column), %; columns by id:',
+    `${''.padEnd(w)}  ${r.combatants.map((c, i) => c.id.padStart(cw[i]!)).join(' ')}`,
   );
   for (const a of r.combatants) {
     lines.push(
-      `${a.name.padEnd(w)}  ${r.combatants.map((b) => (a === b ? '—'.padStart(7) : pct(r.before[a.id]![b.id]!).padStart(7))).join(' ')}`,
+      `${a.name.padEnd(w)}  ${r.combatants.map((b, i) => (a === b ? '—' : pct(r.before[a.id]![b.id]!)).padStart(cw[i]!)).join(' ')}`,
     );
   }
   lines.push('', 'Place in the order (P of acting 1st, 2nd, …), %:');
@@ -510,7 +554,12 @@ export function renderAnalysis(r: AnalyzeResult): string {
   }
   if (r.questions.length) {
     lines.push('', 'Questions:');
-    for (const q of r.questions) lines.push(`  ${pct(q.p)}%  ${q.name}  [${q.all.join(' and ')}]`);
+    for (const q of r.questions) {
+      const how = q.order
+        ? q.order.map((id) => names.get(id) ?? id).join(' → ')
+        : (q.all ?? []).join(' and ');
+      lines.push(`  ${pct(q.p)}%  ${q.name}  [${how}]`);
+    }
   }
   return lines.join('\n');
 }

@@ -168,6 +168,67 @@ describe('roundkeeper play (scripted through stdin)', () => {
     expect(r.code).toBe(1);
   });
 
+  it('a number line takes that numbered enabled action of the current actor, as the number keys do', () => {
+    const r = withInput('1\n99\n', 'play', duel, '--no-timeline');
+    expect(r.stdout).toContain('> 1\n  Ana: Attack.');
+    expect(r.stdout).toContain('> 99\nThere is no enabled action 99 now');
+    expect(r.code).toBe(1);
+  });
+
+  it('takes JSON values in the short syntax: add-combatant combatant={…} and lists after =', () => {
+    const r = withInput(
+      'add-combatant combatant={"id": "cat", "name": "Big Cat", "side": "npc"}\nactions cat\n',
+      'play',
+      duel,
+      '--no-timeline',
+    );
+    expect(r.stdout).toContain('Actions for Big Cat:');
+    expect(r.code).toBe(0);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))(
+    'is driven by single keys at a terminal (n next, 1 the first action, u undo, q quit)',
+    async () => {
+      const { spawn } = await import('node:child_process');
+      // `script` gives the command a pseudo-terminal, so play runs its keyboard loop in raw mode.
+      const proc = spawn(
+        'script',
+        ['-qfc', `"${process.execPath}" "${bin}" play "${duel}" --no-timeline`, '/dev/null'],
+        {
+          stdio: ['pipe', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      const seen = (text: string, from: number) =>
+        new Promise<number>((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`no "${text}" in: ${out.slice(from)}`)), 10_000);
+          const check = () => {
+            const at = out.indexOf(text, from);
+            if (at < 0) return;
+            clearTimeout(timer);
+            proc.stdout.off('data', check);
+            resolve(at + text.length);
+          };
+          proc.stdout.on('data', check);
+          check();
+        });
+      proc.stdout.on('data', (d: Buffer) => {
+        out += d.toString('utf8');
+      });
+      let at = await seen('Keys: n next', 0);
+      proc.stdin.write('1');
+      at = await seen('Ana: Attack.', at);
+      proc.stdin.write('n');
+      at = await seen("Orc's turn.", at);
+      proc.stdin.write('u');
+      at = await seen('Undo (command', at);
+      const code = new Promise((resolve) => proc.once('exit', resolve));
+      proc.stdin.write('q');
+      expect(await code).toBe(0);
+    },
+    20_000,
+  );
+
   it('--ruleset starts an empty encounter; export saves a scenario that run replays', () => {
     const file = join(tmp(), 'fight.yaml');
     const script = [
@@ -310,6 +371,83 @@ describe('roundkeeper simulate and analyze', () => {
     expect(r.stdout).toContain('Ana rolls 10 or more above the orc');
   });
 
+  it('analyze heads the before-matrix columns by id, so combatants with alike names stay apart', () => {
+    const r = roundkeeper('analyze', join(examples, 'simulate/classic-skirmish.yaml'));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/columns by id:\n\s+ana\s+bren\s+cato\s+boss\s+gob1\s+gob2\n/);
+  });
+
+  it('agree on group order probabilities: analyze order: [a, b, c] against simulate turn order', () => {
+    const file = join(tmp(), 'trio.yaml');
+    writeFileSync(
+      file,
+      [
+        'schema: 1',
+        'name: Trio',
+        'ruleset: classic',
+        'combatants:',
+        '  - { id: ana, name: Ana, side: pc, stats: { initiative: 3 } }',
+        '  - { id: bren, name: Bren, side: pc, stats: { initiative: 1 } }',
+        '  - { id: orc, name: Orc, side: npc, stats: { initiative: 1 } }',
+        'simulate:',
+        '  rounds: 1',
+        '  events:',
+        '    ana: { type: turn/started, combatant: ana }',
+        '    bren: { type: turn/started, combatant: bren }',
+        '    orc: { type: turn/started, combatant: orc }',
+        '  questions:',
+        '    - { name: Ana then Bren then the orc, order: [ana, bren, orc] }',
+        '    - { name: the orc before Bren, order: [orc, bren] }',
+        'analyze:',
+        '  questions:',
+        '    - { name: Ana then Bren then the orc, order: [ana, bren, orc] }',
+        '    - { name: the orc before Bren, order: [orc, bren] }',
+      ].join('\n'),
+    );
+    const exact = JSON.parse(roundkeeper('analyze', file, '--json').stdout) as {
+      questions: Array<{ p: number }>;
+      orders: Array<{ order: string[]; p: number }>;
+    };
+    // Bren and the orc have the same modifier: a tie between them is an even roll-off.
+    expect(exact.questions[1]!.p).toBeCloseTo(0.5, 12);
+    // The group of all three is a full order: the same figure as the list of full orders.
+    const full = exact.orders.find((o) => o.order.join() === 'ana,bren,orc')!;
+    expect(exact.questions[0]!.p).toBeCloseTo(full.p, 12);
+    const sim = roundkeeper('simulate', file, '--trials', '4000', '--seed', '5', '--json');
+    expect(sim.code).toBe(0);
+    const s = JSON.parse(sim.stdout) as { questions: Array<{ p: { low: number; high: number } }> };
+    exact.questions.forEach((q, i) => {
+      expect(s.questions[i]!.p.low).toBeLessThanOrEqual(q.p);
+      expect(s.questions[i]!.p.high).toBeGreaterThanOrEqual(q.p);
+    });
+    expect(roundkeeper('analyze', file).stdout).toContain('Ana then Bren then the orc  [Ana → Bren → Orc]');
+    writeFileSync(
+      file,
+      'schema: 1\nname: x\nruleset: classic\ncombatants: [{ id: a, name: A }]\nanalyze: { questions: [{ name: q, order: [a, b] }] }\n',
+    );
+    const bad = roundkeeper('analyze', file);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('order names "b", which is not an active combatant');
+  });
+
+  it("a named event's rate counts every match, or with nth only each round's nth (at most one a round)", () => {
+    const file = join(examples, 'simulate/tara-corax-why-full-round.yaml');
+    const r = JSON.parse(roundkeeper('simulate', file, '--trials', '300', '--json').stdout) as {
+      combatants: Array<{ id: string; attacks: { mean: number }; turns: { mean: number } }>;
+      events: Array<{ name: string; perRound: { mean: number } }>;
+    };
+    const rate = (name: string) => r.events.find((e) => e.name === name)!.perRound.mean;
+    const fighter = r.combatants.find((c) => c.id === 'combatant')!;
+    const monster = r.combatants.find((c) => c.id === 'monster')!;
+    // The 2nd attack comes every round; the 3rd in the rounds where it is not forfeited.
+    expect(rate('second')).toBe(1);
+    expect(rate('third')).toBeLessThan(1);
+    expect(rate('third')).toBeCloseTo(fighter.attacks.mean - 2, 12);
+    // Without nth: every turn the monster starts.
+    expect(rate('monster')).toBeCloseTo(monster.turns.mean, 12);
+    expect(rate('monster')).toBeGreaterThan(1);
+  });
+
   it('refuses bad flags with exit 1 and bad sections with exit 2, saying how to fix them', () => {
     const badTrials = roundkeeper('simulate', duel, '--trials', 'many');
     expect(badTrials.code).toBe(1);
@@ -408,6 +546,14 @@ describe('roundkeeper serve', () => {
       proc.kill('SIGTERM');
     });
     expect(code).toBe(0);
+  });
+
+  it('refuses a bad --log-level with exit code 1 and the levels it takes (no stack trace)', () => {
+    const r = roundkeeper('serve', '--log-level', 'loud', '--port', '0');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'roundkeeper: --log-level must be one of fatal, error, warn, info, debug, not "loud".\n',
+    );
   });
 
   it('refuses a bad port with exit code 1 and says why', () => {

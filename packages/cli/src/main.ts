@@ -24,6 +24,8 @@ function integer(name: string, min: number, max: number) {
   };
 }
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug'];
+
 const program = new Command();
 
 program
@@ -109,6 +111,7 @@ current actor, t timeline on/off, : type a command, ? help, q quit.
 
 When stdin is not a terminal, it reads one command per line and prints the result of each:
   next · start · undo · act <actor> <action> [key=value …] · delay <actor> · damage <id> <amount>
+  <n> (the nth enabled action in the list) · key=value values are JSON when they parse: targets=["orc"]
   {"type": "act", "actor": "ana", "action": "attack"}   (any command as JSON)
   show · actions [id] · timeline · log · export <file> · quit
 A refused command prints the rule's sentence; the exit code is then 1.
@@ -225,10 +228,12 @@ program
     `
 Each combatant's initiative score is a dice expression: analyze.initiative names it per combatant
 (@name reads the combatant's stats); classic needs none (initiativeDice + modifier, ties to the higher
-modifier, then a roll-off). Questions are comparisons of scores that must all hold:
+modifier, then a roll-off). Questions are comparisons of scores that must all hold, or the order of
+a group of combatants (ties broken as in the fight):
   analyze:
     questions:
       - { name: monster strikes between attacks 2 and 3, all: ["fighter - 10 > monster", "monster > fighter - 15"] }
+      - { name: the mage before both orcs, order: [mage, orc1, orc2] }
 
 Examples:
   $ roundkeeper analyze examples/simulate/classic-duel.yaml
@@ -289,7 +294,15 @@ program
   .option('--host <host>', 'address to listen on', '127.0.0.1')
   .option('--port <port>', 'port (0 picks any free one)', '4321')
   .option('--data-dir <dir>', 'where the database file lives', 'data')
-  .option('--log-level <level>', 'fatal, error, warn, info or debug', 'warn')
+  .option(
+    '--log-level <level>',
+    'fatal, error, warn, info or debug',
+    (text: string) => {
+      if (LOG_LEVELS.includes(text)) return text;
+      throw new CliError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${text}".`, EXIT.refused);
+    },
+    'warn',
+  )
   .addHelpText(
     'after',
     `

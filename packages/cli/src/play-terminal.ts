@@ -1,7 +1,7 @@
 import { createInterface, emitKeypressEvents } from 'node:readline';
 import { createInterface as createPromptInterface } from 'node:readline/promises';
 import { EXIT } from './load.js';
-import { PLAY_HELP, type PlayResult, type PlaySession } from './play.js';
+import { KEYS, type PlayResult, type PlaySession } from './play.js';
 
 /** One line saying where the fight is, printed after each accepted command in scripted mode. */
 function where(session: PlaySession): string {
@@ -45,17 +45,12 @@ export async function playScripted(
   return code;
 }
 
-/** Interactive play at a terminal: single keys, and ':' for a command line. */
+/** Interactive play at a terminal: single keys (`PlaySession.key`), and ':' for a command line. */
 export async function playInteractive(session: PlaySession): Promise<void> {
   const { stdin, stdout } = process;
-  let message = 'Keys: n next · u undo · r redo · 1–9 act · t timeline · : command · ? help · q quit';
+  let message = KEYS;
   const redraw = () => {
     stdout.write(`\x1b[2J\x1b[H${session.status()}\n\n${message}\n`);
-  };
-  const run = (line: string): boolean => {
-    const r = session.handle(line);
-    message = r.out || message;
-    return r.quit === true;
   };
   emitKeypressEvents(stdin);
   stdin.setRawMode(true);
@@ -70,8 +65,12 @@ export async function playInteractive(session: PlaySession): Promise<void> {
       resolve();
     };
     const onKey = (text: string | undefined, key: { name?: string; ctrl?: boolean } | undefined) => {
-      if ((key?.ctrl && key.name === 'c') || text === 'q') return finish();
-      if (text === ':') {
+      if (key?.ctrl && key.name === 'c') return finish();
+      // Arrows, Enter and other keys that are not one printable character do nothing.
+      if (text === undefined || !/^[ -~]$/.test(text)) return;
+      const r = session.key(text);
+      if (r.quit) return finish();
+      if (r.prompt) {
         stdin.off('keypress', onKey);
         stdin.setRawMode(false);
         const prompt = createPromptInterface({ input: stdin, output: stdout });
@@ -80,35 +79,14 @@ export async function playInteractive(session: PlaySession): Promise<void> {
           stdin.setRawMode(true);
           stdin.resume();
           stdin.on('keypress', onKey);
-          if (run(line)) return finish();
+          const typed = session.handle(line);
+          if (typed.quit) return finish();
+          message = typed.out || message;
           redraw();
         });
         return;
       }
-      switch (text) {
-        case 'n':
-          run('next');
-          break;
-        case 'u':
-          run('undo');
-          break;
-        case 'r':
-          run('redo');
-          break;
-        case 't':
-          session.showTimeline = !session.showTimeline;
-          break;
-        case '?':
-        case 'h':
-          message = PLAY_HELP;
-          break;
-        default:
-          if (text && /^[1-9]$/.test(text)) {
-            const command = session.nthAction(Number(text));
-            if (command) message = session.execute(command).out;
-            else message = `There is no enabled action ${text} now.`;
-          }
-      }
+      message = r.out || message;
       redraw();
     };
     stdin.on('keypress', onKey);

@@ -27,30 +27,66 @@ const COMBATANT_COMMANDS = new Set([
   'update-combatant',
 ]);
 
+export const KEYS = 'Keys: n next · u undo · r redo · 1–9 act · t timeline · : command · ? help · q quit';
+
 export const PLAY_HELP = `Commands (one per line):
   next | start | undo | redo | end         the ruleset's and the engine's commands, by name
   act <actor> <action> [key=value …]       e.g. act mage full-attack target=orc
   <command> [actor] [key=value …]          e.g. delay bren · ready ana attack trigger="orc moves"
   damage <combatant> <amount>              also heal, defeat, revive
   {"type": "act", "actor": "ana", …}       any command as JSON
+  <n>                                      take the current actor's nth enabled action (the numbers in the list)
   show | actions [id] | timeline | log     look without changing anything
   export <file.yaml|file.json>             save the fight so far as a scenario file
   help | quit
-Values after = are read as JSON when they parse (3, true, ["a"]), else as text.
-Keys at a terminal: n next · u undo · r redo · 1–9 take that enabled action · t timeline · : command line · ? help · q quit`;
+Values after = are read as JSON when they parse (3, true, ["a"], "text"), else as text.
+Keys at a terminal: n next · u undo · r redo · 1–9 take that enabled action (: then 10 for the 10th) ·
+t timeline · : command line · ? help · q quit`;
 
-/** Splits a line into words, keeping "quoted text" (and key="quoted text") together. */
+/**
+ * Splits a line into words at spaces outside "quotes", [lists] and {objects}, so key="quoted text" and
+ * key=["a", "b"] stay whole. Quotes are kept: a value after `=` is read as JSON ("3" stays text).
+ */
 function words(line: string): string[] {
   const out: string[] = [];
-  for (const m of line.matchAll(/(?:[^\s"]+|"[^"]*")+/g)) out.push(m[0].replace(/"([^"]*)"/g, '$1'));
+  let word = '';
+  let depth = 0;
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quoted) {
+      if (ch === '\\' && i + 1 < line.length) word += ch + line[++i];
+      else {
+        if (ch === '"') quoted = false;
+        word += ch;
+      }
+      continue;
+    }
+    if (/\s/.test(ch) && depth === 0) {
+      if (word) out.push(word);
+      word = '';
+      continue;
+    }
+    if (ch === '"') quoted = true;
+    else if (ch === '[' || ch === '{') depth++;
+    else if ((ch === ']' || ch === '}') && depth > 0) depth--;
+    word += ch;
+  }
+  if (word) out.push(word);
   return out;
 }
 
+/** A bare word without the quotes around (or inside) it: "Big Orc" → Big Orc. */
+function unquote(word: string): string {
+  return word.replace(/"([^"]*)"/g, '$1');
+}
+
+/** A value after `=`: JSON when it parses (3, true, ["a"], "text"), else the text as typed. */
 function value(text: string): Json {
   try {
     return JSON.parse(text) as Json;
   } catch {
-    return text;
+    return unquote(text);
   }
 }
 
@@ -85,7 +121,7 @@ export function parseCommandLine(line: string): Command | string {
     return `"${bare.slice(slots.length).join(' ')}" is not understood: after "${type}" give ${slots.join(' and ')}, then key=value pairs.`;
   }
   bare.forEach((w, i) => {
-    command[slots[i]!] = slots[i] === 'amount' ? value(w) : w;
+    command[slots[i]!] = slots[i] === 'amount' ? value(w) : unquote(w);
   });
   return command;
 }
@@ -204,6 +240,45 @@ export class PlaySession {
     return l ? { type: 'act', actor, action: l.action.id } : undefined;
   }
 
+  /** Takes the nth enabled action of the current actor, as the number keys and number lines do. */
+  takeNth(n: number): PlayResult {
+    const command = this.nthAction(n);
+    if (command) return this.execute(command);
+    const count = this.state.current ? this.legal(this.state.current).filter((l) => l.enabled).length : 0;
+    const out =
+      count === 0
+        ? `There is no numbered action now: ${this.state.current ? 'the current actor has no enabled action; send "next"' : this.state.status === 'setup' ? 'the fight has not started; send "start"' : 'nobody is acting'}.`
+        : `There is no enabled action ${n} now; the current actor's actions are numbered 1 to ${count}.`;
+    return { ok: false, out, json: { ok: false, error: out } };
+  }
+
+  /**
+   * One key pressed at the terminal: n next, u undo, r redo, 1–9 that enabled action, t timeline
+   * on/off, ? help, q quit, : a command line (`prompt`). The terminal loop only draws the result.
+   */
+  key(text: string): PlayResult & { prompt?: boolean } {
+    switch (text) {
+      case 'n':
+        return this.handle('next');
+      case 'u':
+        return this.handle('undo');
+      case 'r':
+        return this.handle('redo');
+      case 't':
+        this.showTimeline = !this.showTimeline;
+        return { ok: true, out: `Timeline ${this.showTimeline ? 'on' : 'off'}.` };
+      case '?':
+      case 'h':
+        return { ok: true, out: PLAY_HELP };
+      case 'q':
+        return { ok: true, out: '', quit: true };
+      case ':':
+        return { ok: true, out: '', prompt: true };
+    }
+    if (/^[1-9]$/.test(text)) return this.takeNth(Number(text));
+    return { ok: false, out: `The key "${text}" does nothing here. ${KEYS}` };
+  }
+
   execute(command: Command): PlayResult {
     const r = this.enc.execute(command);
     if (isRejection(r)) {
@@ -244,7 +319,8 @@ export class PlaySession {
   handle(line: string): PlayResult {
     const text = line.trim();
     if (text === '' || text.startsWith('#')) return { ok: true, out: '' };
-    const [head, ...rest] = words(text);
+    const [head, ...rest] = words(text).map(unquote);
+    if (head && /^\d+$/.test(head) && rest.length === 0) return this.takeNth(Number(head));
     switch (head) {
       case 'help':
       case '?':

@@ -34,8 +34,12 @@ import { addTrial, emptySums, mergeSums, type Sums } from './stats.js';
 export const eventMatcherSchema = z
   .object({
     type: z.string().min(1),
-    /** The nth matching event in the round (or the trial, for per-trial questions); default 1. */
-    nth: z.number().int().min(1).max(1000).default(1),
+    /**
+     * The nth matching event in the round (or the trial, for per-trial questions); questions take the
+     * 1st when it is left out. The event's rate counts every matching event without `nth`, and only
+     * the nth of each round with it (so `nth: 3` gives the share of rounds with a 3rd one).
+     */
+    nth: z.number().int().min(1).max(1000).optional(),
   })
   .catchall(z.json());
 
@@ -134,7 +138,10 @@ export function trialSeed(seed: number, trial: number): number {
 interface Matcher {
   name: string;
   type: string;
+  /** Which occurrence questions read (1 when the scenario leaves it out). */
   nth: number;
+  /** Whether the rate counts only the nth occurrence of each round (the scenario names `nth`). */
+  onlyNth: boolean;
   fields: Array<[string, Json]>;
 }
 
@@ -183,7 +190,13 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
   }
   const matchers: Matcher[] = Object.entries(sim.events).map(([name, m]) => {
     const { type, nth, ...fields } = m;
-    return { name, type, nth, fields: Object.entries(fields) as Array<[string, Json]> };
+    return {
+      name,
+      type,
+      nth: nth ?? 1,
+      onlyNth: nth !== undefined,
+      fields: Object.entries(fields) as Array<[string, Json]>,
+    };
   });
   const matchersByType = new Map<string, Matcher[]>();
   for (const m of matchers) matchersByType.set(m.type, [...(matchersByType.get(m.type) ?? []), m]);
@@ -273,6 +286,8 @@ class Trial {
   firstThisRound: string | null = null;
   readonly eventTrial = new Map<string, number>();
   readonly eventRound = new Map<string, number>();
+  /** Each named event's count for its rate: every match, or the nth of each round when `nth` is named. */
+  readonly eventCount = new Map<string, number>();
   /** Where each named event's nth occurrence fell, in the round and in the trial. */
   readonly atRound = new Map<string, number>();
   readonly atTrial = new Map<string, number>();
@@ -357,6 +372,8 @@ class Trial {
         this.eventTrial.set(m.name, inTrial);
         if (inRound === m.nth) this.atRound.set(m.name, this.position);
         if (inTrial === m.nth) this.atTrial.set(m.name, this.position);
+        if (!m.onlyNth || inRound === m.nth)
+          this.eventCount.set(m.name, (this.eventCount.get(m.name) ?? 0) + 1);
       }
     }
     return attacks;
@@ -472,7 +489,7 @@ class Trial {
       for (const k of METRICS) addTrial(t.metrics[id]![k], counts[k], this.rounds);
     }
     for (const m of this.p.matchers)
-      addTrial(t.events[m.name]!, this.eventTrial.get(m.name) ?? 0, this.rounds);
+      addTrial(t.events[m.name]!, this.eventCount.get(m.name) ?? 0, this.rounds);
     this.plan.sim.questions.forEach((q, i) => {
       if (q.per === 'round') addTrial(t.questions[i]!, this.questionRounds[i]!, this.rounds);
       else addTrial(t.questions[i]!, inOrder(q.order, this.atTrial, q.missingIsLate) ? 1 : 0, 1);
