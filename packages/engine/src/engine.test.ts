@@ -393,7 +393,8 @@ describe('describeCost', () => {
     expect(describeCost({ actions: 1 })).toBe('1 action');
     expect(describeCost({ seconds: 1, stamina: 1 })).toBe('1 second, 1 stamina');
     expect(describeCost({ stamina: 2, turnRequirement: 1 })).toBe('2 stamina, 1 turn requirement');
-    expect(describeCost({ marks: 0, marksPerUnit: 1 })).toBe('1 marks per unit');
+    expect(describeCost({ marks: 0, marksPerUnit: 1 })).toBe('1 mark per unit');
+    expect(describeCost({ penaltyDice: 2 })).toBe('2 penalty dice');
     expect(describeCost({ seconds: 0 })).toBe('0 seconds');
     expect(describeCost({})).toBe('free');
     expect(describeCost({ bonus: 1 })).toBe('1 bonus');

@@ -14,6 +14,7 @@ import {
 import { DiceScriptError, type DiceState, StateRng } from './dice/rng.js';
 import { evolve } from './evolve.js';
 import type { JsonObject } from './json.js';
+import { notRunning } from './refusals.js';
 import type { AnyRuleset, DecideContext, RulesetRegistry } from './ruleset.js';
 import {
   type Command,
@@ -149,7 +150,7 @@ function decideUnsafe(
   const ruleset = rulesetFor(state, registry);
   if (isRejection(ruleset)) return ruleset;
   if (state.status === 'ended' && !['undo', 'redo', 'note'].includes(command.type)) {
-    return reject('encounter/ended', 'The encounter has ended; undo the end to continue it.');
+    return notRunning(state, 'encounter')!;
   }
 
   let schema: z.ZodType | undefined;

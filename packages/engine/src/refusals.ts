@@ -32,3 +32,20 @@ export function unknownCombatant(state: EncounterState, id: string): Rejection {
     },
   );
 }
+
+/**
+ * What a command that needs the fight under way checks first: undefined while it runs; otherwise whether
+ * it has not started or is over, and what to do about it.
+ */
+export function notRunning(state: EncounterState, what = 'fight'): Rejection | undefined {
+  if (state.status === 'running') return undefined;
+  if (state.status === 'ended') {
+    return reject('encounter/ended', `The ${what} has ended; undo the end to continue it.`);
+  }
+  return notStarted(what);
+}
+
+/** The fight has not started: send "start" first. */
+export function notStarted(what = 'fight'): Rejection {
+  return reject('encounter/not-started', `The ${what} has not started; send "start" first.`);
+}

@@ -197,6 +197,20 @@ describe.each(ids_)('every ruleset starts a fight the same way: %s', (rulesetId)
     expect(isRejection(twice) && twice.message).toContain('undo back to before the start');
   });
 
+  it('refuses to go on with an ended fight, and its actions say it has ended, not that it has not started', () => {
+    const enc = fresh(rulesetId, 1);
+    const early = enc.execute({ type: 'next' });
+    expect(isRejection(early) && early.code).toBe('encounter/not-started');
+    expect(isRejection(enc.execute({ type: 'start' }))).toBe(false);
+    expect(isRejection(enc.execute({ type: 'end' }))).toBe(false);
+    const r = enc.execute({ type: 'next' });
+    expect(isRejection(r) && r.code).toBe('encounter/ended');
+    expect(isRejection(r) && r.message).toBe('The encounter has ended; undo the end to continue it.');
+    const reasons = rulesets[rulesetId]!.legalActions(enc.state, 'ana').map((l) => l.reason ?? '');
+    expect(reasons.some((why) => why.includes('The fight has ended'))).toBe(true);
+    expect(reasons.some((why) => why.includes('has not started'))).toBe(false);
+  });
+
   it('names an unknown combatant and lists the ones there are', () => {
     const enc = fresh(rulesetId, 1);
     enc.execute({ type: 'start' });

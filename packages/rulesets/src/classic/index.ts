@@ -13,6 +13,7 @@ import {
   type JsonObject,
   type LegalAction,
   nextEntry,
+  notRunning,
   type Rejection,
   type Ruleset,
   reach,
@@ -203,8 +204,8 @@ function advance(ctx: Ctx): EngineEvent[] {
 function requireCurrent(state: State, id: string): Rejection | undefined {
   const c = combatantOf(state, id);
   if (!c) return unknownCombatant(state, id);
-  if (state.status !== 'running')
-    return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+  const stopped = notRunning(state);
+  if (stopped) return stopped;
   if (state.current !== id) {
     const now = state.current ? state.combatants[state.current]?.name : 'nobody';
     return reject('turn/not-yours', `It is ${now}'s turn, not ${c.name}'s.`, { actor: id });
@@ -219,8 +220,8 @@ function legality(
 ): { ok: true } | { ok: false; code: string; reason: string } {
   const c = state.combatants[id];
   if (!c) return { ok: false, code: 'combatant/unknown', reason: `There is no combatant "${id}".` };
-  if (state.status !== 'running')
-    return { ok: false, code: 'encounter/not-started', reason: 'The fight has not started.' };
+  const stopped = notRunning(state);
+  if (stopped) return { ok: false, code: stopped.code, reason: stopped.message };
   if (!c.active) return { ok: false, code: 'combatant/defeated', reason: `${c.name} is out of the fight.` };
   const slot = slotOf(action);
   if (slot === 'reaction') {
@@ -276,10 +277,11 @@ function decide(ctx: Ctx, command: Command): Decision {
         if (e.type === 'classic/key') keys.set(e.combatant as string, e.key as number[]);
       return [{ type: 'encounter/started' }, ...rolled, ...scheduleRound(ctx, 1, keys)];
     }
-    case 'next':
-      if (state.status !== 'running')
-        return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+    case 'next': {
+      const stopped = notRunning(state);
+      if (stopped) return stopped;
       return advance(ctx);
+    }
     case 'act': {
       const id = command.actor as string;
       const c = combatantOf(state, id);

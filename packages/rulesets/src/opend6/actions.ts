@@ -3,6 +3,7 @@ import {
   type Combatant,
   type EngineEvent,
   type JsonObject,
+  notRunning,
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
@@ -43,8 +44,8 @@ export function modeOf(state: State, c: C): Mode {
  * why and what would make it legal.
  */
 export function legality(state: State, c: C, action: ActionDef, mode: Mode, declared: number | null): Check {
-  if (state.status !== 'running')
-    return no('encounter/not-started', 'The fight has not started; send "start" first.');
+  const stopped = notRunning(state);
+  if (stopped) return no(stopped.code, stopped.message);
   if (!c.active)
     return no(
       'combatant/defeated',

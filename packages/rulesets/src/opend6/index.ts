@@ -11,6 +11,7 @@ import {
   type Instant,
   type JsonObject,
   type LegalAction,
+  notRunning,
   type Rejection,
   type Ruleset,
   reject,
@@ -98,12 +99,6 @@ const commands = {
   incapacitate: z.object({ actor, condition: z.enum(UNABLE_CONDITIONS).default('unconscious') }),
   recover: z.object({ actor }),
 };
-
-function notRunning(state: State): Rejection | undefined {
-  if (state.status !== 'running')
-    return reject('encounter/not-started', 'The fight has not started; send "start" first.');
-  return undefined;
-}
 
 /** Character Points on initiative: only when initiative is rolled, only from the pool, never Fate Points. */
 function checkPoints(state: State, command: Command, rolling: boolean): Rejection | undefined {

@@ -5,6 +5,7 @@ import {
   type EngineEvent,
   type Instant,
   type LegalAction,
+  notRunning,
   reject,
 } from '@roundkeeper/engine';
 import { actionsOf, defaultDelay, isVariable, secondsOf } from './catalog.js';
@@ -23,8 +24,8 @@ export function legality(state: State, id: string, action: ActionDef, seconds = 
   const no = (code: string, reason: string): Verdict => ({ ok: false, code, reason, seconds });
   const c = state.combatants[id];
   if (!c) return no('combatant/unknown', `There is no combatant "${id}".`);
-  if (state.status !== 'running')
-    return no('encounter/not-started', 'The fight has not started; send "start" first.');
+  const stopped = notRunning(state);
+  if (stopped) return no(stopped.code, stopped.message);
   if (!c.active) return no('combatant/defeated', `${c.name} is out of the fight.`);
   if (c.cs.delaying) {
     return no(

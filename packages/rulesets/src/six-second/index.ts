@@ -5,6 +5,8 @@ import {
   type Decision,
   type EngineEvent,
   type Instant,
+  notRunning,
+  notStarted,
   type Ruleset,
   reach,
   reject,
@@ -110,18 +112,19 @@ function decide(ctx: Ctx, command: Command): Decision {
       const order = rolled.find((e) => e.type === 'six-second/order')!.order as string[];
       return [{ type: 'encounter/started' }, ...rolled, ...startRound(ctx, 1, order)];
     }
-    case 'next':
-      if (state.status !== 'running')
-        return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+    case 'next': {
+      const stopped = notRunning(state);
+      if (stopped) return stopped;
       return endTurn(ctx, { elapse: true });
+    }
     case 'act':
       return act(ctx, command);
     case 'delay': {
       const id = command.actor as string;
       const c = state.combatants[id];
       if (!c) return unknownCombatant(state, id);
-      if (state.status !== 'running')
-        return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+      const stopped = notRunning(state);
+      if (stopped) return stopped;
       if (state.current !== id) {
         const now = state.current ? (state.combatants[state.current]?.name ?? 'someone else') : 'nobody';
         return reject('turn/not-yours', `It is ${now}'s turn; ${c.name} can delay only on their own turn.`);
@@ -149,7 +152,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       const c = state.combatants[id];
       if (!c) return unknownCombatant(state, id);
       if (state.status !== 'running' || !state.now) {
-        return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+        return notRunning(state) ?? notStarted();
       }
       if (!c.active)
         return reject(

@@ -10,6 +10,7 @@ import {
   type EngineEvent,
   isRejection,
   type JsonObject,
+  notRunning,
   reject,
   resolveExpiry,
   schedule,
@@ -490,9 +491,8 @@ export function decide(ctx: Ctx, command: Command): Decision {
       return [...events, ...rolled, ...scheduleRound(ctx, 1, keysFrom(rolled))];
     }
     case 'next': {
-      if (state.status !== 'running') {
-        return reject('encounter/not-started', 'The fight has not started; send "start" first.');
-      }
+      const stopped = notRunning(state);
+      if (stopped) return stopped;
       const fixed = (command.initiative ?? {}) as Record<string, number>;
       for (const x of Object.keys(fixed)) if (!combatantOf(state, x)) return unknownCombatant(state, x);
       return advance(ctx, fixed);

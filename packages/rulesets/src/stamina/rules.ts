@@ -1,4 +1,5 @@
 import type { ActionDef } from '@roundkeeper/engine';
+import { notRunning } from '@roundkeeper/engine';
 import { FREE_ATTACK_AS, flagsOf, isAttack, kindOf, STAMINA_CATALOG } from './catalog.js';
 import { defenseModifiers, has } from './conditions.js';
 import { rank, type State } from './types.js';
@@ -65,8 +66,8 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
       'combatant/unknown',
       `There is no combatant "${id}" (combatants: ${state.roster.join(', ') || 'none'}).`,
     );
-  if (state.status !== 'running')
-    return refuse('encounter/not-started', 'The fight has not started; send "start" first.');
+  const stopped = notRunning(state);
+  if (stopped) return refuse(stopped.code, stopped.message);
   if (!c.active) return refuse('combatant/defeated', `${c.name} is out of the fight.`);
   const kind = kindOf(action);
   const flags = flagsOf(action);

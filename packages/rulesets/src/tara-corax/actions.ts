@@ -6,6 +6,7 @@ import {
   type EngineEvent,
   type Instant,
   type JsonObject,
+  notRunning,
   type Rejection,
   reject,
   schedule,
@@ -83,8 +84,8 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       'combatant/unknown',
       `There is no combatant "${id}" (combatants: ${state.roster.join(', ') || 'none'}).`,
     );
-  if (state.status !== 'running')
-    return fail('encounter/not-started', 'The fight has not started; send "start" first.');
+  const stopped = notRunning(state);
+  if (stopped) return fail(stopped.code, stopped.message);
   if (state.rs.phase === 'between') {
     return fail(
       'round/between',

@@ -9,6 +9,7 @@ import {
   type Instant,
   isRejection,
   type LegalAction,
+  notRunning,
   type Rejection,
   type Ruleset,
   reject,
@@ -114,8 +115,8 @@ function noRollToGive(state: TaraState, req: RollRequest, round: number): Reject
 /** `next`: the clock moves to the next thing on the agenda; when the Round has nothing left, it ends. */
 function next(ctx: Ctx, req: RollRequest): Decision {
   const { state } = ctx;
-  if (state.status !== 'running')
-    return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+  const stopped = notRunning(state);
+  if (stopped) return stopped;
   const bad = checkRequest(state, req);
   if (bad) return bad;
   if (state.rs.phase === 'between')

@@ -9,6 +9,7 @@ import {
   isRejection,
   type JsonObject,
   nextEntry,
+  notRunning,
   type Rejection,
   reach,
   reject,
@@ -497,8 +498,8 @@ export function decide(ctx: Ctx, command: Command): Decision {
     case 'next': {
       const gm = gmOnly(ctx, 'count the tempo');
       if (gm) return gm;
-      if (state.status !== 'running')
-        return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+      const stopped = notRunning(state);
+      if (stopped) return stopped;
       if (state.rs.phase === 'planning') {
         if (state.options.requireFullPlans && !command.skipPlanning) {
           const short = state.roster

@@ -3,6 +3,8 @@ import {
   type Combatant,
   compareInstants,
   type Instant,
+  notRunning,
+  notStarted,
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
@@ -68,7 +70,7 @@ export function weaponOf(c: C, name: string): { name: string; speed: WeaponSpeed
 
 function running(state: State): Rejection | undefined {
   if (state.status !== 'running' || state.rs.phase === 'setup') {
-    return reject('encounter/not-started', 'The fight has not started; send "start" first.');
+    return notRunning(state) ?? notStarted();
   }
   return undefined;
 }
