@@ -34,7 +34,10 @@ export function describeCost(cost: Readonly<Record<string, number>>): string {
   const parts = entries
     .filter(([, n]) => n !== 0 || entries.length === 1)
     .map(([k, n]) => {
-      const [noun = '', ...rest] = k.replace(/([A-Z])/g, ' $1').toLowerCase().split(' ');
+      const [noun = '', ...rest] = k
+        .replace(/([A-Z])/g, ' $1')
+        .toLowerCase()
+        .split(' ');
       // A plural noun loses its "s" for one ("1 mark", "1 mark per unit"); "bonus" is not a plural.
       const one = Math.abs(n) === 1 && /[^su]s$/.test(noun);
       return [n, one ? noun.slice(0, -1) : noun, ...rest].join(' ');
