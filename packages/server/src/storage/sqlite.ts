@@ -58,8 +58,9 @@ export interface SqliteOptions {
   synchronous?: 'full' | 'normal';
   /**
    * Who copies the WAL back into the database file: `periodic` (default for a file) runs a PASSIVE
-   * checkpoint on this connection every `checkpointEveryMs` (200), between requests; `inline` leaves
-   * it to SQLite, inside whichever commit crosses 1,000 pages.
+   * checkpoint on this connection right after a write has been answered, at most every
+   * `checkpointEveryMs` (1,000), and once writes have stopped for that long; `inline` leaves it to
+   * SQLite, inside whichever commit crosses 1,000 pages.
    */
   checkpoint?: 'periodic' | 'inline';
   checkpointEveryMs?: number;
@@ -72,7 +73,11 @@ export class SqliteStorage implements Storage {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
   private readonly stmt;
-  private readonly checkpointTimer: NodeJS.Timeout | undefined;
+  /** Fires once writes have stopped for `checkpointEveryMs`: the last of them reach the file too. */
+  private readonly idleCheckpoint: NodeJS.Timeout | undefined;
+  private readonly checkpointEveryMs: number;
+  private lastCheckpoint = Number.NEGATIVE_INFINITY;
+  private checkpointQueued = false;
 
   constructor(file: string, options: SqliteOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
@@ -86,20 +91,22 @@ export class SqliteStorage implements Storage {
     // tails of the logs being appended to, the link index), and the OS caches the file anyway.
     this.db.pragma(`cache_size = -${options.cacheKiB ?? 2048}`);
     this.migrate();
+    this.checkpointEveryMs = options.checkpointEveryMs ?? 1000;
     if (file !== ':memory:' && (options.checkpoint ?? 'periodic') === 'periodic') {
-      // SQLite's own checkpoint runs inside whichever commit crosses 1,000 WAL pages and copies them all
-      // (4 MB, then an fsync): tens of milliseconds in one request. Copied every 200 ms instead, a
-      // checkpoint moves only what was written since (a few pages at 50 commands a second) and runs
-      // between requests. A worker thread did this before with a connection of its own; it cost a
-      // V8 isolate (~13 MB resident) and bought no latency once the WAL stopped being truncated.
+      // SQLite's own checkpoint runs inside whichever commit crosses 1,000 WAL pages, copies them all and
+      // fsyncs (tens of milliseconds, inside a request). Here it runs on this connection right after a
+      // write has been answered (`wrote`), so the request that wrote never waits for it and the next one
+      // rarely does, at most once a second: its fsyncs cost about the same whatever it copies, so fewer
+      // and larger beat many small ones (every 200 ms, ~5 ms each, they sat in 2 % of the commands).
+      // A worker thread with its own connection did this before: a second V8 isolate, ~13 MB resident.
       this.db.pragma('wal_autocheckpoint = 0');
       // The WAL file keeps its largest size and is reused from its start after each checkpoint: a
       // size limit makes the commit that restarts the WAL truncate the file, and freeing the blocks
       // a burst of writes left (a thousand encounters created) held the event loop for 100–200 ms.
       // `close()` truncates it once, with nobody waiting.
       this.db.pragma('journal_size_limit = -1');
-      this.checkpointTimer = setInterval(() => this.checkpoint(), options.checkpointEveryMs ?? 200);
-      this.checkpointTimer.unref();
+      this.idleCheckpoint = setTimeout(() => this.checkpoint(), this.checkpointEveryMs);
+      this.idleCheckpoint.unref();
     } else {
       // Checkpoints inside commits: when the WAL restarts, its file is cut back to this size.
       this.db.pragma(`journal_size_limit = ${16 * 1024 * 1024}`);
@@ -193,6 +200,7 @@ export class SqliteStorage implements Storage {
         this.stmt.insertCommand.run(record.id, c.group, JSON.stringify(c.command), c.role);
       for (const l of links) this.insertLink(l);
     })();
+    this.wrote();
   }
 
   private insertLink(l: LinkRecord): void {
@@ -208,12 +216,27 @@ export class SqliteStorage implements Storage {
 
   /** Copies the WAL's committed pages into the database file; never waits for a lock (PASSIVE). */
   private checkpoint(): void {
+    this.checkpointQueued = false;
     if (!this.db.open) return;
+    this.lastCheckpoint = performance.now();
     try {
       this.db.pragma('wal_checkpoint(PASSIVE)');
     } catch {
-      // Busy (another process reads the file): the next tick tries again.
+      // Busy (another process reads the file): the next write or the idle timer tries again.
     }
+  }
+
+  /**
+   * After a commit: checkpoint once this turn of the event loop is over (the request that wrote has
+   * been answered and its change broadcast), if the last checkpoint is a second old; and in any case a
+   * second after the last write.
+   */
+  private wrote(): void {
+    if (!this.idleCheckpoint) return;
+    this.idleCheckpoint.refresh();
+    if (this.checkpointQueued || performance.now() - this.lastCheckpoint < this.checkpointEveryMs) return;
+    this.checkpointQueued = true;
+    setImmediate(() => this.checkpoint());
   }
 
   async getEncounter(id: string): Promise<EncounterRecord | undefined> {
@@ -272,6 +295,7 @@ export class SqliteStorage implements Storage {
       const last = entries.at(-1)?.seq ?? afterSeq;
       this.stmt.setSeq.run(last, now, id);
     })();
+    this.wrote();
   }
 
   async readEntries(id: string, afterSeq = 0): Promise<LogEntry[]> {
@@ -294,6 +318,7 @@ export class SqliteStorage implements Storage {
       // Keep the two most recent snapshots' worth: older ones are never read.
       this.stmt.pruneSnapshots.run(id, seq);
     })();
+    this.wrote();
   }
 
   async latestSnapshot(id: string): Promise<{ seq: number; state: EncounterState } | undefined> {
@@ -322,9 +347,9 @@ export class SqliteStorage implements Storage {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.checkpointTimer);
+    clearTimeout(this.idleCheckpoint);
     if (!this.db.open) return;
-    if (this.checkpointTimer) {
+    if (this.idleCheckpoint) {
       try {
         this.db.pragma('wal_checkpoint(TRUNCATE)');
       } catch {

@@ -68,14 +68,14 @@ describe('sqlite checkpoints between requests', () => {
     }
   };
 
-  it('a timer copies committed pages into the database file between requests, never inside a commit', async () => {
+  it('committed pages reach the database file once the writing turn of the event loop is over, never inside a commit', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
     const s = new SqliteStorage(file);
     await s.ready();
     const before = statSync(file).size;
     await fill(s);
-    // SQLite's own checkpoint is off: 300 commits in a row (no timer can run between them) went to the
-    // WAL only, though they crossed 1,000 pages.
+    // SQLite's own checkpoint is off: 300 commits in one turn of the event loop went to the WAL only,
+    // though they crossed 1,000 pages.
     expect(statSync(file).size).toBe(before);
     expect(statSync(`${file}-wal`).size).toBeGreaterThan(300 * 2000);
     await new Promise((r) => setTimeout(r, 500));
