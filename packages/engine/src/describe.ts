@@ -6,14 +6,22 @@ function nameOf(state: EncounterState, id: unknown): string {
   return state.combatants[id]?.name ?? id;
 }
 
+/** "next turn", "2nd turn from now", "3rd turn from now", "11th turn from now". */
+function turnsAhead(turns: number | undefined): string {
+  if (!turns || turns <= 1) return 'next turn';
+  const teen = turns % 100 >= 11 && turns % 100 <= 13;
+  const suffix = teen ? 'th' : (['th', 'st', 'nd', 'rd'][turns % 10] ?? 'th');
+  return `${turns}${suffix} turn from now`;
+}
+
 export function describeDuration(state: EncounterState, d: Duration): string {
   switch (d.kind) {
     case 'until-turn-start':
-      return `until the start of ${nameOf(state, d.combatant)}'s ${d.turns && d.turns > 1 ? `${d.turns}th ` : ''}next turn`;
+      return `until the start of ${nameOf(state, d.combatant)}'s ${turnsAhead(d.turns)}`;
     case 'until-turn-end':
       return d.turns === 0
         ? `until the end of ${nameOf(state, d.combatant)}'s turn`
-        : `until the end of ${nameOf(state, d.combatant)}'s ${d.turns && d.turns > 1 ? `${d.turns}th ` : ''}next turn`;
+        : `until the end of ${nameOf(state, d.combatant)}'s ${turnsAhead(d.turns)}`;
     case 'until-round-end':
       return d.round ? `until the end of round ${d.round}` : 'until the end of the round';
     case 'for':

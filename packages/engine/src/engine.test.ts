@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeCost } from './describe.js';
+import { describeCost, describeDuration } from './describe.js';
 import { scriptedDice, seededDice } from './dice/rng.js';
 import { decide } from './engine.js';
 import { deepFreeze, isPlainJson } from './json.js';
@@ -400,5 +400,19 @@ describe('describeCost', () => {
     expect(describeCost({ bonus: 1 })).toBe('1 bonus');
     expect(describeCost({ free: 0 })).toBe('free');
     expect(describeCost({ reaction: 1 })).toBe('1 reaction');
+  });
+});
+
+describe('describeDuration', () => {
+  it('names whose turn ends it and how many turns ahead, in ordinals', () => {
+    const enc = make();
+    const on = (turns: number) => ({ kind: 'until-turn-start' as const, combatant: 'ana', turns });
+    expect(describeDuration(enc.state, on(1))).toBe("until the start of Ana's next turn");
+    expect(describeDuration(enc.state, on(2))).toBe("until the start of Ana's 2nd turn from now");
+    expect(describeDuration(enc.state, on(3))).toBe("until the start of Ana's 3rd turn from now");
+    expect(describeDuration(enc.state, on(11))).toBe("until the start of Ana's 11th turn from now");
+    expect(describeDuration(enc.state, { kind: 'until-turn-end', combatant: 'ana', turns: 0 })).toBe(
+      "until the end of Ana's turn",
+    );
   });
 });
