@@ -141,6 +141,10 @@ describe('roundkeeper play (scripted through stdin)', () => {
   });
 
   it("prints the rule's sentence for a refused command and exits 1", () => {
+    const empty = withInput('', 'play', duel, '--no-timeline');
+    expect(empty.code).toBe(0);
+    // Nothing was played: the state is printed once, not again at the end.
+    expect(empty.stdout.split('Actions for').length - 1).toBe(1);
     const r = withInput('act orc attack\n{"type": "next"}\n', 'play', duel, '--no-timeline');
     expect(r.stdout).toContain(
       "refused: It is Ana's turn; Attack is taken on Orc's own turn. [turn/not-yours]",

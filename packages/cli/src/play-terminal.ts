@@ -25,10 +25,12 @@ export async function playScripted(
   const write = (text: string) => process.stdout.write(`${text}\n`);
   if (!opts.json) write(session.status());
   let code: number = EXIT.ok;
+  let handled = 0;
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
   for await (const line of lines) {
     const text = line.trim();
     if (text === '' || text.startsWith('#')) continue;
+    handled++;
     const result: PlayResult = session.handle(text);
     if (!result.ok) code = EXIT.refused;
     if (opts.json) {
@@ -41,7 +43,8 @@ export async function playScripted(
     if (result.quit) break;
     if (result.ok && result.json && (result.json as { command?: unknown }).command) write(where(session));
   }
-  if (!opts.json) write(`\n${session.status()}`);
+  // The state at the end, unless nothing changed it since the one printed at the start.
+  if (!opts.json && handled > 0) write(`\n${session.status()}`);
   return code;
 }
 

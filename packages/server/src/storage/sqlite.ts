@@ -315,7 +315,7 @@ export class SqliteStorage implements Storage {
   async saveSnapshot(id: string, seq: number, state: EncounterState): Promise<void> {
     this.db.transaction(() => {
       this.stmt.insertSnapshot.run(id, seq, JSON.stringify(state));
-      // Keep the two most recent snapshots' worth: older ones are never read.
+      // Only the latest snapshot is ever read (loading folds the log after it): drop the older ones.
       this.stmt.pruneSnapshots.run(id, seq);
     })();
     this.wrote();
