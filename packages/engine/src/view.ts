@@ -80,7 +80,7 @@ const NESTED_FIELDS = ['effect', 'entry'] as const;
 /** Fields that list several combatants (a roll-off, a group). */
 const PEOPLE_LIST_FIELDS = ['combatants', 'members', 'order', 'with'] as const;
 
-function names(obj: Record<string, unknown>, hidden: Set<string>): boolean {
+function names(obj: Record<string, unknown>, hidden: ReadonlySet<string>): boolean {
   for (const f of PEOPLE_LIST_FIELDS) {
     const v = obj[f];
     if (Array.isArray(v) && v.some((x) => typeof x === 'string' && hidden.has(x))) return true;
@@ -96,7 +96,7 @@ function names(obj: Record<string, unknown>, hidden: Set<string>): boolean {
   return false;
 }
 
-function mentions(event: EngineEvent, hidden: Set<string>): boolean {
+function mentions(event: EngineEvent, hidden: ReadonlySet<string>): boolean {
   if (hidden.size === 0) return false;
   if (names(event, hidden)) return true;
   for (const f of NESTED_FIELDS) {
@@ -119,6 +119,17 @@ export function viewEvent(
   everHidden?: ReadonlySet<string>,
 ): EngineEvent | null {
   if (viewer.role === 'gm') return original;
+  return redactFor(original, viewer, state, ruleset, () => hiddenFrom(state, viewer, everHidden));
+}
+
+/** `viewEvent` for a non-GM viewer; `hiddenOf` gives who that viewer may not see (asked at most once). */
+function redactFor(
+  original: EngineEvent,
+  viewer: Viewer,
+  state: EncounterState,
+  ruleset: AnyRuleset,
+  hiddenOf: () => ReadonlySet<string>,
+): EngineEvent | null {
   let event = original;
   if (event.type === 'dice/state' || event.type === 'note/added') return null;
   if (event.type === 'encounter/created') {
@@ -127,7 +138,7 @@ export function viewEvent(
       state: view(event.state as unknown as EncounterState, viewer, ruleset) as never,
     };
   }
-  const hidden = hiddenFrom(state, viewer, everHidden);
+  const hidden = hiddenOf();
   // A combatant added hidden stays unseen even after it leaves the state.
   if (event.type === 'combatant/added' && (event.combatant as { hidden?: boolean } | undefined)?.hidden) {
     const id = (event.combatant as { id: string }).id;
@@ -170,12 +181,14 @@ export function viewLog(
   viewer: Viewer,
   state: EncounterState,
   ruleset: AnyRuleset,
-  everHidden: ReadonlySet<string> = everHiddenIn(entries),
+  everHidden?: ReadonlySet<string>,
 ): LogEntry[] {
   if (viewer.role === 'gm') return [...entries];
+  // Who is hidden depends on the state, not on the event: worked out once for the whole list.
+  const hidden = hiddenFrom(state, viewer, everHidden ?? everHiddenIn(entries));
   const out: LogEntry[] = [];
   for (const entry of entries) {
-    const e = viewEvent(entry.event, viewer, state, ruleset, everHidden);
+    const e = redactFor(entry.event, viewer, state, ruleset, () => hidden);
     if (e) out.push({ ...entry, event: e });
   }
   return out;
