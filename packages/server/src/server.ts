@@ -26,7 +26,6 @@ export async function startServer(
   const storage = new SqliteStorage(join(dataDir, 'roundkeeper.sqlite'), {
     synchronous: opts.synchronous ?? 'normal',
   });
-  await storage.ready();
   const { app } = await buildApp({
     storage,
     registry: rulesets,

@@ -58,24 +58,25 @@ export interface SqliteOptions {
   synchronous?: 'full' | 'normal';
   /**
    * Who copies the WAL back into the database file: `periodic` (default for a file) runs a PASSIVE
-   * checkpoint on this connection right after a write has been answered, at most every
-   * `checkpointEveryMs` (1,000), and once writes have stopped for that long; `inline` leaves it to
-   * SQLite, inside whichever commit crosses 1,000 pages.
+   * checkpoint on this connection right after a write has been answered, at most once a second, and
+   * once writes have stopped for a second; `inline` leaves it to SQLite, inside whichever commit
+   * crosses 1,000 pages.
    */
   checkpoint?: 'periodic' | 'inline';
-  checkpointEveryMs?: number;
   /** SQLite's page cache, in KiB (default 2,048). */
   cacheKiB?: number;
 }
+
+/** How often, at most, the serving connection checkpoints the WAL (see `SqliteStorage.wrote`). */
+const CHECKPOINT_EVERY_MS = 1000;
 
 /** The embedded default: one SQLite file in WAL mode (better-sqlite3, synchronous calls). */
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
   private readonly stmt;
-  /** Fires once writes have stopped for `checkpointEveryMs`: the last of them reach the file too. */
+  /** Fires once writes have stopped for `CHECKPOINT_EVERY_MS`: the last of them reach the file too. */
   private readonly idleCheckpoint: NodeJS.Timeout | undefined;
-  private readonly checkpointEveryMs: number;
   private lastCheckpoint = Number.NEGATIVE_INFINITY;
   private checkpointQueued = false;
 
@@ -91,7 +92,6 @@ export class SqliteStorage implements Storage {
     // tails of the logs being appended to, the link index), and the OS caches the file anyway.
     this.db.pragma(`cache_size = -${options.cacheKiB ?? 2048}`);
     this.migrate();
-    this.checkpointEveryMs = options.checkpointEveryMs ?? 1000;
     if (file !== ':memory:' && (options.checkpoint ?? 'periodic') === 'periodic') {
       // SQLite's own checkpoint runs inside whichever commit crosses 1,000 WAL pages, copies them all and
       // fsyncs (tens of milliseconds, inside a request). Here it runs on this connection right after a
@@ -105,7 +105,7 @@ export class SqliteStorage implements Storage {
       // a burst of writes left (a thousand encounters created) held the event loop for 100–200 ms.
       // `close()` truncates it once, with nobody waiting.
       this.db.pragma('journal_size_limit = -1');
-      this.idleCheckpoint = setTimeout(() => this.checkpoint(), this.checkpointEveryMs);
+      this.idleCheckpoint = setTimeout(() => this.checkpoint(), CHECKPOINT_EVERY_MS);
       this.idleCheckpoint.unref();
     } else {
       // Checkpoints inside commits: when the WAL restarts, its file is cut back to this size.
@@ -211,9 +211,6 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  /** Resolves once the storage can serve (at once: nothing runs in the background to wait for). */
-  async ready(): Promise<void> {}
-
   /** Copies the WAL's committed pages into the database file; never waits for a lock (PASSIVE). */
   private checkpoint(): void {
     this.checkpointQueued = false;
@@ -234,7 +231,7 @@ export class SqliteStorage implements Storage {
   private wrote(): void {
     if (!this.idleCheckpoint) return;
     this.idleCheckpoint.refresh();
-    if (this.checkpointQueued || performance.now() - this.lastCheckpoint < this.checkpointEveryMs) return;
+    if (this.checkpointQueued || performance.now() - this.lastCheckpoint < CHECKPOINT_EVERY_MS) return;
     this.checkpointQueued = true;
     setImmediate(() => this.checkpoint());
   }

@@ -71,7 +71,6 @@ describe('sqlite checkpoints between requests', () => {
   it('committed pages reach the database file once the writing turn of the event loop is over, never inside a commit', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
     const s = new SqliteStorage(file);
-    await s.ready();
     const before = statSync(file).size;
     await fill(s);
     // SQLite's own checkpoint is off: 300 commits in one turn of the event loop went to the WAL only,
