@@ -1,4 +1,6 @@
 import {
+  actionParams,
+  commandForms,
   createEncounter,
   describeCost,
   type EncounterState,
@@ -32,6 +34,7 @@ export function rulesetsCommand(registry: RulesetRegistry, opts: { json?: boolea
       kind: a.kind,
       cost: a.cost,
       text: a.text,
+      params: actionParams(r, a),
     }));
     return {
       id: r.id,
@@ -39,6 +42,7 @@ export function rulesetsCommand(registry: RulesetRegistry, opts: { json?: boolea
       version: r.version,
       summary: r.summary,
       commands: Object.keys(r.commands),
+      forms: commandForms(r),
       options,
       catalog,
     };
@@ -58,6 +62,10 @@ export function rulesetsCommand(registry: RulesetRegistry, opts: { json?: boolea
         out.push(
           `    ${a.id.padEnd(22)} ${a.name}${cost ? ` (${cost})` : ''}${a.text ? ` — ${a.text}` : ''}`,
         );
+        if (a.params.length) {
+          const takes = a.params.map((p) => `${p.label}${p.required ? '' : ' (optional)'}`);
+          out.push(`    ${''.padEnd(22)} takes: ${takes.join(', ')}`);
+        }
       }
     } else out.push(`  actions: ${r.catalog.length} (see \`roundkeeper rulesets ${r.id}\`)`);
     out.push('');

@@ -3,26 +3,34 @@ import { z } from 'zod';
 /** Zod schemas of the engine's own commands. Ruleset commands are declared by each ruleset. */
 const id = z.string().min(1).max(64);
 const combatantId = id.regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, ".", "_" or "-"');
+/** The combatant a GM's command changes: a player link may touch only its own (see `actsFor`). */
+const changed = () => id.meta({ combatant: 'actor', label: 'Combatant', from: 'combatants' });
+/** Whose turn a duration counts. */
+const anchor = () => id.meta({ combatant: 'ref', label: 'Whose turn', from: 'combatants' });
+/** A combatant a command only names (the source of an effect). */
+const named = () => id.meta({ combatant: 'ref', label: 'Source', from: 'combatants' });
 
-export const durationSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('until-turn-start'),
-    combatant: id,
-    turns: z.number().int().min(1).max(1000).optional(),
-  }),
-  z.object({
-    kind: z.literal('until-turn-end'),
-    combatant: id,
-    turns: z.number().int().min(0).max(1000).optional(),
-  }),
-  z.object({ kind: z.literal('until-round-end'), round: z.number().int().min(0).optional() }),
-  z.object({ kind: z.literal('for'), amount: z.number().int().min(1).max(100_000) }),
-  z.object({
-    kind: z.literal('until'),
-    at: z.object({ round: z.number().int().min(0), at: z.array(z.number()).max(8) }),
-  }),
-  z.object({ kind: z.literal('indefinite') }),
-]);
+export const durationSchema = z
+  .discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('until-turn-start'),
+      combatant: anchor(),
+      turns: z.number().int().min(1).max(1000).optional(),
+    }),
+    z.object({
+      kind: z.literal('until-turn-end'),
+      combatant: anchor(),
+      turns: z.number().int().min(0).max(1000).optional(),
+    }),
+    z.object({ kind: z.literal('until-round-end'), round: z.number().int().min(0).optional() }),
+    z.object({ kind: z.literal('for'), amount: z.number().int().min(1).max(100_000) }),
+    z.object({
+      kind: z.literal('until'),
+      at: z.object({ round: z.number().int().min(0), at: z.array(z.number()).max(8) }),
+    }),
+    z.object({ kind: z.literal('indefinite') }),
+  ])
+  .meta({ label: 'Duration', duration: true });
 
 const jsonObject = z.record(z.string(), z.json());
 
@@ -56,12 +64,35 @@ export const actionDefSchema = z.object({
   tags: z.array(z.string().max(40)).max(20).default([]),
   text: z.string().max(2000).default(''),
   data: jsonObject.optional(),
+  params: z
+    .array(
+      z.union([
+        z.string().min(1).max(64),
+        z.object({
+          name: z.string().min(1).max(64),
+          required: z.boolean().optional(),
+          label: z.string().min(1).max(80).optional(),
+          default: z.json().optional(),
+          min: z.number().finite().optional(),
+          max: z.number().finite().optional(),
+          from: z
+            .union([
+              z.enum(['combatants', 'others', 'allies', 'enemies', 'actions']),
+              z.templateLiteral(['stat:', z.string().regex(/^[A-Za-z0-9_]{1,40}$/)]),
+            ])
+            .optional(),
+        }),
+      ]),
+    )
+    .max(20)
+    .optional()
+    .describe('Fields of the act command this action takes (a target, a casting time…).'),
 });
 
 export const coreCommandSchemas = {
   'add-combatant': z.object({ combatant: combatantInputSchema }),
   'update-combatant': z.object({
-    combatant: id,
+    combatant: changed(),
     name: z.string().trim().min(1).max(80).optional(),
     side: z.enum(['pc', 'npc']).optional(),
     player: z.string().min(1).max(80).nullable().optional(),
@@ -70,22 +101,22 @@ export const coreCommandSchemas = {
     notes: z.string().max(10_000).optional(),
     stats: jsonObject.optional(),
   }),
-  'remove-combatant': z.object({ combatant: id }),
-  defeat: z.object({ combatant: id }),
-  revive: z.object({ combatant: id }),
-  damage: z.object({ combatant: id, amount: z.number().int().min(0).max(1_000_000) }),
-  heal: z.object({ combatant: id, amount: z.number().int().min(0).max(1_000_000) }),
+  'remove-combatant': z.object({ combatant: changed() }),
+  defeat: z.object({ combatant: changed() }),
+  revive: z.object({ combatant: changed() }),
+  damage: z.object({ combatant: changed(), amount: z.number().int().min(0).max(1_000_000) }),
+  heal: z.object({ combatant: changed(), amount: z.number().int().min(0).max(1_000_000) }),
   'set-hp': z.object({
-    combatant: id,
+    combatant: changed(),
     current: z.number().int().min(-1_000_000).max(1_000_000).optional(),
     max: z.number().int().min(0).max(1_000_000).optional(),
     temp: z.number().int().min(0).max(1_000_000).optional(),
   }),
   'add-effect': z.object({
-    target: id,
+    target: changed(),
     name: z.string().trim().min(1).max(80),
     duration: durationSchema,
-    source: id.optional(),
+    source: named().optional(),
     note: z.string().max(2000).optional(),
     data: jsonObject.optional(),
   }),

@@ -1,4 +1,5 @@
 export * from './agenda.js';
+export * from './authority.js';
 export * from './clock.js';
 export * from './commands.js';
 export { buildCombatant, resolveExpiry } from './core-decide.js';
@@ -9,6 +10,7 @@ export * from './evolve.js';
 export * from './json.js';
 export * from './legal.js';
 export * from './log.js';
+export * from './params.js';
 export * from './refusals.js';
 export * from './ruleset.js';
 export * from './scenario.js';

@@ -1,5 +1,6 @@
 import { rulesetFor } from './engine.js';
-import type { RulesetRegistry } from './ruleset.js';
+import { commandLabel, jsonSchemaOf, type Param, type ParamOption, paramsOfSchema } from './params.js';
+import type { AnyRuleset, RulesetRegistry } from './ruleset.js';
 import { type ActionDef, type EncounterState, isRejection, type LegalAction } from './types.js';
 
 /** The ruleset's catalog plus the encounter's custom actions. */
@@ -9,9 +10,123 @@ export function fullCatalog(state: EncounterState, registry: RulesetRegistry): A
   return [...ruleset.catalog(state), ...state.customActions];
 }
 
-/** Every action of the actor's catalog, enabled or with the reason it is not. */
+/**
+ * What an action takes, as form fields: the fields of the ruleset's `act` command it names, described by
+ * that command's schema, with what the action changes (required here, its own label or bounds).
+ */
+export function actionParams(ruleset: AnyRuleset, action: ActionDef): Param[] {
+  if (!action.params?.length) return [];
+  const act = Object.hasOwn(ruleset.commands, 'act') ? ruleset.commands.act : undefined;
+  const fields = act ? paramsOfSchema(act) : [];
+  const out: Param[] = [];
+  for (const ref of action.params) {
+    const name = typeof ref === 'string' ? ref : ref.name;
+    const field = fields.find((f) => f.name === name);
+    if (!field) continue;
+    if (typeof ref === 'string') {
+      out.push(field);
+      continue;
+    }
+    const p: Param = { ...field };
+    if (ref.required !== undefined) p.required = ref.required;
+    if (ref.label) p.label = ref.label;
+    if (ref.default !== undefined) p.default = ref.default;
+    if (ref.min !== undefined) p.min = ref.min;
+    if (ref.max !== undefined) p.max = ref.max;
+    if (ref.from) p.from = ref.from;
+    out.push(p);
+  }
+  return out;
+}
+
+function sheetOptions(value: unknown): ParamOption[] {
+  if (!Array.isArray(value)) return [];
+  const out: ParamOption[] = [];
+  for (const v of value) {
+    if (typeof v === 'string') out.push({ value: v, label: v });
+    else if (v && typeof v === 'object') {
+      const { id, name } = v as { id?: unknown; name?: unknown };
+      if (typeof name === 'string') out.push({ value: typeof id === 'string' ? id : name, label: name });
+    }
+  }
+  return out;
+}
+
+/**
+ * Parameters with their choices for one actor: combatants by source (others, allies, enemies — active
+ * ones, in roster order), or entries of the actor's sheet (`stat:weapons`). Pure: run it on a viewer's
+ * view and the choices are what that viewer may see.
+ */
+export function resolveParams(
+  state: EncounterState,
+  actor: string,
+  params: readonly Param[],
+  actions: readonly ActionDef[] = [],
+): Param[] {
+  const self = Object.hasOwn(state.combatants, actor) ? state.combatants[actor] : undefined;
+  return params.map((p) => {
+    const resolved: Param = { ...p };
+    if (p.fields) resolved.fields = resolveParams(state, actor, p.fields, actions);
+    if (!p.from) return resolved;
+    if (p.from === 'actions') {
+      resolved.options = actions.map((a) => ({ value: a.id, label: a.name }));
+      return resolved;
+    }
+    if (p.from.startsWith('stat:')) {
+      const stats = (self?.stats ?? {}) as Record<string, unknown>;
+      resolved.options = sheetOptions(stats[p.from.slice(5)]);
+      return resolved;
+    }
+    const options: ParamOption[] = [];
+    for (const id of state.roster) {
+      const c = state.combatants[id];
+      if (!c) continue;
+      if (p.from !== 'combatants' && id === actor) continue;
+      if (p.from === 'allies' && self && c.side !== self.side) continue;
+      if (p.from === 'enemies' && self && c.side === self.side) continue;
+      if (!c.active && p.from !== 'combatants') continue;
+      options.push({ value: id, label: c.name });
+    }
+    resolved.options = options;
+    return resolved;
+  });
+}
+
+/** Every action of the actor's catalog, enabled or with the reason it is not, with its parameters. */
 export function legalActions(state: EncounterState, actor: string, registry: RulesetRegistry): LegalAction[] {
   const ruleset = rulesetFor(state, registry);
   if (isRejection(ruleset)) return [];
-  return ruleset.legalActions(state, actor);
+  return ruleset.legalActions(state, actor).map((l) => {
+    const params = actionParams(ruleset, l.action);
+    return params.length ? { ...l, params: resolveParams(state, actor, params) } : l;
+  });
+}
+
+/** A ruleset command as a form: its label, help and fields (the actor field aside). */
+export interface CommandForm {
+  type: string;
+  label: string;
+  help?: string;
+  /** Whether it is sent for a combatant (it has an `actor` field). */
+  forActor: boolean;
+  /** A GM's command: player links may not send it unless the GM allows it. */
+  gm: boolean;
+  params: Param[];
+}
+
+/** The ruleset's own commands as forms, `act` aside (actions are taken from the catalog). */
+export function commandForms(ruleset: AnyRuleset): CommandForm[] {
+  const out: CommandForm[] = [];
+  for (const [type, schema] of Object.entries(ruleset.commands)) {
+    if (type === 'act') continue;
+    const all = paramsOfSchema(schema);
+    out.push({
+      type,
+      ...commandLabel(type, schema),
+      forActor: all.some((p) => p.name === 'actor'),
+      gm: jsonSchemaOf(schema).gm === true,
+      params: all.filter((p) => p.name !== 'actor'),
+    });
+  }
+  return out;
 }

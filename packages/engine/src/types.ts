@@ -4,6 +4,7 @@ export type { Instant };
 
 import type { DiceState } from './dice/rng.js';
 import type { Json, JsonObject } from './json.js';
+import type { Param, ParamSource } from './params.js';
 
 /** The current version of the encounter state's shape. Persisted states and scenario files carry it. */
 export const STATE_SCHEMA = 1;
@@ -112,7 +113,27 @@ export interface ActionDef {
   data?: JsonObject;
   /** True for actions the GM defined in this encounter. */
   custom?: boolean;
+  /**
+   * What the action takes beyond its actor: fields of the ruleset's `act` command (their labels, bounds
+   * and sources come from that schema), by name, or with what this action changes (required here, its
+   * own label or default). `legalActions` turns them into form descriptions (`Param`).
+   */
+  params?: ActionParamRef[];
 }
+
+/** One field of the `act` command that an action takes (see `ActionDef.params`). */
+export type ActionParamRef =
+  | string
+  | {
+      name: string;
+      required?: boolean;
+      label?: string;
+      default?: Json;
+      min?: number;
+      max?: number;
+      /** Where this action's choices come from, when not the command's (an ally to help). */
+      from?: ParamSource;
+    };
 
 export interface LegalAction {
   action: ActionDef;
@@ -124,6 +145,8 @@ export interface LegalAction {
   cost: Record<string, number>;
   /** Where it would land on the clock, for previews. */
   preview?: { from: Instant; to: Instant; label: string };
+  /** What the action takes beyond its actor, with its choices for this actor (see `ActionDef.params`). */
+  params?: Param[];
 }
 
 export interface History {

@@ -356,7 +356,7 @@ export class Hub {
     const live = await this.open(id);
     return this.serialize(live, async () => {
       if (typeof command === 'object' && command !== null && !Array.isArray(command)) {
-        const refused = authorize(link, command as Command, live.log.state);
+        const refused = authorize(link, command as Command, live.log.state, live.ruleset);
         if (refused) throw new HubError(403, refused);
       }
       const before = { length: live.log.entries.length, state: live.log.state };

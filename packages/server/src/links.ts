@@ -1,8 +1,10 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   type AnyRuleset,
+  actsFor,
   type Command,
   type EncounterState,
+  isGmCommand,
   type Rejection,
   reject,
   type Viewer,
@@ -43,15 +45,17 @@ export function viewerOf(link: Pick<LinkRecord, 'role' | 'combatants'>): Viewer 
   return { role: 'player', combatants: link.combatants };
 }
 
-/** The ruleset commands a player link may send by default: those that name an acting character. */
+/**
+ * The ruleset commands a player link may send by default: those that name an acting character, less the
+ * ones the ruleset declares as the GM's (`.meta({ gm: true })`), and `next`.
+ */
 export function defaultPlayerCommands(ruleset: AnyRuleset): string[] {
   const out = Object.entries(ruleset.commands)
-    .filter(([, schema]) => schema instanceof z.ZodObject && 'actor' in schema.shape)
-    .map(([type]) => type)
     .filter(
-      (type) =>
-        !['set-initiative', 'force-exertion', 'incapacitate', 'recover', 'adjust', 'fizzle'].includes(type),
-    );
+      ([type, schema]) =>
+        schema instanceof z.ZodObject && 'actor' in schema.shape && !isGmCommand(ruleset, type),
+    )
+    .map(([type]) => type);
   return [...new Set([...out, 'next'])];
 }
 
@@ -80,9 +84,16 @@ export function playerLink(
 
 /**
  * Whether a link may send this command now: the GM may send anything; the table nothing; a player only
- * the allowed command types, only for their own characters, and `next` only while one of them acts.
+ * the allowed command types, and only for their own characters — every combatant the command acts for by
+ * its declaration (`actsFor`: the actor, the keys of an initiative or Character Point map…). A command
+ * that acts for nobody in particular (`next`) only while one of theirs has the turn.
  */
-export function authorize(link: LinkRecord, command: Command, state: EncounterState): Rejection | undefined {
+export function authorize(
+  link: LinkRecord,
+  command: Command,
+  state: EncounterState,
+  ruleset: AnyRuleset,
+): Rejection | undefined {
   if (link.role === 'gm') return undefined;
   if (link.role === 'table') {
     return reject(
@@ -91,7 +102,8 @@ export function authorize(link: LinkRecord, command: Command, state: EncounterSt
     );
   }
   const mine = link.combatants;
-  const names = mine.map((id) => state.combatants[id]?.name ?? id).join(', ');
+  const nameOf = (id: string) => (Object.hasOwn(state.combatants, id) ? state.combatants[id]!.name : id);
+  const names = mine.map(nameOf).join(', ');
   if (!link.allowed.includes(command.type)) {
     return reject(
       'link/not-allowed',
@@ -99,24 +111,22 @@ export function authorize(link: LinkRecord, command: Command, state: EncounterSt
       { type: command.type },
     );
   }
-  if (command.type === 'next') {
+  const actors = actsFor(ruleset, command);
+  const others = actors.filter((id) => !mine.includes(id));
+  if (others.length > 0) {
+    return reject(
+      'link/not-your-character',
+      `This link commands only ${names}; ask the GM to act for ${others.map(nameOf).join(', ')}.`,
+      { actor: others[0]! },
+    );
+  }
+  if (command.type === 'next' || actors.length === 0) {
     if (!state.current || !mine.includes(state.current)) {
       return reject(
         'link/not-your-turn',
         `A player may end only their own turn, and it is not ${names}'s turn now.`,
       );
     }
-    return undefined;
-  }
-  const actor = command.actor;
-  if (typeof actor !== 'string' || !mine.includes(actor)) {
-    return reject(
-      'link/not-your-character',
-      `This link commands only ${names}; ask the GM to act for others.`,
-      {
-        actor: typeof actor === 'string' ? actor : null,
-      },
-    );
   }
   return undefined;
 }

@@ -1,25 +1,43 @@
-import type { ActionDef } from '@roundkeeper/engine';
+import type { ActionDef, ActionParamRef } from '@roundkeeper/engine';
 
 /** Which part of a turn an action uses: one action, one bonus action, one reaction between turns. */
 export type Slot = 'action' | 'bonus' | 'reaction' | 'free';
 
-const a = (id: string, name: string, slot: Slot, text: string, tags: string[] = []): ActionDef => ({
+const a = (
+  id: string,
+  name: string,
+  slot: Slot,
+  text: string,
+  tags: string[] = [],
+  params?: ActionParamRef[],
+): ActionDef => ({
   id,
   name,
   kind: slot,
   cost: { [slot]: slot === 'free' ? 0 : 1 },
   tags,
   text,
+  ...(params ? { params } : {}),
 });
+
+/** An attack or spell: whom it aims at, and the roll if the table rolls it here. */
+const aimed: ActionParamRef[] = ['target', 'roll'];
 
 /** The reference catalog: the action economy most GMs know (one action, one bonus action, one reaction). */
 export const CLASSIC_CATALOG: ActionDef[] = [
-  a('attack', 'Attack', 'action', 'Make a weapon attack.', ['attack']),
-  a('cast', 'Cast a Spell', 'action', 'Cast a spell with a casting time of one action.', ['spell']),
+  a('attack', 'Attack', 'action', 'Make a weapon attack.', ['attack'], aimed),
+  a('cast', 'Cast a Spell', 'action', 'Cast a spell with a casting time of one action.', ['spell'], aimed),
   a('dash', 'Dash', 'action', 'Gain extra movement equal to your speed this turn.', ['move']),
   a('disengage', 'Disengage', 'action', 'Your movement does not provoke opportunity attacks this turn.'),
   a('dodge', 'Dodge', 'action', 'Attacks against you have disadvantage until the start of your next turn.'),
-  a('help', 'Help', 'action', 'Give an ally advantage on their next check or attack.'),
+  a(
+    'help',
+    'Help',
+    'action',
+    'Give an ally advantage on their next check or attack.',
+    [],
+    [{ name: 'target', label: 'Ally to help' }],
+  ),
   a('hide', 'Hide', 'action', 'Try to hide.'),
   a('search', 'Search', 'action', 'Look for something.'),
   a(
@@ -29,9 +47,14 @@ export const CLASSIC_CATALOG: ActionDef[] = [
     'Interact with a second object or use one that needs an action.',
   ),
   a('bonus-action', 'Bonus Action', 'bonus', 'Something an ability or spell lets you do as a bonus action.'),
-  a('opportunity-attack', 'Opportunity Attack', 'reaction', 'Strike a creature leaving your reach.', [
-    'attack',
-  ]),
+  a(
+    'opportunity-attack',
+    'Opportunity Attack',
+    'reaction',
+    'Strike a creature leaving your reach.',
+    ['attack'],
+    aimed,
+  ),
   a('reaction', 'Reaction', 'reaction', 'Something an ability or spell lets you do as a reaction.'),
   a('talk', 'Talk', 'free', 'Speak a few words.'),
 ];

@@ -1,12 +1,15 @@
 import {
   type ActionDef,
   type AgendaEntry,
+  actorField,
   type Command,
   cannotStart,
+  combatantField,
   combatantOf,
   compareInstants,
   type DecideContext,
   type Decision,
+  diceField,
   type EncounterState,
   type EngineEvent,
   type Instant,
@@ -68,21 +71,40 @@ export interface ClassicTypes {
 type State = EncounterState<ClassicTypes>;
 type Ctx = DecideContext<ClassicTypes>;
 
-const actor = z.string().min(1).max(64);
+const actor = actorField();
+const roll = diceField('Roll (dice)').optional().describe('Roll the attack or check here, e.g. 1d20+5.');
+const initiativeValue = z.number().int().min(-100).max(200).meta({ label: 'Initiative' });
 const commands = {
-  start: z.object({ initiative: z.record(z.string(), z.number().int()).optional() }),
-  next: z.object({}),
+  start: z
+    .object({
+      initiative: z
+        .record(actorField(), initiativeValue)
+        .optional()
+        .meta({ label: 'Initiative rolled at the table' }),
+    })
+    .meta({ label: 'Start the fight', description: 'Roll initiative and begin round 1.', gm: true }),
+  next: z.object({}).meta({ label: 'Next turn', description: 'End the current turn.' }),
   act: z.object({
     actor,
-    action: z.string().min(1).max(64),
-    target: z.string().max(64).optional(),
-    roll: z.string().max(200).optional(),
+    action: z.string().min(1).max(64).meta({ label: 'Action', hidden: true }),
+    target: combatantField('Target').optional(),
+    roll,
   }),
-  delay: z.object({ actor }),
-  resume: z.object({ actor }),
-  ready: z.object({ actor, action: z.string().min(1).max(64), trigger: z.string().min(1).max(200) }),
-  trigger: z.object({ actor, roll: z.string().max(200).optional() }),
-  'set-initiative': z.object({ actor, value: z.number().int().min(-100).max(200) }),
+  delay: z.object({ actor }).meta({ label: 'Delay', description: 'Step out of the order; come back later.' }),
+  resume: z.object({ actor }).meta({ label: 'Act now', description: 'Take the delayed turn now.' }),
+  ready: z
+    .object({
+      actor,
+      action: z.string().min(1).max(64).meta({ label: 'Action to ready', from: 'actions' }),
+      trigger: z.string().min(1).max(200).meta({ label: 'Trigger', description: 'What sets it off.' }),
+    })
+    .meta({ label: 'Ready an action', description: 'Hold an action for a trigger; it uses the reaction.' }),
+  trigger: z
+    .object({ actor, roll })
+    .meta({ label: 'Take the readied action', description: 'Its trigger happened.' }),
+  'set-initiative': z
+    .object({ actor, value: initiativeValue })
+    .meta({ label: 'Set initiative', description: 'Move a combatant in the order.', gm: true }),
 };
 
 const fresh = (): ClassicCombatant['used'] => ({ action: false, bonus: false, reaction: false });

@@ -1,6 +1,7 @@
 import {
   type ActionDef,
   type AgendaEntry,
+  actorField,
   type Combatant,
   type Command,
   cannotStart,
@@ -46,8 +47,8 @@ import {
 export type { Opend6Options, Opend6Stats, Opend6Types } from './types.js';
 export { OPEND6_CATALOG };
 
-const actor = z.string().min(1).max(64);
-const points = z.record(z.string(), z.number().int().min(0).max(100));
+const actor = actorField();
+const points = z.record(actorField(), z.number().int().min(0).max(100));
 const skill = z.string().trim().min(1).max(80);
 const code = z.string().trim().max(20);
 
@@ -96,8 +97,10 @@ const commands = {
     code: code.optional(),
     kind: z.enum(['skill', 'attribute', 'damage', 'damage-resistance']).optional(),
   }),
-  incapacitate: z.object({ actor, condition: z.enum(UNABLE_CONDITIONS).default('unconscious') }),
-  recover: z.object({ actor }),
+  incapacitate: z
+    .object({ actor, condition: z.enum(UNABLE_CONDITIONS).default('unconscious') })
+    .meta({ label: 'Incapacitate', gm: true }),
+  recover: z.object({ actor }).meta({ label: 'Recover', gm: true }),
 };
 
 /** Character Points on initiative: only when initiative is rolled, only from the pool, never Fate Points. */

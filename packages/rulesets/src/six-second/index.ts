@@ -1,5 +1,6 @@
 import {
   type AgendaEntry,
+  actorField,
   type Command,
   cannotStart,
   type Decision,
@@ -44,11 +45,11 @@ export type { SixSecondCombatant, SixSecondRound, SixSecondTypes } from './types
  * someone else's between two of their actions.
  */
 
-const actor = z.string().min(1).max(64);
+const actor = actorField();
 const commands = {
   start: z.object({
     initiative: z
-      .record(z.string(), z.number().int().min(-1000).max(1000))
+      .record(actorField(), z.number().int().min(-1000).max(1000))
       .optional()
       .describe('Initiative totals rolled at the table, by combatant id; the others are rolled.'),
   }),

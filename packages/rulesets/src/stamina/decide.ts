@@ -1,5 +1,6 @@
 import {
   type AnyRuleset,
+  actorField,
   type Command,
   cannotStart,
   combatantOf,
@@ -30,7 +31,7 @@ export const AIM_AT = 'Aim at ';
 
 const id = z.string().min(1).max(64);
 const count = z.number().int().min(0).max(1000);
-const initiativeMap = z.record(z.string(), z.number().int().min(-1000).max(1000));
+const initiativeMap = z.record(actorField(), z.number().int().min(-1000).max(1000));
 const durationSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('until-turn-start'),
@@ -47,10 +48,13 @@ const durationSchema = z.discriminatedUnion('kind', [
 ]);
 
 export const commands = {
-  start: z.object({ initiative: initiativeMap.optional(), flatFooted: z.array(id).max(100).optional() }),
+  start: z.object({
+    initiative: initiativeMap.optional(),
+    flatFooted: z.array(actorField()).max(100).optional(),
+  }),
   next: z.object({ initiative: initiativeMap.optional() }),
   act: z.object({
-    actor: id,
+    actor: actorField(),
     action: id,
     target: id.optional(),
     /** Free attack: the action it is made as. */
@@ -86,15 +90,19 @@ export const commands = {
     target: id,
     condition: z.enum(CONDITIONS),
     value: z.number().int().min(1).max(20).optional(),
-    duration: durationSchema.optional(),
+    duration: durationSchema.optional().meta({ label: 'Duration', duration: true }),
   }),
-  adjust: z.object({
-    combatant: id,
-    stamina: z.number().int().min(-1000).max(1000).optional(),
-    defense: z.number().int().min(-1000).max(1000).optional(),
-    reason: z.string().min(1).max(200).optional(),
-  }),
-  'set-initiative': z.object({ actor: id, value: z.number().int().min(-1000).max(1000) }),
+  adjust: z
+    .object({
+      combatant: actorField(),
+      stamina: z.number().int().min(-1000).max(1000).optional(),
+      defense: z.number().int().min(-1000).max(1000).optional(),
+      reason: z.string().min(1).max(200).optional(),
+    })
+    .meta({ label: 'Adjust stamina or defense', gm: true }),
+  'set-initiative': z
+    .object({ actor: actorField(), value: z.number().int().min(-1000).max(1000) })
+    .meta({ label: 'Set initiative', gm: true }),
 };
 
 type Act = z.output<typeof commands.act>;

@@ -1,4 +1,5 @@
 import {
+  actorField,
   type Command,
   cannotStart,
   combatantOf,
@@ -40,14 +41,14 @@ export type { TaraCombatant, TaraRound, TaraTypes } from './types.js';
 
 type Ctx = DecideContext<TaraTypes>;
 
-const actor = z.string().min(1).max(64);
+const actor = actorField();
 const rollRequest = {
   delay: z
-    .record(z.string(), z.enum(['up', 'down']))
+    .record(actorField(), z.enum(['up', 'down']))
     .optional()
     .describe('Combatants delaying this Round (announced with the roll), and how half the roll is rounded.'),
   rolls: z
-    .record(z.string(), z.number().int().min(1).max(100))
+    .record(actorField(), z.number().int().min(1).max(100))
     .optional()
     .describe('Initiative dice rolled at the table (the d10 plus any extra d10s), by combatant.'),
 };
@@ -92,7 +93,7 @@ const commands = {
       .optional()
       .describe('Attack dice rolled at the table.'),
   }),
-  fizzle: z.object({ actor }),
+  fizzle: z.object({ actor }).meta({ label: 'Fizzle the spell', gm: true }),
 };
 
 function checkRequest(state: TaraState, req: RollRequest): Rejection | undefined {

@@ -1,8 +1,9 @@
+import { actorField } from '@roundkeeper/engine';
 import { z } from 'zod';
 import { EXERT_USES } from './rules.js';
 
 const id = z.string().min(1).max(64);
-const actor = id;
+const actor = actorField();
 const tempo = z.number().int().min(0).max(9);
 
 /** The ruleset's commands, validated by the engine before `decide` sees them. */
@@ -55,11 +56,13 @@ export const tempoCommands = {
     note: z.string().max(500).optional(),
   }),
   /** The GM forces Exertion on a character (beyond the maximum it kills). */
-  'force-exertion': z.object({
-    actor,
-    amount: z.number().int().min(1).max(20),
-    reason: z.string().max(200).optional(),
-  }),
+  'force-exertion': z
+    .object({
+      actor,
+      amount: z.number().int().min(1).max(20),
+      reason: z.string().max(200).optional(),
+    })
+    .meta({ label: 'Force Exertion', gm: true }),
   /** Ends the scene: each PC who Exerted takes damage equal to their Exertion. */
   'end-scene': z.object({}),
 };

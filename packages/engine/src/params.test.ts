@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { resolveParams } from './legal.js';
+import { actorField, combatantField, combatantsIn, diceField, humanize, paramsOfSchema } from './params.js';
+import type { Combatant, EncounterState } from './types.js';
+
+const cast = z.object({
+  actor: actorField(),
+  castingTime: z.number().int().min(1).max(30).meta({ label: 'Casting Time (Marks)' }).optional(),
+  target: combatantField('Target', 'enemies').optional(),
+  roll: diceField().optional(),
+  weapon: z.string().meta({ label: 'Weapon', from: 'stat:weapons' }).optional(),
+  mode: z.enum(['safe', 'reckless']).default('safe'),
+  bonusDice: z.number().int().min(0).max(20).optional().describe('Extra dice for a Reckless attack.'),
+  spend: z.record(actorField(), z.number().int().min(0).max(5)).optional(),
+  spell: z.object({ difficulty: z.number().int().min(0), cost: z.number().int().default(0) }).optional(),
+});
+
+describe('params: a command schema read as form fields', () => {
+  const params = paramsOfSchema(cast);
+  const by = (name: string) => params.find((p) => p.name === name)!;
+
+  it('reads labels, bounds, requiredness and help from the schema', () => {
+    expect(by('castingTime')).toMatchObject({
+      label: 'Casting Time (Marks)',
+      type: 'integer',
+      min: 1,
+      max: 30,
+      required: false,
+    });
+    expect(by('bonusDice')).toMatchObject({ label: 'Bonus dice', help: 'Extra dice for a Reckless attack.' });
+    expect(by('actor')).toMatchObject({ type: 'combatant', required: true });
+  });
+
+  it('knows combatants, dice, sheet lists, fixed choices, maps and groups', () => {
+    expect(by('target')).toMatchObject({ type: 'combatant', from: 'enemies' });
+    expect(by('roll').type).toBe('dice');
+    expect(by('weapon')).toMatchObject({ type: 'choice', from: 'stat:weapons' });
+    expect(by('mode')).toMatchObject({ type: 'choice', default: 'safe', required: false });
+    expect(by('mode').options?.map((o) => o.value)).toEqual(['safe', 'reckless']);
+    expect(by('spend')).toMatchObject({ type: 'per-combatant', of: { type: 'integer', max: 5 } });
+    expect(by('spell').fields?.map((f) => [f.name, f.required])).toEqual([
+      ['difficulty', true],
+      ['cost', false],
+    ]);
+  });
+
+  it('humanizes field names it has no label for', () => {
+    expect(humanize('castingTime')).toBe('Casting time');
+    expect(humanize('two-handed')).toBe('Two handed');
+  });
+});
+
+describe('params: choices resolved for an actor', () => {
+  const c = (id: string, side: 'pc' | 'npc', extra: Partial<Combatant> = {}): Combatant => ({
+    id,
+    name: id.toUpperCase(),
+    side,
+    hidden: false,
+    stats: {},
+    cs: null,
+    turnsStarted: 0,
+    turnsEnded: 0,
+    active: true,
+    ...extra,
+  });
+  const state = {
+    roster: ['ana', 'bren', 'orc', 'gone'],
+    combatants: {
+      ana: c('ana', 'pc', { stats: { weapons: [{ name: 'Bow' }, 'Dagger'] } }),
+      bren: c('bren', 'pc'),
+      orc: c('orc', 'npc'),
+      gone: c('gone', 'npc', { active: false }),
+    },
+  } as unknown as EncounterState;
+  const resolved = resolveParams(state, 'ana', paramsOfSchema(cast));
+  const values = (name: string) => resolved.find((p) => p.name === name)!.options?.map((o) => o.value);
+
+  it('lists enemies by side, never the actor, and only those still in the fight', () => {
+    expect(values('target')).toEqual(['orc']);
+  });
+  it("lists the actor's own sheet entries", () => {
+    expect(values('weapon')).toEqual(['Bow', 'Dagger']);
+  });
+});
+
+describe('combatant references: read from the schema, not from field names', () => {
+  it('finds actors in fields, map keys and lists, and refs apart', () => {
+    const command = { actor: 'ana', target: 'orc', spend: { bren: 1, ana: 2 } };
+    expect(combatantsIn(cast, command, 'actor').sort()).toEqual(['ana', 'ana', 'bren']);
+    expect(combatantsIn(cast, command, 'ref')).toEqual(['orc']);
+  });
+  it('ignores what is not a string where an id should be', () => {
+    expect(combatantsIn(cast, { actor: { toString: 1 }, spend: 'x' }, 'actor')).toEqual([]);
+  });
+});
