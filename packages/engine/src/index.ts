@@ -11,6 +11,7 @@ export * from './json.js';
 export * from './legal.js';
 export * from './log.js';
 export * from './params.js';
+export * from './present.js';
 export * from './refusals.js';
 export * from './ruleset.js';
 export * from './scenario.js';

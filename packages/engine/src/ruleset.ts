@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Instant } from './clock.js';
 import type { DiceRoll, RollOptions } from './dice/index.js';
 import type { Rng } from './dice/rng.js';
+import type { Presentation } from './present.js';
 import type { Timeline } from './timeline.js';
 import type {
   ActionDef,
@@ -103,6 +104,8 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
   validateCustomAction?(action: ActionDef): Rejection | undefined;
   /** Whether options may change now (e.g. only between rounds). */
   canSetOptions?(state: EncounterState<T>, next: T['options']): Rejection | undefined;
+  /** What the apps show and ask for: gauges, phase words, panels, the palette's command. */
+  present?: Presentation<T>;
 }
 
 export type AnyRuleset = Ruleset<RulesetTypes>;

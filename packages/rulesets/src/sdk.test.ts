@@ -1,13 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import {
+  actionCommandOf,
   actionParams,
   commandForms,
   createEncounter,
   type EncounterState,
   isRejection,
+  parseScenario,
+  runScenario,
   seededDice,
 } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { rulesets } from './index.js';
+import { encounter, must, scenarioFiles } from './testing/harness.js';
+
+const examples = fileURLToPath(new URL('../../../examples', import.meta.url));
+
+/** The state at the end of each of a ruleset's worked examples (and of every step, for the phases). */
+function playedStates(id: string): EncounterState[] {
+  const out: EncounterState[] = [];
+  for (const file of scenarioFiles(`${examples}/${id}`)) {
+    const scenario = parseScenario(parse(readFileSync(file, 'utf8')));
+    if (isRejection(scenario)) throw new Error(scenario.message);
+    const played = runScenario(scenario, rulesets);
+    if (isRejection(played)) throw new Error(played.message);
+    out.push(played.encounter.state);
+  }
+  return out;
+}
 
 describe('the SDK declarations of every ruleset', () => {
   for (const ruleset of Object.values(rulesets)) {
@@ -35,5 +57,53 @@ describe('the SDK declarations of every ruleset', () => {
         expect(json, `${form.type}: fields with no description`).toEqual([]);
       }
     });
+
+    it(`${ruleset.id}: presents every combatant of its worked examples with gauges a person can read`, () => {
+      const states = playedStates(ruleset.id);
+      expect(states.length).toBeGreaterThan(0);
+      for (const s of states) {
+        for (const c of Object.values(s.combatants)) {
+          const gauges = ruleset.present?.gauges?.(s, c) ?? [];
+          expect(gauges.length, c.id).toBeGreaterThan(0);
+          for (const g of gauges) {
+            expect(g.label.length).toBeGreaterThan(0);
+            expect(g.value).not.toMatch(/undefined|NaN|null|\[object/);
+            if (g.fill !== undefined) expect(g.fill >= 0 && g.fill <= 1, `${g.label} ${g.fill}`).toBe(true);
+          }
+          for (const panel of ruleset.present?.panels?.(s, c) ?? []) {
+            if (panel.command) expect(commandForms(ruleset).map((f) => f.type)).toContain(panel.command);
+          }
+        }
+      }
+    });
   }
+});
+
+describe('presentation hooks name the phase and the palette command', () => {
+  it('tempo: planning is a phase, and a palette click plans the action', () => {
+    const enc = encounter({
+      ruleset: 'tempo',
+      combatants: [{ id: 'ana', name: 'Ana', side: 'pc' }],
+    });
+    must(enc, { type: 'start' });
+    const tempo = rulesets.tempo!;
+    expect(tempo.present?.phase?.(enc.state)).toMatch(/^Planning/);
+    const strike = tempo.catalog(enc.state).find((a) => a.kind !== 'reaction')!;
+    expect(actionCommandOf(tempo.present, enc.state, 'ana', strike)).toMatchObject({
+      type: 'plan',
+      action: strike.id,
+    });
+  });
+  it('classic: no phase, and a palette click acts', () => {
+    const enc = encounter({ ruleset: 'classic', combatants: [{ id: 'ana', name: 'Ana', side: 'pc' }] });
+    must(enc, { type: 'start' });
+    const classic = rulesets.classic!;
+    expect(classic.present?.phase?.(enc.state) ?? null).toBeNull();
+    const attack = classic.catalog(enc.state)[0]!;
+    expect(actionCommandOf(classic.present, enc.state, 'ana', attack)).toEqual({
+      type: 'act',
+      actor: 'ana',
+      action: attack.id,
+    });
+  });
 });

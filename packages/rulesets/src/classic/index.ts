@@ -29,6 +29,7 @@ import {
 } from '@roundkeeper/engine';
 import { z } from 'zod';
 import { CLASSIC_CATALOG, type Slot } from './catalog.js';
+import { classicPresent } from './present.js';
 
 /**
  * `classic`: d20 + modifier, highest first; ties by modifier, then a roll-off. One action, one bonus
@@ -620,4 +621,5 @@ export const classic: Ruleset<ClassicTypes> = {
   legalActions,
   timeline,
   describeEvent,
+  present: classicPresent,
 };

@@ -25,6 +25,7 @@ import { catalog, legality, type Mode, modeOf, skillRoll, turnAhead } from './ac
 import { flagsOf, OPEND6_CATALOG, validateCustomAction } from './catalog.js';
 import { canAct, ladder, rollInitiative, setOrder, unitsOf } from './initiative.js';
 import { effective, effectiveCodes, penaltyFor, penaltyOf, traitOf } from './penalty.js';
+import { opend6Present } from './present.js';
 import { redact, redactEvent } from './redact.js';
 import { advance, beginRound, justAfter, reachFirst, rollAll, turnEntry } from './round.js';
 import { describeEvent, timeline } from './show.js';
@@ -854,4 +855,5 @@ export const openD6: Ruleset<Opend6Types> = {
   describeEvent,
   validateCustomAction,
   canSetOptions,
+  present: opend6Present,
 };

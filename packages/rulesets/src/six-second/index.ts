@@ -22,6 +22,7 @@ import { builtInCatalog, validateCustomAction } from './catalog.js';
 import { describeInstant, shiftTuple } from './clock.js';
 import { describeEvent } from './describe.js';
 import { contest, insertLateArrival, rollInitiative } from './initiative.js';
+import { sixSecondPresent } from './present.js';
 import { timeline } from './timeline.js';
 import { complete, dueEffects, endTurn, reproject, spendSeconds, startRound, turnEntry } from './turns.js';
 import {
@@ -558,4 +559,5 @@ export const sixSecond: Ruleset<SixSecondTypes> = {
     }
     return undefined;
   },
+  present: sixSecondPresent,
 };

@@ -10,6 +10,7 @@ import {
 } from '@roundkeeper/engine';
 import { ACTION_KINDS, STAMINA_CATALOG } from './catalog.js';
 import { AIM_AT, commands, decide, react } from './decide.js';
+import { staminaPresent } from './present.js';
 import { catalogOf, isRefusal, planUse } from './rules.js';
 import { timeline } from './timeline.js';
 import {
@@ -353,4 +354,5 @@ export const stamina: Ruleset<StaminaTypes> = {
   redact,
   redactEvent,
   validateCustomAction,
+  present: staminaPresent,
 };

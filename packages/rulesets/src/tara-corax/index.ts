@@ -26,6 +26,7 @@ import { describeTaraEvent } from './describe.js';
 import { evolveTara } from './evolve.js';
 import { type RollRequest, reachEntry, rollInitiative, startRound, turnEntry } from './initiative.js';
 import { instantAt, MARKS_PER_ROUND, markOf } from './marks.js';
+import { taraPresent } from './present.js';
 import { taraTimeline } from './timeline.js';
 import {
   type TaraCombatant,
@@ -346,6 +347,7 @@ export const taraCorax: Ruleset<TaraTypes> = {
       `Options change between Rounds: round ${state.round} is under way. Send "next" until it ends, then change ${changed.join(', ')}.`,
     );
   },
+  present: taraPresent,
 };
 
 export { currentMark };

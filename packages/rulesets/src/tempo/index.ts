@@ -4,6 +4,7 @@ import { tempoCommands } from './commands.js';
 import { decide, react } from './decide.js';
 import { describeEvent } from './describe.js';
 import { evolve } from './evolve.js';
+import { tempoPresent } from './present.js';
 import { planLegality, reactionLegality } from './rules.js';
 import { redact, redactEvent } from './secrecy.js';
 import { timeline } from './timeline.js';
@@ -92,4 +93,5 @@ export const tempo: Ruleset<TempoTypes> = {
   redactEvent: (event, viewer) => redactEvent(event, viewer),
   describeEvent,
   validateCustomAction,
+  present: tempoPresent,
 };

@@ -1,0 +1,77 @@
+import type { Json } from './json.js';
+import type { ActionDef, Combatant, EncounterState, RulesetTypes } from './types.js';
+
+/**
+ * What the apps show and ask for, declared by the ruleset: the web page, the table screen, the player's
+ * phone and `play` draw from these and name no ruleset. Every member is optional; the defaults are what a
+ * plain turn-order tracker shows.
+ */
+
+/** A number a combatant card shows beside HP: Marks left, Seconds left, Exertion, Stamina… */
+export interface Gauge {
+  label: string;
+  /** As a person reads it: "12", "4/6", "not declared". */
+  value: string;
+  /** 0..1 when the gauge has a maximum: drawn as a bar. */
+  fill?: number;
+  /** Only the GM and the combatant's own player see it (a secret plan's size). */
+  private?: boolean;
+}
+
+/** One line of a panel's list: a planned action, a declared count. */
+export interface PanelItem {
+  label: string;
+  /** A short badge before it ("tempo 3"). */
+  badge?: string;
+  /** Done already (taken, resolved). */
+  done?: boolean;
+  /** The command that withdraws or cancels it, with the words of its button. */
+  remove?: { label: string; command: { type: string; [key: string]: Json } };
+}
+
+/**
+ * A panel for one combatant, on the GM page and its player's page: what the rules let them declare or
+ * plan outside the palette. `command` names one of the ruleset's command forms (`commandForms`) shown in
+ * the panel, with `fixed` fields already filled; `items` lists what stands now.
+ */
+export interface Panel {
+  title: string;
+  /** One sentence on what the panel is for. */
+  help?: string;
+  command?: string;
+  fixed?: { [key: string]: Json };
+  items?: PanelItem[];
+}
+
+export interface Presentation<T extends RulesetTypes = RulesetTypes> {
+  /** Gauges of one combatant, headline first (HP is the engine's and always shown). Default: none. */
+  gauges?(state: EncounterState<T>, combatant: Combatant<T>): Gauge[];
+  /**
+   * The phase the fight is in, when it is not someone's turn ("Planning — choose 2 actions"), or null.
+   * Default: null.
+   */
+  phase?(state: EncounterState<T>): string | null;
+  /**
+   * The command a click on an action in the palette sends for the actor, before its parameters are added.
+   * Default: `{type: 'act', actor, action}`. (Tempo plans an action during its planning phase.)
+   */
+  actionCommand?(
+    state: EncounterState<T>,
+    actor: string,
+    action: ActionDef,
+  ): { type: string; [key: string]: Json };
+  /** A short word after the palette's title for what a click does ("click to plan"), or null. */
+  paletteHint?(state: EncounterState<T>): string | null;
+  /** Panels for a combatant (opend6's declaration, tempo's secret plan). Default: none. */
+  panels?(state: EncounterState<T>, combatant: Combatant<T>): Panel[];
+}
+
+/** The palette's command for an action: the ruleset's, or `act`. */
+export function actionCommandOf(
+  present: Presentation | undefined,
+  state: EncounterState,
+  actor: string,
+  action: ActionDef,
+): { type: string; [key: string]: Json } {
+  return present?.actionCommand?.(state, actor, action) ?? { type: 'act', actor, action: action.id };
+}

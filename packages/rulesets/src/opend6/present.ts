@@ -1,0 +1,30 @@
+import type { Gauge, Panel, Presentation } from '@roundkeeper/engine';
+import type { Opend6Types } from './types.js';
+
+/** What a card shows (initiative, Character Points, actions declared and used) and the declaration panel. */
+export const opend6Present: Presentation<Opend6Types> = {
+  gauges(_state, c) {
+    const out: Gauge[] = [];
+    if (c.cs.initiative !== null) out.push({ label: 'Initiative', value: String(c.cs.initiative) });
+    out.push({ label: 'Character Points', value: String(c.cs.characterPoints) });
+    out.push({
+      label: 'Actions',
+      value: c.cs.declared === null ? 'not declared' : `${c.cs.used}/${c.cs.declared}`,
+    });
+    if (c.cs.waiting) out.push({ label: 'Waiting', value: 'yes' });
+    if (c.cs.unable) out.push({ label: 'Unable', value: c.cs.unable });
+    return out;
+  },
+  panels(state, c) {
+    if (state.status === 'ended') return [];
+    return [
+      {
+        title: 'Declare actions',
+        help: '002: the player decides how many actions the character takes this round; each extra one costs 1D.',
+        command: 'declare',
+        fixed: { actor: c.id },
+        items: c.cs.declared === null ? [] : [{ label: `${c.cs.declared} declared, ${c.cs.used} taken` }],
+      } satisfies Panel,
+    ];
+  },
+};

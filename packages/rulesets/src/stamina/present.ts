@@ -1,0 +1,23 @@
+import type { Gauge, Presentation } from '@roundkeeper/engine';
+import type { StaminaTypes } from './types.js';
+
+/** What a card shows: Stamina and Defense against their rested and composed maximums, initiative. */
+export const staminaPresent: Presentation<StaminaTypes> = {
+  gauges(_state, c) {
+    const { stamina, defense } = c.stats;
+    const out: Gauge[] = [
+      {
+        label: 'Stamina',
+        value: `${c.cs.stamina}/${stamina}`,
+        ...(stamina ? { fill: c.cs.stamina / stamina } : {}),
+      },
+      {
+        label: 'Defense',
+        value: `${c.cs.defense}/${defense}`,
+        ...(defense ? { fill: c.cs.defense / defense } : {}),
+      },
+    ];
+    if (c.cs.initiative !== null) out.push({ label: 'Initiative', value: String(c.cs.initiative) });
+    return out;
+  },
+};

@@ -1,0 +1,51 @@
+import type { Gauge, Json, Panel, PanelItem, Presentation } from '@roundkeeper/engine';
+import { actionsFor } from './catalog.js';
+import { maxExertion } from './rules.js';
+import type { State, TempoTypes } from './types.js';
+
+const planning = (state: State) => state.status === 'running' && state.rs.phase === 'planning';
+
+/**
+ * Tempo's words for the apps: Exertion against its maximum, the secret plan (the GM's and the player's
+ * own), "Planning" as the phase, and palette clicks that plan an action while the round is being planned.
+ */
+export const tempoPresent: Presentation<TempoTypes> = {
+  gauges(state, c) {
+    const max = maxExertion(c);
+    const out: Gauge[] = [
+      { label: 'Exertion', value: `${c.cs.exertion}/${max}`, fill: c.cs.exertion / max },
+      { label: 'Planned', value: `${c.cs.plan.length}/${state.options.actionsPerRound}`, private: true },
+    ];
+    if (c.cs.momentum) out.push({ label: 'Momentum', value: String(c.cs.momentum) });
+    return out;
+  },
+  phase: (state) =>
+    planning(state)
+      ? `Planning — each character chooses ${state.options.actionsPerRound} actions in secret`
+      : null,
+  actionCommand(_state, actor, action): { type: string; [key: string]: Json } {
+    // Actions are planned (in the planning phase, or changed later); reactions answer a trigger now.
+    if (action.kind === 'reaction') return { type: 'react', actor, reaction: action.id, trigger: 'GM call' };
+    return { type: 'plan', actor, action: action.id };
+  },
+  paletteHint: (state) => (planning(state) ? 'click to plan' : null),
+  panels(state, c) {
+    if (state.status !== 'running') return [];
+    const actions = actionsFor(state, c);
+    const items: PanelItem[] = c.cs.plan.map((p) => ({
+      label: `${actions.find((a) => a.id === p.action)?.name ?? p.action}${p.spell ? ` (${p.spell})` : ''}`,
+      badge: `tempo ${p.tempo}`,
+      done: p.taken,
+      ...(p.taken
+        ? {}
+        : { remove: { label: 'Withdraw', command: { type: 'unplan', actor: c.id, plan: p.id } } }),
+    }));
+    return [
+      {
+        title: 'Plan',
+        help: '003: pick your actions for the round in secret; they happen at their tempo.',
+        items,
+      } satisfies Panel,
+    ];
+  },
+};
