@@ -1,4 +1,7 @@
+import type { z } from 'zod';
+import { coreEventSchemas } from './events.js';
 import type { Json, JsonObject } from './json.js';
+import { combatantsIn } from './params.js';
 import type { AnyRuleset } from './ruleset.js';
 import type { Combatant, EncounterState, EngineEvent, LogEntry, Rejection, Viewer } from './types.js';
 
@@ -96,8 +99,24 @@ function names(obj: Record<string, unknown>, hidden: ReadonlySet<string>): boole
   return false;
 }
 
-function mentions(event: EngineEvent, hidden: ReadonlySet<string>): boolean {
+/** The schema of an event type: the engine's own, or the ruleset's declaration; undefined if undeclared. */
+export function eventSchema(ruleset: AnyRuleset, type: string): z.ZodType | undefined {
+  if (Object.hasOwn(coreEventSchemas, type)) return coreEventSchemas[type as keyof typeof coreEventSchemas];
+  return ruleset.events && Object.hasOwn(ruleset.events, type) ? ruleset.events[type] : undefined;
+}
+
+/** The combatant ids an event names, read from its declaration; null for an undeclared event type. */
+export function namedBy(event: EngineEvent, ruleset: AnyRuleset): string[] | null {
+  const schema = eventSchema(ruleset, event.type);
+  return schema ? combatantsIn(schema, event) : null;
+}
+
+function mentions(event: EngineEvent, hidden: ReadonlySet<string>, ruleset: AnyRuleset): boolean {
   if (hidden.size === 0) return false;
+  const declared = namedBy(event, ruleset);
+  if (declared?.some((id) => hidden.has(id))) return true;
+  // Undeclared fields (an event a ruleset has not declared yet, or extra fields on a loose schema) are
+  // still checked by the field names events have always used.
   if (names(event, hidden)) return true;
   for (const f of NESTED_FIELDS) {
     const v = event[f];
@@ -151,7 +170,7 @@ function redactFor(
     if (!rewritten) return null;
     event = rewritten;
   }
-  if (mentions(event, hidden)) return null;
+  if (mentions(event, hidden, ruleset)) return null;
   if (event.type === 'agenda/scheduled') {
     const entry = event.entry as { secret?: boolean; combatant?: string } | undefined;
     if (entry?.secret && !controls(viewer, entry.combatant)) return null;

@@ -5,7 +5,9 @@ import {
   actionParams,
   commandForms,
   createEncounter,
+  type EncounterLog,
   type EncounterState,
+  eventSchema,
   isRejection,
   parseScenario,
   runScenario,
@@ -18,18 +20,21 @@ import { encounter, must, scenarioFiles } from './testing/harness.js';
 
 const examples = fileURLToPath(new URL('../../../examples', import.meta.url));
 
-/** The state at the end of each of a ruleset's worked examples (and of every step, for the phases). */
-function playedStates(id: string): EncounterState[] {
-  const out: EncounterState[] = [];
+/** Each of a ruleset's worked examples, played. */
+function played(id: string): EncounterLog[] {
+  const out: EncounterLog[] = [];
   for (const file of scenarioFiles(`${examples}/${id}`)) {
     const scenario = parseScenario(parse(readFileSync(file, 'utf8')));
     if (isRejection(scenario)) throw new Error(scenario.message);
     const played = runScenario(scenario, rulesets);
     if (isRejection(played)) throw new Error(played.message);
-    out.push(played.encounter.state);
+    out.push(played.encounter);
   }
   return out;
 }
+
+/** The state at the end of each of a ruleset's worked examples. */
+const playedStates = (id: string): EncounterState[] => played(id).map((e) => e.state);
 
 describe('the SDK declarations of every ruleset', () => {
   for (const ruleset of Object.values(rulesets)) {
@@ -55,6 +60,22 @@ describe('the SDK declarations of every ruleset', () => {
         expect(form.label.length, form.type).toBeGreaterThan(0);
         const json = form.params.filter((p) => p.type === 'json').map((p) => p.name);
         expect(json, `${form.type}: fields with no description`).toEqual([]);
+      }
+    });
+
+    it(`${ruleset.id}: every event of its worked examples fits its declaration`, () => {
+      for (const enc of played(ruleset.id)) {
+        for (const { event } of enc.entries) {
+          const schema = eventSchema(ruleset, event.type);
+          if (!schema) {
+            // Once a ruleset declares its events, it declares all of them.
+            expect(ruleset.events, `undeclared event ${event.type}`).toBeUndefined();
+            continue;
+          }
+          const { type: _t, ...fields } = event;
+          const parsed = schema.safeParse(fields);
+          expect(parsed.success, `${event.type}: ${parsed.error?.message}`).toBe(true);
+        }
       }
     });
 
