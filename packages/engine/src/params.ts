@@ -269,9 +269,11 @@ function refPathsOf(
     return;
   }
   for (const alt of n.anyOf ?? n.oneOf ?? []) refPathsOf(alt, prefix, out, depth + 1, root);
-  for (const [k, v] of Object.entries(n.properties ?? {})) refPathsOf(v, [...prefix, k], out, depth + 1, root);
+  for (const [k, v] of Object.entries(n.properties ?? {}))
+    refPathsOf(v, [...prefix, k], out, depth + 1, root);
   if (n.items) refPathsOf(n.items, [...prefix, { each: 'item' }], out, depth + 1, root);
-  if (n.propertyNames?.combatant) out.push({ role: n.propertyNames.combatant, path: [...prefix, { each: 'key' }] });
+  if (n.propertyNames?.combatant)
+    out.push({ role: n.propertyNames.combatant, path: [...prefix, { each: 'key' }] });
   if (n.additionalProperties && typeof n.additionalProperties === 'object') {
     refPathsOf(n.additionalProperties, [...prefix, { each: 'value' }], out, depth + 1, root);
   }
