@@ -1,6 +1,7 @@
 import {
   type ActionDef,
   type Combatant,
+  compareTuples,
   type EngineEvent,
   type JsonObject,
   notRunning,
@@ -17,8 +18,11 @@ export function catalog(state: State): ActionDef[] {
   return [...OPEND6_CATALOG, ...state.customActions];
 }
 
-/** How an action is being taken: on the character's turn, as an interrupt after waiting, or moved up. */
-export type Mode = 'turn' | 'interrupt' | 'move-up';
+/**
+ * How an action is being taken: on the character's turn, as an interrupt after waiting, waiting again
+ * right after an interrupt, or moved up.
+ */
+export type Mode = 'turn' | 'interrupt' | 'wait-again' | 'move-up';
 
 export type Check = { ok: true } | { ok: false; code: string; reason: string };
 const no = (code: string, reason: string): Check => ({ ok: false, code, reason });
@@ -31,6 +35,30 @@ export function turnAhead(state: State, c: C): boolean {
       e.at.round === state.round &&
       (e.combatant === c.id || (c.side === 'npc' && c.group !== undefined && e.data?.group === c.group)),
   );
+}
+
+/**
+ * Whether the character has just interrupted: her interrupt is the last thing anyone did this round and
+ * the clock is still at its moment. 002: "A character may take a few actions, wait, take a few more, wait
+ * again" — right after an interrupt spent her wait, she may wait again.
+ */
+export function justInterrupted(state: State, c: C): boolean {
+  const last = state.rs.happened.at(-1);
+  return (
+    last !== undefined &&
+    last.round === state.round &&
+    last.combatant === c.id &&
+    last.kind === 'interrupt' &&
+    state.now !== null &&
+    state.now.round === state.round &&
+    compareTuples(state.now.at, last.at) === 0
+  );
+}
+
+/** The mode of taking `action` now: waiting right after one's own interrupt is waiting again. */
+export function modeFor(state: State, c: C, action: ActionDef): Mode {
+  const mode = modeOf(state, c);
+  return mode === 'move-up' && flagsOf(action).wait && justInterrupted(state, c) ? 'wait-again' : mode;
 }
 
 export function modeOf(state: State, c: C): Mode {

@@ -20,7 +20,7 @@ import {
   unschedule,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { catalog, legality, type Mode, modeOf, skillRoll, turnAhead } from './actions.js';
+import { catalog, legality, type Mode, modeFor, skillRoll, turnAhead } from './actions.js';
 import { flagsOf, OPEND6_CATALOG, validateCustomAction } from './catalog.js';
 import { canAct, ladder, rollInitiative, setOrder, unitsOf } from './initiative.js';
 import { effective, effectiveCodes, penaltyFor, penaltyOf, traitOf } from './penalty.js';
@@ -379,7 +379,12 @@ function decide(ctx: Ctx, command: Command): Decision {
       const refused = actingCheck(state, id);
       if (refused) return refused;
       const c = state.combatants[id]!;
-      const mode: Mode = state.rs.acting.includes(id) ? 'turn' : 'move-up';
+      const chosen = catalog(state).find((a) => a.id === command.action);
+      const mode: Mode = state.rs.acting.includes(id)
+        ? 'turn'
+        : chosen && modeFor(state, c, chosen) === 'wait-again'
+          ? 'wait-again'
+          : 'move-up';
       if (mode === 'move-up' && command.moveUp !== true) {
         const hint = c.cs.waiting
           ? ' She waited: send "interrupt" after another character\'s roll, or "resume".'
@@ -749,10 +754,10 @@ function penaltyChoices(c: Combatant<Opend6Types>, skills: string[]): string {
 function legalActions(state: State, id: string): LegalAction[] {
   const c = combatantOf(state, id);
   if (!c) return [];
-  const mode = modeOf(state, c);
   const penalty = penaltyOf(c);
   return catalog(state).map((action: ActionDef) => {
     const flags = flagsOf(action);
+    const mode = modeFor(state, c, action);
     const cost = { actions: flags.free ? 0 : 1, penalty };
     const l = legality(state, c, action, mode, c.cs.declared);
     // The penalty this choice rolls at: the suggested skills' effective codes ("dodge 4D+1 → 3D+1").
@@ -764,7 +769,13 @@ function legalActions(state: State, id: string): LegalAction[] {
         return `${t.name} ${e.code}${penalty > 0 ? ` −${penalty}D = ${e.effective}` : ''}${e.usable ? '' : ' (0D: unusable)'}`;
       });
     const how =
-      mode === 'interrupt' ? 'interrupt' : mode === 'move-up' ? 'move up (GM permits)' : 'on her turn';
+      mode === 'interrupt'
+        ? 'interrupt'
+        : mode === 'wait-again'
+          ? 'wait again after interrupting'
+          : mode === 'move-up'
+            ? 'move up (GM permits)'
+            : 'on her turn';
     const label = `${action.name} (${how})${codes.length > 0 ? `: ${codes.join(', ')}` : ''}`;
     const at = state.now ?? { round: state.round, at: [] };
     const preview = { from: at, to: at, label };

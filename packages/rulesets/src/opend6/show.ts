@@ -118,7 +118,13 @@ export function describeEvent(event: EngineEvent, state: State): string | null {
       const n =
         event.number === null ? 'free action' : `action ${String(event.number)} of ${String(event.declared)}`;
       const how =
-        event.mode === 'interrupt' ? ' (interrupting)' : event.mode === 'move-up' ? ' (moved up)' : '';
+        event.mode === 'interrupt'
+          ? ' (interrupting)'
+          : event.mode === 'wait-again'
+            ? ' (waiting again after interrupting)'
+            : event.mode === 'move-up'
+              ? ' (moved up)'
+              : '';
       return `${name(event.combatant)}: ${action}${event.target ? ` → ${name(event.target)}` : ''}${how}, ${n}.`;
     }
     case 'opend6/interrupted':
