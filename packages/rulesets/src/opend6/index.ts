@@ -97,7 +97,11 @@ const commands = {
     kind: z.enum(['skill', 'attribute', 'damage', 'damage-resistance']).optional(),
   }),
   incapacitate: z.object({ actor, condition: z.enum(UNABLE_CONDITIONS).default('unconscious') }),
-  recover: z.object({ actor }),
+  recover: z.object({
+    actor,
+    /** Wild Dice added to the Perception roll he makes on recovering, when he had no place in the order. */
+    characterPoints: z.number().int().min(0).max(100).optional(),
+  }),
 };
 
 /** Character Points on initiative: only when initiative is rolled, only from the pool, never Fate Points. */
@@ -531,7 +535,26 @@ function decide(ctx: Ctx, command: Command): Decision {
           `${c.name} is able to act already; "recover" is for a character who was made unconscious, immobile or unable to act ("incapacitate").`,
         );
       }
-      return [{ type: 'opend6/recovered', combatant: id }];
+      const spend = (command.characterPoints as number | undefined) ?? 0;
+      if (spend > 0) {
+        const rolls =
+          state.status === 'running' &&
+          c.cs.orderKey === null &&
+          state.options.initiativeMethod === 'perception-per-scene';
+        if (!rolls) {
+          return reject(
+            'initiative/not-rolled',
+            `Character Points add Wild Dice to an initiative roll, and ${c.name} rolls none on recovering (he rolls only if he had no place in the scene's order under Method 2); keep the points.`,
+          );
+        }
+        if (c.cs.characterPoints < spend) {
+          return reject(
+            'initiative/character-points',
+            `${c.name} has ${c.cs.characterPoints} Character Point${c.cs.characterPoints === 1 ? '' : 's'}, not ${spend}; spend at most ${c.cs.characterPoints}.`,
+          );
+        }
+      }
+      return [{ type: 'opend6/recovered', combatant: id }, ...placeOnReturn(ctx, id, spend)];
     }
     default:
       return reject(
@@ -664,6 +687,7 @@ function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
   if (event.type === 'opend6/slots') return reachFirst(state);
   if (event.type === 'combatant/added' && state.status === 'running')
     return lateArrival(ctx, (event.combatant as { id: string }).id);
+  if (event.type === 'combatant/revived') return placeOnReturn(ctx, event.combatant as string);
   if (event.type === 'combatant/defeated') {
     const out: EngineEvent[] = [];
     for (const e of state.agenda) {
@@ -678,8 +702,22 @@ function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
   return [];
 }
 
+/**
+ * A character who had no place in the order because he could not act when it was decided (unable or out
+ * of the fight when the scene's Perception was rolled, or when the GM set the order) gets one when he
+ * comes back: rolled (Method 2) or after everyone (Method 1), from the next round — 002: he "loses his
+ * action for that round", not the scene. Method 3 rolls him in with everyone at the next round.
+ */
+function placeOnReturn(ctx: Ctx, id: string, characterPoints = 0): EngineEvent[] {
+  const { state } = ctx;
+  const c = state.combatants[id];
+  if (!c || state.status !== 'running' || c.cs.orderKey !== null) return [];
+  if (state.options.initiativeMethod === 'perception-per-round') return [];
+  return lateArrival(ctx, id, 'recovered', characterPoints);
+}
+
 /** A late arrival joins its group, or gets a place: rolled (Methods 2, 3) or after everyone (Method 1). */
-function lateArrival(ctx: Ctx, id: string): EngineEvent[] {
+function lateArrival(ctx: Ctx, id: string, returning?: 'recovered', characterPoints = 0): EngineEvent[] {
   const { state } = ctx;
   const c = state.combatants[id]!;
   if (c.side === 'npc' && c.group) {
@@ -714,11 +752,16 @@ function lateArrival(ctx: Ctx, id: string): EngineEvent[] {
             key: [Number.MAX_SAFE_INTEGER, ...ladder(c), index],
           },
         ]
-      : rollInitiative(ctx, unit, 0, index);
+      : rollInitiative(ctx, unit, characterPoints, index);
   const key = events.find((e) => e.type === 'opend6/initiative')!.key as number[];
   const entry = turnEntry(ctx, id, state.round, key);
-  const ahead = state.now !== null && compareInstants(entry.at, state.now) > 0 && canAct(c);
-  if (!ahead) return [...events, { type: 'opend6/joins-next-round', combatant: id }];
+  const ahead =
+    returning === undefined && state.now !== null && compareInstants(entry.at, state.now) > 0 && canAct(c);
+  if (!ahead)
+    return [
+      ...events,
+      { type: 'opend6/joins-next-round', combatant: id, ...(returning ? { reason: returning } : {}) },
+    ];
   return [
     ...events,
     schedule(entry),

@@ -663,6 +663,51 @@ describe('002 Unconscious or immobile characters lose their action for the round
     expect(turnOrder(enc.state)).toEqual(['kira']);
   });
 
+  it('out of the fight when the order was decided: on being revived he gets a place from the next round', () => {
+    // Method 2: Kira's Perception 3D at the start (3, 4, wild 2 = 9); the thug's 2D on his revival (5, wild 5).
+    const enc = scripted({}, [kira, thug], [3, 4, 2, 5, 5]);
+    must(enc, { type: 'defeat', combatant: 'thug' });
+    must(enc, { type: 'start' });
+    expect(s(enc).combatants.thug!.cs.orderKey).toBeNull();
+    const entries = must(enc, { type: 'revive', combatant: 'thug' });
+    expect(entries.some((e) => e.event.type === 'opend6/joins-next-round')).toBe(true);
+    expect(s(enc).combatants.thug!.cs.initiative).toBe(10);
+    expect(turnOrder(enc.state)).toEqual([]);
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('thug');
+    expect(turnOrder(enc.state)).toEqual(['kira']);
+  });
+
+  it('Method 2: Character Points add Wild Dice to the roll made on recovering, and only to it', () => {
+    // Kira's Perception 3D at the start (3, 4, wild 2); the thug's 2D on recovering (1, wild 2) + 1 CP die (4).
+    const enc = scripted(
+      {},
+      [kira, { ...thug, stats: { ...thug.stats, characterPoints: 2 } }],
+      [3, 4, 2, 1, 2, 4],
+    );
+    must(enc, { type: 'incapacitate', actor: 'thug' });
+    must(enc, { type: 'start' });
+    expect(refused(enc, { type: 'recover', actor: 'thug', characterPoints: 3 }).code).toBe(
+      'initiative/character-points',
+    );
+    must(enc, { type: 'recover', actor: 'thug', characterPoints: 1 });
+    expect(s(enc).combatants.thug!.cs).toMatchObject({ initiative: 7, characterPoints: 1 });
+    must(enc, { type: 'incapacitate', actor: 'kira' });
+    expect(refused(enc, { type: 'recover', actor: 'kira', characterPoints: 1 }).code).toBe(
+      'initiative/not-rolled',
+    );
+  });
+
+  it('Method 1: a character out of the fight when the GM set the order goes after everyone on his return', () => {
+    const enc = scripted(method1, [thug, kira]);
+    must(enc, { type: 'defeat', combatant: 'thug' });
+    must(enc, { type: 'start', first: 'kira' });
+    must(enc, { type: 'revive', combatant: 'thug' });
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('kira');
+    expect(turnOrder(enc.state)).toEqual(['thug']);
+  });
+
   it('a character already acting keeps what she did, and her remaining actions are lost', () => {
     const enc = scripted(method1, [kira, thug]);
     must(enc, { type: 'start', first: 'kira' });

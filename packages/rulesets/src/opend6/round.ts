@@ -88,8 +88,13 @@ export function beginRound(ctx: Ctx, round: number): EngineEvent[] {
   const entries: AgendaEntry[] = [];
   for (const unit of unitsOf(state)) {
     const c = state.combatants[unit.leader]!;
-    if (!c.cs.orderKey) continue;
     const able = unit.members.filter((id) => canAct(state.combatants[id]!));
+    // Unable when initiative was rolled (Method 2): no place yet; it is rolled when he recovers.
+    if (!c.cs.orderKey) {
+      if (able.length === 0)
+        events.push({ type: 'opend6/turn-lost', combatant: unit.leader, reason: 'unable to act' });
+      continue;
+    }
     if (able.length === 0) {
       events.push({ type: 'opend6/turn-lost', combatant: unit.leader, reason: 'unable to act' });
       continue;

@@ -142,6 +142,13 @@ export function describeEvent(event: EngineEvent, state: State): string | null {
     case 'opend6/recovered':
       return `${name(event.combatant)} can act again.`;
     case 'opend6/joins-next-round':
+      if (event.reason === 'recovered') {
+        const how =
+          state.options.initiativeMethod === 'first-significant-action'
+            ? 'set; placed after everyone'
+            : 'rolled; rolled on recovering';
+        return `${name(event.combatant)} was unable to act when initiative was ${how}, this place holds from round ${state.round + 1}.`;
+      }
       return `${name(event.combatant)}'s place in the order has passed; they act from next round.`;
     default:
       return null;
