@@ -25,7 +25,16 @@ import { flagsOf, OPEND6_CATALOG, validateCustomAction } from './catalog.js';
 import { canAct, ladder, rollInitiative, setOrder, unitsOf } from './initiative.js';
 import { effective, effectiveCodes, penaltyFor, penaltyOf, traitOf } from './penalty.js';
 import { redact, redactEvent } from './redact.js';
-import { advance, beginRound, justAfter, reachFirst, rollAll, turnEntry } from './round.js';
+import {
+  advance,
+  beginRound,
+  justAfter,
+  lostAction,
+  lostHappening,
+  reachFirst,
+  rollAll,
+  turnEntry,
+} from './round.js';
 import { describeEvent, timeline } from './show.js';
 import {
   type Ctx,
@@ -512,15 +521,17 @@ function decide(ctx: Ctx, command: Command): Decision {
         const left = c.cs.declared === null ? 0 : c.cs.declared - c.cs.used;
         if (left > 0)
           events.push({ type: 'opend6/actions-lost', combatant: id, count: left, reason: 'unable to act' });
-        if (turnAhead(state, c) && !(c.side === 'npc' && c.group)) {
+        // 002: he "loses his action for that round if he hasn't taken it already" — a group member too:
+        // his group still acts, without him, even if he recovers before its turn.
+        if (turnAhead(state, c) && !lostAction(state, id, state.round)) {
           events.push({ type: 'opend6/turn-lost', combatant: id, reason: command.condition as string });
-          for (const e of state.agenda) {
-            if (e.kind === 'turn' && e.combatant === id && e.at.round === state.round)
-              events.push(unschedule(e.id, 'unable to act'));
+          if (!(c.side === 'npc' && c.group)) {
+            for (const e of state.agenda) {
+              if (e.kind === 'turn' && e.combatant === id && e.at.round === state.round)
+                events.push(unschedule(e.id, 'unable to act'));
+            }
           }
-          events.push(
-            happening(state, (state.now ?? { round: 0, at: [] }).at, id, 'lost', 'loses the action'),
-          );
+          events.push(lostHappening(state.round, (state.now ?? { round: 0, at: [] }).at, id));
         }
       }
       return events;
@@ -690,6 +701,21 @@ function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
   if (event.type === 'combatant/revived') return placeOnReturn(ctx, event.combatant as string);
   if (event.type === 'combatant/defeated') {
     const out: EngineEvent[] = [];
+    const c = state.combatants[event.combatant as string];
+    // A group member out of the fight before his group's turn loses this round's action, revived or not.
+    if (
+      c &&
+      state.status === 'running' &&
+      c.side === 'npc' &&
+      c.group &&
+      turnAhead(state, c) &&
+      !lostAction(state, c.id, state.round)
+    ) {
+      out.push(
+        { type: 'opend6/turn-lost', combatant: c.id, reason: 'out of the fight' },
+        lostHappening(state.round, (state.now ?? { round: 0, at: [] }).at, c.id),
+      );
+    }
     for (const e of state.agenda) {
       if (e.combatant === undefined || e.combatant !== event.combatant) continue;
       const c = state.combatants[e.combatant]!;

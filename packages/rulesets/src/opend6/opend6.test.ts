@@ -708,6 +708,29 @@ describe('002 Unconscious or immobile characters lose their action for the round
     expect(turnOrder(enc.state)).toEqual(['thug']);
   });
 
+  it('a group member defeated and revived before his group acts loses that round, like a lone character', () => {
+    const wolf = (id: string) => ({ id, name: id, side: 'npc', group: 'pack', stats: {} });
+    const enc = scripted(method1, [kira, wolf('w1'), wolf('w2')]);
+    must(enc, { type: 'start', first: 'kira' });
+    must(enc, { type: 'defeat', combatant: 'w2' });
+    must(enc, { type: 'revive', combatant: 'w2' });
+    must(enc, { type: 'next' });
+    expect(s(enc).rs.acting).toEqual(['w1']);
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' });
+    expect(s(enc).rs.acting).toEqual(['w2', 'w1']);
+  });
+
+  it("a group member unable as the round begins stays out of his group's turn even if he recovers first", () => {
+    const wolf = (id: string) => ({ id, name: id, side: 'npc', group: 'pack', stats: {} });
+    const enc = scripted(method1, [kira, wolf('w1'), wolf('w2')]);
+    must(enc, { type: 'incapacitate', actor: 'w2' });
+    must(enc, { type: 'start', first: 'kira' });
+    must(enc, { type: 'recover', actor: 'w2' });
+    must(enc, { type: 'next' });
+    expect(s(enc).rs.acting).toEqual(['w1']);
+  });
+
   it('a character already acting keeps what she did, and her remaining actions are lost', () => {
     const enc = scripted(method1, [kira, thug]);
     must(enc, { type: 'start', first: 'kira' });
