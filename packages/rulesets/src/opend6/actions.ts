@@ -103,7 +103,7 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
     if (!open || open.combatant === c.id) {
       return no(
         'interrupt/no-roll',
-        `There is no roll to interrupt: ${c.name} may interrupt after another character's skill roll and before the GM declares its result.`,
+        `There is no roll to interrupt: ${c.name} may interrupt after another character's skill roll for an action and before the GM declares its result (a roll the GM calls for outside an action, such as willpower against the scene's emotional effects, is not an action).`,
       );
     }
     if (flags.wait)

@@ -478,7 +478,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (!open) {
         return reject(
           'result/no-roll',
-          'No roll is waiting for its result: the GM declares a result after a skill or attribute roll ("act" with a roll, or "roll").',
+          'No action roll is waiting for its result: the GM declares a result after the skill or attribute roll of an action, which is the moment others may interrupt. A roll called for outside an action needs no declaring.',
         );
       }
       return [{ type: 'opend6/result-declared', combatant: open.combatant, purpose: open.purpose }];
@@ -502,7 +502,11 @@ function decide(ctx: Ctx, command: Command): Decision {
         declared: c.cs.declared,
       });
       if (rolled === null) return reject('roll/what', `Name the skill or attribute ${c.name} rolls.`);
-      return rolled;
+      if (!Array.isArray(rolled)) return rolled;
+      // 002: rolls outside an action (willpower or Presence against the scene's emotional effects, a
+      // GM-called Perception roll) "do not count as character actions", and only "another character's
+      // action" may be interrupted: a roll on request opens no moment to interrupt.
+      return rolled.filter((e) => e.type !== 'opend6/roll-open');
     }
     case 'incapacitate': {
       const id = command.actor as string;
