@@ -20,7 +20,17 @@ import {
   unschedule,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { catalog, legality, type Mode, modeFor, skillRoll, turnAhead } from './actions.js';
+import {
+  catalog,
+  justInterrupted,
+  legality,
+  type Mode,
+  modeFor,
+  notWaiting,
+  skillRoll,
+  turnAhead,
+  unableCheck,
+} from './actions.js';
 import { flagsOf, OPEND6_CATALOG, validateCustomAction } from './catalog.js';
 import { canAct, ladder, rollInitiative, setOrder, unitsOf } from './initiative.js';
 import { effective, effectiveCodes, penaltyFor, penaltyOf, traitOf } from './penalty.js';
@@ -160,7 +170,7 @@ function checkPoints(state: State, command: Command, rolling: boolean): Rejectio
     if (c.cs.unable && unit && !unit.members.some((m) => canAct(state.combatants[m]!))) {
       return reject(
         'initiative/not-rolling',
-        `${c.name} is ${c.cs.unable} and rolls no initiative this round; keep the points, or "recover" first.`,
+        `${c.name} is ${c.cs.unable} and rolls no initiative this round; keep the points, or record her recovery (recover) first.`,
       );
     }
     if (c.cs.characterPoints < n) {
@@ -257,13 +267,13 @@ function takeAction(ctx: Ctx, command: Command, mode: Mode): Decision {
     if (ctx.by.role !== 'gm') {
       return reject(
         'move-up/gm-only',
-        `Only the GM may let ${c.name} move up her turn (catch, resisting a mental attempt…); ask the GM to send the action with moveUp: true, or wait for her turn.`,
+        `Only the GM may let ${c.name} move up her turn (catch, resisting a mental attempt…); ask the GM to move up her turn for this action, or wait for her turn.`,
       );
     }
     if (command.moveUp !== true) {
       return reject(
         'turn/not-yours',
-        `It is not ${c.name}'s turn. The GM may permit moving up her turn (send moveUp: true), or she may interrupt after waiting.`,
+        `It is not ${c.name}'s turn. The GM may permit moving up her turn for this action, or she may interrupt after waiting.`,
       );
     }
   }
@@ -369,10 +379,17 @@ function decide(ctx: Ctx, command: Command): Decision {
       const refused = actingCheck(state, id);
       if (refused) return refused;
       const c = state.combatants[id]!;
+      const unable = unableCheck(c);
+      if (!unable.ok) return reject(unable.code, unable.reason);
       if (!state.rs.acting.includes(id)) {
+        const later = turnAhead(state, c)
+          ? 'If the GM lets her move up her turn for an action, she declares the number with that action.'
+          : lostAction(state, id, state.round)
+            ? 'She lost her action this round (unable to act before her turn); she declares again next round.'
+            : 'Her turn this round is over; she declares again next round.';
         return reject(
           'turn/not-yours',
-          `${c.name} declares her actions when her turn comes (002: "until her turn comes up in the round"), and it is ${actingNames(ctx)}'s turn. If the GM lets her move up her turn, declare with that action (act … moveUp: true, declare: n).`,
+          `${c.name} declares her actions when her turn comes (002: "until her turn comes up in the round"), and it is ${actingNames(ctx)}'s turn. ${later}`,
         );
       }
       if (c.cs.declared !== null) {
@@ -381,8 +398,6 @@ function decide(ctx: Ctx, command: Command): Decision {
           `${c.name} already declared ${c.cs.declared} action${c.cs.declared === 1 ? '' : 's'} this round; no actions may be added once the multi-action penalty is figured. She declares again next round.`,
         );
       }
-      if (c.cs.unable)
-        return reject('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act; "recover" first.`);
       // A group acts together: one declaration for every member who has not declared yet.
       const members = state.rs.acting.filter((m) => state.combatants[m]!.cs.declared === null);
       return [declaredEvent(id, members, command.actions as number, state)];
@@ -399,15 +414,23 @@ function decide(ctx: Ctx, command: Command): Decision {
           ? 'wait-again'
           : 'move-up';
       if (mode === 'move-up' && command.moveUp !== true) {
+        const unable = unableCheck(c);
+        if (!unable.ok) return reject(unable.code, unable.reason, { actor: id });
         const hint = c.cs.waiting
-          ? ' She waited: send "interrupt" after another character\'s roll, or "resume".'
+          ? " She waited: she may interrupt after another character's roll for an action (interrupt), or act right after this turn (resume)."
           : '';
+        // Moving up is offered only while she has a turn ahead to move up.
+        const later = turnAhead(state, c)
+          ? ' The GM may also let her move up her turn for this action.'
+          : lostAction(state, id, state.round)
+            ? ' She lost her action this round (unable to act before her turn); she acts again next round.'
+            : c.cs.waiting
+              ? ''
+              : ` Her turn this round is over${justInterrupted(state, c) ? '; right after her interrupt she may only wait again' : ', so she acts again next round'}.`;
         const now = actingNames(ctx);
-        return reject(
-          'turn/not-yours',
-          `It is ${now}'s turn, not ${c.name}'s.${hint} The GM may also permit moving up her turn (moveUp: true).`,
-          { actor: id },
-        );
+        return reject('turn/not-yours', `It is ${now}'s turn, not ${c.name}'s.${hint}${later}`, {
+          actor: id,
+        });
       }
       return takeAction(ctx, command, mode);
     }
@@ -434,14 +457,10 @@ function decide(ctx: Ctx, command: Command): Decision {
           'resume/acting',
           `${c.name} is already acting; she takes her actions now with "act", and "resume" is for after a wait.`,
         );
-      if (!c.cs.waiting) {
-        return reject(
-          'resume/not-waiting',
-          `${c.name} has not waited; only a character who waited takes more actions later in the round. To act later, she takes the Waiting action on her turn (it counts as one of her declared actions).`,
-        );
-      }
-      if (c.cs.unable)
-        return reject('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act; "recover" first.`);
+      const unable = unableCheck(c);
+      if (!unable.ok) return reject(unable.code, unable.reason);
+      if (!c.cs.waiting)
+        return reject('resume/not-waiting', notWaiting(state, c, 'takes more actions later in the round'));
       if (c.cs.declared === null || c.cs.used >= c.cs.declared) {
         return reject(
           'actions/exhausted',
@@ -856,13 +875,13 @@ function legalActions(state: State, id: string): LegalAction[] {
       const now = state.rs.acting.map((m) => state.combatants[m]?.name ?? m).join(', ') || 'nobody';
       // 002: "Only a few instances exist in which the Game Master may permit a character to 'move up'".
       const which = flags.moveUp
-        ? `${action.name} is one of the few reactions for which the GM may let ${c.name} move up her turn (moveUp: true)`
-        : `the GM may let ${c.name} move up her turn (moveUp: true) only for a few reactions, such as catching a thrown object or resisting a mental attempt, or what the GM deems appropriate`;
+        ? `${action.name} is one of the few reactions for which the GM may let ${c.name} move up her turn`
+        : `the GM may let ${c.name} move up her turn only for a few reactions, such as catching a thrown object or resisting a mental attempt, or what the GM deems appropriate`;
       return {
         action,
         enabled: false,
         code: 'turn/not-yours',
-        reason: `It is ${now}'s turn, not ${c.name}'s; ${which}. It takes one of her actions${c.cs.declared === null ? ", and she declares the round's actions with it (declare: n)" : ''}.`,
+        reason: `It is ${now}'s turn, not ${c.name}'s; ${which}. It takes one of her actions${c.cs.declared === null ? ", and she declares the round's number of actions with it" : ''}.`,
         cost,
         preview,
       };

@@ -608,12 +608,16 @@ describe('002 Performing Actions in Rounds: declaring, waiting, unused actions, 
       'She acts again next round (or takes a free action).',
     );
     must(enc, { type: 'next' });
-    expect(refused(enc, { type: 'resume', actor: 'kira' }).message).toContain(
-      'To act later, she takes the Waiting action on her turn',
+    // Her turn is over and her one action used: no advice to wait "on her turn".
+    expect(refused(enc, { type: 'resume', actor: 'kira' }).message).toBe(
+      'Kira has not waited this round; only a character who waited takes more actions later in the round. She has used all 1 of her declared actions, so she acts again next round.',
     );
     must(enc, { type: 'declare', actor: 'thug', actions: 1 });
     expect(refused(enc, { type: 'interrupt', actor: 'kira', action: 'dodge' }).message).toContain(
-      'To interrupt later in the round, she takes the Waiting action on her turn',
+      'Kira has not waited this round; only a character who waited may interrupt.',
+    );
+    expect(refused(enc, { type: 'act', actor: 'kira', action: 'dodge' }).message).toBe(
+      "It is Thug's turn, not Kira's. Her turn this round is over, so she acts again next round.",
     );
     expect(refused(enc, { type: 'recover', actor: 'kira' }).message).toContain(
       '"recover" is for a character who',
