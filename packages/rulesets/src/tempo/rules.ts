@@ -48,11 +48,34 @@ export function compareAfterNow(state: State, at: Instant, what = 'The action'):
   const now = currentTempo(state);
   const tempo = at.at[0]!;
   const side = at.at[1] === 0 ? 'PCs' : 'NPCs';
+  const acting = state.now.at[1] === 0 ? 'PCs' : 'NPCs';
   const why =
     now !== null && now === tempo
-      ? `the ${side}' part of tempo ${tempo} is already over`
+      ? `the ${side}' part of tempo ${tempo} is over: the ${acting} are acting at it`
       : `the count is already at tempo ${now ?? '?'}`;
   return reject('plan/tempo-passed', `${what} would happen at tempo ${tempo}, but ${why}.`, { tempo });
+}
+
+/**
+ * Where a plan (new, changed, or moved by Exert) goes on the count. 003: "All players perform their
+ * actions at that Tempo, then all NPCs" — a side's part of a tempo lasts until its last action there is
+ * done, and within it the table chooses the order (act-next), so roster order does not close it: a plan
+ * at the tempo and side acting now, whose place in roster order has passed, comes right after the
+ * current turn. A tempo or part already over is refused.
+ */
+export function placePlan(
+  state: State,
+  c: C,
+  tempo: number,
+  seq: number,
+  what = 'The action',
+): Instant | Rejection {
+  const at = planInstant(state, c, tempo, seq);
+  const now = state.now;
+  if (!now || compareInstants(at, now) > 0) return at;
+  if (currentTempo(state) === tempo && now.at[1] === sideIndex(c) && state.current !== null)
+    return { round: state.round, at: [...now.at, 1, ...at.at.slice(2)] };
+  return compareAfterNow(state, at, what) ?? at;
 }
 
 export function nameOf(state: State, id: string | null | undefined): string {
@@ -217,9 +240,8 @@ export function planLegality(
     }
   }
   const seq = req.replace ? c.cs.plan.findIndex((p) => p.id === req.replace?.id) : c.cs.plan.length;
-  const at = planInstant(state, c, tempo, seq);
-  const passed = compareAfterNow(state, at, def.name);
-  if (passed) return passed;
+  const at = placePlan(state, c, tempo, seq, def.name);
+  if ('code' in at) return at;
   return { slot, tempo, at };
 }
 
