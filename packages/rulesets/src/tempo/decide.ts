@@ -313,9 +313,11 @@ function decideMove(ctx: Ctx, command: Command): Decision {
     const kind = turn.slot === 'extra' ? 'an Extra' : 'a Free';
     return reject(
       'move/no-normal-move',
-      moveAction && !turn.acted
-        ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"); perform the Move action first ("act"), then move up to Speed ${c.stats.speed}.`
-        : `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"), and has no movement left from a Move action.`,
+      !moveAction
+        ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"), and ${def?.name ?? 'this action'} is not a Move action, so ${c.name} does not move on this turn.`
+        : !turn.acted
+          ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"); perform the Move action first ("act"), then move up to Speed ${c.stats.speed}.`
+          : `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"), and has used all the movement of the Move action (Speed ${c.stats.speed}).`,
     );
   }
   if (distance > turn.moveLeft) {

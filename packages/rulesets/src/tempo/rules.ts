@@ -27,6 +27,14 @@ export function maxExertion(c: C): number {
   return Math.max(1, 2 + c.stats.FOR);
 }
 
+/** How the maximum comes about, arithmetic that adds up: "3 = 2 + FOR 1", "1: 2 + FOR -3 = -1, raised to the minimum of 1". */
+export function maxExertionText(c: C): string {
+  const sum = 2 + c.stats.FOR;
+  return sum >= 1
+    ? `${sum} = 2 + FOR ${c.stats.FOR}`
+    : `1: 2 + FOR ${c.stats.FOR} = ${sum}, raised to the minimum of 1`;
+}
+
 /** The tempo of the current turn, or null outside the count. Instants are [tempo, side, order…]. */
 export function currentTempo(state: State): number | null {
   if (state.rs.phase !== 'tempo' || !state.now) return null;
@@ -232,9 +240,15 @@ export function planLegality(
         clash === 'attack'
           ? 'all attacks are one action'
           : 'each action in a round must be a different action (Unique Action Restriction)';
+      // 003 Inventory: a Strike consumable "also counts as an Attack action for the Unique Action
+      // Restriction" — say so, or the clash with an Attack reads as nonsense.
+      const strikeHere = clash === 'attack' && req.strike === true && !weaponSpeedOf(state, def);
+      const strikeThere = clash === 'attack' && p.strike === true && !weaponSpeedOf(state, otherDef);
+      const mine = strikeHere ? 'with a Strike consumable it counts as an Attack action, and ' : '';
+      const theirs = strikeThere ? ' with a Strike consumable, which counts as an Attack action' : '';
       return reject(
         'unique/repeated',
-        `${def.name} is unavailable: you already ${p.taken ? 'took' : 'planned'} ${otherDef.name} — ${why}.`,
+        `${def.name} is unavailable: ${mine}you already ${p.taken ? 'took' : 'planned'} ${otherDef.name}${theirs} — ${why}.`,
         { action: def.id, clash: otherDef.id },
       );
     }
@@ -374,7 +388,7 @@ export function exertLegality(state: State, c: C, use: ExertUse, amount = 1): Re
   if (c.cs.exertion >= max) {
     return reject(
       'exert/max',
-      `${c.name} is at Maximum Exertion (${max} = 2 + FOR ${c.stats.FOR}, minimum 1) and cannot willingly take any more; Resting lowers it (Rest, then Recover with a Shift).`,
+      `${c.name} is at Maximum Exertion (${maxExertionText(c)}) and cannot willingly take any more; Resting lowers it (Rest, then Recover with a Shift).`,
     );
   }
   if (c.cs.exertion + amount > max) {

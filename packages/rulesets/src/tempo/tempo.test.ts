@@ -338,6 +338,16 @@ describe('Unique Action Restriction', () => {
     expect(refused(enc, { type: 'plan', actor: 'ana', action: 'slow-attack' }).code).toBe('unique/repeated');
   });
 
+  it('an Inventory Strike refused after an Attack says it counts as an Attack', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'quick-attack');
+    const r = refused(enc, { type: 'plan', actor: 'ana', action: 'inventory', strike: true });
+    expect(r.message).toBe(
+      'Inventory is unavailable: with a Strike consumable it counts as an Attack action, and you already planned Quick Attack — all attacks are one action.',
+    );
+  });
+
   it('an ability-granted action is unique unless it lists another action; if it does it is that action', () => {
     const enc = fight();
     must(enc, {
@@ -710,7 +720,7 @@ describe('Exert and Exertion', () => {
     must(enc, { type: 'next' });
     must(enc, { type: 'exert', actor: 'frail', use: 'momentum' });
     expect(refused(enc, { type: 'exert', actor: 'frail', use: 'momentum' }).message).toContain(
-      '(1 = 2 + FOR -4',
+      '(1: 2 + FOR -4 = -2, raised to the minimum of 1)',
     );
   });
 
