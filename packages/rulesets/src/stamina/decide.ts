@@ -82,6 +82,8 @@ export const commands = {
     /** Load weapon: the weapon's cost. */
     load: z.object({ stamina: count, turnRequirement: z.number().int().min(0).max(10) }).optional(),
   }),
+  /** Give up an action with a turn requirement of two or more before it completes. */
+  abandon: z.object({ actor: id }),
   condition: z.object({
     target: id,
     condition: z.enum(CONDITIONS),
@@ -499,6 +501,33 @@ export function decide(ctx: Ctx, command: Command): Decision {
     }
     case 'act':
       return act(ctx, command as unknown as Act);
+    case 'abandon': {
+      const c = combatantOf(state, command.actor as string);
+      if (!c) return unknownCombatant(state, command.actor as string);
+      const p = c.cs.performing;
+      if (!p) {
+        return reject(
+          'turn/not-performing',
+          `${c.name} is not in the middle of an action that takes several turns, so there is nothing to abandon.`,
+        );
+      }
+      // A turn the action took when it began is free again; the turn it was declared in is not ("may not
+      // declare multiple actions with a turn requirement of one or greater during their turn").
+      const freesTurn = state.current === c.id && p.declaredTurn !== c.turnsStarted;
+      return [
+        {
+          type: 'stamina/stopped',
+          combatant: c.id,
+          action: p.action,
+          name: p.name,
+          taken: p.taken,
+          turns: p.turns,
+          reason: 'abandoned',
+          during: state.current === c.id,
+          freesTurn,
+        },
+      ];
+    }
     case 'condition': {
       const target = combatantOf(state, command.target as string);
       if (!target) return unknownCombatant(state, command.target as string);
@@ -550,8 +579,32 @@ export function decide(ctx: Ctx, command: Command): Decision {
 /** Cascades: a turn refreshes the character's turn and reaction; a round refreshes once-per-round limits. */
 export function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
   const { state } = ctx;
-  if (event.type === 'turn/started')
-    return [{ type: 'stamina/turn-began', combatant: event.combatant as string }];
+  if (event.type === 'turn/started') {
+    const who = event.combatant as string;
+    const p = state.combatants[who]?.cs.performing;
+    const began: EngineEvent = { type: 'stamina/turn-began', combatant: who };
+    // The action under way takes this turn too ("how many turns a character must take in order to perform that action").
+    if (!p) return [began];
+    return [
+      began,
+      {
+        type: 'stamina/continues',
+        combatant: who,
+        action: p.action,
+        name: p.name,
+        turn: p.taken + 1,
+        turns: p.turns,
+      },
+    ];
+  }
+  if (event.type === 'turn/ended') {
+    const who = event.combatant as string;
+    const p = state.combatants[who]?.cs.performing;
+    // It completes as the last of its turns ends.
+    if (p && p.taken >= p.turns)
+      return [{ type: 'stamina/completed', combatant: who, action: p.action, name: p.name, turns: p.turns }];
+    return [];
+  }
   if (event.type === 'round/started') return [{ type: 'stamina/round-began', round: event.round as number }];
   if (event.type === 'combatant/added' && state.status === 'running') {
     const c = event.combatant as { id: string };
@@ -562,9 +615,26 @@ export function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
     return [...rolled, ahead ? schedule(entry) : { type: 'stamina/joins-next-round', combatant: c.id }];
   }
   if (event.type === 'combatant/defeated') {
-    return state.agenda
+    const out: EngineEvent[] = state.agenda
       .filter((e) => e.combatant === event.combatant)
       .map((e) => unschedule(e.id, 'defeated'));
+    const c = state.combatants[event.combatant as string];
+    const p = c?.cs.performing;
+    // A character out of the fight takes no more turns, so the action under way is never completed.
+    if (c && p) {
+      out.push({
+        type: 'stamina/stopped',
+        combatant: c.id,
+        action: p.action,
+        name: p.name,
+        taken: p.taken,
+        turns: p.turns,
+        reason: 'defeated',
+        during: state.current === c.id,
+        freesTurn: false,
+      });
+    }
+    return out;
   }
   return [];
 }

@@ -89,6 +89,15 @@ function evolve(state: State, event: EngineEvent): State | undefined {
       };
       if (event.reaction) patch.reactionTaken = event.name as string;
       else {
+        if (requirement >= 2) {
+          patch.performing = {
+            action,
+            name: event.name as string,
+            turns: requirement,
+            taken: 1,
+            declaredTurn: c.turnsStarted,
+          };
+        }
         patch.turn = {
           requirementTaken: requirement >= 1 ? action : c.cs.turn.requirementTaken,
           zeroTaken: requirement === 0 ? [...c.cs.turn.zeroTaken, action] : c.cs.turn.zeroTaken,
@@ -136,6 +145,37 @@ function evolve(state: State, event: EngineEvent): State | undefined {
     }
     case 'stamina/arcane':
       return applyArcane(state, event);
+    case 'stamina/continues': {
+      const c = state.combatants[id];
+      const p = c?.cs.performing;
+      if (!c || !p) return state;
+      const action = event.action as string;
+      const next = patchCs(state, id, {
+        performing: { ...p, taken: p.taken + 1 },
+        turn: { ...c.cs.turn, requirementTaken: action, actions: [...c.cs.turn.actions, action] },
+      });
+      const entry: SpentEntry = {
+        round: state.round,
+        combatant: id,
+        action,
+        name: `${p.name} (turn ${p.taken + 1} of ${p.turns})`,
+        stamina: 0,
+        defense: 0,
+        turnRequirement: p.turns,
+        reaction: false,
+        during: id,
+      };
+      return { ...next, rs: { ...next.rs, spent: [...next.rs.spent, entry] } };
+    }
+    case 'stamina/completed':
+      return patchCs(state, id, { performing: null });
+    case 'stamina/stopped': {
+      const c = state.combatants[id];
+      if (!c) return state;
+      const patch: Partial<StaminaCombatant> = { performing: null };
+      if (event.freesTurn) patch.turn = { ...c.cs.turn, requirementTaken: null };
+      return patchCs(state, id, patch);
+    }
     case 'stamina/turn-began':
       return patchCs(state, id, { turn: freshTurn(), reactionTaken: null });
     case 'stamina/round-began': {
@@ -155,7 +195,11 @@ function legalActions(state: State, actor: string): LegalAction[] {
   return catalogOf(state).map((action) => {
     let use = planUse(state, actor, action);
     // A reducible action refused for its requirement is still open at requirement 0, for its price.
-    if (isRefusal(use) && use.code === 'turn/requirement-taken' && action.data?.reducible) {
+    if (
+      isRefusal(use) &&
+      (use.code === 'turn/requirement-taken' || use.code === 'turn/performing') &&
+      action.data?.reducible
+    ) {
       const reduced = planUse(state, actor, action, { reduce: true });
       if (!isRefusal(reduced)) use = reduced;
     }
@@ -208,6 +252,9 @@ function describeEvent(event: EngineEvent, state: State): string | null {
       const costs = [`${String(event.stamina)} stamina`];
       if (event.defense) costs.push(`${String(event.defense)} defense`);
       costs.push(`turn requirement ${String(event.turnRequirement)}`);
+      // An action that takes several turns: this is the first of them.
+      if (!event.reaction && (event.turnRequirement as number) >= 2)
+        costs.push(`turn 1 of ${String(event.turnRequirement)}`);
       const why =
         event.reduced === 'first-move'
           ? ', first move'
@@ -248,6 +295,17 @@ function describeEvent(event: EngineEvent, state: State): string | null {
     }
     case 'stamina/joins-next-round':
       return `${name(event.combatant)}'s place in the order has passed; they act from next round.`;
+    case 'stamina/continues':
+      return `${name(event.combatant)}: ${String(event.name)} goes on (turn ${String(event.turn)} of ${String(event.turns)}).`;
+    case 'stamina/completed':
+      return `${name(event.combatant)} completes ${String(event.name)} (${String(event.turns)} turns).`;
+    case 'stamina/stopped': {
+      const who = name(event.combatant);
+      if (event.reason === 'defeated')
+        return `${who}'s ${String(event.name)} is interrupted: ${who} is out of the fight.`;
+      const when = `${event.during ? 'in' : 'after'} turn ${String(event.taken)} of ${String(event.turns)}`;
+      return `${who} abandons ${String(event.name)} ${when}; what it cost stays spent.`;
+    }
     default:
       return null;
   }
@@ -342,6 +400,7 @@ export const stamina: Ruleset<StaminaTypes> = {
     reactionTaken: null,
     arcane: freshArcane(),
     reachPaid: [],
+    performing: null,
   }),
   catalog: () => STAMINA_CATALOG,
   decide,

@@ -227,13 +227,24 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     );
   }
   const turn = c.cs.turn;
+  const performing = c.cs.performing;
+  // The action under way took this turn when it began (it was not declared in it).
+  const continuing = performing !== null && performing.declaredTurn !== c.turnsStarted;
   if (!reaction) {
+    // "An action's turn requirement is simply how many turns a character must take in order to perform that action"
+    if (turnRequirement >= 1 && continuing) {
+      return refuse(
+        'turn/performing',
+        `${name} is still performing ${performing.name} (turn ${performing.taken} of ${performing.turns}), which takes this turn; only actions with turn requirement 0 are open. To take ${action.name} instead, give up ${performing.name} first (Abandon); what it cost stays spent.`,
+      );
+    }
     // "a character may not declare multiple actions with a turn requirement of one or greater during their turn"
     if (turnRequirement >= 1 && turn.requirementTaken) {
       const first = findAction(state, turn.requirementTaken)?.name ?? turn.requirementTaken;
+      const taken = performing?.action === turn.requirementTaken ? performing.turns : 1;
       return refuse(
         'turn/requirement-taken',
-        `${name} already took ${first} (turn requirement 1) this turn; only one action with a turn requirement of one or more per turn. Actions with turn requirement 0 are still open.`,
+        `${name} already took ${first} (turn requirement ${taken}) this turn; only one action with a turn requirement of one or more per turn. Actions with turn requirement 0 are still open.`,
       );
     }
     // "an action with a standard turn requirement of zero may only be taken once per turn unless detailed otherwise"
@@ -244,6 +255,12 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
       );
     }
     // Quick attack: "This action can not be taken if the character has already taken an action with a turn requirement of one."
+    if (flags.notAfterRequirement && turn.requirementTaken && continuing) {
+      return refuse(
+        'turn/after-requirement',
+        `${action.name} cannot be taken after an action with a turn requirement of one; this turn of ${name}'s is taken by ${performing.name} (turn ${performing.taken} of ${performing.turns}). Take it once ${performing.name} is done, or give ${performing.name} up (Abandon).`,
+      );
+    }
     if (flags.notAfterRequirement && turn.requirementTaken) {
       return refuse(
         'turn/after-requirement',

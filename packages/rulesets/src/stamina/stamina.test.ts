@@ -490,6 +490,76 @@ describe('Turn rules: a turn-requirement-0 action at most once per turn', () => 
   });
 });
 
+describe("Turn rules: an action with a turn requirement of 2 or 3 takes that many of the character's turns", () => {
+  /** A GM ritual of turn requirement `turns` for Mira; Mira acts first. */
+  function ritual(turns: number): Enc {
+    const enc = encounter(
+      { ruleset: 'stamina', options: { recheckInitiative: false }, combatants: [mage, duo[1]!] },
+      registry,
+    );
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'ritual', name: 'Ritual', kind: 'magic', cost: { stamina: 1, turnRequirement: turns } },
+    });
+    must(enc, { type: 'start', initiative: { mira: 9, bren: 1 } });
+    must(enc, act('mira', 'ritual'));
+    return enc;
+  }
+
+  it('completes as its last turn ends, across rounds, and only then', () => {
+    const enc = ritual(3);
+    const done = (entries: ReturnType<typeof must>) =>
+      entries.some((e) => e.event.type === 'stamina/completed');
+    expect(done(must(enc, { type: 'next' }))).toBe(false);
+    expect(done(must(enc, { type: 'next' }))).toBe(false); // round 2: turn 2 of 3
+    expect(cs(enc, 'mira').performing).toMatchObject({ taken: 2, turns: 3 });
+    expect(done(must(enc, { type: 'next' }))).toBe(false);
+    expect(done(must(enc, { type: 'next' }))).toBe(false); // round 3: turn 3 of 3
+    expect(done(must(enc, { type: 'next' }))).toBe(true); // Mira's third turn ends
+    expect(cs(enc, 'mira').performing).toBeNull();
+    nextUntil(enc, 'mira');
+    must(
+      enc,
+      act('mira', 'cast-gated-spell', { spell: { difficulty: 1, cost: 1 }, check: { successes: 1 } }),
+    );
+  });
+
+  it('in a turn it takes, turn-requirement-1 actions are disabled with the reason; reduced ones stay open', () => {
+    const enc = ritual(2);
+    nextUntil(enc, 'mira');
+    const legal = stamina.legalActions(st(enc), 'mira');
+    const attack = legal.find((l) => l.action.id === 'basic-attack')!;
+    expect(attack).toMatchObject({ enabled: false, code: 'turn/performing' });
+    expect(attack.reason).toContain('Mira is still performing Ritual (turn 2 of 2)');
+    expect(legal.find((l) => l.action.id === 'ready-stow-weapon')).toMatchObject({
+      enabled: true,
+      cost: { turnRequirement: 0, penaltyDice: 1 },
+    });
+    const quick = refused(enc, act('mira', 'quick-attack', { target: 'bren' }));
+    expect(quick.code).toBe('turn/after-requirement');
+    expect(quick.message).toContain("this turn of Mira's is taken by Ritual (turn 2 of 2)");
+    // A quick cantrip must be the only magic action until the next turn: the ritual is one, this turn.
+    expect(refused(enc, act('mira', 'cast-cantrip', { reduce: true })).code).toBe('magic/cantrip-reduced');
+  });
+
+  it('abandoning in the turn it was declared does not open a second turn-requirement action', () => {
+    const enc = ritual(2);
+    const e = must(enc, { type: 'abandon', actor: 'mira' });
+    expect(e.map((x) => x.event.type)).toContain('stamina/stopped');
+    expect(refused(enc, act('mira', 'basic-attack', { target: 'bren' })).code).toBe('turn/requirement-taken');
+    must(enc, { type: 'next' });
+    nextUntil(enc, 'mira');
+    expect(cs(enc, 'mira').turn.requirementTaken).toBeNull();
+  });
+
+  it('a reaction between its turns does not stop it ("Reactions have no turn requirement")', () => {
+    const enc = ritual(2);
+    must(enc, { type: 'next' });
+    must(enc, act('mira', 'scramble'));
+    expect(cs(enc, 'mira').performing).toMatchObject({ taken: 1, turns: 2 });
+  });
+});
+
 describe('Turn rules: Quick attack and Off-hand attack once per round; Quick attack never after a turn-requirement-1 action', () => {
   it('Quick attack is refused after a turn-requirement-1 action', () => {
     const enc = fight();

@@ -97,6 +97,22 @@ export type ArcaneStore = {
   dues: number;
 };
 
+/**
+ * An action with a turn requirement of two or more, under way: "how many turns a character must take in order to
+ * perform that action". It takes the turn it was declared in and the character's next turns until `taken`
+ * reaches `turns`, and completes as the last of them ends.
+ */
+export type Performing = {
+  action: string;
+  name: string;
+  /** The action's turn requirement: the turns it takes. */
+  turns: number;
+  /** The character's turns it has taken so far, the current one included. */
+  taken: number;
+  /** The character's turn count (turnsStarted) when it was declared. */
+  declaredTurn: number;
+};
+
 export type StaminaCombatant = {
   stamina: number;
   defense: number;
@@ -111,6 +127,8 @@ export type StaminaCombatant = {
   arcane: ArcaneStore;
   /** Opponents with greater reach this character has already paid the reach penalty against. */
   reachPaid: string[];
+  /** The action with a turn requirement of two or more the character is in the middle of. */
+  performing: Performing | null;
 };
 
 /** One action as the timeline shows it: who, what, what it cost, on whose turn. */
