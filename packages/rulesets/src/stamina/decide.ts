@@ -79,6 +79,14 @@ export const commands = {
     thrust: z.boolean().optional(),
     /** Reach: take the penalty dice, or grant the opponent a free strike. */
     reachChoice: z.enum(['penalty', 'free-strike']).optional(),
+    /** The weapon the action is made with, by its name on the sheet (Ready/stow: one or more). */
+    weapon: z.union([id, z.array(id).min(1).max(10)]).optional(),
+    /** Disarm: the opponent's weapon it targets, by its name on their sheet. */
+    targetWeapon: id.optional(),
+    /** Ready/stow: stow the weapon instead of readying it. */
+    stow: z.boolean().optional(),
+    /** Ready/stow weapon/ammo: ammunition rather than a weapon. */
+    ammo: z.boolean().optional(),
     /** Load weapon: the weapon's cost. */
     load: z.object({ stamina: count, turnRequirement: z.number().int().min(0).max(10) }).optional(),
   }),
@@ -178,6 +186,22 @@ function act(ctx: Ctx, command: Act): Decision {
   }
   const use = planUse(state, c.id, action, command);
   if (isRefusal(use)) return reject(use.code, use.reason, { actor: c.id, action: action.id });
+  if (command.targetWeapon !== undefined) {
+    const target = command.target ? state.combatants[command.target] : undefined;
+    if (action.id !== 'disarm' || !target) {
+      return reject(
+        'weapon/target-weapon',
+        "Only a Disarm names an opponent's weapon; name the target, or leave the opponent's weapon out.",
+      );
+    }
+    if (!target.cs.readied.includes(command.targetWeapon)) {
+      const held = target.cs.readied;
+      return reject(
+        'weapon/not-ready',
+        `${target.name} does not wield "${command.targetWeapon}" (readied: ${held.length ? held.join(', ') : 'none'}). Name one of the weapons ${target.name} holds.`,
+      );
+    }
+  }
 
   const events: EngineEvent[] = [];
   const arcane = c.cs.arcane;
@@ -229,6 +253,11 @@ function act(ctx: Ctx, command: Act): Decision {
   };
   if (command.target) acted.target = command.target;
   if (use.as) acted.as = use.as.id;
+  if (use.weapon) {
+    acted.weapons = use.weapon.weapons;
+    if (use.weapon.change) acted.weaponChange = use.weapon.change;
+  }
+  if (command.ammo) acted.ammo = command.stow ? 'stow' : 'ready';
   const made = use.as ?? action;
   // "Limit once per round." (a free attack made as an off-hand attack counts too)
   if (flagsOf(made).oncePerRound) acted.limit = made.id;
@@ -347,6 +376,19 @@ function consequences(ctx: Ctx, command: Act, use: Use): EngineEvent[] {
     // Trip: "If the attack succeeds the target it knocked prone" (Tackle is "a trip attack").
     const target = state.combatants[command.target]!;
     out.push(effect(ctx, target.id, 'Prone', { kind: 'indefinite' }, { condition: 'prone' }, c.id));
+  }
+  if (action.id === 'disarm' && command.target && command.check?.success) {
+    // "If the skill check succeeds, instead of the normal effects, the weapon is knocked to the ground"
+    const target = state.combatants[command.target]!;
+    const weapon =
+      command.targetWeapon ?? (target.cs.readied.length === 1 ? target.cs.readied[0] : undefined);
+    if (weapon) out.push({ type: 'stamina/dropped', combatant: target.id, weapon, reason: 'disarmed' });
+  }
+  if (action.id === 'trip' && !command.body && command.target && command.check?.success === false) {
+    // "If the attack was made with a weapon and failed the weapon is dropped by the target's feet."
+    const melee = c.cs.readied.filter((w) => c.stats.weapons[w]?.kind === 'melee');
+    const weapon = use.weapon?.weapons[0] ?? (melee.length === 1 ? melee[0] : undefined);
+    if (weapon) out.push({ type: 'stamina/dropped', combatant: c.id, weapon, reason: 'failed trip' });
   }
   if (action.id === 'distracting-attack' && command.target && command.check?.success) {
     // "the target loses one point of defense plus the character's rank in the distracting attack secondary
@@ -602,7 +644,16 @@ export function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
     const p = state.combatants[who]?.cs.performing;
     // It completes as the last of its turns ends.
     if (p && p.taken >= p.turns)
-      return [{ type: 'stamina/completed', combatant: who, action: p.action, name: p.name, turns: p.turns }];
+      return [
+        {
+          type: 'stamina/completed',
+          combatant: who,
+          action: p.action,
+          name: p.name,
+          turns: p.turns,
+          ...(p.weapon ? { weapon: p.weapon } : {}),
+        },
+      ];
     return [];
   }
   if (event.type === 'round/started') return [{ type: 'stamina/round-began', round: event.round as number }];

@@ -23,6 +23,7 @@ import {
   staminaOptions,
   staminaStats,
 } from './types.js';
+import { applyWeaponChange, describeWeaponUse, type WeaponChange } from './weapons.js';
 
 export type { StaminaTypes } from './types.js';
 
@@ -96,6 +97,7 @@ function evolve(state: State, event: EngineEvent): State | undefined {
             turns: requirement,
             taken: 1,
             declaredTurn: c.turnsStarted,
+            ...(Array.isArray(event.weapons) ? { weapon: event.weapons[0] as string } : {}),
           };
         }
         patch.turn = {
@@ -105,6 +107,14 @@ function evolve(state: State, event: EngineEvent): State | undefined {
           actions: [...c.cs.turn.actions, action],
           meters: c.cs.turn.meters + (typeof event.meters === 'number' ? event.meters : 0),
         };
+      }
+      // The weapon's state changes now, except a load taking several turns: it is loaded when it completes.
+      const change = event.weaponChange as WeaponChange | undefined;
+      if (change && !(change === 'load' && requirement >= 2 && !event.reaction)) {
+        Object.assign(
+          patch,
+          applyWeaponChange(c.cs.readied, c.cs.loaded, { weapons: event.weapons as string[], change }),
+        );
       }
       if (typeof event.limit === 'string') patch.roundTaken = [...c.cs.roundTaken, event.limit];
       if (typeof event.reachPaid === 'string') patch.reachPaid = [...c.cs.reachPaid, event.reachPaid];
@@ -167,8 +177,21 @@ function evolve(state: State, event: EngineEvent): State | undefined {
       };
       return { ...next, rs: { ...next.rs, spent: [...next.rs.spent, entry] } };
     }
-    case 'stamina/completed':
-      return patchCs(state, id, { performing: null });
+    case 'stamina/dropped': {
+      const c = state.combatants[id];
+      if (!c) return state;
+      return patchCs(state, id, { readied: c.cs.readied.filter((w) => w !== event.weapon) });
+    }
+    case 'stamina/completed': {
+      const c = state.combatants[id];
+      if (!c) return state;
+      const weapon = typeof event.weapon === 'string' ? event.weapon : null;
+      const loaded =
+        weapon && event.action === 'load-weapon'
+          ? applyWeaponChange(c.cs.readied, c.cs.loaded, { weapons: [weapon], change: 'load' }).loaded
+          : c.cs.loaded;
+      return patchCs(state, id, { performing: null, loaded });
+    }
     case 'stamina/stopped': {
       const c = state.combatants[id];
       if (!c) return state;
@@ -268,7 +291,16 @@ function describeEvent(event: EngineEvent, state: State): string | null {
           : '';
       const meters = typeof event.meters === 'number' ? ` ${event.meters} m` : '';
       // What bears on the check (conditions, wind, reach, Aim…), so the GM sees it where the roll is made.
-      const notes = check?.notes.length ? ` — ${check.notes.join('; ')}` : '';
+      const said = [...(check?.notes ?? [])];
+      if (Array.isArray(event.weapons)) {
+        const use = {
+          weapons: event.weapons as string[],
+          change: (event.weaponChange as WeaponChange | undefined) ?? null,
+        };
+        said.push(describeWeaponUse(use, !event.reaction && (event.turnRequirement as number) >= 2));
+      }
+      if (event.ammo) said.push(`ammunition ${event.ammo === 'stow' ? 'stowed' : 'readied'}`);
+      const notes = said.length ? ` — ${said.join('; ')}` : '';
       return `${name(event.combatant)}${event.reaction ? ' reacts:' : ':'} ${String(event.name)}${event.target ? ` → ${name(event.target)}` : ''}${meters} (${costs.join(', ')}${why})${dice}${notes}.`;
     }
     case 'stamina/resources': {
@@ -295,10 +327,16 @@ function describeEvent(event: EngineEvent, state: State): string | null {
     }
     case 'stamina/joins-next-round':
       return `${name(event.combatant)}'s place in the order has passed; they act from next round.`;
+    case 'stamina/dropped':
+      return event.reason === 'disarmed'
+        ? `${name(event.combatant)}'s ${String(event.weapon)} is knocked to the ground.`
+        : `${name(event.combatant)} drops ${String(event.weapon)}.`;
     case 'stamina/continues':
       return `${name(event.combatant)}: ${String(event.name)} goes on (turn ${String(event.turn)} of ${String(event.turns)}).`;
-    case 'stamina/completed':
-      return `${name(event.combatant)} completes ${String(event.name)} (${String(event.turns)} turns).`;
+    case 'stamina/completed': {
+      const loaded = event.action === 'load-weapon' && event.weapon ? `: ${String(event.weapon)} loaded` : '';
+      return `${name(event.combatant)} completes ${String(event.name)} (${String(event.turns)} turns)${loaded}.`;
+    }
     case 'stamina/stopped': {
       const who = name(event.combatant);
       if (event.reason === 'defeated')
@@ -391,6 +429,8 @@ export const stamina: Ruleset<StaminaTypes> = {
   },
   init: () => ({ spent: [] }),
   initCombatant: (stats) => ({
+    readied: Object.keys(stats.weapons).filter((w) => stats.weapons[w]!.readied),
+    loaded: Object.keys(stats.weapons).filter((w) => stats.weapons[w]!.loaded),
     stamina: stats.stamina,
     defense: stats.defense,
     initiative: null,

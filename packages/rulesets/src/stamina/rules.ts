@@ -3,6 +3,7 @@ import { notRunning } from '@roundkeeper/engine';
 import { FREE_ATTACK_AS, flagsOf, isAttack, kindOf, STAMINA_CATALOG } from './catalog.js';
 import { defenseModifiers, has } from './conditions.js';
 import { rank, type State } from './types.js';
+import { isWeaponRefusal, type WeaponInput, type WeaponUse, weaponFor } from './weapons.js';
 
 /** The catalog for an encounter: the text's actions, then the GM's custom actions. */
 export function catalogOf(state: State): ActionDef[] {
@@ -24,9 +25,11 @@ export interface Use {
   reaction: boolean;
   /** The action a Free attack is made as. */
   as?: ActionDef;
+  /** The weapon it is made with and what it does to it. */
+  weapon?: WeaponUse;
 }
 
-export interface UseInput {
+export interface UseInput extends WeaponInput {
   target?: string | undefined;
   reduce?: boolean | undefined;
   as?: string | undefined;
@@ -161,14 +164,21 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     }
   }
 
+  // The weapon it is made with; a refusal waits until the turn rules have had their say.
+  const weapon = weaponFor(state, id, made ?? action, input);
+
   // The requirement and costs, after the text's reductions.
   let turnRequirement = reaction ? 0 : (action.cost.turnRequirement ?? 1);
   let stamina = made ? (made.cost.stamina ?? 0) : (action.cost.stamina ?? 0);
   let defense = action.cost.defense ?? 0;
   let reduced: Use['reduced'] = null;
   if (flags.staminaFrom === 'weapon') {
-    stamina = input.load?.stamina ?? c.stats.loadStamina;
-    turnRequirement = input.load?.turnRequirement ?? c.stats.loadTurnRequirement;
+    // "Refer to the weapon's description": the command's numbers, the weapon's, or the sheet's.
+    const w = weapon && !isWeaponRefusal(weapon) ? c.stats.weapons[weapon.weapons[0]!] : undefined;
+    stamina = input.load?.stamina ?? w?.loadStamina ?? c.stats.loadStamina;
+    turnRequirement = reaction
+      ? 0
+      : (input.load?.turnRequirement ?? w?.loadTurnRequirement ?? c.stats.loadTurnRequirement);
   }
   if (flags.firstMoveFree && !c.cs.turn.moved && turnRequirement > 0) {
     // Scramble: "move actions they make on their next turn cannot have its turn requirement reduced."
@@ -269,6 +279,8 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     }
   }
 
+  if (isWeaponRefusal(weapon)) return refuse(weapon.code, weapon.reason);
+
   const arcane = flags.arcane;
   if (arcane === 'gather') {
     // "This action can only be taken a number of turns in a row equal to the mage's rank in the arcane aptitude primary skill."
@@ -313,5 +325,6 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
   }
   const use: Use = { action, turnRequirement, stamina, defense, reduced, reaction };
   if (made) use.as = made;
+  if (weapon) use.weapon = weapon;
   return use;
 }

@@ -27,15 +27,33 @@ type Enc = ReturnType<typeof encounter>;
 const st = (enc: Enc) => stateOf<StaminaTypes>(enc);
 const cs = (enc: Enc, id: string) => st(enc).combatants[id]!.cs;
 
+/** A readied, loaded bow, a readied off-hand dagger and a readied throwing axe. */
+const kit = {
+  Bow: { kind: 'ranged', readied: true, loaded: true },
+  Dagger: { kind: 'melee', offHand: true, readied: true },
+  Axe: { kind: 'throwing', readied: true },
+};
+/** A readied bow, not loaded. */
+const unloaded = { Bow: { kind: 'ranged', readied: true } };
 const duo = [
-  { id: 'ana', name: 'Ana', side: 'pc', stats: { stamina: 6, defense: 8, reflexes: 3, baseMovement: 9 } },
-  { id: 'bren', name: 'Bren', side: 'npc', stats: { stamina: 6, defense: 8 } },
+  {
+    id: 'ana',
+    name: 'Ana',
+    side: 'pc',
+    stats: { stamina: 6, defense: 8, reflexes: 3, baseMovement: 9, weapons: kit },
+  },
+  { id: 'bren', name: 'Bren', side: 'npc', stats: { stamina: 6, defense: 8, weapons: kit } },
 ];
 const mage = {
   id: 'mira',
   name: 'Mira',
   side: 'pc',
-  stats: { stamina: 8, arcane: true, ranks: { arcaneAptitude: 2, personalDefense: 1, regainComposure: 2 } },
+  stats: {
+    stamina: 8,
+    arcane: true,
+    ranks: { arcaneAptitude: 2, personalDefense: 1, regainComposure: 2 },
+    weapons: kit,
+  },
 };
 
 /** Ana acts first, Bren second (fixed initiative, kept each round unless a test gives new values). */
@@ -190,17 +208,91 @@ describe('Catalog: every action of the text with its stamina cost and turn requi
 
   it('Load weapon(varies): "Refer to the weapon\'s description" — the weapon\'s stats, or the command', () => {
     const enc = fight({}, [
-      { ...duo[0]!, stats: { stamina: 6, loadStamina: 2, loadTurnRequirement: 0 } },
+      { ...duo[0]!, stats: { stamina: 6, loadStamina: 2, loadTurnRequirement: 0, weapons: unloaded } },
       duo[1]!,
     ]);
     const e = must(enc, act('ana', 'load-weapon'));
     const acted = e.find((x) => x.event.type === 'stamina/acted')!.event;
     expect([acted.stamina, acted.turnRequirement]).toEqual([2, 0]);
     must(enc, act('ana', 'basic-attack', { target: 'bren' }));
-    const enc2 = fight();
+    const enc2 = fight({}, [{ ...duo[0]!, stats: { stamina: 6, weapons: unloaded } }, duo[1]!]);
     must(enc2, act('ana', 'load-weapon', { load: { stamina: 1, turnRequirement: 1 } }));
     expect(cs(enc2, 'ana').stamina).toBe(5);
     expect(refused(enc2, act('ana', 'basic-attack', { target: 'bren' })).code).toBe('turn/requirement-taken');
+  });
+});
+
+describe("Weapons: readied and loaded, where the text's actions need them", () => {
+  const armed = (weapons: Record<string, unknown>) =>
+    fight({}, [{ ...duo[0]!, stats: { stamina: 9, weapons } }, duo[1]!]);
+
+  it('Ready/Stow Weapon readies "one or more weapons"; with several to choose from it asks which', () => {
+    const enc = armed({ Sword: {}, Shield: {}, Bow: { kind: 'ranged' } });
+    const which = refused(enc, act('ana', 'ready-stow-weapon', { reduce: true }));
+    expect(which.code).toBe('weapon/which');
+    expect(which.message).toBe(
+      'Ana could ready Sword, Shield and Bow; name the weapon (or weapons) to ready.',
+    );
+    must(enc, act('ana', 'ready-stow-weapon', { weapon: ['Sword', 'Shield'] }));
+    expect(cs(enc, 'ana').readied).toEqual(['Sword', 'Shield']);
+    // Ready/stow weapon/ammo readies "a ranged weapon": the only stowed one.
+    must(enc, act('ana', 'ready-stow-ammo', { reduce: true }));
+    expect(cs(enc, 'ana').readied).toEqual(['Sword', 'Shield', 'Bow']);
+  });
+
+  it('refuses weapons the sheet does not list, and readying a readied one', () => {
+    const enc = armed({ Sword: { readied: true } });
+    expect(refused(enc, act('ana', 'ready-stow-weapon', { weapon: 'Spear' })).message).toBe(
+      'Ana has no weapon called "Spear" (weapons on the sheet: Sword). Add it to the sheet\'s weapons to use it.',
+    );
+    expect(refused(enc, act('ana', 'ready-stow-weapon', { weapon: 'Sword' })).code).toBe('weapon/readied');
+    expect(refused(enc, act('ana', 'ready-stow-ammo', { weapon: 'Sword' })).code).toBe('weapon/not-ranged');
+  });
+
+  it('an attack with a named weapon needs it readied; with the body it needs none', () => {
+    const enc = armed({ Sword: {} });
+    expect(refused(enc, act('ana', 'basic-attack', { target: 'bren', weapon: 'Sword' })).message).toBe(
+      'Sword is not readied; ready it (Ready/Stow Weapon) first, or attack with another weapon or the body.',
+    );
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+  });
+
+  it("a successful Disarm knocks the weapon out of the readied ones; a failed weapon Trip drops the attacker's", () => {
+    const enc = armed({ Sword: { readied: true } });
+    expect(
+      refused(enc, act('ana', 'disarm', { target: 'bren', targetWeapon: 'Spear', check: { successes: 1 } }))
+        .message,
+    ).toBe('Bren does not wield "Spear" (readied: Bow, Dagger, Axe). Name one of the weapons Bren holds.');
+    const e = must(
+      enc,
+      act('ana', 'disarm', {
+        target: 'bren',
+        targetWeapon: 'Dagger',
+        check: { successes: 1, success: true },
+      }),
+    );
+    expect(e.map((x) => x.event.type)).toContain('stamina/dropped');
+    expect(cs(enc, 'bren').readied).toEqual(['Bow', 'Axe']);
+    nextUntil(enc, 'ana');
+    must(enc, act('ana', 'trip', { target: 'bren', check: { successes: 0, success: false } }));
+    expect(cs(enc, 'ana').readied).toEqual([]);
+  });
+
+  it('a load of turn requirement 2 loads the weapon when its last turn ends', () => {
+    const enc = armed({
+      Arbalest: { kind: 'ranged', readied: true, loadTurnRequirement: 2, loadStamina: 1 },
+    });
+    const e = must(enc, act('ana', 'load-weapon'));
+    expect(e.find((x) => x.event.type === 'stamina/acted')!.event).toMatchObject({
+      stamina: 1,
+      turnRequirement: 2,
+    });
+    nextUntil(enc, 'ana');
+    expect(cs(enc, 'ana').loaded).toEqual([]);
+    expect(refused(enc, act('ana', 'loose', { target: 'bren' })).code).toBe('turn/performing');
+    must(enc, { type: 'next' });
+    expect(cs(enc, 'ana').loaded).toEqual(['Arbalest']);
+    expect(refused(enc, act('bren', 'load-weapon')).code).toBe('weapon/not-ready');
   });
 });
 
@@ -259,9 +351,9 @@ describe("Catalog: each action's own penalty dice as its text sets them", () => 
   it('Off-hand attack: two penalty dice less the off-hand attack rank, plus the off-hand die', () => {
     const enc = fight();
     expect(checkOf(must(enc, act('ana', 'off-hand-attack', { target: 'bren' }))).penaltyDice).toBe(3);
-    const enc2 = fight({}, [{ ...duo[0]!, stats: { ranks: { offHandAttack: 1 } } }, duo[1]!]);
+    const enc2 = fight({}, [{ ...duo[0]!, stats: { ranks: { offHandAttack: 1 }, weapons: kit } }, duo[1]!]);
     expect(checkOf(must(enc2, act('ana', 'off-hand-attack', { target: 'bren' }))).penaltyDice).toBe(2);
-    const enc3 = fight({}, [{ ...duo[0]!, stats: { ranks: { offHandAttack: 4 } } }, duo[1]!]);
+    const enc3 = fight({}, [{ ...duo[0]!, stats: { ranks: { offHandAttack: 4 }, weapons: kit } }, duo[1]!]);
     expect(checkOf(must(enc3, act('ana', 'off-hand-attack', { target: 'bren' }))).penaltyDice).toBe(1);
   });
 
@@ -463,7 +555,10 @@ describe('Turn rules: the first move action of a turn has its turn requirement r
 
 describe('Turn rules: a turn-requirement-0 action at most once per turn', () => {
   it('refuses the same turn-requirement-0 action twice in a turn', () => {
-    const enc = fight({}, [{ ...duo[0]!, stats: { stamina: 6, loadTurnRequirement: 0 } }, duo[1]!]);
+    const enc = fight({}, [
+      { ...duo[0]!, stats: { stamina: 6, loadTurnRequirement: 0, weapons: unloaded } },
+      duo[1]!,
+    ]);
     must(enc, act('ana', 'load-weapon'));
     const r = refused(enc, act('ana', 'load-weapon'));
     expect(r.code).toBe('turn/once-per-turn');
@@ -910,7 +1005,7 @@ describe("Combat modifiers as conditions, with the text's numbers, shown on the 
   });
 
   it('Aim: bonus dice on ranged attacks against the target', () => {
-    const enc = fight({}, [{ ...duo[0]!, stats: { ranks: { aim: 1 } } }, duo[1]!]);
+    const enc = fight({}, [{ ...duo[0]!, stats: { ranks: { aim: 1 }, weapons: kit } }, duo[1]!]);
     must(enc, act('ana', 'aim', { target: 'bren' }));
     nextUntil(enc, 'ana', { ana: 9, bren: 1 });
     const shot = must(enc, act('ana', 'loose', { target: 'bren' }));

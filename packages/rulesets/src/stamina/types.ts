@@ -31,6 +31,32 @@ export const staminaOptions = z.object({
     .describe('Penalty dice wind adds to ranged attack checks (0–5).'),
 });
 
+/** One weapon on the sheet, by name ("Bow", "Dagger"): what the text's actions need to know of it. */
+export const weaponSchema = z.object({
+  kind: z
+    .enum(['melee', 'ranged', 'throwing'])
+    .default('melee')
+    .describe('melee, ranged (loosed, needs loading) or throwing (thrown by Throw Weapon).'),
+  offHand: z.boolean().default(false).describe('Wielded in the off hand (Off-hand attack).'),
+  readied: z.boolean().default(false).describe('Readied when combat starts.'),
+  loaded: z.boolean().default(false).describe('Loaded when combat starts (ranged weapons).'),
+  loadStamina: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .optional()
+    .describe("Stamina to load it (the weapon's description); the sheet's loadStamina if left out."),
+  loadTurnRequirement: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .optional()
+    .describe("Turn requirement to load it; the sheet's loadTurnRequirement if left out."),
+});
+export type Weapon = z.output<typeof weaponSchema>;
+
 const rankName = z.string().regex(/^[a-z][A-Za-z]*$/, 'use camelCase letters, e.g. regainComposure');
 
 export const staminaStats = z.object({
@@ -61,6 +87,10 @@ export const staminaStats = z.object({
     .max(10)
     .default(1)
     .describe("Turn requirement to load the readied weapon (the weapon's description)."),
+  weapons: z
+    .record(z.string().min(1).max(64), weaponSchema)
+    .default({})
+    .describe('Weapons by name, e.g. {"Bow": {"kind": "ranged", "readied": true, "loaded": true}}.'),
   ranks: z
     .record(rankName, z.number().int().min(0).max(20))
     .default({})
@@ -111,6 +141,8 @@ export type Performing = {
   taken: number;
   /** The character's turn count (turnsStarted) when it was declared. */
   declaredTurn: number;
+  /** The weapon it is done with (Load weapon: the weapon loaded when it completes). */
+  weapon?: string;
 };
 
 export type StaminaCombatant = {
@@ -129,6 +161,9 @@ export type StaminaCombatant = {
   reachPaid: string[];
   /** The action with a turn requirement of two or more the character is in the middle of. */
   performing: Performing | null;
+  /** The sheet's weapons now readied, and the ranged ones now loaded. */
+  readied: string[];
+  loaded: string[];
 };
 
 /** One action as the timeline shows it: who, what, what it cost, on whose turn. */
