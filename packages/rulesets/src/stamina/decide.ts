@@ -338,7 +338,8 @@ function consequences(ctx: Ctx, command: Act, use: Use): EngineEvent[] {
         c.id,
         `No parry (${use.as?.name ?? action.name})`,
         untilNextTurn(c.id),
-        { noParry: true },
+        // "any parry bonus from the weapon used": the weapon's, when the ruleset knows which it was.
+        use.weapon ? { noParry: true, parryWeapon: use.weapon.weapons[0]! } : { noParry: true },
         c.id,
       ),
     );

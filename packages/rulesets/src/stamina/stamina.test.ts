@@ -1263,7 +1263,7 @@ describe('Melee actions: Flurry of blows and Lunge penalty dice; lost parry bonu
     expect(st(enc).effects.map((e) => e.name)).toEqual(['No parry (Off-hand attack)']);
     must(enc, { type: 'next' });
     expect(checkOf(must(enc, act('bren', 'basic-attack', { target: 'ana' }))).notes).toContain(
-      'Ana No parry (Off-hand attack): no parry bonus',
+      'Ana No parry (Off-hand attack): no parry bonus from Dagger',
     );
     must(enc, { type: 'next' }); // round 2: Ana's turn begins
     expect(st(enc).effects).toHaveLength(0);
@@ -1315,13 +1315,47 @@ describe('Wind: "massless ranged magical effects do not suffer ranged penalties 
 });
 
 describe('Defensive Stance: "double their melee defense bonus … until their next turn", shown on melee attacks', () => {
-  it('notes the doubled melee defense bonus on melee attacks against the character until their next turn', () => {
-    const enc = fight();
+  it("parry counts while the weapon is readied; an Off-hand attack loses only the off-hand weapon's parry", () => {
+    const parrying = {
+      Sword: { readied: true, parry: 2 },
+      Dagger: { offHand: true, readied: true, parry: 1 },
+      Buckler: { readied: true, block: 9 },
+    };
+    const enc = fight({}, [{ ...duo[0]!, stats: { weapons: parrying } }, duo[1]!]);
+    must(enc, act('ana', 'off-hand-attack', { target: 'bren' }));
+    must(enc, { type: 'next' });
+    // A block of 9 is complete cover: "can not be attacked" — until the shield is down or Ana is surprised.
+    expect(refused(enc, act('bren', 'basic-attack', { target: 'ana' })).code).toBe('target/fully-covered');
+    must(enc, { type: 'condition', target: 'ana', condition: 'surprised' });
+    expect(checkOf(must(enc, act('bren', 'basic-attack', { target: 'ana' }))).notes[0]).toBe(
+      'Ana surprised: no melee or ranged defense bonuses (parry, block)',
+    );
+    const shield = fight({}, [
+      { ...duo[0]!, stats: { weapons: { ...parrying, Buckler: { block: 9 } } } },
+      duo[1]!,
+    ]);
+    must(shield, act('ana', 'off-hand-attack', { target: 'bren' }));
+    must(shield, { type: 'next' });
+    expect(checkOf(must(shield, act('bren', 'basic-attack', { target: 'ana' }))).notes).toEqual([
+      "Ana's melee defense +2",
+      'Ana parry +2 (Sword)',
+      'Ana No parry (Off-hand attack): no parry bonus from Dagger',
+    ]);
+  });
+
+  it('doubles the melee defense bonus on melee attacks against the character until their next turn', () => {
+    const enc = fight({}, [{ ...duo[0]!, stats: { meleeDefenseBonus: 2, rangedDefenseBonus: 1 } }, duo[1]!]);
     must(enc, act('ana', 'defensive-stance', { check: { successes: 0 } }));
     must(enc, { type: 'next' });
-    expect(checkOf(must(enc, act('bren', 'basic-attack', { target: 'ana' }))).notes).toContain(
-      'Ana Defensive Stance: melee defense bonus doubled',
-    );
+    expect(checkOf(must(enc, act('bren', 'quick-attack', { target: 'ana' }))).notes).toEqual([
+      "Ana's melee defense +4",
+      'Ana Defensive Stance: melee defense bonus doubled (+2 → +4)',
+    ]);
+    // Not the ranged bonus: a shot meets the plain +1.
+    expect(checkOf(must(enc, act('bren', 'loose', { target: 'ana' }))).notes).toEqual([
+      "Ana's ranged defense +1",
+      'Ana ranged defense bonus +1',
+    ]);
     must(enc, { type: 'next' }); // round 2: Ana's turn begins, the stance ends
     expect(st(enc).effects).toHaveLength(0);
   });

@@ -54,6 +54,20 @@ export const weaponSchema = z.object({
     .max(10)
     .optional()
     .describe("Turn requirement to load it; the sheet's loadTurnRequirement if left out."),
+  parry: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .default(0)
+    .describe('Parry bonus to melee defense while it is readied.'),
+  block: z
+    .number()
+    .int()
+    .min(0)
+    .max(9)
+    .default(0)
+    .describe("A shield's block bonus while it is readied: it counts as a piece of cover."),
 });
 export type Weapon = z.output<typeof weaponSchema>;
 
@@ -72,6 +86,20 @@ export const staminaStats = z.object({
     .describe('Reflexes stat (a flat footed character loses this much defense).'),
   baseMovement: z.number().int().min(0).max(100).default(6).describe('Base movement in meters.'),
   reach: z.number().int().min(0).max(100).default(0).describe("Reach of the character's melee attack."),
+  meleeDefenseBonus: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(0)
+    .describe('Melee defense bonus (doubled by Defensive Stance), over defense against melee attacks.'),
+  rangedDefenseBonus: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(0)
+    .describe('Ranged defense bonus (doubled by Dodge), over defense against ranged attacks.'),
   arcane: z.boolean().default(false).describe('Has an arcane trait (needed for magic actions).'),
   loadStamina: z
     .number()
