@@ -247,6 +247,7 @@ function act(ctx: Ctx, command: Act): Decision {
     defense: use.defense,
     turnRequirement: use.turnRequirement,
     reduced: use.reduced,
+    ...(use.scrambled ? { scrambled: true } : {}),
     reaction: use.reaction,
     during: state.current,
     check,

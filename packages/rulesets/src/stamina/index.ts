@@ -283,7 +283,9 @@ function describeEvent(event: EngineEvent, state: State): string | null {
           ? ', first move'
           : event.reduced === 'penalty-die' || event.reduced === 'cantrip'
             ? ', reduced for a penalty die'
-            : '';
+            : event.scrambled
+              ? ', not reduced after Scramble'
+              : '';
       const check = event.check as { penaltyDice: number; bonusDice: number; notes: string[] } | undefined;
       const dice =
         check && (check.penaltyDice || check.bonusDice)
