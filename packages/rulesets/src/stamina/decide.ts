@@ -567,7 +567,7 @@ export function decide(ctx: Ctx, command: Command): Decision {
           taken: p.taken,
           turns: p.turns,
           reason: 'abandoned',
-          during: state.current === c.id,
+          inTurn: state.current === c.id,
           freesTurn,
         },
       ];
@@ -683,7 +683,7 @@ export function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
         taken: p.taken,
         turns: p.turns,
         reason: 'defeated',
-        during: state.current === c.id,
+        inTurn: state.current === c.id,
         freesTurn: false,
       });
     }

@@ -343,7 +343,7 @@ function describeEvent(event: EngineEvent, state: State): string | null {
       const who = name(event.combatant);
       if (event.reason === 'defeated')
         return `${who}'s ${String(event.name)} is interrupted: ${who} is out of the fight.`;
-      const when = `${event.during ? 'in' : 'after'} turn ${String(event.taken)} of ${String(event.turns)}`;
+      const when = `${event.inTurn ? 'in' : 'after'} turn ${String(event.taken)} of ${String(event.turns)}`;
       return `${who} abandons ${String(event.name)} ${when}; what it cost stays spent.`;
     }
     default:

@@ -647,6 +647,21 @@ describe("Turn rules: an action with a turn requirement of 2 or 3 takes that man
     expect(cs(enc, 'mira').turn.requirementTaken).toBeNull();
   });
 
+  it("abandoned between its turns, the next turn is the character's own again", () => {
+    const enc = ritual(3);
+    must(enc, { type: 'next' });
+    const stopped = must(enc, { type: 'abandon', actor: 'mira' });
+    expect(stopped.find((e) => e.event.type === 'stamina/stopped')!.event).toMatchObject({
+      taken: 1,
+      turns: 3,
+      inTurn: false,
+      freesTurn: false,
+    });
+    nextUntil(enc, 'mira');
+    expect(cs(enc, 'mira').turn.requirementTaken).toBeNull();
+    must(enc, act('mira', 'basic-attack', { target: 'bren' }));
+  });
+
   it('a reaction between its turns does not stop it ("Reactions have no turn requirement")', () => {
     const enc = ritual(2);
     must(enc, { type: 'next' });
