@@ -1173,8 +1173,14 @@ describe('Properties: any command sequence keeps the invariants', () => {
         reduce: fc.boolean(),
         bonusDice: fc.integer({ min: 1, max: 3 }),
         spell: fc.constant({ difficulty: 1, cost: 1 }),
+        load: fc.record({ stamina: fc.constant(0), turnRequirement: fc.integer({ min: 0, max: 3 }) }),
+        weapon: fc.constantFrom('Bow', 'Dagger', 'Axe'),
+        stow: fc.boolean(),
+        check: fc.record({ successes: fc.integer({ min: 0, max: 2 }), success: fc.boolean() }),
       }),
     },
+    { weight: 1, arbitrary: fc.record({ type: fc.constant('abandon'), actor: fc.constantFrom(...ids) }) },
+    { weight: 1, arbitrary: fc.record({ type: fc.constant('defeat'), combatant: fc.constantFrom(...ids) }) },
     {
       weight: 1,
       arbitrary: fc.record({
@@ -1197,6 +1203,15 @@ describe('Properties: any command sequence keeps the invariants', () => {
         for (const c of Object.values(st(enc).combatants)) {
           expect(c.cs.stamina).toBeGreaterThanOrEqual(0);
           expect(c.cs.defense).toBeGreaterThanOrEqual(0);
+          // An action under way has taken at least one and at most all of its turns; loaded weapons are readied
+          // or were when loaded, and every weapon named is on the sheet.
+          if (c.cs.performing) {
+            expect(c.cs.performing.taken).toBeGreaterThanOrEqual(1);
+            expect(c.cs.performing.taken).toBeLessThanOrEqual(c.cs.performing.turns);
+            expect(c.active).toBe(true);
+          }
+          for (const w of [...c.cs.readied, ...c.cs.loaded])
+            expect(Object.keys(c.stats.weapons)).toContain(w);
         }
       }),
       { numRuns: 100 },
