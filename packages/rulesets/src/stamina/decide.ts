@@ -95,7 +95,9 @@ export const commands = {
     load: z.object({ stamina: count, turnRequirement: z.number().int().min(0).max(10) }).optional(),
   }),
   /** Give up an action with a turn requirement of two or more before it completes. */
-  abandon: z.object({ actor: id }),
+  abandon: z
+    .object({ actor: actorField() })
+    .meta({ label: 'Abandon the action', description: 'Stop an action that takes several turns.' }),
   condition: z.object({
     target: id,
     condition: z.enum(CONDITIONS),
