@@ -416,3 +416,34 @@ describe('describeDuration', () => {
     );
   });
 });
+
+describe('events applied once', () => {
+  it('a command folds each of its events once: the log appends the state decide settled to', () => {
+    let calls = 0;
+    const counting = {
+      ...roundRobin,
+      evolve: (
+        state: Parameters<typeof roundRobin.evolve>[0],
+        event: Parameters<typeof roundRobin.evolve>[1],
+      ) => {
+        calls++;
+        return roundRobin.evolve(state, event);
+      },
+    };
+    const enc = EncounterLog.create(
+      { id: 'e', name: 'E', ruleset: 'round-robin', dice: seededDice(1) },
+      { 'round-robin': counting },
+    );
+    if (isRejection(enc)) throw new Error(enc.message);
+    for (const name of ['Ana', 'Bren']) enc.execute({ type: 'add-combatant', combatant: { name } });
+    enc.execute({ type: 'start' });
+    calls = 0;
+    const entries = enc.execute({ type: 'roll', actor: 'ana' });
+    if (isRejection(entries)) throw new Error(entries.message);
+    const own = entries.filter((e) => !['dice/state', 'dice/rolled'].includes(e.event.type)).length;
+    expect(own).toBeGreaterThan(0);
+    expect(calls).toBe(own);
+    // And the state is still the fold of the log.
+    expect(reduce(enc.entries, { 'round-robin': counting })).toEqual(enc.state);
+  });
+});
