@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { describeCost, describeDuration } from './describe.js';
 import { scriptedDice, seededDice } from './dice/rng.js';
 import { decide } from './engine.js';
+import { namedId } from './events.js';
 import { deepFreeze, isPlainJson } from './json.js';
 import { EncounterLog, reduce } from './log.js';
 import { roundRobin } from './test-ruleset.js';
@@ -351,6 +353,23 @@ describe('redaction of events that list combatants', () => {
     expect(
       viewEvent({ ...event, combatants: ['ana', 'bren'] }, { role: 'table' }, enc.state, roundRobin),
     ).not.toBeNull();
+  });
+
+  it('an event its ruleset never declared reaches only the GM while anyone is hidden: nobody can say whom it names', () => {
+    const enc = make(3);
+    const event = { type: 'rr/undeclared', who: 'ana' };
+    // Nothing hidden: nothing it could give away.
+    expect(viewEvent(event, { role: 'table' }, enc.state, roundRobin)).toEqual(event);
+    ok(enc, { type: 'add-combatant', combatant: { id: 'lurker', name: 'Lurker', hidden: true } });
+    expect(viewEvent(event, { role: 'table' }, enc.state, roundRobin)).toBeNull();
+    expect(viewEvent(event, { role: 'player', combatants: ['ana'] }, enc.state, roundRobin)).toBeNull();
+    expect(viewEvent(event, { role: 'gm' }, enc.state, roundRobin)).toEqual(event);
+    // Declared, the same fact reaches the table: its declaration says it names nobody hidden.
+    const declared = {
+      ...roundRobin,
+      events: { ...roundRobin.events, 'rr/undeclared': z.object({ who: namedId() }) },
+    };
+    expect(viewEvent(event, { role: 'table' }, enc.state, declared)).toEqual(event);
   });
 });
 

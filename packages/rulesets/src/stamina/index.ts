@@ -10,6 +10,7 @@ import {
 } from '@roundkeeper/engine';
 import { ACTION_KINDS, STAMINA_CATALOG } from './catalog.js';
 import { AIM_AT, commands, decide, react } from './decide.js';
+import { staminaEvents } from './events.js';
 import { staminaPresent } from './present.js';
 import { catalogOf, isRefusal, planUse } from './rules.js';
 import { timeline } from './timeline.js';
@@ -423,6 +424,7 @@ export const stamina: Ruleset<StaminaTypes> = {
   optionsSchema: staminaOptions,
   statsSchema: staminaStats,
   commands,
+  events: staminaEvents,
   clock: {
     unit: 'turn',
     describe(state: State, at: Instant): string {
