@@ -1,4 +1,10 @@
-import { createEncounter, type DecideOptions, decideSettled, type NewEncounter, rulesetFor } from './engine.js';
+import {
+  createEncounter,
+  type DecideOptions,
+  decideSettled,
+  type NewEncounter,
+  rulesetFor,
+} from './engine.js';
 import { evolve } from './evolve.js';
 import type { RulesetRegistry } from './ruleset.js';
 import {
