@@ -44,6 +44,8 @@ export interface Plan {
   outOfTurn: boolean;
   /** Marks the action costs as written (before the Full Action exception). */
   marks: number;
+  /** Started with too few Marks left: the rest carries over into the next Round (000 Carry Over). */
+  carry: boolean;
   /** 000: "a character can always perform a Full Action once per Round, even if they don't have enough Initiative Score IF AND ONLY IF they have performed no other Action that Round". */
   exception: boolean;
   /** Units moved, and how many of them count against Land Speed. */
@@ -60,6 +62,27 @@ export function taraCatalog(state: TaraState): ActionDef[] {
 
 function isFree(info: ActionInfo): boolean {
   return info.marks === 0 && info.rule !== 'move' && info.rule !== 'channel';
+}
+
+const NEVER_CARRIED: ReadonlySet<string> = new Set([
+  'move',
+  'melee-attack',
+  'ranged-attack',
+  'desperate-shot',
+  'channel',
+  'break-channel',
+  'combat-casting-move',
+]);
+
+/**
+ * 000 Carry Over: "Initiative can carry over into the following Round if there is a certain number of
+ * Initiative Marks it takes to complete. This IS NOT the case with attacks and movement." A spell, a
+ * potion, a Skill, an item: yes; an attack (or an ability that attacks or moves) and movement: no.
+ */
+export function carriesOver(info: ActionInfo): boolean {
+  if (isFree(info) || NEVER_CARRIED.has(info.rule)) return false;
+  const f = info.flags;
+  return !f.attack && f.grantsAttack === undefined && f.freeMove === undefined;
 }
 
 export function currentMark(state: TaraState): number {
@@ -292,21 +315,29 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     return fail('move/units', 'Units moved are a whole number, 0 or more.');
 
   let exception = false;
+  let carry = false;
   if (marks > cs.marksLeft) {
     const eligible = marks === FULL_ACTION && !cs.acted && !cs.fullActionException;
-    if (!eligible) {
+    // The Full Action exception first (nothing carries over); else an action that may carry over
+    // starts with the Marks left and finishes in the next Round.
+    if (eligible) exception = true;
+    else if (carriesOver(info) && cs.marksLeft > 0) carry = true;
+    else {
       const why =
         marks === FULL_ACTION
           ? cs.fullActionException
             ? ' (the once-per-Round Full Action is used)'
             : ' (a Full Action without enough Initiative is allowed only if no other Action was taken this Round)'
           : '';
+      const advice =
+        cs.marksLeft > 0
+          ? `Attacks and movement never carry over into the next Round: choose an action of ${cs.marksLeft} Marks or less (or one that may carry over, like a potion, a Skill or a spell), or wait for the next Round.`
+          : 'Only Free Actions remain this Round; wait for the next Round.';
       return fail(
         'budget/insufficient',
-        `${action.name} needs ${marks} Marks; ${name} has ${cs.marksLeft} left${why}. ${cs.marksLeft > 0 ? `Choose an action of ${cs.marksLeft} Marks or less, or wait for the next Round.` : 'Only Free Actions remain this Round; wait for the next Round.'}`,
+        `${action.name} needs ${marks} Marks; ${name} has ${cs.marksLeft} left${why}. ${advice}`,
       );
     }
-    exception = true;
   }
   return {
     action,
@@ -315,6 +346,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     mark,
     outOfTurn,
     marks,
+    carry,
     exception,
     units,
     landSpeedUnits,
@@ -347,13 +379,16 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
     duration = Math.max(FULL_ACTION, t);
     // Full Round: it goes off Casting Time Marks after it starts, maybe in the next Round (Mark 30 − overflow).
     // Simple Round: at the caster's Mark, unless the Casting Time is more than the Marks left.
+    // Carry Over: the Marks the cast needs beyond those left bleed into the next Round (the 15 Marks of
+    // the Full Action exception do not; a Casting Time beyond the Marks left always does).
+    const left = cs.marksLeft;
+    const needed = plan.exception ? t : duration;
+    const overflow = Math.max(0, needed - left);
     let resolvesAt: Instant;
-    if (full) resolvesAt = instantAt(round, mark - t, key, 'resolve');
-    else if (t > cs.marksLeft)
-      resolvesAt = instantAt(round + 1, MARKS_PER_ROUND - (t - cs.marksLeft), key, 'resolve');
+    if (t > left) resolvesAt = instantAt(round, left - t, key, 'resolve');
+    else if (full) resolvesAt = instantAt(round, mark - t, key, 'resolve');
     else resolvesAt = instantAt(round, mark, key, 'resolve');
-    const overflow = resolvesAt.round > round ? MARKS_PER_ROUND - markOf(resolvesAt) : 0;
-    spent = overflow > 0 || plan.exception ? cs.marksLeft : Math.min(duration, cs.marksLeft);
+    spent = overflow > 0 || plan.exception ? left : Math.min(duration, left);
     const entry = ctx.newId('spell');
     casting = {
       spell: p.spell ?? 'spell',
@@ -367,7 +402,7 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
     after.casting = casting;
     // Carry Over: "subtracting it from their Initiative Roll".
     if (overflow > 0) after.carryOver = overflow;
-    const immediate = !full && overflow === 0;
+    const immediate = !full && t <= left;
     if (!immediate) {
       events.push(
         schedule({
@@ -392,6 +427,36 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
         });
       }
     }
+  }
+
+  // Any other action that carries over: done in the next Round at Mark 30 − the Marks it still needs.
+  if (plan.carry && info.rule !== 'cast') {
+    const overflow = plan.marks - cs.marksLeft;
+    spent = cs.marksLeft;
+    const completesAt = instantAt(round, -overflow, key, 'resolve');
+    const entry = ctx.newId('done');
+    after.carrying = { action: action.id, name: action.name, completesAt, entry };
+    after.carryOver = overflow;
+    events.push(
+      schedule({
+        id: entry,
+        at: completesAt,
+        kind: 'complete',
+        combatant: id,
+        label: `${actor.name}'s ${action.name} is done (Mark ${markOf(completesAt)})`,
+        ...(actor.hidden ? { secret: true } : {}),
+        data: { action: action.id, name: action.name },
+      }),
+    );
+    spans.push({ round, combatant: id, from: mark, to: 1, kind: 'action', label: action.name });
+    spans.push({
+      round: completesAt.round,
+      combatant: id,
+      from: MARKS_PER_ROUND,
+      to: markOf(completesAt),
+      kind: 'carry',
+      label: `${action.name} (carried over)`,
+    });
   }
 
   const marksLeft = cs.marksLeft - spent;
@@ -482,6 +547,10 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
   if (plan.outOfTurn) acted.outOfTurn = true;
   if (p.target) acted.target = p.target;
   if (p.defending && info.rule === 'melee-attack') acted.defending = true;
+  if (after.carrying) {
+    acted.completesAt = after.carrying.completesAt as unknown as JsonObject;
+    acted.carryOver = after.carryOver ?? 0;
+  }
   if (info.rule === 'cast') {
     acted.castingTime = plan.castingTime;
     acted.resolvesAt = casting!.resolvesAt as unknown as JsonObject;

@@ -32,6 +32,10 @@ export function describeTaraEvent(event: EngineEvent, state: TaraState): string 
       if (event.defending) line += ' (defending: someone moved into melee with them, no Set needed)';
       line += `, ${String(event.marks)} Marks spent, ${String(event.marksLeft)} left`;
       if (event.exception) line += ' (the once-per-Round Full Action without enough Initiative)';
+      if (event.completesAt) {
+        const at = event.completesAt as unknown as Instant;
+        line += `; done at Mark ${markOf(at)} of round ${at.round} (${String(event.carryOver)} Marks carried over)`;
+      }
       if (event.resolvesAt) {
         const at = event.resolvesAt as unknown as Instant;
         line += `; goes off at Mark ${markOf(at)}${at.round !== event.round ? ` of round ${at.round}` : ''}`;
@@ -50,6 +54,10 @@ export function describeTaraEvent(event: EngineEvent, state: TaraState): string 
       return `${who}'s attack ${String(event.number)} of ${String(event.of)} would fall at Mark ${String(event.mark)}, below Mark 1: forfeited.`;
     case 'tara/spell-resolved':
       return `${who}'s ${String(event.spell)} goes off at Mark ${String(event.mark)}.`;
+    case 'tara/action-completed':
+      return `${who} finishes ${String(event.name)} at Mark ${String(event.mark)}.`;
+    case 'tara/carry-dropped':
+      return `${who}'s ${String(event.name)} is cut short; nothing carries over into the next Round.`;
     case 'tara/spell-fizzled':
       return `${who}'s ${String(event.spell)} fizzles.`;
     case 'tara/simultaneous':

@@ -97,6 +97,24 @@ export function evolveTara(state: TaraState, event: EngineEvent): TaraState | un
         ],
       );
     }
+    case 'tara/action-completed': {
+      const s = patchCs(state, id, { carrying: null });
+      return addHistory(
+        s,
+        [],
+        [
+          {
+            round: event.round as number,
+            combatant: id,
+            at: event.mark as number,
+            kind: 'resolve',
+            label: `${String(event.name)} done`,
+          },
+        ],
+      );
+    }
+    case 'tara/carry-dropped':
+      return patchCs(state, id, { carrying: null, carryOver: 0 });
     case 'tara/spell-fizzled':
       return patchCs(state, id, { casting: null, carryOver: 0 });
     case 'tara/forfeited':

@@ -200,6 +200,13 @@ function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
       .filter((e) => e.combatant === c.id)
       .map((e) => unschedule(e.id, 'defeated'));
     if (c.cs.casting) out.push({ type: 'tara/spell-fizzled', combatant: c.id, spell: c.cs.casting.spell });
+    if (c.cs.carrying)
+      out.push({
+        type: 'tara/carry-dropped',
+        combatant: c.id,
+        action: c.cs.carrying.action,
+        name: c.cs.carrying.name,
+      });
     return out;
   }
   if (event.type === 'combatant/added' && state.status === 'running' && state.rs.phase === 'round') {
@@ -296,6 +303,7 @@ const initCombatant = (): TaraCombatant => ({
   castingSet: false,
   actedAt: null,
   casting: null,
+  carrying: null,
   channeling: 'no',
   unitsMoved: 0,
   attacksMade: 0,

@@ -185,6 +185,16 @@ export function reachEntry(state: TaraState, entry: AgendaEntry): EngineEvent[] 
       ...(typeof d.target === 'string' ? { target: d.target } : {}),
     });
   }
+  if (entry.kind === 'complete') {
+    events.push({
+      type: 'tara/action-completed',
+      combatant: entry.combatant!,
+      action: String(d.action ?? ''),
+      name: String(d.name ?? d.action ?? 'action'),
+      round: entry.at.round,
+      mark,
+    });
+  }
   if (entry.kind === 'resolve') {
     const c = state.combatants[entry.combatant!];
     events.push({

@@ -197,15 +197,57 @@ describe('000 Budget: Free 0, Quarter 5, Half 10, Full 15, movement 1 Mark per U
     ).toEqual([15, 15, 15, 15, 15, 15, 15, 15]);
   });
 
-  it('spends the score: a Half Action with 8 Marks left is refused with the numbers', () => {
+  it('spends the score: an attack with 8 Marks left is refused with the numbers', () => {
     const enc = fight({ ana: { initiative: 10 } }, { roundMode: 'simple' });
     must(enc, { type: 'start', rolls: { ana: 3 } });
     must(enc, { type: 'act', actor: 'ana', action: 'draw' });
-    const r = refused(enc, { type: 'act', actor: 'ana', action: 'drink-potion' });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
     expect(r.code).toBe('budget/insufficient');
     expect(r.message).toBe(
-      'Drink a potion needs 10 Marks; Ana has 8 left. Choose an action of 8 Marks or less, or wait for the next Round.',
+      'Melee attacks needs 15 Marks; Ana has 8 left (a Full Action without enough Initiative is allowed only if no other Action was taken this Round). Attacks and movement never carry over into the next Round: choose an action of 8 Marks or less (or one that may carry over, like a potion, a Skill or a spell), or wait for the next Round.',
     );
+  });
+
+  it('Carry Over: a Half Action with 8 Marks left carries 2 over (Simple Round); a Maneuver is an attack and does not', () => {
+    const enc = fight({ ana: { initiative: 10 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'draw' });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'maneuver' }).code).toBe('budget/insufficient');
+    must(enc, { type: 'act', actor: 'ana', action: 'drink-potion' });
+    expect(cs(enc, 'ana').marksLeft).toBe(0);
+    expect(cs(enc, 'ana').carryOver).toBe(2);
+    expect(cs(enc, 'ana').carrying?.completesAt).toEqual(st(enc).agenda[0]!.at);
+    endRound(enc);
+    const next = must(enc, { type: 'next', rolls: { ana: 3 } });
+    expect(cs(enc, 'ana').initiativeScore).toBe(11);
+    expect(next.some((e) => e.event.type === 'tara/action-completed' && e.event.mark === 28)).toBe(true);
+    expect(cs(enc, 'ana').carrying).toBeNull();
+  });
+
+  it('Carry Over: a spell started with 12 Marks left goes off on time and carries the rest of its Full Action over', () => {
+    const enc = fight({ ana: { initiative: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 1 });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 10, spell: 'Spark' });
+    expect(cs(enc, 'ana').carryOver).toBe(3);
+    expect(30 - cs(enc, 'ana').casting!.resolvesAt.at[0]!).toBe(2);
+    endRound(enc);
+    must(enc, { type: 'next', rolls: { ana: 3 } });
+    expect(cs(enc, 'ana').initiativeScore).toBe(10);
+  });
+
+  it('Carry Over: an action carried over is cut short when its character is defeated, and bleeds nothing', () => {
+    const enc = fight({ ana: { initiative: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 5 });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'act', actor: 'ana', action: 'concentration-skill' });
+    expect(cs(enc, 'ana').carryOver).toBe(2);
+    must(enc, { type: 'defeat', combatant: 'ana' });
+    expect(cs(enc, 'ana').carryOver).toBe(0);
+    expect(cs(enc, 'ana').carrying).toBeNull();
+    expect(st(enc).agenda).toHaveLength(0);
   });
 
   it('a Free Action costs nothing and can be taken outside one’s turn', () => {
@@ -708,9 +750,8 @@ describe('legalActions and the timeline', () => {
     expect(list.find((l) => l.action.id === 'speak')!.enabled).toBe(true);
     until(enc, 'ana');
     const now = taraCorax.legalActions(st(enc), 'ana');
-    expect(now.find((l) => l.action.id === 'drink-potion')!.reason).toBe(
-      'Drink a potion needs 10 Marks; Ana has 8 left. Choose an action of 8 Marks or less, or wait for the next Round.',
-    );
+    expect(now.find((l) => l.action.id === 'drink-potion')!.enabled).toBe(true);
+    expect(now.find((l) => l.action.id === 'move')!.enabled).toBe(true);
     expect(now.find((l) => l.action.id === 'maneuver')!.enabled).toBe(true);
     expect(now.find((l) => l.action.id === 'set')!.preview?.label).toBe('Mark 8 → Mark 3');
   });

@@ -90,6 +90,19 @@ export interface Casting {
   combatCastingMoved: number;
 }
 
+/**
+ * An action other than a spell that carries over into the next Round (000 Carry Over: "Initiative can
+ * carry over into the following Round if there is a certain number of Initiative Marks it takes to
+ * complete"): started with too few Marks left, done in the next Round.
+ */
+export interface Carried {
+  action: string;
+  name: string;
+  completesAt: Instant;
+  /** The agenda entry of its completion. */
+  entry: string;
+}
+
 /** Per-combatant runtime state. Everything marked "this round" resets when a round's initiative is rolled. */
 export interface TaraCombatant {
   /** The Initiative Roll this round (1d10 + characteristic + modifiers, capped at 30); null before the first. */
@@ -118,6 +131,8 @@ export interface TaraCombatant {
   /** The instant of the last non-Free Action in a Full Round (the character is busy until the next turn entry). */
   actedAt: Instant | null;
   casting: Casting | null;
+  /** An action other than a spell carried over into the next Round (absent in older states). */
+  carrying?: Carried | null;
   channeling: 'no' | 'channeling' | 'broken';
   /** Totals over the fight, for the GM's summary. */
   unitsMoved: number;
