@@ -97,6 +97,16 @@ function nextTurnMark(state: TaraState, id: string): number | null {
 const fail = (code: string, message: string): Rejection => reject(code, message);
 
 /**
+ * 000 Ties: "If they are all the same, then simultaneous actions". While the clock stands at the instant
+ * of a full tie, every combatant of it acts at that Mark, in either order (and one defeated there by a
+ * simultaneous blow still takes that action).
+ */
+export function actsSimultaneouslyNow(state: TaraState, id: string): boolean {
+  const t = state.rs.together;
+  return !!t && !!state.now && compareInstants(t.at, state.now) === 0 && t.ids.includes(id);
+}
+
+/**
  * Whether the actor may take the action now, and at what cost: the budget (000 "This Initiative Score
  * is 'spent'"), the Full Round's timing, Setting, Channeling, Land Speed. Never rolls.
  */
@@ -115,7 +125,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       `Round ${state.round} has ended; send "next" to roll Initiative for round ${state.round + 1} before anyone acts.`,
     );
   }
-  if (!actor.active)
+  if (!actor.active && !actsSimultaneouslyNow(state, id))
     return fail(
       'combatant/defeated',
       `${actor.name} is out of the fight; revive them (revive) to bring them back, and they act again from the next Round's roll.`,
@@ -145,7 +155,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     );
   }
 
-  const outOfTurn = state.current !== id;
+  const outOfTurn = state.current !== id && !actsSimultaneouslyNow(state, id);
   if (outOfTurn && !free && !info.flags.reactive) {
     const who = state.current
       ? `${state.combatants[state.current]?.name ?? state.current}'s turn`
@@ -592,6 +602,16 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
         events.push({ type: 'tara/attack-forfeited', ...base, mark: at });
       }
     });
+  }
+  // A character defeated at the Mark of a simultaneous action takes that action and nothing after it:
+  // later attacks, a next action, a spell or an action still to finish are gone.
+  if (!actor.active) {
+    const kept = events.filter((e) => e.type !== 'agenda/scheduled');
+    if (casting && kept.length < events.length)
+      kept.push({ type: 'tara/spell-fizzled', combatant: id, spell: casting.spell });
+    if (after.carrying)
+      kept.push({ type: 'tara/carry-dropped', combatant: id, action: action.id, name: action.name });
+    return kept;
   }
   if (
     casting &&

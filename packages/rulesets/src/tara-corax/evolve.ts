@@ -1,4 +1,4 @@
-import type { EngineEvent, JsonObject } from '@roundkeeper/engine';
+import type { EngineEvent, Instant, JsonObject } from '@roundkeeper/engine';
 import type { HistoryMarker, HistorySpan, TaraCombatant, TaraRound, TaraState } from './types.js';
 
 function patchCs(state: TaraState, id: string, patch: Partial<TaraCombatant>): TaraState {
@@ -121,8 +121,15 @@ export function evolveTara(state: TaraState, event: EngineEvent): TaraState | un
       return patchCs(state, id, { marksLeft: 0 });
     case 'tara/round-over':
       return patchRs(state, { phase: 'between' });
+    case 'tara/simultaneous': {
+      // Older logs carry no instant: the tie is then only a label.
+      if (!event.at) return state;
+      const ids = [id, ...(event.with as string[])];
+      return patchRs(state, {
+        together: { at: event.at as unknown as Instant, ids: ids.filter((x, i) => ids.indexOf(x) === i) },
+      });
+    }
     case 'tara/joins-next-round':
-    case 'tara/simultaneous':
       return state;
     default:
       return undefined;

@@ -19,7 +19,14 @@ import {
   type Viewer,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { type ActParams, check, currentMark, perform, taraCatalog } from './actions.js';
+import {
+  type ActParams,
+  actsSimultaneouslyNow,
+  check,
+  currentMark,
+  perform,
+  taraCatalog,
+} from './actions.js';
 import { TARA_CATALOG, validateCustomAction } from './catalog.js';
 import { describeTaraEvent } from './describe.js';
 import { evolveTara } from './evolve.js';
@@ -196,8 +203,14 @@ function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
   if (event.type === 'combatant/defeated') {
     const c = state.combatants[event.combatant as string];
     if (!c) return [];
+    // A turn at the instant of a simultaneous action stays: the defeated character still takes it.
+    const simultaneousTurn = (e: { kind: string; at: Instant }) =>
+      e.kind === 'turn' &&
+      actsSimultaneouslyNow(state, c.id) &&
+      !!state.now &&
+      compareInstants(e.at, state.now) === 0;
     const out: EngineEvent[] = state.agenda
-      .filter((e) => e.combatant === c.id)
+      .filter((e) => e.combatant === c.id && !simultaneousTurn(e))
       .map((e) => unschedule(e.id, 'defeated'));
     if (c.cs.casting) out.push({ type: 'tara/spell-fizzled', combatant: c.id, spell: c.cs.casting.spell });
     if (c.cs.carrying)
@@ -255,6 +268,7 @@ function redact(state: TaraState, _viewer: Viewer): TaraState {
     rs: {
       ...state.rs,
       order: state.rs.order.map((g) => g.filter(seen)).filter((g) => g.length > 0),
+      together: state.rs.together ? { ...state.rs.together, ids: state.rs.together.ids.filter(seen) } : null,
       history: {
         spans: h.spans.filter((s) => seen(s.combatant)),
         markers: h.markers.filter((m) => seen(m.combatant)),
@@ -285,6 +299,7 @@ const initRound = (options: TaraOptions): TaraRound => ({
   phase: 'setup',
   roundMode: options.roundMode,
   order: [],
+  together: null,
   history: { spans: [], markers: [] },
 });
 

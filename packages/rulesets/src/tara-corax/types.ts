@@ -164,6 +164,12 @@ export interface TaraRound {
   roundMode: RoundMode;
   /** This round's order: groups of combatants that act at the same Mark simultaneously (ties unbroken). */
   order: string[][];
+  /**
+   * 000 Ties: "If they are all the same, then simultaneous actions". The combatants whose turns fall at
+   * one instant with the same tie-break key: while the clock stands there, each of them may act
+   * (absent in older states).
+   */
+  together?: { at: Instant; ids: string[] } | null;
   history: { spans: HistorySpan[]; markers: HistoryMarker[] };
 }
 
