@@ -13,7 +13,15 @@ import {
 } from '@roundkeeper/engine';
 import { type ActionInfo, infoOf, TARA_CATALOG } from './catalog.js';
 import { turnEntry } from './initiative.js';
-import { attackOffsets, FULL_ACTION, instantAt, MARKS_PER_ROUND, markOf, tieKey } from './marks.js';
+import {
+  attackOffsets,
+  FULL_ACTION,
+  instantAt,
+  MARKS_PER_ROUND,
+  MAX_CASTING_TIME,
+  markOf,
+  tieKey,
+} from './marks.js';
 import type { Casting, HistorySpan, TaraCombatant, TaraState, TaraTypes } from './types.js';
 
 type Ctx = DecideContext<TaraTypes>;
@@ -281,6 +289,12 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
           `${name} is still casting ${cs.casting.spell}, which goes off at ${when}; a new spell can start after that (or once it fizzles).`,
         );
       }
+      if (p.castingTime > MAX_CASTING_TIME) {
+        return fail(
+          'cast/casting-time',
+          `A Casting Time of ${p.castingTime} Marks is more than ${MAX_CASTING_TIME / MARKS_PER_ROUND} Rounds, the longest Roundkeeper follows; give at most ${MAX_CASTING_TIME} Marks (and fizzle or recast it later if the ritual runs longer).`,
+        );
+      }
       // 000 Setting: "Before using the Combat Casting Skill."
       if (p.combatCasting && !cs.castingSet) {
         return fail(
@@ -427,6 +441,17 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
       );
       if (resolvesAt.round > round) {
         spans.push({ round, combatant: id, from: mark, to: 1, kind: 'cast', label: casting.spell });
+        // A spell longer than the Round takes every Round in between whole.
+        for (let r = round + 1; r < resolvesAt.round; r++) {
+          spans.push({
+            round: r,
+            combatant: id,
+            from: MARKS_PER_ROUND,
+            to: 1,
+            kind: 'carry',
+            label: `${casting.spell} (carried over)`,
+          });
+        }
         spans.push({
           round: resolvesAt.round,
           combatant: id,

@@ -19,6 +19,7 @@ export function describeTaraEvent(event: EngineEvent, state: TaraState): string 
       let line = `${who}: Initiative Roll ${String(event.initiativeRoll)} (${parts.join(', ')})`;
       if (event.delay) line += `, delaying: half rounded ${String(event.delay)}`;
       if ((event.carryOver as number) > 0) line += `, −${String(event.carryOver)} carried over`;
+      if (event.carryOverLeft) line += ` (${String(event.carryOverLeft)} more into the next Round)`;
       return `${line} → Initiative Score ${String(event.score)}.`;
     }
     case 'tara/round-order': {

@@ -39,7 +39,7 @@ export function evolveTara(state: TaraState, event: EngineEvent): TaraState | un
         initiativeRoll: event.initiativeRoll as number,
         initiativeScore: score,
         marksLeft: score,
-        carryOver: 0,
+        carryOver: (event.carryOverLeft as number | undefined) ?? 0,
         delaying: (event.delay as TaraCombatant['delaying']) ?? null,
         acted: false,
         fullActionException: false,

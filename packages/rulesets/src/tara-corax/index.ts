@@ -31,7 +31,7 @@ import { TARA_CATALOG, validateCustomAction } from './catalog.js';
 import { describeTaraEvent } from './describe.js';
 import { evolveTara } from './evolve.js';
 import { type RollRequest, reachEntry, rollInitiative, startRound, turnEntry } from './initiative.js';
-import { instantAt, MARKS_PER_ROUND, markOf } from './marks.js';
+import { instantAt, markOf } from './marks.js';
 import { taraTimeline } from './timeline.js';
 import {
   type TaraCombatant,
@@ -70,9 +70,10 @@ const commands = {
       .number()
       .int()
       .min(1)
-      .max(MARKS_PER_ROUND)
       .optional()
-      .describe('The spell’s Casting Time in Marks.'),
+      .describe(
+        'The spell’s Casting Time in Marks; longer than the Marks left, it carries over into as many Rounds as it takes.',
+      ),
     spell: z.string().min(1).max(80).optional(),
     target: z.string().min(1).max(64).optional(),
     throwing: z.boolean().optional().describe('A throwing weapon: no Set needed to attack at range.'),

@@ -71,7 +71,9 @@ export function rollInitiative(
       : delay === 'down'
         ? Math.floor(initiativeRoll / 2)
         : initiativeRoll;
-  const carryOver = c.cs.carryOver;
+  // A spell longer than a Round bleeds a whole Round (30 Marks) into each Round it spans.
+  const carryOver = Math.min(MARKS_PER_ROUND, c.cs.carryOver);
+  const carryOverLeft = c.cs.carryOver - carryOver;
   const score = Math.max(0, halved - carryOver);
   events.push({
     type: 'tara/initiative',
@@ -83,6 +85,7 @@ export function rollInitiative(
     initiativeRoll,
     delay,
     carryOver,
+    ...(carryOverLeft > 0 ? { carryOverLeft } : {}),
     score,
   });
   return events;

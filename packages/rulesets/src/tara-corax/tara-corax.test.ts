@@ -237,6 +237,19 @@ describe('000 Budget: Free 0, Quarter 5, Half 10, Full 15, movement 1 Mark per U
     expect(cs(enc, 'ana').initiativeScore).toBe(10);
   });
 
+  it('Carry Over: a Casting Time over ten Rounds is refused with a sentence, not a schema message', () => {
+    const enc = fight({ ana: { initiative: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 301 });
+    expect(r.code).toBe('cast/casting-time');
+    expect(r.message).toBe(
+      'A Casting Time of 301 Marks is more than 10 Rounds, the longest Roundkeeper follows; give at most 300 Marks (and fizzle or recast it later if the ritual runs longer).',
+    );
+    must(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 300 });
+    expect(cs(enc, 'ana').carryOver).toBe(287);
+    expect(cs(enc, 'ana').casting!.resolvesAt.round).toBe(11);
+  });
+
   it('Carry Over: an action carried over is cut short when its character is defeated, and bleeds nothing', () => {
     const enc = fight({ ana: { initiative: 10 } });
     must(enc, { type: 'start', rolls: { ana: 3 } });
