@@ -104,6 +104,15 @@ function nextTurnMark(state: TaraState, id: string): number | null {
 
 const fail = (code: string, message: string): Rejection => reject(code, message);
 
+/** What a character's last action this Round was, in words ("casting Sleep", "with Melee attacks"). */
+function lastActivity(state: TaraState, id: string): string {
+  const span = state.rs.history.spans.findLast((s) => s.combatant === id && s.round === state.round);
+  if (!span) return 'with the last action';
+  if (span.kind === 'cast') return `casting ${span.label}`;
+  if (span.kind === 'move') return 'moving';
+  return `with ${span.label}`;
+}
+
 /**
  * 000 Ties: "If they are all the same, then simultaneous actions". While the clock stands at the instant
  * of a full tie, every combatant of it acts at that Mark, in either order (and one defeated there by a
@@ -130,7 +139,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
   if (state.rs.phase === 'between') {
     return fail(
       'round/between',
-      `Round ${state.round} has ended; send "next" to roll Initiative for round ${state.round + 1} before anyone acts.`,
+      `Round ${state.round} has ended; press Next to roll Initiative for round ${state.round + 1} before anyone acts.`,
     );
   }
   if (!actor.active && !actsSimultaneouslyNow(state, id))
@@ -170,14 +179,27 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       : 'no one’s turn';
     // 000: the Initiative Score is "the place within the 30 Marks of a Round that a character can act".
     const own = nextTurnMark(state, id);
+    const anyTime = '(only Free and reactive actions can be taken any time)';
+    // 000 The Full Round: "Subsequent Action then take place the number of Marks later, equal to the last
+    // Action they took"; Casting Spells: "cannot take another action until 15 Marks has passed".
+    const busy =
+      own !== null && state.rs.roundMode === 'full' && cs.actedAt?.round === state.round
+        ? lastActivity(state, id)
+        : null;
+    if (busy) {
+      return fail(
+        'turn/not-yours',
+        `It is Mark ${mark}: ${name} is busy ${busy} until Mark ${own}; ${action.name} can be taken then ${anyTime}.`,
+      );
+    }
+    const currentName = state.current ? (state.combatants[state.current]?.name ?? state.current) : null;
     const when =
       own === null
         ? `${action.name} waits for the next Round's roll: ${name} has no Mark left to act at this Round`
-        : `${action.name} is taken when ${name}'s own Mark comes up (Mark ${own})`;
-    return fail(
-      'turn/not-yours',
-      `It is Mark ${mark}, ${who}; ${when} (only Free and reactive actions can be taken any time).`,
-    );
+        : own === mark && currentName
+          ? `${name} acts at this Mark too, after ${currentName}'s turn (a tie goes to the higher raw Initiative, then Agility, then Intellect): ${action.name} can be taken then, once the GM presses Next`
+          : `${action.name} is taken when ${name}'s own Mark comes up (Mark ${own})`;
+    return fail('turn/not-yours', `It is Mark ${mark}, ${who}; ${when} ${anyTime}.`);
   }
   // 000 The Full Round: "Subsequent Action then take place the number of Marks later, equal to the last Action they took."
   if (
@@ -192,8 +214,8 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     return fail(
       'action/busy',
       at === null
-        ? `${name} has no time left this Round for another action (only Free Actions); send "next".`
-        : `${name} is busy until Mark ${at}: in a Full Round the next action starts when the last one's Marks have elapsed. Send "next".`,
+        ? `${name} has no time left this Round for another action (only Free Actions); press Next.`
+        : `${name} is busy until Mark ${at}: in a Full Round the next action starts when the last one's Marks have elapsed. Press Next.`,
     );
   }
 
@@ -261,9 +283,10 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     case 'ranged-attack': {
       // 000 Setting: "If shooting a ranged attack preceded by a non-Free Action, unless That last Action was a ranged attack / Using a Throwing Weapon".
       if (!cs.rangedSet && !p.throwing) {
+        const why = cs.rangedUnsetBy ? `acted (${cs.rangedUnsetBy})` : 'moved';
         return fail(
           'set/required',
-          `${name} moved or acted since last shooting and must Set (Quarter Action, 5 Marks) first; a throwing weapon or a Desperate Shot needs no Set.`,
+          `${name} ${why} since last Setting and must Set (Quarter Action, 5 Marks) before shooting; a throwing weapon or a Desperate Shot needs no Set.`,
         );
       }
       // "Perform a full number of attacks per Round of ranged attacks if not acted / a single ranged attack if acted previous".
@@ -506,6 +529,7 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
     after.unitsMoved = cs.unitsMoved + plan.units;
     after.meleeSet = false;
     after.rangedSet = false;
+    after.rangedUnsetBy = null;
     after.castingSet = false;
     if (info.rule === 'combat-casting-move' && cs.casting) {
       after.casting = { ...cs.casting, combatCastingMoved: cs.casting.combatCastingMoved + plan.units };
@@ -522,7 +546,10 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
     // Attacks granted by a GM-defined ability count as the ability's own (Firing Assault, Stand and Fire).
     const shot = info.rule === 'ranged-attack' || info.rule === 'desperate-shot';
     const grantedAttack = info.rule === 'generic' && plan.attacks > 0;
-    if (!shot && !grantedAttack) after.rangedSet = false;
+    if (!shot && !grantedAttack && plan.units === 0) {
+      after.rangedSet = false;
+      after.rangedUnsetBy = action.name;
+    }
     // "Before using the Combat Casting Skill": the text lists no exception for attacks here, so any
     // non-Free Action since the Set (an attack too) calls for a new one.
     after.castingSet = false;
@@ -559,7 +586,7 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
       from: mark,
       to: full ? Math.max(1, mark - Math.max(duration, 1) + 1) : mark,
       kind: info.rule === 'move' ? 'move' : info.rule === 'cast' ? 'cast' : 'action',
-      label: action.name,
+      label: casting ? casting.spell : action.name,
     });
   }
   if (info.rule === 'channel')

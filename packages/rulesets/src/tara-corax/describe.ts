@@ -2,7 +2,11 @@ import type { EngineEvent, Instant } from '@roundkeeper/engine';
 import { markOf } from './marks.js';
 import type { TaraState } from './types.js';
 
-const MODE_NAMES = { full: 'Full Round', simple: 'Simple Round', 'very-simply': 'Very Simply' } as const;
+const MODE_NAMES = {
+  full: 'as a Full Round',
+  simple: 'as a Simple Round',
+  'very-simply': 'Very Simply',
+} as const;
 
 /** Log lines in the GM's words. */
 export function describeTaraEvent(event: EngineEvent, state: TaraState): string | null {
@@ -10,13 +14,17 @@ export function describeTaraEvent(event: EngineEvent, state: TaraState): string 
   const who = name(event.combatant);
   switch (event.type) {
     case 'tara/round-mode':
-      return `Round ${String(event.round)} is played as a ${MODE_NAMES[event.mode as keyof typeof MODE_NAMES] ?? String(event.mode)}.`;
+      return `Round ${String(event.round)} is played ${MODE_NAMES[event.mode as keyof typeof MODE_NAMES] ?? String(event.mode)}.`;
     case 'tara/initiative': {
       const parts: string[] = [];
       if (event.dice !== null) parts.push(`${String(event.dice)} rolled`);
       parts.push(`Initiative ${String(event.characteristic)}`);
       if ((event.modifiers as number) !== 0) parts.push(`modifiers ${String(event.modifiers)}`);
-      let line = `${who}: Initiative Roll ${String(event.initiativeRoll)} (${parts.join(', ')})`;
+      // 000: "The Maximum Initiative Score for any character is 30, no matter what bonuses or rerolls are added."
+      const total =
+        ((event.dice as number | null) ?? 0) + (event.characteristic as number) + (event.modifiers as number);
+      const bound = total > 30 ? `: ${total}, capped at 30` : total < 0 ? `: ${total}, raised to 0` : '';
+      let line = `${who}: Initiative Roll ${String(event.initiativeRoll)} (${parts.join(', ')}${bound})`;
       if (event.delay) line += `, delaying: half rounded ${String(event.delay)}`;
       if ((event.carryOver as number) > 0) line += `, −${String(event.carryOver)} carried over`;
       if (event.carryOverLeft) line += ` (${String(event.carryOverLeft)} more into the next Round)`;
@@ -24,6 +32,8 @@ export function describeTaraEvent(event: EngineEvent, state: TaraState): string 
     }
     case 'tara/round-order': {
       const groups = event.order as string[][];
+      if (groups.length === 0)
+        return 'Order: nobody has a Mark to act at this Round (no Initiative Score above 0).';
       return `Order: ${groups.map((g) => (g.length > 1 ? `${g.map(name).join(' & ')} (simultaneous)` : name(g[0]))).join(', ')}.`;
     }
     case 'tara/acted': {
@@ -68,7 +78,7 @@ export function describeTaraEvent(event: EngineEvent, state: TaraState): string 
     case 'tara/forfeited':
       return `${who} forfeits ${String(event.marks)} unused Marks.`;
     case 'tara/round-over':
-      return `Round ${String(event.round)} is over; send "next" to roll Initiative for the next Round.`;
+      return `Round ${String(event.round)} is over; press Next to roll Initiative for the next Round.`;
     case 'tara/joins-next-round':
       return `${who}'s Mark has already passed this Round; they act from the next Round.`;
     default:

@@ -129,10 +129,19 @@ function next(ctx: Ctx, req: RollRequest): Decision {
   if (bad) return bad;
   if (state.rs.phase === 'between')
     return noRollToGive(state, req, state.round + 1) ?? startRound(ctx, state.round + 1, req);
+  // 000 Delaying: "Your character may always delay their actions once per Round".
+  const delayedAgain = Object.keys(req.delay ?? {}).find((id) => state.combatants[id]?.cs.delaying);
+  if (delayedAgain) {
+    const c = state.combatants[delayedAgain]!;
+    return reject(
+      'delay/not-now',
+      `${c.name} already delayed this Round (announced with the roll, half rounded ${c.cs.delaying}: Mark ${c.cs.initiativeScore ?? 0}); a character delays at most once per Round. Announce the next delay with the next Round's roll.`,
+    );
+  }
   if (req.delay || req.rolls) {
     return reject(
       'delay/not-now',
-      `Delays and table rolls are given with the Initiative Roll; round ${state.round} is still running (send "next" until it ends).`,
+      `Delays and table rolls are given with the Initiative Roll; round ${state.round} is still running (press Next until it ends, then give them with the roll).`,
     );
   }
   const events: EngineEvent[] = [];
@@ -316,6 +325,7 @@ const initCombatant = (): TaraCombatant => ({
   movedThisRound: false,
   meleeSet: false,
   rangedSet: true,
+  rangedUnsetBy: null,
   castingSet: false,
   actedAt: null,
   casting: null,
@@ -366,7 +376,7 @@ export const taraCorax: Ruleset<TaraTypes> = {
     if (changed.length === 0) return undefined;
     return reject(
       'options/mid-round',
-      `Options change between Rounds: round ${state.round} is under way. Send "next" until it ends, then change ${changed.join(', ')}.`,
+      `Options change between Rounds: round ${state.round} is under way. Press Next until it ends, then change ${changed.join(', ')}.`,
     );
   },
 };

@@ -474,6 +474,24 @@ describe('000 Ties: higher raw Initiative, then Agility, then Intellect, else si
   });
 });
 
+describe('log lines: capped rolls, empty orders', () => {
+  it('says when an Initiative Roll was capped at 30, and when nobody has a Mark to act at a Round', () => {
+    const enc = fight({ ana: { initiative: 25 } });
+    const first = must(enc, { type: 'start', rolls: { ana: 9 } });
+    const roll = first.find((e) => e.event.type === 'tara/initiative')!;
+    expect(describeTaraEvent(roll.event, st(enc))).toBe(
+      'Ana: Initiative Roll 30 (9 rolled, Initiative 25: 34, capped at 30) → Initiative Score 30.',
+    );
+    must(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 90 });
+    endRound(enc);
+    const entries = must(enc, { type: 'next', rolls: { ana: 3 } });
+    const order = entries.find((e) => e.event.type === 'tara/round-order')!;
+    expect(describeTaraEvent(order.event, st(enc))).toBe(
+      'Order: nobody has a Mark to act at this Round (no Initiative Score above 0).',
+    );
+  });
+});
+
 describe('000 Channeling: all the round’s Initiative, nothing else; breaking leaves movement and Free actions', () => {
   it('refuses everything while Channeling, even Free Actions; after breaking, only moves and Free Actions', () => {
     const enc = fight({ ana: { initiative: 15, landSpeed: 10 } });
@@ -569,7 +587,9 @@ describe('000 Setting', () => {
     must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
     const r = refused(enc, { type: 'act', actor: 'ana', action: 'ranged-attack' });
     expect(r.code).toBe('set/required');
-    expect(r.message).toContain('must Set (Quarter Action, 5 Marks) first');
+    expect(r.message).toContain(
+      'Ana acted (Melee attacks) since last Setting and must Set (Quarter Action, 5 Marks)',
+    );
   });
 
   it('the defender someone moved into melee with needs no Set and keeps the full set, even after moving earlier (defending)', () => {

@@ -126,6 +126,8 @@ export interface TaraCombatant {
   meleeSet: boolean;
   /** Set to shoot: lost on moving or on any non-Free Action other than an attack; kept across rounds. */
   rangedSet: boolean;
+  /** The non-Free Action that lost the ranged Set (null: a move did, or nothing; absent in older states). */
+  rangedUnsetBy?: string | null;
   /** Set since the last move or non-Free Action (attacks included): Combat Casting may be used; kept across rounds. */
   castingSet: boolean;
   /** The instant of the last non-Free Action in a Full Round (the character is busy until the next turn entry). */
