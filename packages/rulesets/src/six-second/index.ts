@@ -5,6 +5,7 @@ import {
   type Decision,
   type EngineEvent,
   type Instant,
+  type JsonObject,
   notRunning,
   notStarted,
   type Ruleset,
@@ -394,14 +395,27 @@ function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
     case 'turn/started': {
       const c = state.combatants[event.combatant as string];
       if (!c || !state.now) return [];
+      const turn = c.cs.delaying ? c.cs.turnNo : c.cs.turnNo + 1;
+      const n = state.options.turnSeconds;
+      // What is pending as the turn opens, and how many of the character's own seconds away: the rest of
+      // an action carried into this turn comes first, then its delay (001: "two seconds after casting").
+      const pending: JsonObject[] = c.cs.pending.map((p) => ({
+        name: p.name,
+        seconds: Math.max(0, (p.due.turn - turn) * n + p.due.second),
+      }));
+      const carry = c.cs.carry;
+      if (carry && !c.cs.delaying && carry.delay !== null) {
+        pending.push({ name: carry.effect ?? carry.name, seconds: carry.secondsLeft + carry.delay });
+      }
       return [
         {
           type: 'six-second/turn-began',
           combatant: c.id,
-          turn: c.cs.delaying ? c.cs.turnNo : c.cs.turnNo + 1,
+          turn,
           base: state.now.at.slice(0, -1),
           round: state.round,
           delayed: c.cs.delaying,
+          pending,
         },
       ];
     }
