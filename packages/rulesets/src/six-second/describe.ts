@@ -92,7 +92,9 @@ export function describeEvent(event: EngineEvent, state: State): string | null {
     case 'six-second/delay-lapsed':
       return `${who} never took the delayed turn; it lapses as the next turn comes.`;
     case 'six-second/turn-interrupted':
-      return `${name(event.by)} interrupts ${who}'s turn after second ${String(event.second)}.`;
+      return event.runningOn
+        ? `${name(event.by)} interrupts ${who}'s turn after second ${String(event.second)} (${who}'s ${String(event.runningOn)} goes on at the start of ${who}'s next turn).`
+        : `${name(event.by)} interrupts ${who}'s turn after second ${String(event.second)}.`;
     case 'six-second/turn-resumed':
       return event.combatant ? `${who}'s turn resumes.` : null;
     default:

@@ -447,25 +447,24 @@ describe('001 Delay Initiative: skip the turn, take it before the next — even 
     expect([enc.state.round, enc.state.current]).toEqual([2, 'bren']);
   });
 
-  it('never inside an action: not while the current character’s action runs on into their next turn', () => {
+  it('after the last second of a turn whose action runs on into the next turn: the delayed turn comes there', () => {
     const enc = started();
     must(enc, { type: 'delay', actor: 'ana' });
     for (let i = 0; i < 3; i++) must(enc, { type: 'act', actor: 'bren', action: 'move' });
     must(enc, { type: 'act', actor: 'bren', action: 'cast-spell', effect: 'Mist' });
     expect(cs(enc, 'bren').carry).toMatchObject({ secondsLeft: 1 });
-    const r = refused(enc, { type: 'take-turn', actor: 'ana' });
-    expect(r.code).toBe('delay/inside-action');
-    expect(r.message).toBe(
-      "Ana cannot take the delayed turn now: Bren is in the middle of Cast most spells (1 s more at the start of Bren's next turn), and a delayed turn never interrupts an action. Take it when the next turn begins, or before a long action starts.",
-    );
-    // When the next turn begins the cast is no business of the Orc's turn: Ana may interrupt it.
-    must(enc, { type: 'next' });
-    expect(enc.state.current).toBe('orc');
     must(enc, { type: 'take-turn', actor: 'ana' });
     expect(enc.state.current).toBe('ana');
+    // Right after Bren's second 6, the last of this turn: not inside the cast's seconds of this turn.
+    expect(enc.state.now).toEqual({ round: 1, at: [2, 6, 1, 0] });
+    expect(cs(enc, 'bren').carry).toMatchObject({ secondsLeft: 1 });
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('bren');
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('orc');
   });
 
-  it('never inside an action: a turn spent wholly on a running action cannot be interrupted', () => {
+  it('a turn spent wholly on a running action can be followed by the delayed turn after its last second', () => {
     const enc = started();
     must(enc, {
       type: 'define-action',
@@ -479,7 +478,12 @@ describe('001 Delay Initiative: skip the turn, take it before the next — even 
     // Round 2: Bren's whole turn continues the ritual (6 of its remaining 8 s).
     expect(enc.state.current).toBe('bren');
     expect(cs(enc, 'bren')).toMatchObject({ secondsUsed: 6, carry: { secondsLeft: 2 } });
-    expect(refused(enc, { type: 'take-turn', actor: 'ana' }).code).toBe('delay/inside-action');
+    const entries = must(enc, { type: 'take-turn', actor: 'ana' });
+    expect(events(entries, 'six-second/turn-interrupted')[0]).toMatchObject({
+      second: 6,
+      runningOn: 'Ritual',
+    });
+    expect(enc.state.now).toEqual({ round: 2, at: [2, 6, 1, 0] });
   });
 
   it('a delayed turn not taken before the next turn lapses; its pending delay elapses with it', () => {
