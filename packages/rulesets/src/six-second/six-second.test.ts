@@ -4,12 +4,16 @@ import {
   EncounterLog,
   type EncounterState,
   type EngineEvent,
+  isRejection,
+  parseScenario,
   renderTimelineAscii,
+  runScenario,
   scriptedDice,
   view,
   viewLog,
 } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { encounter, must, refused, registryWith, stateOf } from '../testing/harness.js';
 import { SIX_SECOND_CATALOG, type SixSecondTypes, sixSecond } from './index.js';
 import { dueOf } from './turns.js';
@@ -666,6 +670,41 @@ describe('timeline: spans per turn second, pending delays, the running turn', ()
     must(enc, { type: 'act', actor: 'ana', action: 'move' });
     const later = sixSecond.timeline(st(enc)).lanes.find((l) => l.id === 'ana')!;
     expect(later.markers.find((m) => m.kind === 'effect')).toMatchObject({ round: 2, at: 1 });
+  });
+
+  it('shows a delayed turn taken in the same round as the own turn on a row of its own (examples/six-second/delayed-turn-in-the-same-round.yaml)', () => {
+    const file = fileURLToPath(
+      new URL('../../../../examples/six-second/delayed-turn-in-the-same-round.yaml', import.meta.url),
+    );
+    const scenario = parseScenario(parseYaml(readFileSync(file, 'utf8')));
+    if (isRejection(scenario)) throw new Error(scenario.message);
+    const result = runScenario(scenario, registry);
+    if (isRejection(result)) throw new Error(result.message);
+    expect(result.failures).toEqual([]);
+    const t = sixSecond.timeline(result.encounter.state as unknown as EncounterState<SixSecondTypes>);
+    // No row holds two spans over the same second of one round: each turn can be seen.
+    for (const lane of t.lanes) {
+      for (const a of lane.spans) {
+        for (const b of lane.spans) {
+          if (a === b || a.round !== b.round) continue;
+          expect(a.to < b.from || b.to < a.from, `${lane.label}, round ${a.round}`).toBe(true);
+        }
+      }
+    }
+    const own = t.lanes.find((l) => l.id === 'troll')!;
+    const delayed = t.lanes.find((l) => l.id === 'troll/delayed')!;
+    expect(delayed.label).toBe('Troll (delayed turn)');
+    expect(t.lanes.indexOf(delayed)).toBe(t.lanes.indexOf(own) + 1);
+    expect(delayed.spans.map((s) => [s.round, s.from, s.to, s.label])).toEqual([
+      [2, 1, 1, 'Move'],
+      [2, 2, 2, 'Move'],
+    ]);
+    expect(own.spans.map((s) => [s.round, s.from, s.to, s.label])).toEqual([
+      [1, 1, 6, 'delays'],
+      [2, 1, 2, 'Single Melee attack'],
+    ]);
+    const ascii = renderTimelineAscii(t);
+    expect(ascii).toContain('Troll (delayed');
   });
 
   it('describes instants in the GM’s words', () => {
