@@ -182,8 +182,9 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     const anyTime = '(only Free and reactive actions can be taken any time)';
     // 000 The Full Round: "Subsequent Action then take place the number of Marks later, equal to the last
     // Action they took"; Casting Spells: "cannot take another action until 15 Marks has passed".
+    const currentName = state.current ? (state.combatants[state.current]?.name ?? state.current) : null;
     const busy =
-      own !== null && state.rs.roundMode === 'full' && cs.actedAt?.round === state.round
+      own !== null && own !== mark && state.rs.roundMode === 'full' && cs.actedAt?.round === state.round
         ? lastActivity(state, id)
         : null;
     if (busy) {
@@ -192,7 +193,6 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
         `It is Mark ${mark}: ${name} is busy ${busy} until Mark ${own}; ${action.name} can be taken then ${anyTime}.`,
       );
     }
-    const currentName = state.current ? (state.combatants[state.current]?.name ?? state.current) : null;
     const when =
       own === null
         ? `${action.name} waits for the next Round's roll: ${name} has no Mark left to act at this Round`

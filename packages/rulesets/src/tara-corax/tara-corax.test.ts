@@ -474,6 +474,27 @@ describe('000 Ties: higher raw Initiative, then Agility, then Intellect, else si
   });
 });
 
+describe('refusals out of turn: busy with the last action, or after the turn ahead at the same Mark', () => {
+  it('says busy with the last action while someone else has the turn, and "after" at the own Mark', () => {
+    const enc = fight({ ana: { initiative: 12, meleeAttacks: 2 }, bo: { initiative: 15, landSpeed: 20 } });
+    must(enc, { type: 'start', rolls: { ana: 8, bo: 2 } });
+    // Ana 20, Bo 17. Ana attacks at 20 (and 13); Bo acts at 17 and moves 12 Units, to Mark 5.
+    must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+    until(enc, 'bo');
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'draw' }).message).toBe(
+      'It is Mark 17: Ana is busy with Melee attacks until Mark 5; Draw a weapon or item can be taken then (only Free and reactive actions can be taken any time).',
+    );
+    must(enc, { type: 'act', actor: 'bo', action: 'move', units: 12 });
+    must(enc, { type: 'next' });
+    until(enc, 'bo');
+    expect(mark(enc)).toBe(5);
+    // Ana's next action is due at Mark 5 too, after Bo's (higher raw Initiative): not "busy".
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'draw' }).message).toContain(
+      "It is Mark 5, Bo's turn; Ana acts at this Mark too, after Bo's turn",
+    );
+  });
+});
+
 describe('log lines: capped rolls, empty orders', () => {
   it('says when an Initiative Roll was capped at 30, and when nobody has a Mark to act at a Round', () => {
     const enc = fight({ ana: { initiative: 25 } });
