@@ -145,7 +145,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
   if (!actor.active && !actsSimultaneouslyNow(state, id))
     return fail(
       'combatant/defeated',
-      `${actor.name} is out of the fight; revive them (revive) to bring them back, and they act again from the next Round's roll.`,
+      `${actor.name} is out of the fight; revive them to bring them back, and they act again from the next Round's roll.`,
     );
   const cs = actor.cs;
   const info = infoOf(action);
@@ -158,12 +158,12 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     if (cs.channeling !== 'channeling')
       return fail(
         'channel/not-channeling',
-        `${name} is not Channeling, so there is nothing to break; only a character who Channels (channel) can break it.`,
+        `${name} is not Channeling, so there is nothing to break; only a character who Channels can break it.`,
       );
   } else if (cs.channeling === 'channeling') {
     return fail(
       'channel/channeling',
-      `${name} is Channeling and can make no other Action, not even a Free Action; break the Channel first (break-channel).`,
+      `${name} is Channeling and can make no other Action, not even a Free Action; break the Channel first (Break the Channel).`,
     );
   } else if (cs.channeling === 'broken' && !(free || info.rule === 'move')) {
     return fail(
@@ -252,7 +252,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (!cs.casting?.combatCasting) {
         return fail(
           'combat-casting/not-casting',
-          `${name} is not casting with Combat Casting; this movement is free only while casting a spell started with combatCasting. Use move (1 Mark per Unit) instead.`,
+          `${name} is not casting with Combat Casting; this movement is free only while casting a spell cast with Combat Casting. Use Move (1 Mark per Unit) instead.`,
         );
       }
       const allowed = p.check === undefined ? undefined : Math.max(0, Math.floor((p.check - 2) / 3));
@@ -273,7 +273,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (movedIntoMelee && !cs.meleeSet) {
         return fail(
           'set/required',
-          `${name} moved this Round and must Set (Quarter Action, 5 Marks) before attacking in melee, unless an ability Sets automatically or someone moved into melee with ${name} (defending: true).`,
+          `${name} moved this Round and must Set (Quarter Action, 5 Marks) before attacking in melee, unless an ability Sets automatically or someone moved into melee with ${name} (then say ${name} is defending).`,
         );
       }
       // "the Round they move into Combat is limited to a single attack".
@@ -300,7 +300,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (p.castingTime === undefined) {
         return fail(
           'cast/casting-time',
-          `Give the spell's Casting Time in Marks (castingTime) so Roundkeeper knows when it goes off.`,
+          `Give the spell's Casting Time in Marks so Roundkeeper knows when it goes off.`,
         );
       }
       if (cs.casting) {

@@ -620,7 +620,7 @@ describe('000 Setting', () => {
     must(enc, { type: 'next' });
     const r = refused(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
     expect(r.code).toBe('set/required');
-    expect(r.message).toContain('defending: true');
+    expect(r.message).toContain('someone moved into melee with Ana (then say Ana is defending)');
     const entries = must(enc, { type: 'act', actor: 'ana', action: 'melee-attack', defending: true });
     expect(entries.filter((e) => e.event.type === 'tara/attack')).toHaveLength(1);
     const line = describeTaraEvent(entries.find((e) => e.event.type === 'tara/acted')!.event, st(enc));
