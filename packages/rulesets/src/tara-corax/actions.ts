@@ -365,20 +365,22 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
   let carry = false;
   if (marks > cs.marksLeft) {
     const eligible = marks === FULL_ACTION && !cs.acted && !cs.fullActionException;
-    // The Full Action exception first (nothing carries over); else an action that may carry over
-    // starts with the Marks left and finishes in the next Round.
+    // The Full Action exception first (nothing carries over). A Full Action is otherwise refused: the
+    // exception is "IF AND ONLY IF they have performed no other Action that Round". Any other action
+    // that may carry over starts with the Marks left and finishes in the next Round.
+    const full = marks === FULL_ACTION;
     if (eligible) exception = true;
-    else if (carriesOver(info) && cs.marksLeft > 0) carry = true;
+    else if (!full && carriesOver(info) && cs.marksLeft > 0) carry = true;
     else {
-      const why =
-        marks === FULL_ACTION
-          ? cs.fullActionException
-            ? ' (the once-per-Round Full Action is used)'
-            : ' (a Full Action without enough Initiative is allowed only if no other Action was taken this Round)'
-          : '';
+      const why = full
+        ? cs.fullActionException
+          ? ' (the once-per-Round Full Action is used)'
+          : ' (a Full Action without enough Initiative is allowed only if no other Action was taken this Round)'
+        : '';
+      const never = !carriesOver(info) ? 'Attacks and movement never carry over into the next Round: c' : 'C';
       const advice =
         cs.marksLeft > 0
-          ? `Attacks and movement never carry over into the next Round: choose an action of ${cs.marksLeft} Marks or less (or one that may carry over, like a potion, a Skill or a spell), or wait for the next Round.`
+          ? `${never}hoose an action of ${cs.marksLeft} Marks or less, or a Quarter or Half Action that may carry over into the next Round (a potion, a Skill, an item), or wait for the next Round.`
           : 'Only Free Actions remain this Round; wait for the next Round.';
       return fail(
         'budget/insufficient',

@@ -204,7 +204,7 @@ describe('000 Budget: Free 0, Quarter 5, Half 10, Full 15, movement 1 Mark per U
     const r = refused(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
     expect(r.code).toBe('budget/insufficient');
     expect(r.message).toBe(
-      'Melee attacks needs 15 Marks; Ana has 8 left (a Full Action without enough Initiative is allowed only if no other Action was taken this Round). Attacks and movement never carry over into the next Round: choose an action of 8 Marks or less (or one that may carry over, like a potion, a Skill or a spell), or wait for the next Round.',
+      'Melee attacks needs 15 Marks; Ana has 8 left (a Full Action without enough Initiative is allowed only if no other Action was taken this Round). Attacks and movement never carry over into the next Round: choose an action of 8 Marks or less, or a Quarter or Half Action that may carry over into the next Round (a potion, a Skill, an item), or wait for the next Round.',
     );
   });
 
@@ -224,17 +224,20 @@ describe('000 Budget: Free 0, Quarter 5, Half 10, Full 15, movement 1 Mark per U
     expect(cs(enc, 'ana').carrying).toBeNull();
   });
 
-  it('Carry Over: a spell started with 12 Marks left goes off on time and carries the rest of its Full Action over', () => {
+  it('Carry Over: a Full Action (a spell, a Full Skill) with too few Marks after another Action is refused, not carried', () => {
     const enc = fight({ ana: { initiative: 10 } });
     must(enc, { type: 'start', rolls: { ana: 3 } });
     must(enc, { type: 'act', actor: 'ana', action: 'move', units: 1 });
     must(enc, { type: 'next' });
-    must(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 10, spell: 'Spark' });
-    expect(cs(enc, 'ana').carryOver).toBe(3);
-    expect(30 - cs(enc, 'ana').casting!.resolvesAt.at[0]!).toBe(2);
-    endRound(enc);
-    must(enc, { type: 'next', rolls: { ana: 3 } });
-    expect(cs(enc, 'ana').initiativeScore).toBe(10);
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 10, spell: 'Spark' });
+    expect(r.code).toBe('budget/insufficient');
+    expect(r.message).toBe(
+      'Cast a Spell needs 15 Marks; Ana has 12 left (a Full Action without enough Initiative is allowed only if no other Action was taken this Round). Choose an action of 12 Marks or less, or a Quarter or Half Action that may carry over into the next Round (a potion, a Skill, an item), or wait for the next Round.',
+    );
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'full-skill' }).code).toBe(
+      'budget/insufficient',
+    );
+    must(enc, { type: 'act', actor: 'ana', action: 'concentration-skill' });
   });
 
   it('Carry Over: a Casting Time over ten Rounds is refused with a sentence, not a schema message', () => {
