@@ -657,22 +657,21 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
       }
     });
   }
+  const resolvesLater = events.some(
+    (e) => e.type === 'agenda/scheduled' && (e.entry as { kind?: string }).kind === 'resolve',
+  );
+  if (casting && !full && !resolvesLater) {
+    events.push({ type: 'tara/spell-resolved', combatant: id, spell: casting.spell, round, mark });
+  }
   // A character defeated at the Mark of a simultaneous action takes that action and nothing after it:
-  // later attacks, a next action, a spell or an action still to finish are gone.
+  // later attacks, a next action, a spell still to go off or an action still to finish are gone.
   if (!actor.active) {
     const kept = events.filter((e) => e.type !== 'agenda/scheduled');
-    if (casting && kept.length < events.length)
+    if (casting && resolvesLater)
       kept.push({ type: 'tara/spell-fizzled', combatant: id, spell: casting.spell });
     if (after.carrying)
       kept.push({ type: 'tara/carry-dropped', combatant: id, action: action.id, name: action.name });
     return kept;
-  }
-  if (
-    casting &&
-    !full &&
-    !events.some((e) => e.type === 'agenda/scheduled' && (e.entry as { kind?: string }).kind === 'resolve')
-  ) {
-    events.push({ type: 'tara/spell-resolved', combatant: id, spell: casting.spell, round, mark });
   }
   return events;
 }

@@ -516,6 +516,30 @@ describe('log lines: capped rolls, empty orders', () => {
   });
 });
 
+describe('000 Ties: simultaneous actions survive a defeat at that Mark', () => {
+  it('a caster defeated at the Mark of a simultaneous action still casts: at once in a Simple Round, fizzling if it would go off later', () => {
+    for (const roundMode of ['simple', 'full'] as const) {
+      const enc = fight(
+        { ana: { initiative: 10 }, bo: { initiative: 10 }, cara: { initiative: 5 } },
+        { roundMode },
+      );
+      must(enc, { type: 'start', rolls: { ana: 5, bo: 5, cara: 1 } });
+      expect(enc.state.current).toBe('ana');
+      must(enc, { type: 'defeat', combatant: 'bo' });
+      const cast = must(enc, { type: 'act', actor: 'bo', action: 'cast', castingTime: 5, spell: 'Spark' });
+      const types = cast.map((e) => e.event.type);
+      expect(types).toContain(roundMode === 'simple' ? 'tara/spell-resolved' : 'tara/spell-fizzled');
+      expect(cs(enc, 'bo').casting).toBeNull();
+      expect(st(enc).agenda.filter((e) => e.combatant === 'bo' && e.kind !== 'turn')).toHaveLength(0);
+      // The clock moves on: the moment is over, and so is the defeated character's part in it.
+      must(enc, { type: 'next' });
+      must(enc, { type: 'next' });
+      expect(enc.state.current).toBe('cara');
+      expect(refused(enc, { type: 'act', actor: 'bo', action: 'draw' }).code).toBe('combatant/defeated');
+    }
+  });
+});
+
 describe('000 Channeling: all the round’s Initiative, nothing else; breaking leaves movement and Free actions', () => {
   it('refuses everything while Channeling, even Free Actions; after breaking, only moves and Free Actions', () => {
     const enc = fight({ ana: { initiative: 15, landSpeed: 10 } });
