@@ -44,7 +44,7 @@ Exit codes:
 Examples:
   $ roundkeeper run examples/classic/ambush.yaml
   $ roundkeeper play examples/classic/ambush.yaml
-  $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 10000 --seed 7
+  $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 2000 --seed 7
   $ roundkeeper analyze examples/simulate/classic-duel.yaml
   $ roundkeeper rulesets
   $ roundkeeper rulesets tara-corax --json
@@ -117,8 +117,8 @@ A refused command prints the rule's sentence; the exit code is then 1.
 Examples:
   $ roundkeeper play examples/classic/ambush.yaml
   $ roundkeeper play --ruleset classic --seed 3
-  $ printf 'start\\nact ana attack\\nnext\\n' | roundkeeper play fight.yaml
-  $ roundkeeper play fight.yaml --json < moves.txt`,
+  $ printf 'start\\nact ana attack\\nnext\\n' | roundkeeper play examples/classic/fight.yaml
+  $ printf 'start\\nact ana attack target=orc\\n' | roundkeeper play examples/classic/fight.yaml --json`,
   )
   .action(
     async (
@@ -186,8 +186,8 @@ results as the engine, much faster; the output says which simulator ran (--engin
 starts alone and brings in every core once the first trials show the run will take over a second.
 
 Examples:
-  $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 20000 --seed 7
-  $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 100000 --workers 2 --json
+  $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 2000 --seed 7
+  $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 10000 --workers 2 --json
   $ roundkeeper simulate examples/simulate/classic-skirmish.yaml --plot skirmish.svg
   $ roundkeeper simulate examples/simulate/tara-corax-melee.yaml --trials 200000 --workers 2`,
   )
@@ -277,8 +277,8 @@ program
 Exits 1 when the file replays but an expectation in it is not met, 2 when it cannot be read.
 
 Examples:
-  $ roundkeeper import bug-report.json --out examples/classic/bug-123.yaml
-  $ roundkeeper import fight.yaml`,
+  $ roundkeeper import ambush.json --out ambush-checked.yaml
+  $ roundkeeper import examples/classic/fight.yaml`,
   )
   .action((file: string, opts: { out?: string }) => {
     const { text, code } = importCommand(file, rulesets, opts.out);
