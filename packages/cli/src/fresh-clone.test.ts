@@ -27,8 +27,10 @@ beforeAll(() => {
   home = mkdtempSync(join(tmpdir(), 'rk-home-'));
   execFileSync('git', ['clone', '--quiet', repo, clone]);
   // The newcomer's shell: none of the npm_* variables of the `npm test` this may run inside; a home of
-  // its own (the docs write to ~/rk), with npm's cache where it was.
-  const cache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+  // its own (the docs write to ~/rk), with npm's cache and settings where they were (node-gyp's headers).
+  const npmConfig = (key: string) => execFileSync('npm', ['config', 'get', key], { encoding: 'utf8' }).trim();
+  const cache = npmConfig('cache');
+  const userconfig = npmConfig('userconfig');
   env = Object.fromEntries(
     Object.entries(process.env).filter(
       ([k]) => !/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'NODE_OPTIONS',
@@ -37,6 +39,7 @@ beforeAll(() => {
   Object.assign(env, {
     HOME: home,
     npm_config_cache: cache,
+    npm_config_userconfig: userconfig,
     npm_config_fund: 'false',
     npm_config_audit: 'false',
   });
