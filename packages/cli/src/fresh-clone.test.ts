@@ -43,13 +43,13 @@ beforeAll(() => {
     npm_config_fund: 'false',
     npm_config_audit: 'false',
   });
-  const ci = spawnSync('npm', ['ci'], { cwd: clone, env, encoding: 'utf8', timeout: 360_000 });
+  const ci = spawnSync('npm', ['ci'], { cwd: clone, env, encoding: 'utf8', timeout: 600_000 });
   if (ci.status !== 0) throw new Error(`npm ci failed in the clone:\n${ci.stderr.slice(-3000)}`);
-}, 400_000);
+}, 660_000);
 
 afterAll(() => {
   for (const dir of [clone, home]) if (dir) rmSync(dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 /** The command lines of every ```sh block of a Markdown file, without their comments. */
 function shellLines(markdown: string): string[] {
