@@ -187,7 +187,7 @@ starts alone and brings in every core once the first trials show the run will ta
 
 Examples:
   $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 2000 --seed 7
-  $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 10000 --workers 2 --json
+  $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 4000 --workers 2 --json
   $ roundkeeper simulate examples/simulate/classic-skirmish.yaml --plot skirmish.svg
   $ roundkeeper simulate examples/simulate/tara-corax-melee.yaml --trials 200000 --workers 2`,
   )
