@@ -1,6 +1,7 @@
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
-import { type Created, Hub, type Subscriber } from './hub.js';
+import { InProcessFanout } from './fanout.js';
+import { type Created, Hub, HubError, type Subscriber } from './hub.js';
 import { hashToken } from './links.js';
 import { MemoryStorage } from './storage/memory.js';
 
@@ -38,5 +39,89 @@ describe('hub: memory follows the live encounters, not the stored ones', () => {
     expect(again.seq).toBe((await storage.getEncounter(made[1]!.record.id))!.seq);
     expect(again.state.status).toBe('running');
     expect(await storage.findLink(hashToken(made[1]!.tokens.gm))).toBeDefined();
+  });
+});
+
+describe('hub: several instances on one storage', () => {
+  const twoInstances = () => {
+    const storage = new MemoryStorage();
+    const fanout = new InProcessFanout();
+    return { storage, a: new Hub(storage, rulesets, { fanout }), b: new Hub(storage, rulesets, { fanout }) };
+  };
+  const viewer = (sent: Array<Record<string, unknown>>): Subscriber => ({
+    viewer: { role: 'gm' },
+    send: (t) => sent.push(JSON.parse(t)),
+    close: () => {},
+  });
+
+  it('a viewer of one instance sees a command sent to the other, once and in order', async () => {
+    const { a, b } = twoInstances();
+    const c = await a.create({ name: 'Two', ruleset: 'classic', seed: 1, combatants: party });
+    const id = c.record.id;
+    const sent: Array<Record<string, unknown>> = [];
+    await b.subscribe(id, await b.link(c.tokens.gm, id), viewer(sent));
+    const gm = await a.link(c.tokens.gm, id);
+    await a.command(id, gm, { type: 'start' });
+    for (let i = 0; i < 5; i++) await a.command(id, gm, { type: 'next' });
+    await wait(50);
+    const seqs = sent
+      .filter((m) => m.type === 'change')
+      .flatMap((m) => (m.entries as Array<{ seq: number }>).map((e) => e.seq));
+    const stored = (await a.eventsSince(id, gm, c.record.seq)).entries.map((e) => e.seq);
+    expect(seqs).toEqual(stored);
+    expect((await b.snapshotFor(id, gm)).state).toEqual((await a.snapshotFor(id, gm)).state);
+  });
+
+  it('commands racing through both instances are all decided against the current state: no loss, no fork', async () => {
+    const { storage, a, b } = twoInstances();
+    const c = await a.create({ name: 'Race', ruleset: 'classic', seed: 2, combatants: party });
+    const id = c.record.id;
+    const gm = await a.link(c.tokens.gm, id);
+    await a.command(id, gm, { type: 'start' });
+    await b.open(id);
+    const hits = Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b));
+    const results = await Promise.all(
+      hits.map((hub) => hub.command(id, gm, { type: 'damage', combatant: 'orc', amount: 1 })),
+    );
+    expect(results.every((r) => r.entries.length > 0)).toBe(true);
+    const entries = await storage.readEntries(id);
+    expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
+    expect(new Set(results.map((r) => r.seq)).size).toBe(40);
+    await wait(20); // each instance hears the other's last appends
+    const replayed = (await new Hub(storage, rulesets).snapshotFor(id, gm)).state;
+    expect((await a.snapshotFor(id, gm)).state).toEqual(replayed);
+    expect((await b.snapshotFor(id, gm)).state).toEqual(replayed);
+    expect(replayed.combatants.orc!.hp).toMatchObject({ current: 15 - 40 });
+  });
+
+  it('a command another instance made pointless is refused against the new state, not stored twice', async () => {
+    const { storage, a, b } = twoInstances();
+    const c = await a.create({ name: 'Refuse', ruleset: 'classic', seed: 3, combatants: party });
+    const id = c.record.id;
+    const gm = await a.link(c.tokens.gm, id);
+    await b.open(id);
+    const [first, second] = await Promise.allSettled([
+      a.command(id, gm, { type: 'start' }),
+      b.command(id, gm, { type: 'start' }),
+    ]);
+    const refused = [first, second].filter((r) => r.status === 'rejected');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.reason).toBeInstanceOf(HubError);
+    expect(refused[0]!.reason.status).toBe(422);
+    const starts = (await storage.readCommands(id)).filter(
+      (x) => (x.command as { type: string }).type === 'start',
+    );
+    expect(starts).toHaveLength(1);
+  });
+
+  it('an encounter deleted through one instance closes the viewers of the other', async () => {
+    const { a, b } = twoInstances();
+    const c = await a.create({ name: 'Gone', ruleset: 'classic', seed: 4, combatants: party });
+    const id = c.record.id;
+    const sent: Array<Record<string, unknown>> = [];
+    await b.subscribe(id, await b.link(c.tokens.gm, id), viewer(sent));
+    await a.delete(id);
+    await wait(50);
+    expect(sent.at(-1)).toEqual({ type: 'deleted' });
   });
 });

@@ -19,6 +19,7 @@ import {
   view,
   viewLog,
 } from '@roundkeeper/engine';
+import { type Change, type Fanout, InProcessFanout } from './fanout.js';
 import {
   authorize,
   defaultPlayerCommands,
@@ -28,7 +29,13 @@ import {
   playerLink,
   viewerOf,
 } from './links.js';
-import type { CommandRecord, EncounterRecord, LinkRecord, Storage } from './storage/storage.js';
+import {
+  type CommandRecord,
+  type EncounterRecord,
+  type LinkRecord,
+  type Storage,
+  StorageConflictError,
+} from './storage/storage.js';
 
 /** A connected viewer: the server pushes its redacted view of every change. */
 export interface Subscriber {
@@ -74,7 +81,18 @@ export interface HubOptions {
   keepUnwatched?: number;
   /** The wall clock, injected (tests use a fake one). */
   now?: () => Date;
+  /**
+   * How this instance hears what other instances on the same database changed (default: in process,
+   * for one server on its own database).
+   */
+  fanout?: Fanout;
 }
+
+/**
+ * How many times a command is decided again after another instance appended first. Each retry follows
+ * a real append by someone else, so this bounds only a pathological race, never a normal one.
+ */
+const MAX_REDECISIONS = 100;
 
 /** An encounter's row as a link reads it. */
 export type EncounterSummary = Omit<EncounterRecord, 'origin'> & { origin?: Json };
@@ -109,6 +127,7 @@ export class Hub {
   private readonly idleMs: number;
   private readonly keepUnwatched: number;
   private readonly now: () => Date;
+  readonly fanout: Fanout;
 
   constructor(
     readonly storage: Storage,
@@ -119,6 +138,10 @@ export class Hub {
     this.idleMs = options.idleMs ?? 5 * 60_000;
     this.keepUnwatched = options.keepUnwatched ?? 32;
     this.now = options.now ?? (() => new Date());
+    this.fanout = options.fanout ?? new InProcessFanout();
+    this.fanout.listen((change) => {
+      void this.heard(change);
+    });
   }
 
   private time(): string {
@@ -354,7 +377,10 @@ export class Hub {
     command: unknown,
   ): Promise<{ seq: number; entries: LogEntry[] }> {
     const live = await this.open(id);
-    return this.serialize(live, async () => {
+    // A command decided against a state another instance has since moved past is decided again against
+    // the new one (its append is refused first, so nothing forks): never lost, and a command the new
+    // state refuses is refused.
+    const decide = async (redecisions: number): Promise<{ seq: number; entries: LogEntry[] }> => {
       if (typeof command === 'object' && command !== null && !Array.isArray(command)) {
         const refused = authorize(link, command as Command, live.log.state);
         if (refused) throw new HubError(403, refused);
@@ -375,15 +401,67 @@ export class Hub {
         );
       } catch (error) {
         live.log.rollback(before);
-        throw error;
+        if (!(error instanceof StorageConflictError) || redecisions >= MAX_REDECISIONS) throw error;
+        await this.catchUp(id, live);
+        return decide(redecisions + 1);
       }
       const seq = result.at(-1)!.seq;
       const crossed = Math.floor(seq / this.snapshotEvery) > Math.floor(live.record.seq / this.snapshotEvery);
       live.record = { ...live.record, seq, updatedAt: time };
       if (crossed) await this.storage.saveSnapshot(id, seq, live.log.state);
       this.broadcast(live, result);
+      void this.fanout.publish({ encounter: id, kind: 'appended', seq }).catch(() => undefined);
       return { seq, entries: viewLog(result, viewer, live.log.state, live.ruleset, live.log.everHidden) };
-    });
+    };
+    return this.serialize(live, () => decide(0));
+  }
+
+  /**
+   * Folds what other instances appended since this copy's seq and sends this instance's viewers the
+   * change; runs in the encounter's queue. An encounter deleted meanwhile is dropped (404).
+   */
+  private async catchUp(id: string, live: Live): Promise<void> {
+    const record = await this.storage.getEncounter(id);
+    if (!record) {
+      this.dropDeleted(id, live);
+      throw new HubError(
+        404,
+        reject('encounter/unknown', `There is no encounter "${id}" (it may have been deleted).`),
+      );
+    }
+    const entries = await this.storage.readEntries(id, live.record.seq);
+    const seq = entries.at(-1)?.seq ?? live.record.seq;
+    live.record = { ...record, seq };
+    if (entries.length === 0) return;
+    live.log.adopt(entries);
+    this.broadcast(live, entries);
+  }
+
+  /** Tells the viewers of a deleted encounter, closes them, and forgets it. */
+  private dropDeleted(id: string, live: Live): void {
+    for (const sub of live.subscribers) {
+      sub.send(JSON.stringify({ type: 'deleted' }));
+      sub.close();
+    }
+    if (this.live.get(id) === live) this.live.delete(id);
+  }
+
+  /**
+   * A change some instance announced: a loaded (or loading) encounter catches up; one not in memory
+   * loads fresh when next opened. `undefined` (the announcements had a gap): every loaded one checks.
+   */
+  private async heard(change: Change | undefined): Promise<void> {
+    const ids = change ? [change.encounter] : [...this.live.keys()];
+    for (const id of ids) {
+      const live = this.live.get(id) ?? (await this.loading.get(id)?.catch(() => undefined));
+      if (!live) continue;
+      if (change?.kind === 'appended' && change.seq <= live.record.seq) continue;
+      if (change?.kind === 'deleted') {
+        await this.serialize(live, async () => this.dropDeleted(id, live));
+        continue;
+      }
+      await this.serialize(live, () => this.catchUp(id, live)).catch(() => undefined);
+    }
   }
 
   /** Sends each subscriber its own view of the change; views are computed once per kind of viewer. */
@@ -476,6 +554,7 @@ export class Hub {
       const time = this.time();
       await this.storage.updateEncounter(id, patch, time);
       live.record = { ...live.record, ...patch, updatedAt: time };
+      void this.fanout.publish({ encounter: id, kind: 'updated' }).catch(() => undefined);
       return live.record;
     });
   }
@@ -484,11 +563,8 @@ export class Hub {
     const live = await this.open(id);
     await this.serialize(live, async () => {
       await this.storage.deleteEncounter(id);
-      for (const sub of live.subscribers) {
-        sub.send(JSON.stringify({ type: 'deleted' }));
-        sub.close();
-      }
-      this.live.delete(id);
+      this.dropDeleted(id, live);
+      void this.fanout.publish({ encounter: id, kind: 'deleted' }).catch(() => undefined);
     });
   }
 

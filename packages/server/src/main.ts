@@ -19,6 +19,8 @@ Options:
   --host <host>        address to listen on (env RK_HOST; default 127.0.0.1)
   --port <port>        port, 0 for any free one (env RK_PORT; default 4321)
   --data-dir <dir>     where the database file lives (env RK_DATA_DIR; default ./data)
+  --database-url <url> postgres://… : keep encounters in PostgreSQL instead, shared by every
+                       instance given the same URL (env RK_DATABASE_URL)
   --web-root <dir>     the web app's build (default: packages/web/dist)
   --log-level <level>  fatal, error, warn, info, debug (env RK_LOG_LEVEL; default warn)
   --rate-limit <n>     requests per client per 10 s, 0 for none (env RK_RATE_LIMIT; default 600)
@@ -41,6 +43,7 @@ try {
       host: { type: 'string' },
       port: { type: 'string' },
       'data-dir': { type: 'string' },
+      'database-url': { type: 'string' },
       'web-root': { type: 'string' },
       'log-level': { type: 'string' },
       'rate-limit': { type: 'string' },
@@ -79,6 +82,7 @@ try {
     ...(values['web-root'] ? { webRoot: values['web-root'] as string } : {}),
     logLevel: (values['log-level'] as string | undefined) ?? env.RK_LOG_LEVEL ?? 'warn',
     ...(rateLimit !== undefined ? { rateLimit } : {}),
+    databaseUrl: (values['database-url'] as string | undefined) ?? env.RK_DATABASE_URL,
   });
   process.stdout.write(`Roundkeeper listening on ${server.url}\n`);
   let closing = false;

@@ -110,7 +110,7 @@ export class PostgresStorage implements Storage {
 
   /** Connects, runs the migrations that have not run yet, and resolves once the database is usable. */
   static async open(connectionString: string, options: PostgresOptions = {}): Promise<PostgresStorage> {
-    const pool = new pg.Pool({ connectionString, max: options.max ?? 10 });
+    const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: 5000 });
     // An idle connection the server drops (a restart, a failover) must not crash the process: the pool
     // replaces it on the next query.
     pool.on('error', () => undefined);
