@@ -490,11 +490,13 @@ export class Hub {
     link: LinkRecord,
   ): Promise<{ record: EncounterRecord; seq: number; state: EncounterView }> {
     const live = await this.open(id);
-    return {
+    // In the encounter's queue, like every read of its log: a command being stored has already
+    // changed the copy in memory, and must not be seen before it is stored.
+    return this.serialize(live, async () => ({
       record: live.record,
       seq: live.record.seq,
       state: view(live.log.state, viewerOf(link), live.ruleset),
-    };
+    }));
   }
 
   async eventsSince(
@@ -503,11 +505,13 @@ export class Hub {
     after: number,
   ): Promise<{ seq: number; entries: LogEntry[] }> {
     const live = await this.open(id);
-    const entries = live.log.entries.filter((e) => e.seq > after);
-    return {
-      seq: live.record.seq,
-      entries: viewLog(entries, viewerOf(link), live.log.state, live.ruleset, live.log.everHidden),
-    };
+    return this.serialize(live, async () => {
+      const entries = live.log.entries.filter((e) => e.seq > after);
+      return {
+        seq: live.record.seq,
+        entries: viewLog(entries, viewerOf(link), live.log.state, live.ruleset, live.log.everHidden),
+      };
+    });
   }
 
   /**
@@ -518,31 +522,40 @@ export class Hub {
     let live = await this.open(id);
     // Unloaded between the two (only if a quarter second passed): take the copy in memory now.
     while (this.live.get(id) !== live) live = await this.open(id);
-    live.subscribers.add(sub);
-    const viewer = viewerOf(link);
-    sub.send(
-      JSON.stringify({
-        type: 'hello',
-        role: link.role,
-        combatants: link.combatants,
-        encounter: recordFor(live.record, link.role),
-        seq: live.record.seq,
-        state: view(live.log.state, viewer, live.ruleset),
-      }),
-    );
-    if (after !== undefined && after < live.record.seq) {
-      const missed = live.log.entries.filter((e) => e.seq > after);
+    const current = live;
+    // In the encounter's queue: never between a command's decision and its append (the copy in memory
+    // already shows it, the change that announces it is still to come).
+    return this.serialize(current, async () => {
+      const live = current;
+      // The viewer saw more than this copy holds: another instance appended and its notice is on its
+      // way. Catch up first, or the notice would send the viewer what it already has.
+      if (after !== undefined && after > live.record.seq) await this.catchUp(id, live);
+      live.subscribers.add(sub);
+      const viewer = viewerOf(link);
       sub.send(
         JSON.stringify({
-          type: 'events',
-          entries: viewLog(missed, viewer, live.log.state, live.ruleset, live.log.everHidden),
+          type: 'hello',
+          role: link.role,
+          combatants: link.combatants,
+          encounter: recordFor(live.record, link.role),
+          seq: live.record.seq,
+          state: view(live.log.state, viewer, live.ruleset),
         }),
       );
-    }
-    return () => {
-      live.subscribers.delete(sub);
-      live.lastUsed = Date.now();
-    };
+      if (after !== undefined && after < live.record.seq) {
+        const missed = live.log.entries.filter((e) => e.seq > after);
+        sub.send(
+          JSON.stringify({
+            type: 'events',
+            entries: viewLog(missed, viewer, live.log.state, live.ruleset, live.log.everHidden),
+          }),
+        );
+      }
+      return () => {
+        live.subscribers.delete(sub);
+        live.lastUsed = Date.now();
+      };
+    });
   }
 
   async update(
