@@ -417,24 +417,34 @@ export class Hub {
   }
 
   /**
-   * Folds what other instances appended since this copy's seq and sends this instance's viewers the
-   * change; runs in the encounter's queue. An encounter deleted meanwhile is dropped (404).
+   * Folds what other instances appended since this copy's seq and sends this instance's viewers each
+   * command's change, as the instance that stored it sent its own; runs in the encounter's queue. An
+   * encounter deleted meanwhile is dropped (404).
    */
   private async catchUp(id: string, live: Live): Promise<void> {
-    const record = await this.storage.getEncounter(id);
-    if (!record) {
+    const entries = await this.storage.readEntries(id, live.record.seq);
+    if (entries.length === 0) {
+      const record = await this.storage.getEncounter(id);
+      if (record) {
+        live.record = { ...record, seq: live.record.seq };
+        return;
+      }
       this.dropDeleted(id, live);
       throw new HubError(
         404,
         reject('encounter/unknown', `There is no encounter "${id}" (it may have been deleted).`),
       );
     }
-    const entries = await this.storage.readEntries(id, live.record.seq);
-    const seq = entries.at(-1)?.seq ?? live.record.seq;
-    live.record = { ...record, seq };
-    if (entries.length === 0) return;
-    live.log.adopt(entries);
-    this.broadcast(live, entries);
+    for (let from = 0; from < entries.length; ) {
+      let to = from + 1;
+      while (to < entries.length && entries[to]!.group === entries[from]!.group) to++;
+      const change = entries.slice(from, to);
+      live.log.adopt(change);
+      const last = change.at(-1)!;
+      live.record = { ...live.record, seq: last.seq, updatedAt: last.time ?? live.record.updatedAt };
+      this.broadcast(live, change);
+      from = to;
+    }
   }
 
   /** Tells the viewers of a deleted encounter, closes them, and forgets it. */
