@@ -81,6 +81,9 @@ export function storageContract(
       await expect(s.append('zzz', 0, [entry(1, 1)], null, 'x')).rejects.toBeInstanceOf(StorageConflictError);
       expect((await s.readEntries('a')).map((e) => e.seq)).toEqual([1, 2, 3]);
       expect(await s.readCommands('a')).toHaveLength(1);
+      await s.append('a', 3, [entry(4, 2)], null, '2026-01-03T00:00:00.000Z');
+      expect((await s.readEntries('a', 3)).map((e) => e.seq)).toEqual([4]);
+      expect(await s.readCommands('a')).toHaveLength(1);
     });
 
     it('lets exactly one of two writers append after the same seq', async () => {
