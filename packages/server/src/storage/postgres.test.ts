@@ -6,6 +6,19 @@ import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 
 const available = await postgresAvailable();
 
+describe('postgres: a database that cannot be opened', () => {
+  it('is refused with where it was looked for (never the password) and what to check', async () => {
+    const error = await PostgresStorage.open('postgres://rk:s3cret@127.0.0.1:1/roundkeeper').catch(
+      (e: Error) => e,
+    );
+    expect(error).toBeInstanceOf(Error);
+    const message = (error as Error).message;
+    expect(message).toContain('rk@127.0.0.1:1/roundkeeper');
+    expect(message).toContain('--database-url');
+    expect(message).not.toContain('s3cret');
+  });
+});
+
 describe.skipIf(!available)('postgres', () => {
   let dropLast: (() => Promise<void>) | undefined;
   storageContract(

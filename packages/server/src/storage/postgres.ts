@@ -57,6 +57,16 @@ const toLink = (r: LinkRow): LinkRecord => ({
   createdAt: r.created_at,
 });
 
+/** Where a connection string points, without its password (for messages and logs). */
+function where(connectionString: string): string {
+  try {
+    const u = new URL(connectionString);
+    return `${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.host}${u.pathname}`;
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
 /** PostgreSQL's code for a unique-key violation. */
 const UNIQUE_VIOLATION = '23505';
 
@@ -119,7 +129,9 @@ export class PostgresStorage implements Storage {
       await storage.migrate();
     } catch (error) {
       await pool.end();
-      throw error;
+      throw new Error(
+        `Could not open the PostgreSQL database ${where(connectionString)}: ${(error as Error).message}. Check --database-url (or RK_DATABASE_URL) and that the database server runs and lets this role in.`,
+      );
     }
     return storage;
   }
