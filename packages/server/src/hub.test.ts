@@ -125,3 +125,25 @@ describe('hub: several instances on one storage', () => {
     expect(sent.at(-1)).toEqual({ type: 'deleted' });
   });
 });
+
+describe('hub: a copy behind the database', () => {
+  it('decides again before refusing: a refusal is only ever the current state’s', async () => {
+    const storage = new MemoryStorage();
+    // Two instances that do not hear each other: b's copy stays behind until it looks.
+    const a = new Hub(storage, rulesets, { fanout: new InProcessFanout() });
+    const b = new Hub(storage, rulesets, { fanout: new InProcessFanout() });
+    const c = await a.create({ name: 'Behind', ruleset: 'classic', seed: 6, combatants: party });
+    const id = c.record.id;
+    const gm = await a.link(c.tokens.gm, id);
+    await b.open(id);
+    await a.command(id, gm, { type: 'start' });
+    // In b's copy the fight has not started, so `next` would be refused; in the database it has.
+    const next = await b.command(id, gm, { type: 'next' });
+    expect(next.entries.length).toBeGreaterThan(0);
+    // And what the current state refuses is still refused.
+    await expect(b.command(id, gm, { type: 'start' })).rejects.toMatchObject({ status: 422 });
+    expect((await storage.readEntries(id)).map((e) => e.seq)).toEqual(
+      Array.from({ length: next.seq }, (_, i) => i + 1),
+    );
+  });
+});

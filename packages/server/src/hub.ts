@@ -383,13 +383,19 @@ export class Hub {
     const decide = async (redecisions: number): Promise<{ seq: number; entries: LogEntry[] }> => {
       if (typeof command === 'object' && command !== null && !Array.isArray(command)) {
         const refused = authorize(link, command as Command, live.log.state);
-        if (refused) throw new HubError(403, refused);
+        if (refused) {
+          if (await this.behind(id, live, redecisions)) return decide(redecisions + 1);
+          throw new HubError(403, refused);
+        }
       }
       const before = { length: live.log.entries.length, state: live.log.state };
       const viewer = viewerOf(link);
       const time = this.time();
       const result = live.log.execute(command, { by: viewer, time });
-      if (isRejection(result)) throw new HubError(422, result);
+      if (isRejection(result)) {
+        if (await this.behind(id, live, redecisions)) return decide(redecisions + 1);
+        throw new HubError(422, result);
+      }
       if (result.length === 0) return { seq: live.record.seq, entries: [] };
       try {
         await this.storage.append(
@@ -445,6 +451,19 @@ export class Hub {
       this.broadcast(live, change);
       from = to;
     }
+  }
+
+  /**
+   * Before a refusal: whether this copy was behind the database (another instance appended and its
+   * notice has not come yet), in which case it has caught up and the command is decided again — a
+   * refusal is only ever the current state's.
+   */
+  private async behind(id: string, live: Live, redecisions: number): Promise<boolean> {
+    if (redecisions >= MAX_REDECISIONS) return false;
+    const stored = await this.storage.getEncounter(id);
+    if (stored && stored.seq <= live.record.seq) return false;
+    await this.catchUp(id, live);
+    return true;
   }
 
   /** Tells the viewers of a deleted encounter, closes them, and forgets it. */
