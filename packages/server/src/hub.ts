@@ -489,7 +489,12 @@ export class Hub {
         await this.serialize(live, async () => this.dropDeleted(id, live));
         continue;
       }
-      await this.serialize(live, () => this.catchUp(id, live)).catch(() => undefined);
+      // Checked again in the queue: the notice of this instance's own append can come before the
+      // command that made it has finished.
+      await this.serialize(live, async () => {
+        if (change?.kind === 'appended' && change.seq <= live.record.seq) return;
+        await this.catchUp(id, live);
+      }).catch(() => undefined);
     }
   }
 
