@@ -147,3 +147,29 @@ describe('hub: a copy behind the database', () => {
     );
   });
 });
+
+describe('hub: loading while another instance appends', () => {
+  it('holds the seq of the log it read, not of the row read just before', async () => {
+    const storage = new MemoryStorage();
+    const a = new Hub(storage, rulesets, { fanout: new InProcessFanout() });
+    const c = await a.create({ name: 'Load', ruleset: 'classic', seed: 7, combatants: party });
+    const id = c.record.id;
+    const gm = await a.link(c.tokens.gm, id);
+    // Between b's read of the encounter's row and its read of the log, a stores a command.
+    let interleave: (() => Promise<unknown>) | undefined = () => a.command(id, gm, { type: 'start' });
+    const racy = Object.create(storage) as MemoryStorage;
+    racy.readEntries = async (encounter, after) => {
+      const step = interleave;
+      interleave = undefined;
+      await step?.();
+      return storage.readEntries(encounter, after);
+    };
+    const b = new Hub(racy, rulesets, { fanout: new InProcessFanout() });
+    await b.open(id);
+    await a.command(id, gm, { type: 'next' });
+    // b's copy is behind by a's `next`: it catches up and decides its own on top.
+    const r = await b.command(id, gm, { type: 'next' });
+    const seqs = (await storage.readEntries(id)).map((e) => e.seq);
+    expect(seqs).toEqual(Array.from({ length: r.seq }, (_, i) => i + 1));
+  });
+});

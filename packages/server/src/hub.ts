@@ -316,7 +316,8 @@ export class Hub {
     const snapshot = await this.storage.latestSnapshot(id);
     const log = EncounterLog.fromLog(entries, this.registry, snapshot);
     const live: Live = {
-      record,
+      // Another instance may have appended between the two reads: the log read is what this copy holds.
+      record: { ...record, seq: entries.at(-1)?.seq ?? record.seq },
       log,
       ruleset: this.rulesetOf(record.ruleset),
       queue: Promise.resolve(),
