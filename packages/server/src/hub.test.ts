@@ -173,3 +173,24 @@ describe('hub: loading while another instance appends', () => {
     expect(seqs).toEqual(Array.from({ length: r.seq }, (_, i) => i + 1));
   });
 });
+
+describe('hub: a copy that does not match the database', () => {
+  it('is dropped and rebuilt, its viewers closed to resume elsewhere', async () => {
+    const storage = new MemoryStorage();
+    const a = new Hub(storage, rulesets, { fanout: new InProcessFanout() });
+    const b = new Hub(storage, rulesets, { fanout: new InProcessFanout() });
+    const c = await a.create({ name: 'Broken', ruleset: 'classic', seed: 8, combatants: party });
+    const id = c.record.id;
+    const gm = await a.link(c.tokens.gm, id);
+    let closed = 0;
+    await b.subscribe(id, gm, { viewer: { role: 'gm' }, send: () => {}, close: () => closed++ });
+    await a.command(id, gm, { type: 'start' });
+    // Break b's copy: it believes it is at an older seq than the log it holds.
+    const copy = (b as unknown as { live: Map<string, { record: { seq: number } }> }).live.get(id)!;
+    copy.record.seq = 1;
+    await expect(b.command(id, gm, { type: 'next' })).rejects.toThrow(/did not match the database/);
+    expect(closed).toBe(1);
+    const r = await b.command(id, gm, { type: 'next' });
+    expect((await storage.readEntries(id)).at(-1)!.seq).toBe(r.seq);
+  });
+});

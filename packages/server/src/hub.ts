@@ -442,6 +442,13 @@ export class Hub {
         reject('encounter/unknown', `There is no encounter "${id}" (it may have been deleted).`),
       );
     }
+    if (entries[0]!.seq !== (live.log.entries.at(-1)?.seq ?? 0) + 1) {
+      // The copy does not match its own seq (a bug): drop it, and its viewers, who reconnect and resume
+      // from a copy rebuilt from the database.
+      if (this.live.get(id) === live) this.live.delete(id);
+      for (const sub of live.subscribers) sub.close();
+      throw new Error(`The copy of encounter ${id} in memory did not match the database; it was dropped.`);
+    }
     for (let from = 0; from < entries.length; ) {
       let to = from + 1;
       while (to < entries.length && entries[to]!.group === entries[from]!.group) to++;
