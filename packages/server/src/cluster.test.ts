@@ -99,11 +99,12 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     for (const v of viewers) await v.start();
     // Round-robin spread the sockets over both instances.
     expect(new Set(viewers.map((v) => v.instances[0])).size).toBe(2);
+    // Every viewer's hello came at this seq: what follows is what each must get.
+    const first = viewers[0]!.seq;
     const start = (
       await api(nginx.url, 'POST', `/api/encounters/${id}/commands`, { command: { type: 'start' } }, t.gm)
     ).body as { seq: number };
     let seq = start.seq;
-    const first = viewers[0]!.seq;
     const answered = new Set<string>();
     for (let i = 1; i < 500; i++) {
       const command = i % 5 === 0 ? { type: 'next' } : { type: 'damage', combatant: 'orc', amount: 1 };
