@@ -1,4 +1,6 @@
+import type { LogEntry } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InProcessFanout } from './fanout.js';
 import { type Created, Hub, HubError, type Subscriber } from './hub.js';
@@ -192,5 +194,58 @@ describe('hub: a copy that does not match the database', () => {
     expect(closed).toBe(1);
     const r = await b.command(id, gm, { type: 'next' });
     expect((await storage.readEntries(id)).at(-1)!.seq).toBe(r.seq);
+  });
+});
+
+describe('hub: any interleaving of two instances', () => {
+  it('stores a gap-free log that both copies fold to, each accepted command once', async () => {
+    const commandArb = fc.oneof(
+      fc.constant({ type: 'next' }),
+      fc.constant({ type: 'start' }),
+      fc.constant({ type: 'undo' }),
+      fc.record({
+        type: fc.constant('damage'),
+        combatant: fc.constantFrom('ana', 'orc'),
+        amount: fc.integer({ min: 0, max: 3 }),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ via: fc.constantFrom(0, 1), command: commandArb }), { maxLength: 25 }),
+        async (steps) => {
+          const storage = new MemoryStorage();
+          const fanout = new InProcessFanout();
+          const hubs = [new Hub(storage, rulesets, { fanout }), new Hub(storage, rulesets, { fanout })];
+          const c = await hubs[0]!.create({ name: 'Any', ruleset: 'classic', seed: 9, combatants: party });
+          const id = c.record.id;
+          const gm = await hubs[0]!.link(c.tokens.gm, id);
+          await hubs[1]!.open(id);
+          const results = await Promise.allSettled(steps.map((s) => hubs[s.via]!.command(id, gm, s.command)));
+          await wait(5);
+          const entries = await storage.readEntries(id);
+          expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
+          const accepted = results.filter(
+            (r): r is PromiseFulfilledResult<{ seq: number; entries: LogEntry[] }> =>
+              r.status === 'fulfilled' && r.value.entries.length > 0,
+          );
+          expect(new Set(accepted.map((r) => r.value.seq)).size).toBe(accepted.length);
+          // Nothing failed for any other reason than the rules refusing it against the current state.
+          for (const r of results) {
+            if (r.status === 'rejected') {
+              expect(r.reason).toBeInstanceOf(HubError);
+              expect(r.reason.status).toBe(422);
+            }
+          }
+          expect(await storage.readCommands(id)).toHaveLength(accepted.length + party.length);
+          for (const hub of hubs) expect((await hub.snapshotFor(id, gm)).seq).toBe(entries.at(-1)!.seq);
+          const fresh = new Hub(storage, rulesets);
+          expect((await fresh.snapshotFor(id, gm)).state).toEqual((await hubs[0]!.snapshotFor(id, gm)).state);
+          expect((await hubs[1]!.snapshotFor(id, gm)).state).toEqual(
+            (await hubs[0]!.snapshotFor(id, gm)).state,
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 });
