@@ -19,9 +19,9 @@ afterEach(async () => {
 });
 
 /** A server instance's hub on the shared database, as `startServer` builds it. */
-async function instance(url: string): Promise<Hub> {
+async function instance(url: string, checkEveryMs?: number): Promise<Hub> {
   const storage = await PostgresStorage.open(url);
-  const fanout = await PostgresFanout.open(url, storage.pool);
+  const fanout = await PostgresFanout.open(url, storage.pool, checkEveryMs ? { checkEveryMs } : {});
   cleanUps.push(async () => {
     await fanout.close();
     await storage.close();
@@ -73,4 +73,45 @@ describe.skipIf(!available)('fan-out through PostgreSQL LISTEN/NOTIFY', () => {
     const all = (await a.eventsSince(id, gm, c.record.seq)).entries.map((e) => e.seq);
     expect(seqs).toEqual(all);
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'a LISTEN connection that stops answering (no reset ever comes) is replaced, and nothing is missed',
+    async () => {
+      const db = await testDatabase();
+      cleanUps.push(db.drop);
+      const a = await instance(db.url);
+      const b = await instance(db.url, 200);
+      const c = await a.create({ name: 'Deaf', ruleset: 'classic', seed: 6, combatants: party });
+      const id = c.record.id;
+      const gm = await a.link(c.tokens.gm, id);
+      const seqs: number[] = [];
+      await b.subscribe(id, gm, {
+        viewer: { role: 'gm' },
+        send: (t) => {
+          const m = JSON.parse(t) as { type: string; entries?: Array<{ seq: number }> };
+          if (m.type === 'change') seqs.push(...m.entries!.map((e) => e.seq));
+        },
+        close: () => {},
+      });
+      // Freeze the backend behind b's LISTEN connection: its socket stays open, nothing comes back.
+      const admin = new pg.Client(db.url);
+      await admin.connect();
+      const { rows } = await admin.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = 'roundkeeper-listen' AND datname = current_database()",
+      );
+      expect(rows.length).toBe(2);
+      // Which of the two is b's cannot be told apart: freeze both; a's own changes need no notice.
+      for (const r of rows) process.kill(r.pid, 'SIGSTOP');
+      cleanUps.push(async () => {
+        for (const r of rows) process.kill(r.pid, 'SIGCONT');
+        await admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [
+          rows.map((r) => r.pid),
+        ]);
+        await admin.end();
+      });
+      const last = (await a.command(id, gm, { type: 'start' })).seq;
+      await until(() => seqs.at(-1) === last);
+      expect(seqs).toEqual((await a.eventsSince(id, gm, c.record.seq)).entries.map((e) => e.seq));
+    },
+  );
 });

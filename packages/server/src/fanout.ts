@@ -51,6 +51,9 @@ export class InProcessFanout implements Fanout {
  * PostgreSQL's LISTEN/NOTIFY on one dedicated connection, no broker. Appends notify inside their own
  * statement (`PostgresStorage.append`), so `publish` only sends the other kinds. When the connection
  * drops, it reconnects (after 0.2 s, then up to 5 s apart) and tells its listeners to check everything.
+ * A connection can also die without a word (a failover, a network cut: no reset ever arrives), and
+ * would then listen to nothing: every `checkEveryMs` it must answer a query within as long, or it is
+ * treated as dropped.
  */
 export class PostgresFanout implements Fanout {
   private readonly listeners: Array<(change: Change | undefined) => void> = [];
@@ -58,21 +61,62 @@ export class PostgresFanout implements Fanout {
   private closed = false;
   private retryMs = 200;
   private retry: NodeJS.Timeout | undefined;
+  private readonly check: NodeJS.Timeout;
 
   private constructor(
     private readonly connectionString: string,
     private readonly pool: pg.Pool,
-  ) {}
+    checkEveryMs: number,
+  ) {
+    this.check = setInterval(() => this.checkConnection(checkEveryMs), checkEveryMs);
+    this.check.unref();
+  }
 
   /** Listens before it resolves: no change committed after this is missed. */
-  static async open(connectionString: string, pool: pg.Pool): Promise<PostgresFanout> {
-    const fanout = new PostgresFanout(connectionString, pool);
-    await fanout.connect();
+  static async open(
+    connectionString: string,
+    pool: pg.Pool,
+    { checkEveryMs = 10_000 }: { checkEveryMs?: number } = {},
+  ): Promise<PostgresFanout> {
+    const fanout = new PostgresFanout(connectionString, pool, checkEveryMs);
+    try {
+      await fanout.connect();
+    } catch (error) {
+      await fanout.close();
+      throw error;
+    }
     return fanout;
   }
 
+  private checkConnection(withinMs: number): void {
+    const client = this.client;
+    if (!client) return;
+    const silent = setTimeout(() => this.lost(client), withinMs);
+    silent.unref();
+    client.query('SELECT 1').then(
+      () => clearTimeout(silent),
+      () => {
+        clearTimeout(silent);
+        this.lost(client);
+      },
+    );
+  }
+
+  /** The listening connection is gone (or deaf): end it and listen on a new one. */
+  private lost(client: pg.Client): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    client.end().catch(() => undefined);
+    this.reconnect();
+  }
+
   private async connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true });
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      keepAlive: true,
+      // How an operator finds it in pg_stat_activity.
+      application_name: 'roundkeeper-listen',
+    });
     client.on('notification', (n) => {
       if (n.channel !== POSTGRES_CHANNEL || !n.payload) return;
       let parsed: z.output<typeof changeSchema> | undefined;
@@ -83,14 +127,8 @@ export class PostgresFanout implements Fanout {
       }
       this.emit(parsed);
     });
-    const lost = () => {
-      if (this.client !== client) return;
-      this.client = undefined;
-      client.end().catch(() => undefined);
-      this.reconnect();
-    };
-    client.on('error', lost);
-    client.on('end', lost);
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
     await client.connect();
     await client.query(`LISTEN ${POSTGRES_CHANNEL}`);
     if (this.closed) {
@@ -132,6 +170,7 @@ export class PostgresFanout implements Fanout {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.check);
     clearTimeout(this.retry);
     const client = this.client;
     this.client = undefined;
