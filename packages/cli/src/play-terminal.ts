@@ -76,17 +76,23 @@ export async function playInteractive(session: PlaySession): Promise<void> {
       if (r.prompt) {
         stdin.off('keypress', onKey);
         stdin.setRawMode(false);
-        const prompt = createPromptInterface({ input: stdin, output: stdout });
-        void prompt.question(': ').then((line) => {
-          prompt.close();
-          stdin.setRawMode(true);
-          stdin.resume();
-          stdin.on('keypress', onKey);
-          const typed = session.handle(line);
-          if (typed.quit) return finish();
-          message = typed.out || message;
-          redraw();
-        });
+        // A command line (`:`), or an action's form asking its fields one line at a time.
+        const ask = (question: string) => {
+          if (question) stdout.write(`\n${question}\n`);
+          const prompt = createPromptInterface({ input: stdin, output: stdout });
+          void prompt.question(': ').then((line) => {
+            prompt.close();
+            const typed = session.handle(line);
+            if (typed.quit) return finish();
+            if (typed.prompt) return ask(typed.out);
+            stdin.setRawMode(true);
+            stdin.resume();
+            stdin.on('keypress', onKey);
+            message = typed.out || message;
+            redraw();
+          });
+        };
+        ask(r.out);
         return;
       }
       message = r.out || message;

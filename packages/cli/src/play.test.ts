@@ -67,3 +67,39 @@ describe('play: the keyboard (the keys the terminal loop passes to PlaySession.k
     });
   });
 });
+
+describe('play: an action that needs parameters asks for them, from the ruleset’s declarations', () => {
+  it('asks each required field with its label and choices, checks bounds, and sends the action filled', () => {
+    const session = openSession({ ruleset: 'classic' }, rulesets);
+    session.handle(
+      'add-combatant combatant={"id": "ana", "name": "Ana", "side": "pc", "stats": {"initiative": 5}}',
+    );
+    session.handle('add-combatant combatant={"id": "orc", "name": "Orc", "stats": {"initiative": -5}}');
+    session.handle(
+      'define-action action={"id": "smite", "name": "Smite", "kind": "action", "cost": {"action": 1}, "params": [{"name": "target", "required": true, "label": "Whom to smite"}]}',
+    );
+    session.handle('start {"initiative": {"ana": 20, "orc": 1}}');
+    session.handle('{"type": "start", "initiative": {"ana": 20, "orc": 1}}');
+    expect(session.state.current).toBe('ana');
+    const n =
+      session
+        .legal('ana')
+        .filter((l) => l.enabled)
+        .findIndex((l) => l.action.id === 'smite') + 1;
+    expect(session.actionList('ana')).toContain('takes Whom to smite');
+    const asked = session.handle(String(n));
+    expect(asked).toMatchObject({ prompt: true });
+    expect(asked.out).toContain('Smite — Whom to smite');
+    expect(asked.out).toContain('1. Orc');
+    expect(session.handle('')).toMatchObject({ ok: false, prompt: true });
+    expect(session.handle('7')).toMatchObject({ ok: false, prompt: true });
+    const done = session.handle('1');
+    expect(done.ok).toBe(true);
+    expect(session.commands.at(-1)?.command).toEqual({
+      type: 'act',
+      actor: 'ana',
+      action: 'smite',
+      target: 'orc',
+    });
+  });
+});

@@ -1,5 +1,6 @@
 import {
   type AnyRuleset,
+  actionCommandOf,
   type Command,
   describeCost,
   describeEvent,
@@ -8,6 +9,7 @@ import {
   isRejection,
   type Json,
   type LegalAction,
+  legalActions,
   type RulesetRegistry,
   renderTimelineAscii,
   runScenario,
@@ -15,6 +17,7 @@ import {
   seededDice,
 } from '@roundkeeper/engine';
 import { CliError, EXIT, loadScenario, writeOutput } from './load.js';
+import { ParamForm } from './play-form.js';
 import { scenarioText, toScenario } from './scenario-file.js';
 
 /** Engine commands whose first bare word is a combatant (`damage orc 5`, `defeat orc`). */
@@ -152,6 +155,8 @@ export class PlaySession {
   /** The commands accepted so far (after the scenario's setup), for `export`. */
   readonly commands: ScenarioStep[] = [];
   showTimeline = true;
+  /** An action being filled in: its fields are asked one line at a time before it is sent. */
+  form: ParamForm | null = null;
 
   constructor(
     readonly enc: EncounterLog,
@@ -182,7 +187,7 @@ export class PlaySession {
   }
 
   legal(actor: string | undefined = this.focus()): LegalAction[] {
-    return actor ? this.ruleset.legalActions(this.state, actor) : [];
+    return actor ? legalActions(this.state, actor, this.registry) : [];
   }
 
   status(): string {
@@ -217,8 +222,11 @@ export class PlaySession {
     for (const l of this.legal(actor)) {
       const cost = Object.keys(l.cost).length ? describeCost(l.cost) : '';
       const key = l.enabled ? String(++n).padStart(2) : ' -';
+      const takes = l.params?.length
+        ? ` · takes ${l.params.map((p) => `${p.label}${p.required ? '' : ' (optional)'}`).join(', ')}`
+        : '';
       lines.push(
-        `  ${key} ${l.action.id.padEnd(20)} ${l.action.name}${cost ? ` (${cost})` : ''}${l.enabled ? '' : ` — ${l.reason ?? 'not now'}`}`,
+        `  ${key} ${l.action.id.padEnd(20)} ${l.action.name}${cost ? ` (${cost})` : ''}${l.enabled ? takes : ` — ${l.reason ?? 'not now'}`}`,
       );
     }
     return lines.join('\n');
@@ -233,18 +241,28 @@ export class PlaySession {
     return lines.join('\n') || '(nothing yet)';
   }
 
-  /** The nth enabled action of the current actor (1-based), as a command. */
-  nthAction(n: number): Command | undefined {
+  /** The nth enabled action of the current actor (1-based): the command the ruleset sends for it. */
+  nthAction(n: number): { command: Command; legal: LegalAction } | undefined {
     const actor = this.state.current;
     if (!actor) return undefined;
     const l = this.legal(actor).filter((x) => x.enabled)[n - 1];
-    return l ? { type: 'act', actor, action: l.action.id } : undefined;
+    if (!l) return undefined;
+    return { command: actionCommandOf(this.ruleset.present, this.state, actor, l.action), legal: l };
   }
 
-  /** Takes the nth enabled action of the current actor, as the number keys and number lines do. */
-  takeNth(n: number): PlayResult {
-    const command = this.nthAction(n);
-    if (command) return this.execute(command);
+  /**
+   * Takes the nth enabled action of the current actor, as the number keys and number lines do. An action
+   * that needs parameters (a casting time, bonus dice) asks for them first, one line each; the optional
+   * ones (a target, a roll) are given with the short syntax (`act ana attack target=orc`).
+   */
+  takeNth(n: number): PlayResult & { prompt?: boolean } {
+    const chosen = this.nthAction(n);
+    if (chosen) {
+      const params = (chosen.legal.params ?? []).filter((p) => p.required);
+      if (params.length === 0) return this.execute(chosen.command);
+      this.form = new ParamForm(chosen.command, params, chosen.legal.action.name);
+      return { ok: true, out: this.form.question(), prompt: true };
+    }
     const count = this.state.current ? this.legal(this.state.current).filter((l) => l.enabled).length : 0;
     const out =
       count === 0
@@ -316,8 +334,9 @@ export class PlaySession {
     };
   }
 
-  /** One line of input: a look-only word, or a command to decide. */
-  handle(line: string): PlayResult {
+  /** One line of input: an answer to the form being filled, a look-only word, or a command to decide. */
+  handle(line: string): PlayResult & { prompt?: boolean } {
+    if (this.form) return this.fill(line);
     const text = line.trim();
     if (text === '' || text.startsWith('#')) return { ok: true, out: '' };
     const [head, ...rest] = words(text).map(unquote);
@@ -358,6 +377,20 @@ export class PlaySession {
     const command = parseCommandLine(text);
     if (typeof command === 'string') return { ok: false, out: command, json: { ok: false, error: command } };
     return this.execute(command);
+  }
+
+  /** One answer to the form: the next question, or the action sent once every field is asked. */
+  private fill(line: string): PlayResult & { prompt?: boolean } {
+    const form = this.form!;
+    if (line.trim() === 'cancel') {
+      this.form = null;
+      return { ok: true, out: `${form.title}: cancelled.` };
+    }
+    const problem = form.answer(line);
+    if (problem) return { ok: false, out: `${problem}\n${form.question()}`, prompt: true };
+    if (!form.done) return { ok: true, out: form.question(), prompt: true };
+    this.form = null;
+    return this.execute(form.command);
   }
 
   /** The fight so far as a scenario file that replays to this state. */
