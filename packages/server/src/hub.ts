@@ -399,7 +399,7 @@ export class Hub {
           type: 'change',
           seq,
           entries: viewLog(entries, sub.viewer, live.log.state, live.ruleset, live.log.everHidden),
-          state: view(live.log.state, sub.viewer, live.ruleset),
+          state: view(live.log.state, sub.viewer, live.ruleset, live.log.everHidden),
         });
         cache.set(key, message);
       }
@@ -415,7 +415,7 @@ export class Hub {
     return {
       record: live.record,
       seq: live.record.seq,
-      state: view(live.log.state, viewerOf(link), live.ruleset),
+      state: view(live.log.state, viewerOf(link), live.ruleset, live.log.everHidden),
     };
   }
 
@@ -449,7 +449,7 @@ export class Hub {
         combatants: link.combatants,
         encounter: recordFor(live.record, link.role),
         seq: live.record.seq,
-        state: view(live.log.state, viewer, live.ruleset),
+        state: view(live.log.state, viewer, live.ruleset, live.log.everHidden),
       }),
     );
     if (after !== undefined && after < live.record.seq) {
