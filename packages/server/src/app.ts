@@ -18,6 +18,7 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
+import { checkInput } from './limits.js';
 import { hashToken, viewerOf } from './links.js';
 import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
 
@@ -167,6 +168,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
           reject('server/internal', 'Something went wrong on the server; nothing was changed. Try again.'),
         ),
       );
+  });
+
+  // Every JSON body, before any route reads it: the same check as for WebSocket messages.
+  app.addHook('preValidation', async (req) => {
+    const refused = checkInput(req.body, 'request body');
+    if (refused) throw new HubError(400, refused);
   });
 
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -495,7 +502,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       let msg: z.output<typeof wsMessageSchema>;
       try {
         const text = isBinary ? '' : data.toString();
-        const parsed = wsMessageSchema.safeParse(JSON.parse(text));
+        const json: unknown = JSON.parse(text);
+        const refused = checkInput(json, 'message');
+        if (refused) {
+          socket.send(JSON.stringify({ type: 'error', error: refused }));
+          return;
+        }
+        const parsed = wsMessageSchema.safeParse(json);
         if (!parsed.success) {
           socket.send(
             JSON.stringify({

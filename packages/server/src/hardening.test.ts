@@ -56,3 +56,96 @@ describe('a removed hidden combatant', () => {
     live.close();
   });
 });
+
+/** `{"a": {"a": … {"a": 1}}}`, `levels` objects deep, as JSON text (too deep for JSON.stringify). */
+const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+const postRaw = async (path: string, body: string) => {
+  const r = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  return { status: r.status, body: (await r.json()) as { error: { message: string } } };
+};
+
+describe('every input gets an answer of 2xx or 4xx', () => {
+  it('a command whose type is not a string, from a player link, is refused with a 4xx', async () => {
+    const c = await create();
+    const r = await cmd(c, { type: { toString: 1 } }, c.tokens.players.ana);
+    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect(r.status).toBeLessThan(500);
+  });
+
+  it('stats, options or a scenario nested thousands of levels deep are refused with 400 and the limit', async () => {
+    for (const levels of [2_000, 5_000]) {
+      const bodies = [
+        `{"name": "Deep", "ruleset": "classic", "combatants": [{"name": "A", "stats": ${nested(levels)}}]}`,
+        `{"name": "Deep", "ruleset": "classic", "options": {"x": ${nested(levels)}}}`,
+        `{"scenario": ${nested(levels)}}`,
+      ];
+      for (const body of bodies) {
+        const r = await postRaw('/api/encounters', body);
+        expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(400);
+        expect(r.body.error.message).toContain('32 levels');
+      }
+    }
+  });
+
+  it('a deep command over the WebSocket is refused in a message, and the socket stays open', async () => {
+    const c = await create();
+    const live = new LiveClient(`${server.url}/api/encounters/${c.encounter.id}/live?token=${c.tokens.gm}`);
+    await live.next((m) => m.type === 'hello');
+    live.send(`{"type": "command", "id": "deep", "command": {"type": "note", "text": ${nested(3_000)}}}`);
+    const error = await live.next((m) => m.type === 'error');
+    expect(JSON.stringify(error)).toContain('32 levels');
+    live.send({ type: 'ping' });
+    await live.next((m) => m.type === 'pong');
+    live.close();
+  });
+});
+
+describe('prototype keys', () => {
+  it('a link for a combatant named like an Object property is refused: there is no such combatant', async () => {
+    const c = await create();
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      const r = await api(
+        server.url,
+        'PATCH',
+        `/api/encounters/${c.encounter.id}/links/${encodeURIComponent(name)}`,
+        { allowed: ['act'] },
+        c.tokens.gm,
+      );
+      expect(r.status, name).toBe(404);
+    }
+  });
+
+  it('a __proto__ key is refused the same over the WebSocket as over HTTP, and the export still imports', async () => {
+    const c = await create();
+    const body = `{"command": {"type": "add-combatant", "combatant": {"name": "Proto", "stats": {"__proto__": {"initiative": 9}}}}}`;
+    const http = await fetch(`${server.url}/api/encounters/${c.encounter.id}/commands`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${c.tokens.gm}` },
+      body,
+    });
+    expect(http.status).toBe(400);
+    const live = new LiveClient(`${server.url}/api/encounters/${c.encounter.id}/live?token=${c.tokens.gm}`);
+    await live.next((m) => m.type === 'hello');
+    live.send(
+      `{"type": "command", "id": "p", "command": {"type": "add-combatant", "combatant": {"name": "Proto", "stats": {"__proto__": {"initiative": 9}}}}}`,
+    );
+    const refused = await live.next((m) => m.type === 'error' || m.type === 'result');
+    expect(refused.type).toBe('error');
+    expect(JSON.stringify(refused)).toContain('__proto__');
+    const exported = await api(
+      server.url,
+      'GET',
+      `/api/encounters/${c.encounter.id}/export`,
+      undefined,
+      c.tokens.gm,
+    );
+    const imported = await api(server.url, 'POST', '/api/encounters', { scenario: exported.body });
+    expect(imported.status).toBe(201);
+    live.close();
+  });
+});

@@ -89,6 +89,16 @@ export function recordFor(record: EncounterRecord, role: LinkRecord['role']): En
   return rest;
 }
 
+/** An object with a string `type`: the shape of a command a link can be asked about. */
+function hasType(command: unknown): command is Command {
+  return (
+    typeof command === 'object' &&
+    command !== null &&
+    !Array.isArray(command) &&
+    typeof (command as { type?: unknown }).type === 'string'
+  );
+}
+
 export class HubError extends Error {
   constructor(
     readonly status: number,
@@ -355,8 +365,9 @@ export class Hub {
   ): Promise<{ seq: number; entries: LogEntry[] }> {
     const live = await this.open(id);
     return this.serialize(live, async () => {
-      if (typeof command === 'object' && command !== null && !Array.isArray(command)) {
-        const refused = authorize(link, command as Command, live.log.state);
+      // A command without a string type is refused by the rules below, whoever sends it.
+      if (hasType(command)) {
+        const refused = authorize(link, command, live.log.state);
         if (refused) throw new HubError(403, refused);
       }
       const before = { length: live.log.entries.length, state: live.log.state };
@@ -553,7 +564,7 @@ export class Hub {
         ),
       );
     }
-    if (!live.log.state.combatants[combatant]) {
+    if (!Object.hasOwn(live.log.state.combatants, combatant)) {
       throw new HubError(
         404,
         reject('combatant/unknown', `There is no combatant "${combatant}" in this encounter.`),
