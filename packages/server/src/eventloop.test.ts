@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, type ServerProcess, startServerProcess } from './test-process.js';
+import { healthDuring } from './test-latency.js';
+
+/*
+ * The worst case of every expensive path, sent to a real server process while another client measures
+ * how long /api/health takes to answer. The machine is shared and noisy, so the bound is generous (a
+ * health reply slower than 250 ms means something held the event loop), never a tight timing.
+ */
+const SLOWEST_HEALTH_MS = 250;
+
+let server: ServerProcess;
+beforeAll(async () => {
+  server = await startServerProcess(undefined, ['--rate-limit', '0']);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface Created {
+  encounter: { id: string };
+  tokens: { gm: string; players: Record<string, string> };
+}
+
+async function create(body: unknown): Promise<Created> {
+  const r = await api(server.url, 'POST', '/api/encounters', body);
+  expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(201);
+  return r.body as Created;
+}
+
+describe('nothing a client sends holds the event loop', () => {
+  it('dice: the costliest roll allowed is quick and small, anything costlier is refused', async () => {
+    const c = await create({
+      name: 'Dice',
+      ruleset: 'classic',
+      seed: 1,
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc', stats: { initiative: 30 } },
+        { id: 'orc', name: 'Orc', stats: { initiative: 1 } },
+      ],
+    });
+    const send = (roll: string) =>
+      api(
+        server.url,
+        'POST',
+        `/api/encounters/${c.encounter.id}/commands`,
+        { command: { type: 'act', actor: 'ana', action: 'talk', roll } },
+        c.tokens.players.ana,
+      );
+    expect(
+      (
+        await api(
+          server.url,
+          'POST',
+          `/api/encounters/${c.encounter.id}/commands`,
+          { command: { type: 'start' } },
+          c.tokens.gm,
+        )
+      ).status,
+    ).toBe(200);
+    const refused = Array.from({ length: 25 }, () => '1000d1!')
+      .join('+')
+      .slice(0, 200);
+    const costliest = '49d1!';
+    const { result, slowestMs } = await healthDuring(server.url, async () => {
+      const out: Array<{ status: number; size: number; message?: string }> = [];
+      for (let i = 0; i < 10; i++) {
+        for (const roll of [refused, costliest]) {
+          const r = await send(roll);
+          out.push({
+            status: r.status,
+            size: JSON.stringify(r.body).length,
+            message: (r.body as { error?: { message: string } }).error?.message,
+          });
+        }
+      }
+      return out;
+    });
+    const refusals = result.filter((_, i) => i % 2 === 0);
+    const rolls = result.filter((_, i) => i % 2 === 1);
+    for (const r of refusals) {
+      expect(r.status).toBe(422);
+      expect(r.message).toMatch(/at most 5,000/);
+    }
+    for (const r of rolls) {
+      expect(r.status).toBe(200);
+      expect(r.size).toBeLessThan(100_000);
+    }
+    expect(slowestMs).toBeLessThan(SLOWEST_HEALTH_MS);
+  });
+});
