@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type ServerProcess, startServerProcess } from './test-process.js';
 import { healthDuring } from './test-latency.js';
+import { api, type ServerProcess, startServerProcess } from './test-process.js';
 
 /*
  * The worst case of every expensive path, sent to a real server process while another client measures
