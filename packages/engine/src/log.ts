@@ -1,5 +1,6 @@
 import { createEncounter, type DecideOptions, decide, type NewEncounter, rulesetFor } from './engine.js';
 import { evolve } from './evolve.js';
+import { Refold } from './refold.js';
 import type { RulesetRegistry } from './ruleset.js';
 import {
   type EncounterState,
@@ -9,7 +10,6 @@ import {
   type LogEntry,
   type Rejection,
 } from './types.js';
-import { Refold } from './refold.js';
 import { everHiddenIn } from './view.js';
 
 /** How many command groups can be undone in a row. */
