@@ -17,8 +17,9 @@ import {
 } from '@roundkeeper/engine';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { StorageBudgets } from './budget.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
-import { checkInput } from './limits.js';
+import { checkInput, scenarioRefusal } from './limits.js';
 import { hashToken, viewerOf } from './links.js';
 import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
 
@@ -100,6 +101,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 /** Builds the server: the API, the live WebSocket, and the web app's static files. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; hub: Hub }> {
   const hub = new Hub(options.storage, options.registry, options);
+  const budgets = new StorageBudgets();
   const app = Fastify({
     bodyLimit: 256 * 1024,
     logger: {
@@ -245,10 +247,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   app.post('/api/encounters', async (req, reply) => {
     const body = parse(createSchema, req.body, 'new encounter');
+    const overBudget = budgets.refusal(req.ip, 'encounters') ?? budgets.refusal(req.ip, 'bytes');
+    if (overBudget) throw new HubError(429, overBudget);
     let created: Awaited<ReturnType<Hub['create']>>;
     if ('scenario' in body) {
       const scenario = parseScenario(body.scenario);
       if (isRejection(scenario)) throw new HubError(400, scenario);
+      const tooLarge = scenarioRefusal(scenario);
+      if (tooLarge) throw new HubError(400, tooLarge);
       if (!options.registry[scenario.ruleset]) {
         throw new HubError(
           400,
@@ -275,6 +281,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       if (body.combatants) input.combatants = body.combatants;
       created = await hub.create(input);
     }
+    budgets.spend(req.ip, 'encounters', 1);
+    budgets.spend(req.ip, 'bytes', created.stored);
     const { record, tokens } = created;
     const players: Record<string, string> = {};
     for (const [cid, t] of Object.entries(tokens.players)) players[cid] = pageUrl(req, record.id, t);
@@ -358,7 +366,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     const { id } = parse(idParam, req.params, 'encounter id');
     const link = await hub.link(tokenOf(req), id);
     const { command } = parse(commandBodySchema, req.body, 'command request');
-    return hub.command(id, link, command);
+    const overBudget = budgets.refusal(req.ip, 'bytes');
+    if (overBudget) throw new HubError(429, overBudget);
+    const result = await hub.command(id, link, command);
+    budgets.spend(req.ip, 'bytes', JSON.stringify(result.entries).length);
+    return result;
   });
 
   app.get('/api/encounters/:id/export', async (req, reply) => {
@@ -533,7 +545,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         return;
       }
       try {
+        const overBudget = budgets.refusal(req.ip, 'bytes');
+        if (overBudget) throw new HubError(429, overBudget);
         const r = await hub.command(id, link, msg.command);
+        budgets.spend(req.ip, 'bytes', JSON.stringify(r.entries).length);
         socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
       } catch (error) {
         const rejection =

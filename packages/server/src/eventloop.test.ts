@@ -89,3 +89,67 @@ describe('nothing a client sends holds the event loop', () => {
     expect(slowestMs).toBeLessThan(SLOWEST_HEALTH_MS);
   });
 });
+
+describe('scenario imports and encounter creation', () => {
+  const note = (i: number) => ({ type: 'note', text: `Note ${i}: ${'x'.repeat(20)}` });
+
+  it('an import of 1,000 notes and 1,000 undo/redo pairs, and the largest one allowed, never hold the loop', async () => {
+    const pairs = Array.from({ length: 1_000 }, (_, i) => note(i));
+    for (let i = 0; i < 500; i++) pairs.push({ type: 'undo' } as never, { type: 'redo' } as never);
+    const issue = { schema: 1, name: 'Undo storm', ruleset: 'classic', commands: pairs };
+    const largest = {
+      schema: 1,
+      name: 'Largest',
+      ruleset: 'classic',
+      combatants: Array.from({ length: 200 }, (_, i) => ({
+        name: `Goblin ${i}`,
+        stats: { initiative: i % 20 },
+      })),
+      commands: [
+        { type: 'start' },
+        ...Array.from({ length: 1_999 }, (_, i) => (i % 3 === 2 ? { type: 'undo' } : { type: 'next' })),
+      ],
+    };
+    const { result, slowestMs, samples } = await healthDuring(server.url, async () => [
+      await api(server.url, 'POST', '/api/encounters', { scenario: issue }),
+      await api(server.url, 'POST', '/api/encounters', { scenario: largest }),
+    ]);
+    for (const r of result) expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(201);
+    expect(samples).toBeGreaterThan(3);
+    expect(slowestMs).toBeLessThan(SLOWEST_HEALTH_MS);
+  });
+
+  it('an import past its limits is refused with the limit', async () => {
+    const commands = Array.from({ length: 2_001 }, (_, i) => note(i));
+    const r = await api(server.url, 'POST', '/api/encounters', {
+      scenario: { schema: 1, name: 'Too long', ruleset: 'classic', commands },
+    });
+    expect(r.status).toBe(400);
+    expect((r.body as { error: { message: string } }).error.message).toContain('at most 2,000');
+  });
+
+  it('creating encounters of 200 combatants in a loop is refused once the address has spent its budget', async () => {
+    const body = {
+      name: 'Horde',
+      ruleset: 'classic',
+      combatants: Array.from({ length: 200 }, (_, i) => ({
+        name: `Goblin ${i} ${'g'.repeat(60)}`,
+        stats: { initiative: i % 20, note: 'n'.repeat(200) },
+      })),
+    };
+    const { result, slowestMs } = await healthDuring(server.url, async () => {
+      const statuses: Array<{ status: number; body: unknown }> = [];
+      for (let i = 0; i < 120; i++) {
+        const r = await api(server.url, 'POST', '/api/encounters', body);
+        statuses.push(r);
+        if (r.status === 429) break;
+      }
+      return statuses;
+    });
+    const last = result.at(-1)!;
+    expect(last.status).toBe(429);
+    expect((last.body as { error: { message: string } }).error.message).toMatch(/the most one address may/);
+    expect(result.slice(0, -1).every((r) => r.status === 201)).toBe(true);
+    expect(slowestMs).toBeLessThan(SLOWEST_HEALTH_MS);
+  });
+});

@@ -19,6 +19,7 @@ import {
   view,
   viewLog,
 } from '@roundkeeper/engine';
+import { SCENARIO_LIMITS, Slices } from './limits.js';
 import {
   authorize,
   defaultPlayerCommands,
@@ -60,6 +61,8 @@ export interface CreateInput {
 export interface Created {
   record: EncounterRecord;
   tokens: { gm: string; table: string; players: Record<string, string> };
+  /** Bytes of events and commands stored, for the storage budgets. */
+  stored: number;
 }
 
 export interface HubOptions {
@@ -147,6 +150,7 @@ export class Hub {
     const time = this.time();
     let log: EncounterLog | Rejection;
     const accepted: CommandRecord[] = [];
+    const slices = new Slices();
     let origin: Json;
     if ('scenario' in input) {
       const s = input.scenario;
@@ -169,6 +173,17 @@ export class Hub {
         }),
       ];
       for (const step of steps) {
+        // A long import gives way to other requests every few milliseconds (see SCENARIO_LIMITS).
+        await slices.pause();
+        if (log.entries.length > SCENARIO_LIMITS.entries) {
+          throw new HubError(
+            400,
+            reject(
+              'scenario/too-large',
+              `The scenario's commands made more than ${SCENARIO_LIMITS.entries.toLocaleString('en-US')} log entries, the most an import may; split it or leave out steps.`,
+            ),
+          );
+        }
         const r = log.execute(step.command, { time, ...(step.by ? { by: step.by } : {}) });
         // Steps the rules refuse are part of a scenario's story, not of the encounter's log.
         if (!isRejection(r) && r.length > 0) {
@@ -191,6 +206,7 @@ export class Hub {
       );
       if (isRejection(log)) throw new HubError(400, log);
       for (const combatant of input.combatants ?? []) {
+        await slices.pause();
         const command = { type: 'add-combatant', combatant } as Command;
         const r = log.execute(command, { time });
         if (isRejection(r)) throw new HubError(400, r);
@@ -237,8 +253,12 @@ export class Hub {
       players[p.record.combatants[0]!] = p.token;
     }
     await this.storage.createEncounter(record, log.entries, accepted, links);
-    if (log.entries.length >= this.snapshotEvery) await this.storage.saveSnapshot(id, record.seq, state);
-    return { record, tokens: { gm, table, players } };
+    let stored = JSON.stringify(log.entries).length + JSON.stringify(accepted).length;
+    if (log.entries.length >= this.snapshotEvery) {
+      await this.storage.saveSnapshot(id, record.seq, state);
+      stored += JSON.stringify(state).length;
+    }
+    return { record, tokens: { gm, table, players }, stored };
   }
 
   /** A player link for every PC, derived from the GM token. */

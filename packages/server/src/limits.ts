@@ -10,6 +10,53 @@ export const INPUT_LIMITS = {
 } as const;
 
 /**
+ * What a scenario import (which needs no link) may ask of the server. Each step is decided like a
+ * command; the import gives way to other requests every `sliceMs` of work, so however long it is, it
+ * never holds the event loop, and `entries` bounds its total work and what it stores.
+ */
+export const SCENARIO_LIMITS = {
+  combatants: 200,
+  actions: 200,
+  commands: 2_000,
+  /** Log entries the whole import may make. */
+  entries: 20_000,
+  sliceMs: 10,
+} as const;
+
+/**
+ * Lets a long loop give way to other requests: `pause()` waits for the event loop's next turn once
+ * `sliceMs` of work has passed since the last one, and returns at once otherwise.
+ */
+export class Slices {
+  private start = performance.now();
+
+  constructor(private readonly sliceMs: number = SCENARIO_LIMITS.sliceMs) {}
+
+  async pause(): Promise<void> {
+    if (performance.now() - this.start < this.sliceMs) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    this.start = performance.now();
+  }
+}
+
+/** Why a scenario is beyond SCENARIO_LIMITS' counts, or undefined. */
+export function scenarioRefusal(s: {
+  combatants: unknown[];
+  actions: unknown[];
+  commands: unknown[];
+}): Rejection | undefined {
+  for (const key of ['combatants', 'actions', 'commands'] as const) {
+    if (s[key].length > SCENARIO_LIMITS[key]) {
+      return reject(
+        'scenario/too-large',
+        `The scenario has ${s[key].length.toLocaleString('en-US')} ${key}; an import may have at most ${SCENARIO_LIMITS[key].toLocaleString('en-US')}.`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/**
  * Refuses input nested deeper than `INPUT_LIMITS.maxDepth` or holding a `__proto__` key (assigning it
  * would replace an object's prototype). Walks the value without recursion, so no input can overflow the
  * stack here, and visits each value once.
