@@ -19,7 +19,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { z } from 'zod';
 import { StorageBudgets } from './budget.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
-import { checkInput, scenarioRefusal } from './limits.js';
+import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal } from './limits.js';
 import { hashToken, viewerOf } from './links.js';
 import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
 
@@ -438,12 +438,26 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   }, 1000);
   heartbeat.unref();
   refill.unref();
+  const perEncounter = new ConnectionCount(CONNECTION_LIMITS.perEncounter);
+  const perClient = new ConnectionCount(CONNECTION_LIMITS.perClient);
   app.get('/api/encounters/:id/live', { websocket: true }, (socket, req) => {
     const fail = (r: Rejection, code = 4400) => {
       socket.send(JSON.stringify({ type: 'error', error: r }));
       socket.close(code, r.code);
     };
     const slot = { alive: true, budget: wsRate };
+    // Counted from the first moment, so a flood of sockets still checking their link is capped too.
+    if (!perClient.take(req.ip)) {
+      fail(
+        reject(
+          'live/too-many-connections',
+          `This address already has ${CONNECTION_LIMITS.perClient} live connections open, the most one address may; close some tabs or devices and reconnect.`,
+        ),
+        4429,
+      );
+      return;
+    }
+    socket.on('close', () => perClient.release(req.ip));
     // The link is checked and the viewer subscribed asynchronously (a networked storage takes real
     // time): a listener attached after that would miss what a client sends as soon as the socket
     // opens. Messages are taken now and wait for the subscription, in the order they came.
@@ -459,6 +473,18 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
       try {
         const link = await hub.link(tokenOf(req), id);
+        if (socket.readyState !== socket.OPEN) return undefined;
+        if (!perEncounter.take(id)) {
+          fail(
+            reject(
+              'live/too-many-connections',
+              `This encounter already has ${CONNECTION_LIMITS.perEncounter} live connections open, the most one encounter may; close some tabs or devices and reconnect.`,
+            ),
+            4429,
+          );
+          return undefined;
+        }
+        socket.on('close', () => perEncounter.release(id));
         const sub = {
           viewer: viewerOf(link),
           send(text: string) {

@@ -149,3 +149,43 @@ describe('prototype keys', () => {
     live.close();
   });
 });
+
+describe('live connections', () => {
+  const open = async (url: string) => {
+    const client = new LiveClient(url);
+    await client.next((m) => m.type === 'hello' || m.type === 'error');
+    return client;
+  };
+
+  it('one encounter takes at most 100; the next is closed with a reason that says so', async () => {
+    const c = await create();
+    const url = `${server.url}/api/encounters/${c.encounter.id}/live?token=${c.tokens.table}`;
+    const clients: LiveClient[] = [];
+    for (let i = 0; i < 100; i++) clients.push(await open(url));
+    expect(clients.every((x) => x.messages[0]!.type === 'hello')).toBe(true);
+    const extra = await open(url);
+    expect(extra.messages[0]!.type).toBe('error');
+    expect(JSON.stringify(extra.messages[0])).toContain('100 live connections');
+    await extra.next(() => extra.closed !== null).catch(() => undefined);
+    expect(extra.closed?.code).toBe(4429);
+    // A place is free again once a connection closes.
+    clients.pop()!.close();
+    await new Promise((r) => setTimeout(r, 200));
+    const again = await open(url);
+    expect(again.messages[0]!.type).toBe('hello');
+    for (const x of [...clients, again]) x.close();
+  });
+
+  it('one address takes at most 200 across encounters', async () => {
+    const clients: LiveClient[] = [];
+    for (let e = 0; e < 3; e++) {
+      const c = await create();
+      const url = `${server.url}/api/encounters/${c.encounter.id}/live?token=${c.tokens.table}`;
+      for (let i = 0; i < (e < 2 ? 100 : 1); i++) clients.push(await open(url));
+    }
+    const last = clients.at(-1)!;
+    expect(last.messages[0]!.type).toBe('error');
+    expect(JSON.stringify(last.messages[0])).toContain('200 live connections');
+    for (const x of clients) x.close();
+  });
+});

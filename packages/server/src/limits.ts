@@ -9,6 +9,33 @@ export const INPUT_LIMITS = {
   maxDepth: 32,
 } as const;
 
+/** Live connections (WebSockets) the server keeps open at once. A client is an IP address for now. */
+export const CONNECTION_LIMITS = {
+  perEncounter: 100,
+  perClient: 200,
+} as const;
+
+/** Counts open connections by key (an encounter, an address) against a cap. */
+export class ConnectionCount {
+  private readonly open = new Map<string, number>();
+
+  constructor(readonly cap: number) {}
+
+  /** Takes a place for `key`, or returns false when it has `cap` already. */
+  take(key: string): boolean {
+    const n = this.open.get(key) ?? 0;
+    if (n >= this.cap) return false;
+    this.open.set(key, n + 1);
+    return true;
+  }
+
+  release(key: string): void {
+    const n = (this.open.get(key) ?? 0) - 1;
+    if (n > 0) this.open.set(key, n);
+    else this.open.delete(key);
+  }
+}
+
 /**
  * What a scenario import (which needs no link) may ask of the server. Each step is decided like a
  * command; the import gives way to other requests every `sliceMs` of work, so however long it is, it
