@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { StorageBudgets } from './budget.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
 import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal } from './limits.js';
-import { hashToken, viewerOf } from './links.js';
+import { hashToken, type LinkName, viewerOf } from './links.js';
 import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
 
 export interface AppOptions extends HubOptions {
@@ -395,12 +395,40 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     const token = tokenOf(req);
     const link = await hub.link(token, id);
     hub.requireGm(link);
-    const links = await hub.links(id, token!);
-    return {
-      gm: pageUrl(req, id, links.gm),
-      table: pageUrl(req, id, links.table),
-      players: links.players.map((p) => ({ ...p, url: pageUrl(req, id, p.token) })),
-    };
+    return linksBody(req, id, await hub.links(id, token!));
+  });
+
+  const linksBody = (req: FastifyRequest, id: string, links: Awaited<ReturnType<Hub['links']>>) => ({
+    gm: pageUrl(req, id, links.gm),
+    table: links.table === null ? null : pageUrl(req, id, links.table),
+    players: links.players.map((p) => (p.token ? { ...p, url: pageUrl(req, id, p.token) } : p)),
+  });
+
+  // Revoking or rotating a link: the GM names it as {link: 'gm' | 'table'} or {link: 'player', combatant}.
+  const linkNameSchema = z.discriminatedUnion('link', [
+    z.object({ link: z.literal('gm') }).strict(),
+    z.object({ link: z.literal('table') }).strict(),
+    z.object({ link: z.literal('player'), combatant: z.string().min(1).max(64) }).strict(),
+  ]);
+  const linkName = (body: unknown): LinkName => {
+    const named = parse(linkNameSchema, body, 'link to change');
+    return named.link === 'player' ? { role: 'player', combatant: named.combatant } : { role: named.link };
+  };
+
+  app.post('/api/encounters/:id/links/revoke', async (req) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const token = tokenOf(req);
+    hub.requireGm(await hub.link(token, id));
+    await hub.revokeLink(id, token!, linkName(req.body));
+    return linksBody(req, id, await hub.links(id, token!));
+  });
+
+  app.post('/api/encounters/:id/links/rotate', async (req) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const token = tokenOf(req);
+    hub.requireGm(await hub.link(token, id));
+    const gm = await hub.rotateLink(id, token!, linkName(req.body));
+    return { ...linksBody(req, id, await hub.links(id, gm)), token: gm };
   });
 
   app.patch('/api/encounters/:id/links/:combatant', async (req) => {
@@ -487,6 +515,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         socket.on('close', () => perEncounter.release(id));
         const sub = {
           viewer: viewerOf(link),
+          link: link.hash,
           send(text: string) {
             // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
             if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();

@@ -189,3 +189,106 @@ describe('live connections', () => {
     for (const x of clients) x.close();
   });
 });
+
+describe('revoking and rotating links, archiving', () => {
+  const get = (c: Created, token: string) =>
+    api(server.url, 'GET', `/api/encounters/${c.encounter.id}`, undefined, token);
+  const post = (c: Created, what: 'revoke' | 'rotate', body: unknown, token = c.tokens.gm) =>
+    api(server.url, 'POST', `/api/encounters/${c.encounter.id}/links/${what}`, body, token);
+  const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
+  type Links = {
+    gm: string;
+    table: string | null;
+    players: Array<{ combatant: string; url?: string; allowed: string[]; revoked?: true }>;
+    token?: string;
+  };
+
+  it("a player's link is revoked (its socket closed) and rotated to a new one that keeps what it allowed", async () => {
+    const c = await create();
+    const old = c.tokens.players.ana!;
+    const patched = await api(
+      server.url,
+      'PATCH',
+      `/api/encounters/${c.encounter.id}/links/ana`,
+      { allowed: ['act'] },
+      c.tokens.gm,
+    );
+    expect(patched.status).toBe(200);
+    const live = new LiveClient(`${server.url}/api/encounters/${c.encounter.id}/live?token=${old}`);
+    await live.next((m) => m.type === 'hello');
+    expect((await post(c, 'revoke', { link: 'player', combatant: 'ana' }, old)).status).toBe(403);
+    const revoked = await post(c, 'revoke', { link: 'player', combatant: 'ana' });
+    expect(revoked.status).toBe(200);
+    expect((revoked.body as Links).players.find((p) => p.combatant === 'ana')).toMatchObject({
+      revoked: true,
+    });
+    const refused = await get(c, old);
+    expect(refused.status).toBe(401);
+    expect((refused.body as { error: { code: string } }).error.code).toBe('link/revoked');
+    await live.next(() => live.closed !== null).catch(() => undefined);
+    expect(live.closed).not.toBeNull();
+    expect(live.messages.some((m) => m.type === 'revoked')).toBe(true);
+    // Still revoked when the GM lists the links again.
+    const listed = await api(
+      server.url,
+      'GET',
+      `/api/encounters/${c.encounter.id}/links`,
+      undefined,
+      c.tokens.gm,
+    );
+    expect((listed.body as Links).players.find((p) => p.combatant === 'ana')!.revoked).toBe(true);
+    expect((await get(c, old)).status).toBe(401);
+    const rotated = await post(c, 'rotate', { link: 'player', combatant: 'ana' });
+    expect(rotated.status).toBe(200);
+    const ana = (rotated.body as Links).players.find((p) => p.combatant === 'ana')!;
+    expect(ana.allowed).toEqual(['act']);
+    const fresh = tokenOf(ana.url!);
+    expect(fresh).not.toBe(old);
+    expect((await get(c, fresh)).status).toBe(200);
+    expect((await get(c, old)).status).toBe(401);
+    // Rotating again retires the one just issued.
+    const again = await post(c, 'rotate', { link: 'player', combatant: 'ana' });
+    const newer = tokenOf((again.body as Links).players.find((p) => p.combatant === 'ana')!.url!);
+    expect((await get(c, fresh)).status).toBe(401);
+    expect((await get(c, newer)).status).toBe(200);
+  });
+
+  it("the table's link is revoked and rotated; the GM's can only be rotated, which renews every link", async () => {
+    const c = await create();
+    expect((await post(c, 'revoke', { link: 'table' })).status).toBe(200);
+    expect((await get(c, c.tokens.table)).status).toBe(401);
+    const table = await post(c, 'rotate', { link: 'table' });
+    const newTable = tokenOf((table.body as Links).table!);
+    expect((await get(c, newTable)).status).toBe(200);
+    const gmRevoke = await post(c, 'revoke', { link: 'gm' });
+    expect(gmRevoke.status).toBe(400);
+    expect((gmRevoke.body as { error: { message: string } }).error.message).toContain('rotate it instead');
+    const rotated = await post(c, 'rotate', { link: 'gm' });
+    expect(rotated.status).toBe(200);
+    const links = rotated.body as Links;
+    const gm = links.token!;
+    expect(gm).not.toBe(c.tokens.gm);
+    for (const old of [c.tokens.gm, newTable, c.tokens.players.ana!])
+      expect((await get(c, old)).status).toBe(401);
+    expect((await get(c, gm)).status).toBe(200);
+    expect((await get(c, tokenOf(links.table!))).status).toBe(200);
+    expect((await get(c, tokenOf(links.players.find((p) => p.combatant === 'ana')!.url!))).status).toBe(200);
+    expect((await post(c, 'rotate', { link: 'player', combatant: 'nobody' }, gm)).status).toBe(404);
+  });
+
+  it('an archived encounter takes no commands, from the GM or a player, until it is restored', async () => {
+    const c = await create();
+    expect((await cmd(c, { type: 'start' })).status).toBe(200);
+    const patch = (status: string) =>
+      api(server.url, 'PATCH', `/api/encounters/${c.encounter.id}`, { status }, c.tokens.gm);
+    expect((await patch('archived')).status).toBe(200);
+    for (const token of [c.tokens.gm, c.tokens.players.ana!]) {
+      const r = await cmd(c, { type: 'note', text: 'still here' }, token);
+      expect(r.status).toBe(409);
+      expect((r.body as { error: { message: string } }).error.message).toContain('archived');
+    }
+    expect((await get(c, c.tokens.table)).status).toBe(200);
+    expect((await patch('active')).status).toBe(200);
+    expect((await cmd(c, { type: 'note', text: 'back' })).status).toBe(200);
+  });
+});

@@ -23,8 +23,11 @@ import { SCENARIO_LIMITS, Slices } from './limits.js';
 import {
   authorize,
   defaultPlayerCommands,
+  derivedToken,
   deriveToken,
   hashToken,
+  type LinkName,
+  latestLink,
   newToken,
   playerLink,
   viewerOf,
@@ -34,6 +37,8 @@ import type { CommandRecord, EncounterRecord, LinkRecord, Storage } from './stor
 /** A connected viewer: the server pushes its redacted view of every change. */
 export interface Subscriber {
   viewer: Viewer;
+  /** The hash of the link it came in with: revoking that link closes it. */
+  link?: string;
   send(text: string): void;
   close(): void;
 }
@@ -290,6 +295,12 @@ export class Hub {
         reject('link/invalid', 'This link is not valid for this encounter; ask the GM for a new one.'),
       );
     }
+    if (link.revoked) {
+      throw new HubError(
+        401,
+        reject('link/revoked', 'The GM has revoked or replaced this link; ask the GM for the new one.'),
+      );
+    }
     return link;
   }
 
@@ -385,6 +396,15 @@ export class Hub {
   ): Promise<{ seq: number; entries: LogEntry[] }> {
     const live = await this.open(id);
     return this.serialize(live, async () => {
+      if (live.record.status === 'archived') {
+        throw new HubError(
+          409,
+          reject(
+            'encounter/archived',
+            'This encounter is archived, so it is read-only; the GM can restore it (make it active again) to go on.',
+          ),
+        );
+      }
       // A command without a string type is refused by the rules below, whoever sends it.
       if (hasType(command)) {
         const refused = authorize(link, command, live.log.state);
@@ -544,29 +564,47 @@ export class Hub {
     return scenario;
   }
 
-  /** Every link of an encounter, re-derived from the GM token (player links for PCs added since too). */
+  /**
+   * Every link of an encounter, re-derived from the GM token at its current generation (player links for
+   * PCs added since too). A revoked link is listed as revoked, without a token.
+   */
   async links(
     id: string,
     gmToken: string,
   ): Promise<{
     gm: string;
-    table: string;
-    players: Array<{ combatant: string; name: string; token: string; allowed: string[] }>;
+    table: string | null;
+    players: Array<{ combatant: string; name: string; token?: string; allowed: string[]; revoked?: true }>;
   }> {
     const live = await this.open(id);
     const time = this.time();
-    const derived = this.playerLinks(id, gmToken, live.log.state, live.ruleset, time);
-    await this.storage.addLinks(derived.map((d) => d.record));
-    const stored = new Map((await this.storage.listLinks(id)).map((l) => [l.hash, l]));
+    const rows = await this.storage.listLinks(id);
+    const fresh: LinkRecord[] = [];
+    const players: Array<{
+      combatant: string;
+      name: string;
+      token?: string;
+      allowed: string[];
+      revoked?: true;
+    }> = [];
+    for (const d of this.playerLinks(id, gmToken, live.log.state, live.ruleset, time)) {
+      const combatant = d.record.combatants[0]!;
+      const latest = latestLink(rows, { role: 'player', combatant });
+      if (latest?.revoked) {
+        players.push({ combatant, name: d.record.label, allowed: latest.allowed, revoked: true });
+        continue;
+      }
+      const generation = latest?.generation ?? 0;
+      const token = derivedToken(gmToken, { role: 'player', combatant }, generation);
+      if (!latest) fresh.push(d.record);
+      players.push({ combatant, name: d.record.label, token, allowed: latest?.allowed ?? d.record.allowed });
+    }
+    await this.storage.addLinks(fresh);
+    const table = latestLink(rows, { role: 'table' });
     return {
       gm: gmToken,
-      table: deriveToken(gmToken, 'table'),
-      players: derived.map((d) => ({
-        combatant: d.record.combatants[0]!,
-        name: d.record.label,
-        token: d.token,
-        allowed: stored.get(d.record.hash)?.allowed ?? d.record.allowed,
-      })),
+      table: table?.revoked ? null : derivedToken(gmToken, { role: 'table' }, table?.generation ?? 0),
+      players,
     };
   }
 
@@ -584,16 +622,137 @@ export class Hub {
         ),
       );
     }
+    this.requireCombatant(live, combatant);
+    const latest = latestLink(await this.storage.listLinks(id), { role: 'player', combatant });
+    if (latest) {
+      await this.storage.updateLink(latest.hash, { allowed });
+      return;
+    }
+    const name = live.log.state.combatants[combatant]!.name;
+    await this.storage.addLinks([playerLink(id, gmToken, combatant, name, allowed, this.time()).record]);
+  }
+
+  private requireCombatant(live: Live, combatant: string): void {
     if (!Object.hasOwn(live.log.state.combatants, combatant)) {
       throw new HubError(
         404,
         reject('combatant/unknown', `There is no combatant "${combatant}" in this encounter.`),
       );
     }
-    const token = deriveToken(gmToken, `player:${combatant}`);
-    const name = live.log.state.combatants[combatant]!.name;
-    await this.storage.addLinks([playerLink(id, gmToken, combatant, name, allowed, this.time()).record]);
-    await this.storage.updateLink(hashToken(token), { allowed });
+  }
+
+  /**
+   * Revokes the table's or a player's link: its token opens nothing from now on, and its live
+   * connections are closed. The GM's link can only be rotated (someone must keep the encounter).
+   */
+  async revokeLink(id: string, gmToken: string, name: LinkName): Promise<void> {
+    if (name.role === 'gm') {
+      throw new HubError(
+        400,
+        reject(
+          'link/gm-revoke',
+          "The GM link can't be revoked, or no one could run the encounter; rotate it instead to get a new one.",
+        ),
+      );
+    }
+    const live = await this.open(id);
+    if (name.role === 'player') this.requireCombatant(live, name.combatant);
+    await this.serialize(live, async () => {
+      const latest = latestLink(await this.storage.listLinks(id), name);
+      if (latest) {
+        await this.storage.updateLink(latest.hash, { revoked: true });
+        this.disconnect(live, new Set([latest.hash]));
+        return;
+      }
+      // A player link never listed yet: stored revoked, so listing links does not bring it back.
+      const time = this.time();
+      const label = name.role === 'player' ? live.log.state.combatants[name.combatant]!.name : 'Table';
+      const token = derivedToken(gmToken, name, 0);
+      await this.storage.addLinks([
+        {
+          hash: hashToken(token),
+          encounterId: id,
+          role: name.role,
+          combatants: name.role === 'player' ? [name.combatant] : [],
+          allowed: name.role === 'player' ? defaultPlayerCommands(live.ruleset) : [],
+          label,
+          createdAt: time,
+          revoked: true,
+        },
+      ]);
+    });
+  }
+
+  /**
+   * Replaces a link with a new one (its next generation): the old token opens nothing from now on and
+   * its live connections are closed; what the link allowed carries over. Rotating the GM's link gives
+   * a new GM token and, since the others derive from it, a new token for every link not revoked.
+   * Returns the GM token that now lists every link.
+   */
+  async rotateLink(id: string, gmToken: string, name: LinkName): Promise<string> {
+    const live = await this.open(id);
+    if (name.role === 'player') this.requireCombatant(live, name.combatant);
+    return this.serialize(live, async () => {
+      const time = this.time();
+      const rows = await this.storage.listLinks(id);
+      const next = (row: LinkRecord | undefined, root: string, which: Exclude<LinkName, { role: 'gm' }>) => {
+        const generation = (row?.generation ?? 0) + 1;
+        const combatant = which.role === 'player' ? which.combatant : undefined;
+        const record: LinkRecord = {
+          hash: hashToken(derivedToken(root, which, generation)),
+          encounterId: id,
+          role: which.role,
+          combatants: combatant ? [combatant] : [],
+          allowed: row?.allowed ?? (combatant ? defaultPlayerCommands(live.ruleset) : []),
+          label: row?.label ?? (combatant ? live.log.state.combatants[combatant]!.name : 'Table'),
+          createdAt: time,
+          generation,
+        };
+        return record;
+      };
+      const replaced = new Set<string>();
+      const added: LinkRecord[] = [];
+      let root = gmToken;
+      if (name.role === 'gm') {
+        root = newToken();
+        const gm = latestLink(rows, name);
+        added.push({
+          hash: hashToken(root),
+          encounterId: id,
+          role: 'gm',
+          combatants: [],
+          allowed: [],
+          label: 'GM',
+          createdAt: time,
+          generation: (gm?.generation ?? 0) + 1,
+        });
+        for (const row of rows) {
+          if (row.revoked) continue;
+          replaced.add(row.hash);
+          if (row.role === 'gm') continue;
+          const which: Exclude<LinkName, { role: 'gm' }> =
+            row.role === 'table' ? { role: 'table' } : { role: 'player', combatant: row.combatants[0]! };
+          if (latestLink(rows, which) === row) added.push(next(row, root, which));
+        }
+      } else {
+        const latest = latestLink(rows, name);
+        if (latest && !latest.revoked) replaced.add(latest.hash);
+        added.push(next(latest, root, name));
+      }
+      await this.storage.addLinks(added);
+      for (const hash of replaced) await this.storage.updateLink(hash, { revoked: true });
+      this.disconnect(live, replaced);
+      return root;
+    });
+  }
+
+  /** Closes the live connections that came in with these links. */
+  private disconnect(live: Live, hashes: ReadonlySet<string>): void {
+    for (const sub of live.subscribers) {
+      if (sub.link === undefined || !hashes.has(sub.link)) continue;
+      sub.send(JSON.stringify({ type: 'revoked' }));
+      sub.close();
+    }
   }
 
   /** Closes every live connection (graceful shutdown). */
