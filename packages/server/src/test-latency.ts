@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+
 /**
  * Watches a server's event loop from outside: asks `/api/health` one request after another while `work`
  * runs, and reports the slowest reply. A request that holds the loop shows up as a slow health reply.
@@ -30,4 +32,50 @@ export async function healthDuring<T>(
     running = false;
     await probe;
   }
+}
+
+/** The prober's own program: asks /api/health one request after another until told to stop on stdin. */
+const PROBE = `
+const url = process.argv[1];
+const samples = [];
+let running = true;
+process.stdin.on('data', () => { running = false; });
+// The test process is gone (killed, timed out): so is the reason to probe.
+process.stdin.on('end', () => process.exit(0));
+(async () => {
+  while (running) {
+    const started = performance.now();
+    try {
+      const r = await fetch(url + '/api/health');
+      await r.arrayBuffer();
+      samples.push(r.status === 200 ? performance.now() - started : -1);
+    } catch {
+      samples.push(-1);
+    }
+    await new Promise((res) => setTimeout(res, 10));
+  }
+  process.stdout.write(JSON.stringify(samples));
+  process.exit(0);
+})();
+`;
+
+/**
+ * Asks /api/health from a separate process for as long as a test runs, so the test's own work (a
+ * fuzzer building inputs) does not slow the measurement. `stop()` returns every reply's time in ms; a
+ * reply other than 200 counts as Infinity.
+ */
+export function startHealthProbe(url: string): { stop(): Promise<number[]> } {
+  const child = spawn(process.execPath, ['-e', PROBE, url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    async stop() {
+      child.stdin.write('stop\n');
+      await exited;
+      return (JSON.parse(out) as number[]).map((ms) => (ms < 0 ? Number.POSITIVE_INFINITY : ms));
+    },
+  };
 }
