@@ -18,6 +18,7 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { StorageBudgets } from './budget.js';
+import { scenarioYaml } from './export-yaml.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
 import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal } from './limits.js';
 import { hashToken, type LinkName, viewerOf } from './links.js';
@@ -214,8 +215,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   app.get('/api/health', async () => ({ ok: true, version: options.version ?? '0.1.0' }));
 
+  // The same for every request (the registry does not change): built once, on the first.
+  let rulesetList: unknown;
   app.get('/api/rulesets', async () => {
-    return Object.values(options.registry).map((r) => {
+    rulesetList ??= Object.values(options.registry).map((r) => {
       const defaults = r.optionsSchema.parse({}) as Record<string, unknown>;
       const schema = z.toJSONSchema(r.optionsSchema, { io: 'input', unrepresentable: 'any' }) as {
         properties?: Record<string, { description?: string; type?: string; enum?: unknown[] }>;
@@ -243,6 +246,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         catalog: probe ? r.catalog(probe) : [],
       };
     });
+    return rulesetList;
   });
 
   app.post('/api/encounters', async (req, reply) => {
@@ -384,8 +388,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     );
     const scenario = await hub.exportScenario(id);
     if (q.format === 'yaml') {
-      const { stringify } = await import('yaml');
-      return reply.type('application/yaml; charset=utf-8').send(stringify(scenario));
+      return reply.type('application/yaml; charset=utf-8').send(await scenarioYaml(scenario));
     }
     return scenario;
   });

@@ -28,9 +28,11 @@ import { api, LiveClient, type ServerProcess, startServerProcess } from './test-
 const INPUTS = 5_000;
 /**
  * /api/health must answer within 100 ms. The prober is its own process, so the fuzzer's work does not
- * delay it, but the machine is shared (two cores, other test runs): a sample now and then is slowed by
- * another process, not by the server. So at most 2 % of samples (and at most 25) may exceed 100 ms, and
- * none may exceed 500 ms — a request that held the event loop, as the issue's did (1 to 6 s), fails it.
+ * delay it, but the machine is shared (two cores, other test runs, load averages past 10): time the
+ * prober itself spent waiting for a core during a request (its heartbeat ran late) is the machine's and
+ * is taken off that request's time. Of what is left, at most 2 % of samples (and at most 25) may exceed
+ * 100 ms, and none may exceed 500 ms — a request that held the event loop, as the issue's did (1 to 6 s),
+ * fails it.
  */
 const HEALTH = { withinMs: 100, outlierShare: 0.02, maxOutliers: 25, neverMs: 500 };
 
@@ -434,13 +436,14 @@ describe('fuzz: every route and socket message, against a real server', () => {
     expect(failures.slice(0, 10)).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(INPUTS);
 
-    const slow = health.filter((ms) => ms > HEALTH.withinMs);
+    const serverMs = health.map((h) => Math.max(0, h.ms - h.ownLagMs));
+    const slow = serverMs.filter((ms) => ms > HEALTH.withinMs);
     expect(health.length).toBeGreaterThan(100);
     expect(
       slow.length,
       `health samples over ${HEALTH.withinMs} ms: ${slow.map(Math.round).join(', ')}`,
     ).toBeLessThanOrEqual(Math.min(HEALTH.maxOutliers, Math.ceil(health.length * HEALTH.outlierShare)));
-    expect(Math.max(...health)).toBeLessThan(HEALTH.neverMs);
+    expect(Math.max(...serverMs)).toBeLessThan(HEALTH.neverMs);
 
     // Every encounter replays from its export to the state the server holds.
     for (const fixture of all) {
