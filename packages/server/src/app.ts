@@ -355,7 +355,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     return reply.status(204).send();
   });
 
-  app.get('/api/encounters/:id/events', async (req) => {
+  app.get('/api/encounters/:id/events', async (req, reply) => {
     const { id } = parse(idParam, req.params, 'encounter id');
     const link = await hub.link(tokenOf(req), id);
     const q = parse(
@@ -363,7 +363,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       req.query,
       'query',
     );
-    return hub.eventsSince(id, link, q.after);
+    return reply.type('application/json; charset=utf-8').send(await hub.eventsSinceJson(id, link, q.after));
   });
 
   app.post('/api/encounters/:id/commands', async (req) => {

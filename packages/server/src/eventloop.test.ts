@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthDuring } from './test-latency.js';
-import { api, type ServerProcess, startServerProcess } from './test-process.js';
+import { api, LiveClient, type ServerProcess, startServerProcess } from './test-process.js';
 
 /*
  * The worst case of every expensive path, sent to a real server process while another client measures
@@ -62,7 +62,7 @@ describe('nothing a client sends holds the event loop', () => {
       .join('+')
       .slice(0, 200);
     const costliest = '49d1!';
-    const { result, slowestMs } = await healthDuring(server.url, async () => {
+    const { result, slowestMs } = await healthDuring(server, async () => {
       const out: Array<{ status: number; size: number; message?: string }> = [];
       for (let i = 0; i < 10; i++) {
         for (const roll of [refused, costliest]) {
@@ -90,6 +90,46 @@ describe('nothing a client sends holds the event loop', () => {
   });
 });
 
+describe('reading a long encounter', () => {
+  it("the table's whole log, its export and 50 sockets resuming from the start do not hold the loop", async () => {
+    const scenario = {
+      schema: 1,
+      name: 'Long',
+      ruleset: 'classic',
+      combatants: Array.from({ length: 40 }, (_, i) => ({
+        name: `Goblin ${i}`,
+        hidden: i % 2 === 0,
+        stats: { initiative: i % 20 },
+      })),
+      commands: [{ type: 'start' }, ...Array.from({ length: 1_999 }, () => ({ type: 'next' }))],
+    };
+    const c = await create({ scenario });
+    const id = c.encounter.id;
+    const table = (c as unknown as { tokens: { table: string } }).tokens.table;
+    const { result, slowestMs } = await healthDuring(server, async () => {
+      const events = await api(server.url, 'GET', `/api/encounters/${id}/events?after=0`, undefined, table);
+      const yaml = await api(
+        server.url,
+        'GET',
+        `/api/encounters/${id}/export?format=yaml`,
+        undefined,
+        c.tokens.gm,
+      );
+      const sockets = Array.from(
+        { length: 50 },
+        () => new LiveClient(`${server.url}/api/encounters/${id}/live?token=${table}&after=0`),
+      );
+      await Promise.all(sockets.map((s) => s.next((m) => m.type === 'events', 30_000)));
+      for (const s of sockets) s.close();
+      return { events, yaml };
+    });
+    expect(result.events.status).toBe(200);
+    expect((result.events.body as { entries: unknown[] }).entries.length).toBeGreaterThan(1_000);
+    expect(result.yaml.status).toBe(200);
+    expect(slowestMs).toBeLessThan(SLOWEST_HEALTH_MS);
+  });
+});
+
 describe('scenario imports and encounter creation', () => {
   const note = (i: number) => ({ type: 'note', text: `Note ${i}: ${'x'.repeat(20)}` });
 
@@ -110,7 +150,7 @@ describe('scenario imports and encounter creation', () => {
         ...Array.from({ length: 1_999 }, (_, i) => (i % 3 === 2 ? { type: 'undo' } : { type: 'next' })),
       ],
     };
-    const { result, slowestMs, samples } = await healthDuring(server.url, async () => [
+    const { result, slowestMs, samples } = await healthDuring(server, async () => [
       await api(server.url, 'POST', '/api/encounters', { scenario: issue }),
       await api(server.url, 'POST', '/api/encounters', { scenario: largest }),
     ]);
@@ -137,7 +177,7 @@ describe('scenario imports and encounter creation', () => {
         stats: { initiative: i % 20, note: 'n'.repeat(200) },
       })),
     };
-    const { result, slowestMs } = await healthDuring(server.url, async () => {
+    const { result, slowestMs } = await healthDuring(server, async () => {
       const statuses: Array<{ status: number; body: unknown }> = [];
       for (let i = 0; i < 120; i++) {
         const r = await api(server.url, 'POST', '/api/encounters', body);

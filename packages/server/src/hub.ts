@@ -19,7 +19,7 @@ import {
   view,
   viewLog,
 } from '@roundkeeper/engine';
-import { SCENARIO_LIMITS, Slices } from './limits.js';
+import { EVENTS_CHUNK, SCENARIO_LIMITS, Slices } from './limits.js';
 import {
   authorize,
   defaultPlayerCommands,
@@ -53,6 +53,8 @@ interface Live {
   lastUsed: number;
   /** Commands and changes queued or running: an encounter with some is never unloaded. */
   pending: number;
+  /** Redacted log chunks as JSON, by kind of viewer and chunk, while the log is at `seq` (see viewChunks). */
+  chunks?: { seq: number; texts: Map<string, string> };
 }
 
 export interface CreateInput {
@@ -484,14 +486,57 @@ export class Hub {
   }
 
   /**
-   * Adds a live viewer and sends it `hello` (and the entries it missed since `after`) in the same tick,
-   * so no change can slip in between its view and its first change.
+   * The viewer's log entries after `after`, as the JSON text of `{seq, entries}`: redacted and written a
+   * few hundred entries at a time, giving way to other requests in between (a long log read whole held
+   * the event loop for a tenth of a second and more).
+   */
+  async eventsSinceJson(id: string, link: LinkRecord, after: number): Promise<string> {
+    const live = await this.open(id);
+    const seq = live.record.seq;
+    const parts: string[] = [];
+    const entries = live.log.entries.filter((e) => e.seq > after && e.seq <= seq);
+    await this.viewChunks(live, entries, viewerOf(link), (json) => parts.push(json.slice(1, -1)));
+    return `{"seq":${seq},"entries":[${parts.join(',')}]}`;
+  }
+
+  /** `entries` as the viewer may see them, handed over as JSON arrays of at most EVENTS_CHUNK entries. */
+  private async viewChunks(
+    live: Live,
+    entries: readonly LogEntry[],
+    viewer: Viewer,
+    each: (json: string) => void,
+  ): Promise<void> {
+    const slices = new Slices();
+    const who = viewer.role === 'player' ? `player:${viewer.combatants.join(',')}` : viewer.role;
+    for (let i = 0; i < entries.length; i += EVENTS_CHUNK) {
+      await slices.pause();
+      // Many viewers of one kind catching up at once (a table's screens reconnecting) share the work.
+      if (live.chunks?.seq !== live.record.seq) live.chunks = { seq: live.record.seq, texts: new Map() };
+      const chunk = entries.slice(i, i + EVENTS_CHUNK);
+      const key = `${who}:${chunk[0]!.seq}:${chunk.length}`;
+      let json = live.chunks.texts.get(key);
+      if (json === undefined) {
+        const seen = viewLog(chunk, viewer, live.log.state, live.ruleset, live.log.everHidden);
+        json = seen.length > 0 ? JSON.stringify(seen) : '';
+        live.chunks.texts.set(key, json);
+      }
+      if (json !== '') each(json);
+    }
+  }
+
+  /**
+   * Adds a live viewer and sends it `hello`, then (with `after`) the entries it missed since, in
+   * `events` messages of a few hundred entries, giving way to other requests in between. Changes that
+   * come meanwhile wait for the last of them, so the viewer hears everything in order.
    */
   async subscribe(id: string, link: LinkRecord, sub: Subscriber, after?: number): Promise<() => void> {
     let live = await this.open(id);
     // Unloaded between the two (only if a quarter second passed): take the copy in memory now.
     while (this.live.get(id) !== live) live = await this.open(id);
-    live.subscribers.add(sub);
+    let waiting: string[] | undefined;
+    let gone = false;
+    const held: Subscriber = { ...sub, send: (text) => (waiting ? waiting.push(text) : sub.send(text)) };
+    live.subscribers.add(held);
     const viewer = viewerOf(link);
     sub.send(
       JSON.stringify({
@@ -504,16 +549,22 @@ export class Hub {
       }),
     );
     if (after !== undefined && after < live.record.seq) {
+      waiting = [];
       const missed = live.log.entries.filter((e) => e.seq > after);
-      sub.send(
-        JSON.stringify({
-          type: 'events',
-          entries: viewLog(missed, viewer, live.log.state, live.ruleset, live.log.everHidden),
-        }),
-      );
+      let sent = 0;
+      await this.viewChunks(live, missed, viewer, (json) => {
+        if (gone) return;
+        sub.send(`{"type":"events","entries":${json}}`);
+        sent++;
+      });
+      if (!gone && sent === 0) sub.send('{"type":"events","entries":[]}');
+      const queued = waiting;
+      waiting = undefined;
+      if (!gone) for (const text of queued) sub.send(text);
     }
     return () => {
-      live.subscribers.delete(sub);
+      gone = true;
+      live.subscribers.delete(held);
       live.lastUsed = Date.now();
     };
   }
