@@ -253,6 +253,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     const body = parse(createSchema, req.body, 'new encounter');
     const overBudget = budgets.refusal(req.ip, 'encounters') ?? budgets.refusal(req.ip, 'bytes');
     if (overBudget) throw new HubError(429, overBudget);
+    // Counted when tried, not when it succeeds: an import the rules refuse halfway still cost its work.
+    budgets.spend(req.ip, 'encounters', 1);
     let created: Awaited<ReturnType<Hub['create']>>;
     if ('scenario' in body) {
       const scenario = parseScenario(body.scenario);
@@ -285,7 +287,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       if (body.combatants) input.combatants = body.combatants;
       created = await hub.create(input);
     }
-    budgets.spend(req.ip, 'encounters', 1);
     budgets.spend(req.ip, 'bytes', created.stored);
     const { record, tokens } = created;
     const players: Record<string, string> = {};
