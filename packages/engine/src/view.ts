@@ -96,7 +96,14 @@ const NESTED_FIELDS = ['effect', 'entry'] as const;
 /** Fields that list several combatants (a roll-off, a group). */
 const PEOPLE_LIST_FIELDS = ['combatants', 'members', 'order', 'with'] as const;
 
+/** Fields holding when something ends, counted on a combatant's turns (an effect's duration). */
+const ANCHOR_FIELDS = ['duration', 'expires'] as const;
+
 function names(obj: Record<string, unknown>, hidden: ReadonlySet<string>): boolean {
+  for (const f of ANCHOR_FIELDS) {
+    const anchor = anchorOf(obj[f]);
+    if (anchor !== undefined && hidden.has(anchor)) return true;
+  }
   for (const f of PEOPLE_LIST_FIELDS) {
     const v = obj[f];
     if (Array.isArray(v) && v.some((x) => typeof x === 'string' && hidden.has(x))) return true;

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EncounterLog, isRejection, seededDice, type Viewer, view } from '@roundkeeper/engine';
+import { EncounterLog, isRejection, seededDice, type Viewer, view, viewLog } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { rulesets } from './index.js';
@@ -51,6 +51,35 @@ describe('a hidden combatant removed from the fight stays hidden in the state', 
       // The GM still sees the effect and who caused it.
       expect(JSON.stringify(view(enc.state, { role: 'gm' }, rulesets[ruleset]!, enc.everHidden))).toContain(
         'spyzq',
+      );
+    });
+  }
+});
+
+describe('an effect counted on a hidden combatant’s turns', () => {
+  for (const ruleset of Object.keys(rulesets)) {
+    it(`${ruleset}: is not shown to the table, in the state or the log, even with no source`, () => {
+      const { options, combatants } = partyOf(ruleset);
+      const enc = EncounterLog.create(
+        { id: 'anchor', name: 'Anchor', ruleset, options, dice: seededDice(1) },
+        rulesets,
+      );
+      if (isRejection(enc)) throw new Error(enc.message);
+      for (const combatant of combatants) must(enc, { type: 'add-combatant', combatant });
+      const npc = combatants.find((c) => c.side !== 'pc') ?? combatants[0]!;
+      const pc = enc.state.roster.find((id) => enc.state.combatants[id]!.side === 'pc')!;
+      must(enc, { type: 'add-combatant', combatant: { ...npc, id: 'spyzq', name: 'Spyzq', hidden: true } });
+      must(enc, {
+        type: 'add-effect',
+        target: pc,
+        name: 'Marked',
+        duration: { kind: 'until-turn-start', combatant: 'spyzq' },
+      });
+      const table = { role: 'table' } as const;
+      const rules = rulesets[ruleset]!;
+      expect(JSON.stringify(view(enc.state, table, rules, enc.everHidden))).not.toMatch(/spyzq/i);
+      expect(JSON.stringify(viewLog(enc.entries, table, enc.state, rules, enc.everHidden))).not.toMatch(
+        /spyzq/i,
       );
     });
   }
