@@ -203,6 +203,9 @@ interface Request {
 }
 
 /** One request to one of the routes, for one of the fixtures (or a made-up id). */
+/** Encounters the fuzzer created (a fuzzed POST that succeeded), which it may delete. */
+const victims: Array<{ id: string; gm: string }> = [];
+
 function requestArb(all: Fixture[]): fc.Arbitrary<Request> {
   return fc
     .record({
@@ -337,6 +340,15 @@ function requestArb(all: Fixture[]): fc.Arbitrary<Request> {
         fc
           .constantFrom('PUT', 'OPTIONS', 'HEAD', 'GET')
           .map((method) => ({ method, path: `${base}/nowhere`, token })),
+        // Deleting: a fixture only with a link other than its GM's (refused), or an encounter the fuzzer
+        // itself created, with its GM link (taken from the list only when this route is drawn).
+        fc.constant(null).map((): Request => {
+          if (who === 'gm' && victims.length > 0) {
+            const v = victims.splice(pick % victims.length, 1)[0]!;
+            return { method: 'DELETE', path: `/api/encounters/${v.id}`, token: v.gm };
+          }
+          return who === 'gm' ? { method: 'DELETE', path: base } : { method: 'DELETE', path: base, token };
+        }),
       ];
       return routes[route % routes.length]!;
     });
@@ -383,11 +395,47 @@ describe('fuzz: every route and socket message, against a real server', () => {
             `${req.method} ${req.path} ${(req.body ?? '').slice(0, 200)} → ${res.status} ${text.slice(0, 200)}`,
           );
         }
+        if (res.status === 201 && req.path === '/api/encounters') {
+          const made = JSON.parse(text) as { encounter: { id: string }; tokens: { gm: string } };
+          victims.push({ id: made.encounter.id, gm: made.tokens.gm });
+        }
         if (res.status === 200 && /\/links\/(rotate|revoke)$/.test(req.path)) {
           refreshTokens(all.find((f) => req.path.includes(f.id))!, JSON.parse(text));
         }
       }),
       { numRuns: 4_000 },
+    );
+
+    // WebSocket connections: made-up ids, tokens and resume points.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat(all.length - 1),
+        fc.constantFrom<Who>('gm', 'table', 'player', 'junk', 'none'),
+        fc.oneof(fc.constant(''), fc.string({ maxLength: 20 })),
+        fc.oneof(fc.nat(100_000).map(String), fc.string({ maxLength: 15 }), fc.constant(undefined)),
+        async (f, who, id, after) => {
+          const fixture = all[f]!;
+          const token = tokenFor(fixture, who, 0);
+          const query = new URLSearchParams();
+          if (token) query.set('token', token);
+          if (after !== undefined) query.set('after', after);
+          const path = `/api/encounters/${id === '' ? fixture.id : encodeURIComponent(id)}/live?${query}`;
+          const live = new LiveClient(`${server.url}${path}`);
+          try {
+            await live.next((m) => m.type === 'hello' || m.type === 'error', 10_000);
+          } catch {
+            // Closed before any message: fine, as long as not for an internal error.
+          }
+          sent++;
+          if (live.closed?.code === 1011 || JSON.stringify(live.messages).includes('server/internal')) {
+            failures.push(
+              `socket ${path} → ${JSON.stringify(live.messages).slice(0, 200)} ${live.closed?.code}`,
+            );
+          }
+          live.close();
+        },
+      ),
+      { numRuns: 100 },
     );
 
     // WebSocket: every message type, on a socket per fixture and role.
