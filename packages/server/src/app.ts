@@ -116,6 +116,20 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   // The API speaks JSON only.
   app.removeContentTypeParser('text/plain');
+  // Plain JSON.parse, as for socket messages: checkInput (below) then refuses a `__proto__` key with the
+  // same sentence for both transports (the default parser's refusal read as malformed JSON).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (body === '') {
+      done(Object.assign(new Error('empty'), { statusCode: 400, code: 'FST_ERR_CTP_EMPTY_JSON_BODY' }));
+      return;
+    }
+    try {
+      done(null, JSON.parse(body as string));
+    } catch (error) {
+      done(Object.assign(error as Error, { statusCode: 400 }));
+    }
+  });
 
   app.addHook('onSend', async (req, reply, payload) => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.header(k, v);

@@ -129,6 +129,14 @@ describe('prototype keys', () => {
       body,
     });
     expect(http.status).toBe(400);
+    expect(((await http.json()) as { error: { code: string } }).error.code).toBe('request/forbidden-key');
+    const ctor = await cmd(c, {
+      type: 'note',
+      text: 'x',
+      stats: JSON.parse('{"constructor": {"prototype": {}}}'),
+    });
+    expect(ctor.status).toBe(400);
+    expect((ctor.body as { error: { code: string } }).error.code).toBe('request/forbidden-key');
     const live = new LiveClient(`${server.url}/api/encounters/${c.encounter.id}/live?token=${c.tokens.gm}`);
     await live.next((m) => m.type === 'hello');
     live.send(

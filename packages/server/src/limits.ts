@@ -103,10 +103,18 @@ export function scenarioRefusal(s: {
   return undefined;
 }
 
+/** The refusal of a `__proto__` key, or a `constructor` holding a `prototype` (as Fastify's parser refuses). */
+export function forbiddenKey(what: string): Rejection {
+  return reject(
+    'request/forbidden-key',
+    `The ${what} has a key named "__proto__" (or a "constructor" holding a "prototype"), which is not allowed anywhere; rename it.`,
+  );
+}
+
 /**
  * Refuses input nested deeper than `INPUT_LIMITS.maxDepth` or holding a `__proto__` key (assigning it
- * would replace an object's prototype). Walks the value without recursion, so no input can overflow the
- * stack here, and visits each value once.
+ * would replace an object's prototype) or a `constructor` holding a `prototype`. Walks the value
+ * without recursion, so no input can overflow the stack here, and visits each value once.
  */
 export function checkInput(value: unknown, what: string): Rejection | undefined {
   const stack: Array<[unknown, number]> = [[value, 1]];
@@ -123,11 +131,15 @@ export function checkInput(value: unknown, what: string): Rejection | undefined 
       for (const x of v) stack.push([x, depth + 1]);
       continue;
     }
-    if (Object.hasOwn(v, '__proto__')) {
-      return reject(
-        'request/forbidden-key',
-        `The ${what} has a key named "__proto__", which is not allowed anywhere; rename it.`,
-      );
+    if (Object.hasOwn(v, '__proto__')) return forbiddenKey(what);
+    const ctor = (v as { constructor?: unknown }).constructor;
+    if (
+      Object.hasOwn(v, 'constructor') &&
+      ctor !== null &&
+      typeof ctor === 'object' &&
+      Object.hasOwn(ctor, 'prototype')
+    ) {
+      return forbiddenKey(what);
     }
     for (const x of Object.values(v)) stack.push([x, depth + 1]);
   }
