@@ -6,6 +6,7 @@ import {
   rulesetFor,
 } from './engine.js';
 import { evolve } from './evolve.js';
+import { Refold } from './refold.js';
 import type { RulesetRegistry } from './ruleset.js';
 import {
   type EncounterState,
@@ -80,24 +81,28 @@ export function reduce(log: readonly LogEntry[], registry: RulesetRegistry): Enc
 
 /**
  * Applies new entries to a state. Plain events fold in directly; an undo or redo refolds the log
- * (which must already end with `entries`).
+ * (which must already end with `entries`): all of it, or with `refold` (kept by the caller for this log
+ * from one call to the next) only from the last checkpoint before the group it undoes or redoes.
  */
 export function applyEntries(
   state: EncounterState,
   entries: readonly LogEntry[],
   log: readonly LogEntry[],
   registry: RulesetRegistry,
+  refold?: Refold,
 ): EncounterState {
-  if (entries.some((e) => isUndoRedo(e.event))) return reduce(log, registry);
+  const undoing = entries.some((e) => isUndoRedo(e.event));
+  if (undoing && !refold) return reduce(log, registry);
   const ruleset = rulesetFor(state, registry);
   if (isRejection(ruleset)) throw new Error(ruleset.message);
   let s = state;
   let history = s.history;
   const undone = new Set<number>();
   for (const entry of entries) {
-    s = evolve(s, entry.event, ruleset);
+    if (!undoing) s = evolve(s, entry.event, ruleset);
     history = track(history, entry, undone);
   }
+  if (undoing) s = refold!.fold(log, ruleset);
   return entries.length ? { ...s, history, seq: entries.at(-1)!.seq } : s;
 }
 
@@ -110,6 +115,8 @@ export class EncounterLog {
   state: EncounterState;
   /** Every combatant the log ever added hidden or hid (for `viewLog` of a slice of the log). */
   readonly everHidden = new Set<string>();
+  /** Keeps an undo or redo from refolding the whole log. */
+  private readonly refold = new Refold();
 
   private constructor(
     readonly registry: RulesetRegistry,
@@ -141,7 +148,7 @@ export class EncounterLog {
     everHiddenIn(enc.entries, enc.everHidden);
     const tail = snapshot ? log.filter((e) => e.seq > snapshot.seq) : [];
     if (snapshot && snapshot.state.seq === snapshot.seq && log.some((e) => e.seq === snapshot.seq)) {
-      enc.state = applyEntries(snapshot.state, tail, enc.entries, registry);
+      enc.state = applyEntries(snapshot.state, tail, enc.entries, registry, enc.refold);
     } else {
       enc.state = reduce(enc.entries, registry);
     }
@@ -152,6 +159,7 @@ export class EncounterLog {
   rollback(to: { length: number; state: EncounterState }): void {
     this.entries.length = to.length;
     this.state = to.state;
+    this.refold.reset();
     this.everHidden.clear();
     everHiddenIn(this.entries, this.everHidden);
   }
@@ -189,7 +197,7 @@ export class EncounterLog {
     this.entries.push(...entries);
     everHiddenIn(entries, this.everHidden);
     if (entries.length === 0 || entries.some((e) => isUndoRedo(e.event))) {
-      this.state = applyEntries(this.state, entries, this.entries, this.registry);
+      this.state = applyEntries(this.state, entries, this.entries, this.registry, this.refold);
     } else {
       let history = this.state.history;
       const undone = new Set<number>();

@@ -46,14 +46,27 @@ function stripNotes(c: Combatant): Combatant {
   return rest;
 }
 
+/** The combatant an effect's duration or expiry is counted on (`until-turn-end` of someone). */
+function anchorOf(value: unknown): string | undefined {
+  const combatant = (value as { combatant?: unknown } | undefined)?.combatant;
+  return typeof combatant === 'string' ? combatant : undefined;
+}
+
 /**
  * The state as a viewer may see it. Pure. The GM sees everything; the table view and players never
- * get the dice state, hidden combatants (or anything scheduled for or done by them), GM notes, or the
- * ruleset's secrets (another player's unrevealed plan).
+ * get the dice state, hidden combatants (or anything scheduled for, done by or counted on them), GM
+ * notes, or the ruleset's secrets (another player's unrevealed plan). `everHidden` (see `everHiddenIn`)
+ * names the combatants hidden once and gone since: an effect one of them caused still names it.
  */
-export function view(state: EncounterState, viewer: Viewer, ruleset: AnyRuleset): EncounterView {
+export function view(
+  state: EncounterState,
+  viewer: Viewer,
+  ruleset: AnyRuleset,
+  everHidden?: ReadonlySet<string>,
+): EncounterView {
   if (viewer.role === 'gm') return state;
-  const hidden = hiddenFrom(state, viewer);
+  const hidden = hiddenFrom(state, viewer, everHidden);
+  const names = (id: string | undefined) => id !== undefined && hidden.has(id);
   const combatants: Record<string, Combatant> = {};
   for (const [id, c] of Object.entries(state.combatants)) if (!hidden.has(id)) combatants[id] = stripNotes(c);
   const redacted: EncounterState = {
@@ -63,7 +76,10 @@ export function view(state: EncounterState, viewer: Viewer, ruleset: AnyRuleset)
     agenda: state.agenda.filter(
       (a) => (!a.secret || controls(viewer, a.combatant)) && !(a.combatant && hidden.has(a.combatant)),
     ),
-    effects: state.effects.filter((e) => !hidden.has(e.target) && !(e.source && hidden.has(e.source))),
+    effects: state.effects.filter(
+      (e) =>
+        !names(e.target) && !names(e.source) && !names(anchorOf(e.duration)) && !names(anchorOf(e.expires)),
+    ),
     current: state.current && hidden.has(state.current) ? null : state.current,
     gmNotes: [],
   };

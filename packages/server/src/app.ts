@@ -17,8 +17,11 @@ import {
 } from '@roundkeeper/engine';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { StorageBudgets } from './budget.js';
+import { scenarioYaml } from './export-yaml.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
-import { hashToken, viewerOf } from './links.js';
+import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal } from './limits.js';
+import { hashToken, type LinkName, viewerOf } from './links.js';
 import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
 
 export interface AppOptions extends HubOptions {
@@ -101,6 +104,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 /** Builds the server: the API, the live WebSocket, and the web app's static files. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; hub: Hub }> {
   const hub = new Hub(options.storage, options.registry, options);
+  const budgets = new StorageBudgets();
   const app = Fastify({
     bodyLimit: 256 * 1024,
     logger: {
@@ -114,6 +118,20 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   // The API speaks JSON only.
   app.removeContentTypeParser('text/plain');
+  // Plain JSON.parse, as for socket messages: checkInput (below) then refuses a `__proto__` key with the
+  // same sentence for both transports (the default parser's refusal read as malformed JSON).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    if (body === '') {
+      done(Object.assign(new Error('empty'), { statusCode: 400, code: 'FST_ERR_CTP_EMPTY_JSON_BODY' }));
+      return;
+    }
+    try {
+      done(null, JSON.parse(body as string));
+    } catch (error) {
+      done(Object.assign(error as Error, { statusCode: 400 }));
+    }
+  });
 
   app.addHook('onSend', async (req, reply, payload) => {
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.header(k, v);
@@ -171,6 +189,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       );
   });
 
+  // Every JSON body, before any route reads it: the same check as for WebSocket messages.
+  app.addHook('preValidation', async (req) => {
+    const refused = checkInput(req.body, 'request body');
+    if (refused) throw new HubError(400, refused);
+  });
+
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   const limit = options.rateLimit ?? 600;
   if (limit > 0) {
@@ -222,8 +246,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     return { ok: true, version, database: 'reachable' };
   });
 
+  // The same for every request (the registry does not change): built once, on the first.
+  let rulesetList: unknown;
   app.get('/api/rulesets', async () => {
-    return Object.values(options.registry).map((r) => {
+    rulesetList ??= Object.values(options.registry).map((r) => {
       const defaults = r.optionsSchema.parse({}) as Record<string, unknown>;
       const schema = z.toJSONSchema(r.optionsSchema, { io: 'input', unrepresentable: 'any' }) as {
         properties?: Record<string, { description?: string; type?: string; enum?: unknown[] }>;
@@ -251,14 +277,21 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         catalog: probe ? r.catalog(probe) : [],
       };
     });
+    return rulesetList;
   });
 
   app.post('/api/encounters', async (req, reply) => {
     const body = parse(createSchema, req.body, 'new encounter');
+    const overBudget = budgets.refusal(req.ip, 'encounters') ?? budgets.refusal(req.ip, 'bytes');
+    if (overBudget) throw new HubError(429, overBudget);
+    // Counted when tried, not when it succeeds: an import the rules refuse halfway still cost its work.
+    budgets.spend(req.ip, 'encounters', 1);
     let created: Awaited<ReturnType<Hub['create']>>;
     if ('scenario' in body) {
       const scenario = parseScenario(body.scenario);
       if (isRejection(scenario)) throw new HubError(400, scenario);
+      const tooLarge = scenarioRefusal(scenario);
+      if (tooLarge) throw new HubError(400, tooLarge);
       if (!options.registry[scenario.ruleset]) {
         throw new HubError(
           400,
@@ -285,6 +318,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       if (body.combatants) input.combatants = body.combatants;
       created = await hub.create(input);
     }
+    budgets.spend(req.ip, 'bytes', created.stored);
     const { record, tokens } = created;
     const players: Record<string, string> = {};
     for (const [cid, t] of Object.entries(tokens.players)) players[cid] = pageUrl(req, record.id, t);
@@ -353,7 +387,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     return reply.status(204).send();
   });
 
-  app.get('/api/encounters/:id/events', async (req) => {
+  app.get('/api/encounters/:id/events', async (req, reply) => {
     const { id } = parse(idParam, req.params, 'encounter id');
     const link = await hub.link(tokenOf(req), id);
     const q = parse(
@@ -361,14 +395,18 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       req.query,
       'query',
     );
-    return hub.eventsSince(id, link, q.after);
+    return reply.type('application/json; charset=utf-8').send(await hub.eventsSinceJson(id, link, q.after));
   });
 
   app.post('/api/encounters/:id/commands', async (req) => {
     const { id } = parse(idParam, req.params, 'encounter id');
     const link = await hub.link(tokenOf(req), id);
     const { command } = parse(commandBodySchema, req.body, 'command request');
-    return hub.command(id, link, command);
+    const overBudget = budgets.refusal(req.ip, 'bytes');
+    if (overBudget) throw new HubError(429, overBudget);
+    const result = await hub.command(id, link, command);
+    budgets.spend(req.ip, 'bytes', JSON.stringify(result.entries).length);
+    return result;
   });
 
   app.get('/api/encounters/:id/export', async (req, reply) => {
@@ -382,8 +420,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     );
     const scenario = await hub.exportScenario(id);
     if (q.format === 'yaml') {
-      const { stringify } = await import('yaml');
-      return reply.type('application/yaml; charset=utf-8').send(stringify(scenario));
+      return reply.type('application/yaml; charset=utf-8').send(await scenarioYaml(scenario));
     }
     return scenario;
   });
@@ -393,12 +430,40 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     const token = tokenOf(req);
     const link = await hub.link(token, id);
     hub.requireGm(link);
-    const links = await hub.links(id, token!);
-    return {
-      gm: pageUrl(req, id, links.gm),
-      table: pageUrl(req, id, links.table),
-      players: links.players.map((p) => ({ ...p, url: pageUrl(req, id, p.token) })),
-    };
+    return linksBody(req, id, await hub.links(id, token!));
+  });
+
+  const linksBody = (req: FastifyRequest, id: string, links: Awaited<ReturnType<Hub['links']>>) => ({
+    gm: pageUrl(req, id, links.gm),
+    table: links.table === null ? null : pageUrl(req, id, links.table),
+    players: links.players.map((p) => (p.token ? { ...p, url: pageUrl(req, id, p.token) } : p)),
+  });
+
+  // Revoking or rotating a link: the GM names it as {link: 'gm' | 'table'} or {link: 'player', combatant}.
+  const linkNameSchema = z.discriminatedUnion('link', [
+    z.object({ link: z.literal('gm') }).strict(),
+    z.object({ link: z.literal('table') }).strict(),
+    z.object({ link: z.literal('player'), combatant: z.string().min(1).max(64) }).strict(),
+  ]);
+  const linkName = (body: unknown): LinkName => {
+    const named = parse(linkNameSchema, body, 'link to change');
+    return named.link === 'player' ? { role: 'player', combatant: named.combatant } : { role: named.link };
+  };
+
+  app.post('/api/encounters/:id/links/revoke', async (req) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const token = tokenOf(req);
+    hub.requireGm(await hub.link(token, id));
+    await hub.revokeLink(id, token!, linkName(req.body));
+    return linksBody(req, id, await hub.links(id, token!));
+  });
+
+  app.post('/api/encounters/:id/links/rotate', async (req) => {
+    const { id } = parse(idParam, req.params, 'encounter id');
+    const token = tokenOf(req);
+    hub.requireGm(await hub.link(token, id));
+    const gm = await hub.rotateLink(id, token!, linkName(req.body));
+    return { ...linksBody(req, id, await hub.links(id, gm)), token: gm };
   });
 
   app.patch('/api/encounters/:id/links/:combatant', async (req) => {
@@ -436,12 +501,26 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   }, 1000);
   heartbeat.unref();
   refill.unref();
+  const perEncounter = new ConnectionCount(CONNECTION_LIMITS.perEncounter);
+  const perClient = new ConnectionCount(CONNECTION_LIMITS.perClient);
   app.get('/api/encounters/:id/live', { websocket: true }, (socket, req) => {
     const fail = (r: Rejection, code = 4400) => {
       socket.send(JSON.stringify({ type: 'error', error: r }));
       socket.close(code, r.code);
     };
     const slot = { alive: true, budget: wsRate };
+    // Counted from the first moment, so a flood of sockets still checking their link is capped too.
+    if (!perClient.take(req.ip)) {
+      fail(
+        reject(
+          'live/too-many-connections',
+          `This address already has ${CONNECTION_LIMITS.perClient} live connections open, the most one address may; close some tabs or devices and reconnect.`,
+        ),
+        4429,
+      );
+      return;
+    }
+    socket.on('close', () => perClient.release(req.ip));
     // The link is checked and the viewer subscribed asynchronously (a networked storage takes real
     // time): a listener attached after that would miss what a client sends as soon as the socket
     // opens. Messages are taken now and wait for the subscription, in the order they came.
@@ -457,8 +536,21 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
       try {
         const link = await hub.link(tokenOf(req), id);
+        if (socket.readyState !== socket.OPEN) return undefined;
+        if (!perEncounter.take(id)) {
+          fail(
+            reject(
+              'live/too-many-connections',
+              `This encounter already has ${CONNECTION_LIMITS.perEncounter} live connections open, the most one encounter may; close some tabs or devices and reconnect.`,
+            ),
+            4429,
+          );
+          return undefined;
+        }
+        socket.on('close', () => perEncounter.release(id));
         const sub = {
           viewer: viewerOf(link),
+          link: link.hash,
           send(text: string) {
             // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
             if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
@@ -512,7 +604,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       let msg: z.output<typeof wsMessageSchema>;
       try {
         const text = isBinary ? '' : data.toString();
-        const parsed = wsMessageSchema.safeParse(JSON.parse(text));
+        const json: unknown = JSON.parse(text);
+        const refused = checkInput(json, 'message');
+        if (refused) {
+          socket.send(JSON.stringify({ type: 'error', error: refused }));
+          return;
+        }
+        const parsed = wsMessageSchema.safeParse(json);
         if (!parsed.success) {
           socket.send(
             JSON.stringify({
@@ -537,7 +635,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         return;
       }
       try {
+        const overBudget = budgets.refusal(req.ip, 'bytes');
+        if (overBudget) throw new HubError(429, overBudget);
         const r = await hub.command(id, link, msg.command);
+        budgets.spend(req.ip, 'bytes', JSON.stringify(r.entries).length);
         socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
       } catch (error) {
         const rejection =

@@ -21,11 +21,15 @@ import {
   viewLog,
 } from '@roundkeeper/engine';
 import { type Change, type Fanout, InProcessFanout } from './fanout.js';
+import { EVENTS_CHUNK, SCENARIO_LIMITS, Slices } from './limits.js';
 import {
   authorize,
   defaultPlayerCommands,
+  derivedToken,
   deriveToken,
   hashToken,
+  type LinkName,
+  latestLink,
   newToken,
   playerLink,
   viewerOf,
@@ -41,6 +45,8 @@ import {
 /** A connected viewer: the server pushes its redacted view of every change. */
 export interface Subscriber {
   viewer: Viewer;
+  /** The hash of the link it came in with: revoking that link closes it. */
+  link?: string;
   send(text: string): void;
   close(): void;
 }
@@ -55,6 +61,8 @@ interface Live {
   lastUsed: number;
   /** Commands and changes queued or running: an encounter with some is never unloaded. */
   pending: number;
+  /** Redacted log chunks as JSON, by kind of viewer and chunk, while the log is at `seq` (see viewChunks). */
+  chunks?: { seq: number; texts: Map<string, string> };
 }
 
 export interface CreateInput {
@@ -68,6 +76,8 @@ export interface CreateInput {
 export interface Created {
   record: EncounterRecord;
   tokens: { gm: string; table: string; players: Record<string, string> };
+  /** Bytes of events and commands stored, for the storage budgets. */
+  stored: number;
 }
 
 export interface HubOptions {
@@ -106,6 +116,16 @@ export function recordFor(record: EncounterRecord, role: LinkRecord['role']): En
   if (role === 'gm') return record;
   const { origin: _origin, ...rest } = record;
   return rest;
+}
+
+/** An object with a string `type`: the shape of a command a link can be asked about. */
+function hasType(command: unknown): command is Command {
+  return (
+    typeof command === 'object' &&
+    command !== null &&
+    !Array.isArray(command) &&
+    typeof (command as { type?: unknown }).type === 'string'
+  );
 }
 
 export class HubError extends Error {
@@ -161,6 +181,7 @@ export class Hub {
     const time = this.time();
     let log: EncounterLog | Rejection;
     const accepted: CommandRecord[] = [];
+    const slices = new Slices();
     let origin: Json;
     if ('scenario' in input) {
       const s = input.scenario;
@@ -180,6 +201,17 @@ export class Hub {
         ...s.commands.map(({ command, by }) => (by ? { command, by } : { command })),
       ];
       for (const step of steps) {
+        // A long import gives way to other requests every few milliseconds (see SCENARIO_LIMITS).
+        await slices.pause();
+        if (log.entries.length > SCENARIO_LIMITS.entries) {
+          throw new HubError(
+            400,
+            reject(
+              'scenario/too-large',
+              `The scenario's commands made more than ${SCENARIO_LIMITS.entries.toLocaleString('en-US')} log entries, the most an import may; split it or leave out steps.`,
+            ),
+          );
+        }
         const r = log.execute(step.command, { time, ...(step.by ? { by: step.by } : {}) });
         // Steps the rules refuse are part of a scenario's story, not of the encounter's log.
         if (!isRejection(r) && r.length > 0) {
@@ -202,6 +234,7 @@ export class Hub {
       );
       if (isRejection(log)) throw new HubError(400, log);
       for (const combatant of input.combatants ?? []) {
+        await slices.pause();
         const command = { type: 'add-combatant', combatant } as Command;
         const r = log.execute(command, { time });
         if (isRejection(r)) throw new HubError(400, r);
@@ -248,8 +281,12 @@ export class Hub {
       players[p.record.combatants[0]!] = p.token;
     }
     await this.storage.createEncounter(record, log.entries, accepted, links);
-    if (log.entries.length >= this.snapshotEvery) await this.storage.saveSnapshot(id, record.seq, state);
-    return { record, tokens: { gm, table, players } };
+    let stored = JSON.stringify(log.entries).length + JSON.stringify(accepted).length;
+    if (log.entries.length >= this.snapshotEvery) {
+      await this.storage.saveSnapshot(id, record.seq, state);
+      stored += JSON.stringify(state).length;
+    }
+    return { record, tokens: { gm, table, players }, stored };
   }
 
   /** A player link for every PC, derived from the GM token. */
@@ -279,6 +316,12 @@ export class Hub {
       throw new HubError(
         401,
         reject('link/invalid', 'This link is not valid for this encounter; ask the GM for a new one.'),
+      );
+    }
+    if (link.revoked) {
+      throw new HubError(
+        401,
+        reject('link/revoked', 'The GM has revoked or replaced this link; ask the GM for the new one.'),
       );
     }
     return link;
@@ -380,8 +423,18 @@ export class Hub {
     // the new one (its append is refused first, so nothing forks): never lost, and a command the new
     // state refuses is refused.
     const decide = async (redecisions: number): Promise<{ seq: number; entries: LogEntry[] }> => {
-      if (typeof command === 'object' && command !== null && !Array.isArray(command)) {
-        const refused = authorize(link, command as Command, live.log.state, live.ruleset);
+      if (live.record.status === 'archived') {
+        throw new HubError(
+          409,
+          reject(
+            'encounter/archived',
+            'This encounter is archived, so it is read-only; the GM can restore it (make it active again) to go on.',
+          ),
+        );
+      }
+      // A command without a string type is refused by the rules below, whoever sends it.
+      if (hasType(command)) {
+        const refused = authorize(link, command, live.log.state, live.ruleset);
         if (refused) {
           if (await this.behind(id, live, redecisions)) return decide(redecisions + 1);
           throw new HubError(403, refused);
@@ -517,7 +570,7 @@ export class Hub {
           type: 'change',
           seq,
           entries: viewLog(entries, sub.viewer, live.log.state, live.ruleset, live.log.everHidden),
-          state: view(live.log.state, sub.viewer, live.ruleset),
+          state: view(live.log.state, sub.viewer, live.ruleset, live.log.everHidden),
         });
         cache.set(key, message);
       }
@@ -535,7 +588,7 @@ export class Hub {
     return this.serialize(live, async () => ({
       record: live.record,
       seq: live.record.seq,
-      state: view(live.log.state, viewerOf(link), live.ruleset),
+      state: view(live.log.state, viewerOf(link), live.ruleset, live.log.everHidden),
     }));
   }
 
@@ -555,8 +608,48 @@ export class Hub {
   }
 
   /**
-   * Adds a live viewer and sends it `hello` (and the entries it missed since `after`) in the same tick,
-   * so no change can slip in between its view and its first change.
+   * The viewer's log entries after `after`, as the JSON text of `{seq, entries}`: redacted and written a
+   * few hundred entries at a time, giving way to other requests in between (a long log read whole held
+   * the event loop for a tenth of a second and more).
+   */
+  async eventsSinceJson(id: string, link: LinkRecord, after: number): Promise<string> {
+    const live = await this.open(id);
+    const seq = live.record.seq;
+    const parts: string[] = [];
+    const entries = live.log.entries.filter((e) => e.seq > after && e.seq <= seq);
+    await this.viewChunks(live, entries, viewerOf(link), (json) => parts.push(json.slice(1, -1)));
+    return `{"seq":${seq},"entries":[${parts.join(',')}]}`;
+  }
+
+  /** `entries` as the viewer may see them, handed over as JSON arrays of at most EVENTS_CHUNK entries. */
+  private async viewChunks(
+    live: Live,
+    entries: readonly LogEntry[],
+    viewer: Viewer,
+    each: (json: string) => void,
+  ): Promise<void> {
+    const slices = new Slices();
+    const who = viewer.role === 'player' ? `player:${viewer.combatants.join(',')}` : viewer.role;
+    for (let i = 0; i < entries.length; i += EVENTS_CHUNK) {
+      await slices.pause();
+      // Many viewers of one kind catching up at once (a table's screens reconnecting) share the work.
+      if (live.chunks?.seq !== live.record.seq) live.chunks = { seq: live.record.seq, texts: new Map() };
+      const chunk = entries.slice(i, i + EVENTS_CHUNK);
+      const key = `${who}:${chunk[0]!.seq}:${chunk.length}`;
+      let json = live.chunks.texts.get(key);
+      if (json === undefined) {
+        const seen = viewLog(chunk, viewer, live.log.state, live.ruleset, live.log.everHidden);
+        json = seen.length > 0 ? JSON.stringify(seen) : '';
+        live.chunks.texts.set(key, json);
+      }
+      if (json !== '') each(json);
+    }
+  }
+
+  /**
+   * Adds a live viewer and sends it `hello`, then (with `after`) the entries it missed since, in
+   * `events` messages of a few hundred entries, giving way to other requests in between. Changes that
+   * come meanwhile wait for the last of them, so the viewer hears everything in order.
    */
   async subscribe(id: string, link: LinkRecord, sub: Subscriber, after?: number): Promise<() => void> {
     let live = await this.open(id);
@@ -570,6 +663,7 @@ export class Hub {
       // The viewer saw more than this copy holds: another instance appended and its notice is on its
       // way. Catch up first, or the notice would send the viewer what it already has.
       if (after !== undefined && after > live.record.seq) await this.catchUp(id, live);
+      let gone = false;
       live.subscribers.add(sub);
       const viewer = viewerOf(link);
       sub.send(
@@ -579,19 +673,22 @@ export class Hub {
           combatants: link.combatants,
           encounter: recordFor(live.record, link.role),
           seq: live.record.seq,
-          state: view(live.log.state, viewer, live.ruleset),
+          state: view(live.log.state, viewer, live.ruleset, live.log.everHidden),
         }),
       );
       if (after !== undefined && after < live.record.seq) {
+        // A long resume is sent in pieces, giving way to other requests between them (see limits.ts).
         const missed = live.log.entries.filter((e) => e.seq > after);
-        sub.send(
-          JSON.stringify({
-            type: 'events',
-            entries: viewLog(missed, viewer, live.log.state, live.ruleset, live.log.everHidden),
-          }),
-        );
+        let sent = 0;
+        await this.viewChunks(live, missed, viewer, (json) => {
+          if (gone) return;
+          sub.send(`{"type":"events","entries":${json}}`);
+          sent++;
+        });
+        if (!gone && sent === 0) sub.send('{"type":"events","entries":[]}');
       }
       return () => {
+        gone = true;
         live.subscribers.delete(sub);
         live.lastUsed = Date.now();
       };
@@ -642,29 +739,47 @@ export class Hub {
     return scenario;
   }
 
-  /** Every link of an encounter, re-derived from the GM token (player links for PCs added since too). */
+  /**
+   * Every link of an encounter, re-derived from the GM token at its current generation (player links for
+   * PCs added since too). A revoked link is listed as revoked, without a token.
+   */
   async links(
     id: string,
     gmToken: string,
   ): Promise<{
     gm: string;
-    table: string;
-    players: Array<{ combatant: string; name: string; token: string; allowed: string[] }>;
+    table: string | null;
+    players: Array<{ combatant: string; name: string; token?: string; allowed: string[]; revoked?: true }>;
   }> {
     const live = await this.open(id);
     const time = this.time();
-    const derived = this.playerLinks(id, gmToken, live.log.state, live.ruleset, time);
-    await this.storage.addLinks(derived.map((d) => d.record));
-    const stored = new Map((await this.storage.listLinks(id)).map((l) => [l.hash, l]));
+    const rows = await this.storage.listLinks(id);
+    const fresh: LinkRecord[] = [];
+    const players: Array<{
+      combatant: string;
+      name: string;
+      token?: string;
+      allowed: string[];
+      revoked?: true;
+    }> = [];
+    for (const d of this.playerLinks(id, gmToken, live.log.state, live.ruleset, time)) {
+      const combatant = d.record.combatants[0]!;
+      const latest = latestLink(rows, { role: 'player', combatant });
+      if (latest?.revoked) {
+        players.push({ combatant, name: d.record.label, allowed: latest.allowed, revoked: true });
+        continue;
+      }
+      const generation = latest?.generation ?? 0;
+      const token = derivedToken(gmToken, { role: 'player', combatant }, generation);
+      if (!latest) fresh.push(d.record);
+      players.push({ combatant, name: d.record.label, token, allowed: latest?.allowed ?? d.record.allowed });
+    }
+    await this.storage.addLinks(fresh);
+    const table = latestLink(rows, { role: 'table' });
     return {
       gm: gmToken,
-      table: deriveToken(gmToken, 'table'),
-      players: derived.map((d) => ({
-        combatant: d.record.combatants[0]!,
-        name: d.record.label,
-        token: d.token,
-        allowed: stored.get(d.record.hash)?.allowed ?? d.record.allowed,
-      })),
+      table: table?.revoked ? null : derivedToken(gmToken, { role: 'table' }, table?.generation ?? 0),
+      players,
     };
   }
 
@@ -682,16 +797,137 @@ export class Hub {
         ),
       );
     }
-    if (!live.log.state.combatants[combatant]) {
+    this.requireCombatant(live, combatant);
+    const latest = latestLink(await this.storage.listLinks(id), { role: 'player', combatant });
+    if (latest) {
+      await this.storage.updateLink(latest.hash, { allowed });
+      return;
+    }
+    const name = live.log.state.combatants[combatant]!.name;
+    await this.storage.addLinks([playerLink(id, gmToken, combatant, name, allowed, this.time()).record]);
+  }
+
+  private requireCombatant(live: Live, combatant: string): void {
+    if (!Object.hasOwn(live.log.state.combatants, combatant)) {
       throw new HubError(
         404,
         reject('combatant/unknown', `There is no combatant "${combatant}" in this encounter.`),
       );
     }
-    const token = deriveToken(gmToken, `player:${combatant}`);
-    const name = live.log.state.combatants[combatant]!.name;
-    await this.storage.addLinks([playerLink(id, gmToken, combatant, name, allowed, this.time()).record]);
-    await this.storage.updateLink(hashToken(token), { allowed });
+  }
+
+  /**
+   * Revokes the table's or a player's link: its token opens nothing from now on, and its live
+   * connections are closed. The GM's link can only be rotated (someone must keep the encounter).
+   */
+  async revokeLink(id: string, gmToken: string, name: LinkName): Promise<void> {
+    if (name.role === 'gm') {
+      throw new HubError(
+        400,
+        reject(
+          'link/gm-revoke',
+          "The GM link can't be revoked, or no one could run the encounter; rotate it instead to get a new one.",
+        ),
+      );
+    }
+    const live = await this.open(id);
+    if (name.role === 'player') this.requireCombatant(live, name.combatant);
+    await this.serialize(live, async () => {
+      const latest = latestLink(await this.storage.listLinks(id), name);
+      if (latest) {
+        await this.storage.updateLink(latest.hash, { revoked: true });
+        this.disconnect(live, new Set([latest.hash]));
+        return;
+      }
+      // A player link never listed yet: stored revoked, so listing links does not bring it back.
+      const time = this.time();
+      const label = name.role === 'player' ? live.log.state.combatants[name.combatant]!.name : 'Table';
+      const token = derivedToken(gmToken, name, 0);
+      await this.storage.addLinks([
+        {
+          hash: hashToken(token),
+          encounterId: id,
+          role: name.role,
+          combatants: name.role === 'player' ? [name.combatant] : [],
+          allowed: name.role === 'player' ? defaultPlayerCommands(live.ruleset) : [],
+          label,
+          createdAt: time,
+          revoked: true,
+        },
+      ]);
+    });
+  }
+
+  /**
+   * Replaces a link with a new one (its next generation): the old token opens nothing from now on and
+   * its live connections are closed; what the link allowed carries over. Rotating the GM's link gives
+   * a new GM token and, since the others derive from it, a new token for every link not revoked.
+   * Returns the GM token that now lists every link.
+   */
+  async rotateLink(id: string, gmToken: string, name: LinkName): Promise<string> {
+    const live = await this.open(id);
+    if (name.role === 'player') this.requireCombatant(live, name.combatant);
+    return this.serialize(live, async () => {
+      const time = this.time();
+      const rows = await this.storage.listLinks(id);
+      const next = (row: LinkRecord | undefined, root: string, which: Exclude<LinkName, { role: 'gm' }>) => {
+        const generation = (row?.generation ?? 0) + 1;
+        const combatant = which.role === 'player' ? which.combatant : undefined;
+        const record: LinkRecord = {
+          hash: hashToken(derivedToken(root, which, generation)),
+          encounterId: id,
+          role: which.role,
+          combatants: combatant ? [combatant] : [],
+          allowed: row?.allowed ?? (combatant ? defaultPlayerCommands(live.ruleset) : []),
+          label: row?.label ?? (combatant ? live.log.state.combatants[combatant]!.name : 'Table'),
+          createdAt: time,
+          generation,
+        };
+        return record;
+      };
+      const replaced = new Set<string>();
+      const added: LinkRecord[] = [];
+      let root = gmToken;
+      if (name.role === 'gm') {
+        root = newToken();
+        const gm = latestLink(rows, name);
+        added.push({
+          hash: hashToken(root),
+          encounterId: id,
+          role: 'gm',
+          combatants: [],
+          allowed: [],
+          label: 'GM',
+          createdAt: time,
+          generation: (gm?.generation ?? 0) + 1,
+        });
+        for (const row of rows) {
+          if (row.revoked) continue;
+          replaced.add(row.hash);
+          if (row.role === 'gm') continue;
+          const which: Exclude<LinkName, { role: 'gm' }> =
+            row.role === 'table' ? { role: 'table' } : { role: 'player', combatant: row.combatants[0]! };
+          if (latestLink(rows, which) === row) added.push(next(row, root, which));
+        }
+      } else {
+        const latest = latestLink(rows, name);
+        if (latest && !latest.revoked) replaced.add(latest.hash);
+        added.push(next(latest, root, name));
+      }
+      await this.storage.addLinks(added);
+      for (const hash of replaced) await this.storage.updateLink(hash, { revoked: true });
+      this.disconnect(live, replaced);
+      return root;
+    });
+  }
+
+  /** Closes the live connections that came in with these links. */
+  private disconnect(live: Live, hashes: ReadonlySet<string>): void {
+    for (const sub of live.subscribers) {
+      if (sub.link === undefined || !hashes.has(sub.link)) continue;
+      sub.send(JSON.stringify({ type: 'revoked' }));
+      sub.close();
+    }
   }
 
   /** Closes every live connection (graceful shutdown). */

@@ -132,3 +132,31 @@ export function authorize(
 }
 
 export type { Role };
+
+/** Which of an encounter's links: the GM's, the table's, or a player's (by the combatant it commands). */
+export type LinkName = { role: 'gm' } | { role: 'table' } | { role: 'player'; combatant: string };
+
+/**
+ * The token of the table's or a player's link at a generation: the first (0) is derived as before
+ * generations existed, every rotation after it with `#N` added, so a rotated link gets a new token the
+ * GM can still list.
+ */
+export function derivedToken(
+  gmToken: string,
+  name: Exclude<LinkName, { role: 'gm' }>,
+  generation: number,
+): string {
+  const purpose = name.role === 'table' ? 'table' : `player:${name.combatant}`;
+  return deriveToken(gmToken, generation ? `${purpose}#${generation}` : purpose);
+}
+
+/** The link's newest row (highest generation) among an encounter's rows, if it has one. */
+export function latestLink(rows: readonly LinkRecord[], name: LinkName): LinkRecord | undefined {
+  let latest: LinkRecord | undefined;
+  for (const r of rows) {
+    if (r.role !== name.role) continue;
+    if (name.role === 'player' && r.combatants[0] !== name.combatant) continue;
+    if (!latest || (r.generation ?? 0) > (latest.generation ?? 0)) latest = r;
+  }
+  return latest;
+}

@@ -60,6 +60,13 @@ export type DiceOperator = '+' | '-' | '*';
 export const DICE_LIMITS = {
   /** Dice in one term: `1000d6` is the largest pool. */
   maxDice: 1000,
+  /** Dice in one roll, all its terms together, before explosions: `500d6+500d6` is the most. */
+  maxDicePerRoll: 1000,
+  /**
+   * Dice one roll may roll at worst, every explosion counted (`10d6!` could roll 10 × 101 = 1,010): this
+   * bounds the work of a roll and the size of its breakdown, whatever the dice show.
+   */
+  maxRolled: 5000,
   /** Faces on one die. */
   maxSides: 1_000_000,
   /** Extra dice one die may add by exploding; also the default when `!` has no number. */
@@ -69,3 +76,37 @@ export const DICE_LIMITS = {
   /** Longest notation accepted, in characters. */
   maxLength: 1000,
 } as const;
+
+/**
+ * What rolling an expression costs at most: its dice before explosions, and every die it could roll
+ * with all of them (a pool of N dice exploding at most C times each rolls at most N × (1 + C)).
+ */
+export function diceWork(expr: DiceExpr): { dice: number; rolled: number } {
+  let dice = 0;
+  let rolled = 0;
+  const stack: DiceExpr[] = [expr];
+  while (stack.length > 0) {
+    const e = stack.pop()!;
+    if (e.type === 'dice') {
+      dice += e.count;
+      rolled += e.count * (1 + (e.explode ? e.explode.cap : 0));
+    } else if (e.type === 'd6code') {
+      dice += e.count;
+      rolled += e.count >= 1 ? e.count + e.wildCap : 0;
+    } else if (e.type === 'negate') stack.push(e.operand);
+    else if (e.type === 'binary') stack.push(e.left, e.right);
+  }
+  return { dice, rolled };
+}
+
+/** Why a roll is beyond DICE_LIMITS' work budget, as the end of a sentence about it; undefined if within. */
+export function overBudget(work: { dice: number; rolled: number }): string | undefined {
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (work.dice > DICE_LIMITS.maxDicePerRoll) {
+    return `it has ${n(work.dice)} dice in all, but one roll may have at most ${n(DICE_LIMITS.maxDicePerRoll)}; roll fewer dice.`;
+  }
+  if (work.rolled > DICE_LIMITS.maxRolled) {
+    return `it could roll up to ${n(work.rolled)} dice once its explosions are counted, but one roll may roll at most ${n(DICE_LIMITS.maxRolled)}; roll fewer exploding dice or cap their explosions, like 10d6!3.`;
+  }
+  return undefined;
+}

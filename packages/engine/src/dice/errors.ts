@@ -9,6 +9,7 @@ export const DICE_NOTATION_HELP = [
   '  3D+2                      D6 System code: 3 six-sided dice, one of them the Wild Die',
   '  @dex, @str.mod            a stat given when rolling',
   '  + - * ( )                 arithmetic; -X negates',
+  'One roll has at most 1,000 dice, and could roll at most 5,000 with every explosion (10d6! counts 1,010).',
 ].join('\n');
 
 /** A notation that can't be read. `position` is the 0-based index of the offending character. */

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DiceExpr, DiceOperator } from './ast.js';
-import { DiceSyntaxError } from './errors.js';
+import { type DiceExpr, type DiceOperator, diceWork, overBudget } from './ast.js';
+import { DiceLimitError, DiceSyntaxError } from './errors.js';
 import { formatDice, parseDice } from './parse.js';
+import { seededRng } from './rng.js';
+import { rollDice } from './roll.js';
 
 const pool = (count: number, sides: number, more: object = {}): DiceExpr => ({
   type: 'dice',
@@ -202,6 +204,7 @@ describe('formatDice', () => {
       fc.property(exprArb, (expr) => {
         const text = formatDice(expr);
         if (text.length > 1000) return; // beyond the notation length limit
+        if (overBudget(diceWork(expr))) return; // beyond the work one roll may take
         expect(parseDice(text)).toStrictEqual(expr);
       }),
       { numRuns: 500 },
@@ -245,3 +248,35 @@ function catchSyntax(source: string): DiceSyntaxError {
   }
   throw new Error(`'${source}' parsed without an error`);
 }
+
+describe('the work one roll may take', () => {
+  it.each([
+    ['1000d1!+1000d1!', 0],
+    ['600d6+500d6', 6],
+    ['50d6!', 0],
+    ['1d6+1000d1!', 4],
+    [Array.from({ length: 25 }, () => '40d1!').join('+'), 6],
+  ])('refuses %j at the term that takes it past the limit', (source, position) => {
+    const error = catchSyntax(source);
+    expect(error.position).toBe(position);
+    expect(error.message).toMatch(/at most (1,000|5,000)/);
+  });
+
+  it('accepts rolls within it', () => {
+    for (const source of ['1000d6', '500d6+500d6', '49d6!', '10d10!+10d6!', '1000D', '4d6kh3+1d20!']) {
+      expect(() => parseDice(source)).not.toThrow();
+    }
+  });
+
+  it('holds a tree built by hand to the same budget when rolling it', () => {
+    const pool = { type: 'dice', count: 1000, sides: 1, explode: { cap: 100 } } as const;
+    expect(() => rollDice(pool, seededRng(1))).toThrow(DiceLimitError);
+    expect(() => rollDice(pool, seededRng(1))).toThrow(/at most 5,000/);
+  });
+
+  it('keeps the breakdown of the costliest roll small', () => {
+    const roll = rollDice(`${'1d1!+'.repeat(48)}1d1!`, seededRng(1));
+    expect(roll.faces.length).toBeLessThanOrEqual(5000);
+    expect(JSON.stringify(roll).length).toBeLessThan(100_000);
+  });
+});

@@ -1,4 +1,4 @@
-import { DICE_LIMITS, type DiceExpr, type DiceOperator, type DicePool } from './ast.js';
+import { DICE_LIMITS, type DiceExpr, type DiceOperator, type DicePool, diceWork, overBudget } from './ast.js';
 import { DiceSyntaxError } from './errors.js';
 
 /*
@@ -37,6 +37,8 @@ class Parser {
   private pos = 0;
   /** Where the D6 code was, once one is seen: a roll has only one Wild Die. */
   private codeAt = -1;
+  /** The dice of the terms read so far, and how many they could roll at worst (see DICE_LIMITS). */
+  private work = { dice: 0, rolled: 0 };
 
   constructor(private readonly src: string) {}
 
@@ -181,7 +183,7 @@ class Parser {
         }
         pool.keep = this.readKeep(pool.count);
       } else {
-        return pool;
+        return this.counted(start, pool);
       }
     }
   }
@@ -208,7 +210,16 @@ class Parser {
       );
     }
     this.codeAt = start;
-    return { type: 'd6code', count, wildCap: DICE_LIMITS.maxExplode };
+    return this.counted(start, { type: 'd6code', count, wildCap: DICE_LIMITS.maxExplode });
+  }
+
+  /** Adds a term's dice to the roll's work, refusing the term that takes it past DICE_LIMITS. */
+  private counted<T extends DiceExpr>(start: number, term: T): T {
+    const work = diceWork(term);
+    this.work = { dice: this.work.dice + work.dice, rolled: this.work.rolled + work.rolled };
+    const over = overBudget(this.work);
+    if (over) this.fail(start, `Too many dice by position ${start} in '${this.src}': ${over}`);
+    return term;
   }
 
   private checkCount(start: number, count: number): void {

@@ -1,4 +1,5 @@
-import type { DiceCode, DiceExpr, DicePool } from './ast.js';
+import { type DiceCode, type DiceExpr, type DicePool, diceWork, overBudget } from './ast.js';
+import { DiceLimitError } from './errors.js';
 import { formatDice, parseDice } from './parse.js';
 import { checkRefs, type DiceRefs, noRefs, resolveRef } from './refs.js';
 import type { Rng } from './rng.js';
@@ -61,6 +62,9 @@ export function rollDice(
   options: RollOptions = {},
 ): DiceRoll {
   const tree = typeof expr === 'string' ? parseDice(expr) : expr;
+  // The parser refuses such notation; a tree built by hand is held to the same budget.
+  const over = overBudget(diceWork(tree));
+  if (over) throw new DiceLimitError(`Too many dice in '${formatDice(tree)}': ${over}`);
   checkRefs(tree, refs);
   const run = new Breakdown(rng, refs, options.complication ?? 'none');
   const { value, text } = run.visit(tree);

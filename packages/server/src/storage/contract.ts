@@ -148,5 +148,18 @@ export function storageContract(
       await s.updateLink('h2', { allowed: ['act', 'delay'] });
       expect((await s.findLink('h2'))!.allowed).toEqual(['act', 'delay']);
     });
+
+    it("keeps a link's generation and revokes a link for good", async () => {
+      await s.createEncounter(record('a'), [entry(1, 0)], [], [link('h1', 'a')]);
+      await s.addLinks([{ ...link('h3', 'a', 'table'), generation: 2 }]);
+      expect(await s.findLink('h3')).toEqual({ ...link('h3', 'a', 'table'), generation: 2 });
+      expect((await s.findLink('h1'))!.revoked).toBeUndefined();
+      await s.updateLink('h3', { revoked: true });
+      expect(await s.findLink('h3')).toEqual({ ...link('h3', 'a', 'table'), generation: 2, revoked: true });
+      expect((await s.listLinks('a')).find((l) => l.hash === 'h3')!.revoked).toBe(true);
+      // Adding it again (as listing links does) leaves it revoked.
+      await s.addLinks([{ ...link('h3', 'a', 'table'), generation: 2 }]);
+      expect((await s.findLink('h3'))!.revoked).toBe(true);
+    });
   });
 }

@@ -118,7 +118,7 @@ export class MemoryStorage implements Storage {
       .map((l) => this.copy(l));
   }
 
-  async updateLink(hash: string, patch: { allowed?: string[]; label?: string }) {
+  async updateLink(hash: string, patch: { allowed?: string[]; label?: string; revoked?: true }) {
     const l = this.links.get(hash);
     if (l) this.links.set(hash, { ...l, ...patch });
   }

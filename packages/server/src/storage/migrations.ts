@@ -50,4 +50,12 @@ export const MIGRATIONS: Array<{ id: number; name: string; sql: string }> = [
       CREATE INDEX links_by_encounter ON links(encounter_id);
     `,
   },
+  {
+    id: 2,
+    name: 'links: generation and revoked',
+    sql: `
+      ALTER TABLE links ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE links ADD COLUMN revoked INTEGER NOT NULL DEFAULT 0 CHECK (revoked IN (0, 1));
+    `,
+  },
 ];

@@ -51,4 +51,12 @@ export const POSTGRES_MIGRATIONS: Array<{ id: number; name: string; sql: string 
       CREATE INDEX links_by_encounter ON links(encounter_id);
     `,
   },
+  {
+    id: 2,
+    name: 'links: generation (rotation) and revocation',
+    sql: `
+      ALTER TABLE links ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE links ADD COLUMN revoked BOOLEAN NOT NULL DEFAULT false;
+    `,
+  },
 ];

@@ -34,6 +34,8 @@ interface LinkRow {
   allowed: string;
   label: string;
   created_at: string;
+  generation: number;
+  revoked: boolean;
 }
 
 const toRecord = (r: EncounterRow): EncounterRecord => ({
@@ -55,6 +57,8 @@ const toLink = (r: LinkRow): LinkRecord => ({
   allowed: JSON.parse(r.allowed),
   label: r.label,
   createdAt: r.created_at,
+  ...(r.generation ? { generation: r.generation } : {}),
+  ...(r.revoked ? { revoked: true as const } : {}),
 });
 
 /** Where a connection string points, without its password (for messages and logs). */
@@ -234,9 +238,10 @@ export class PostgresStorage implements Storage {
   private async insertLinks(c: pg.Pool | pg.PoolClient, links: LinkRecord[]): Promise<void> {
     if (links.length === 0) return;
     await c.query(
-      `INSERT INTO links (hash, encounter_id, role, combatants, allowed, label, created_at)
-       SELECT l.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-         AS l(hash, encounter_id, role, combatants, allowed, label, created_at)
+      `INSERT INTO links (hash, encounter_id, role, combatants, allowed, label, created_at, generation, revoked)
+       SELECT l.* FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                              $8::int[], $9::boolean[])
+         AS l(hash, encounter_id, role, combatants, allowed, label, created_at, generation, revoked)
        WHERE EXISTS (SELECT 1 FROM encounters WHERE id = l.encounter_id)
        ON CONFLICT (hash) DO NOTHING`,
       [
@@ -247,6 +252,8 @@ export class PostgresStorage implements Storage {
         links.map((l) => JSON.stringify(l.allowed)),
         links.map((l) => l.label),
         links.map((l) => l.createdAt),
+        links.map((l) => l.generation ?? 0),
+        links.map((l) => l.revoked === true),
       ],
     );
   }
@@ -381,10 +388,19 @@ export class PostgresStorage implements Storage {
     return r.rows.map(toLink);
   }
 
-  async updateLink(hash: string, patch: { allowed?: string[]; label?: string }): Promise<void> {
+  async updateLink(
+    hash: string,
+    patch: { allowed?: string[]; label?: string; revoked?: true },
+  ): Promise<void> {
+    // A revocation is for good: `revoked OR $4` never turns it back.
     await this.pool.query(
-      'UPDATE links SET allowed = coalesce($2, allowed), label = coalesce($3, label) WHERE hash = $1',
-      [hash, patch.allowed ? JSON.stringify(patch.allowed) : null, patch.label ?? null],
+      'UPDATE links SET allowed = coalesce($2, allowed), label = coalesce($3, label), revoked = revoked OR $4 WHERE hash = $1',
+      [
+        hash,
+        patch.allowed ? JSON.stringify(patch.allowed) : null,
+        patch.label ?? null,
+        patch.revoked === true,
+      ],
     );
   }
 

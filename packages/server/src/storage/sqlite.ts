@@ -30,6 +30,8 @@ interface LinkRow {
   allowed: string;
   label: string;
   created_at: string;
+  generation: number;
+  revoked: number;
 }
 
 const toRecord = (r: EncounterRow): EncounterRecord => ({
@@ -51,6 +53,8 @@ const toLink = (r: LinkRow): LinkRecord => ({
   allowed: JSON.parse(r.allowed),
   label: r.label,
   createdAt: r.created_at,
+  ...(r.generation ? { generation: r.generation } : {}),
+  ...(r.revoked ? { revoked: true as const } : {}),
 });
 
 export interface SqliteOptions {
@@ -144,7 +148,7 @@ export class SqliteStorage implements Storage {
         'SELECT seq, state FROM snapshots WHERE encounter_id = ? ORDER BY seq DESC LIMIT 1',
       ),
       insertLink: db.prepare(
-        'INSERT OR IGNORE INTO links (hash, encounter_id, role, combatants, allowed, label, created_at) VALUES (@hash, @encounterId, @role, @combatants, @allowed, @label, @createdAt)',
+        'INSERT OR IGNORE INTO links (hash, encounter_id, role, combatants, allowed, label, created_at, generation, revoked) VALUES (@hash, @encounterId, @role, @combatants, @allowed, @label, @createdAt, @generation, @revoked)',
       ),
       findLink: db.prepare<[string], LinkRow>('SELECT * FROM links WHERE hash = ?'),
       listLinks: db.prepare<[string], LinkRow>(
@@ -152,6 +156,7 @@ export class SqliteStorage implements Storage {
       ),
       setAllowed: db.prepare('UPDATE links SET allowed = ? WHERE hash = ?'),
       setLabel: db.prepare('UPDATE links SET label = ? WHERE hash = ?'),
+      revokeLink: db.prepare('UPDATE links SET revoked = 1 WHERE hash = ?'),
     };
   }
 
@@ -212,6 +217,8 @@ export class SqliteStorage implements Storage {
       ...l,
       combatants: JSON.stringify(l.combatants),
       allowed: JSON.stringify(l.allowed),
+      generation: l.generation ?? 0,
+      revoked: l.revoked ? 1 : 0,
     });
   }
 
@@ -342,9 +349,13 @@ export class SqliteStorage implements Storage {
     return this.stmt.listLinks.all(encounterId).map(toLink);
   }
 
-  async updateLink(hash: string, patch: { allowed?: string[]; label?: string }): Promise<void> {
+  async updateLink(
+    hash: string,
+    patch: { allowed?: string[]; label?: string; revoked?: true },
+  ): Promise<void> {
     if (patch.allowed) this.stmt.setAllowed.run(JSON.stringify(patch.allowed), hash);
     if (patch.label !== undefined) this.stmt.setLabel.run(patch.label, hash);
+    if (patch.revoked) this.stmt.revokeLink.run(hash);
   }
 
   async close(): Promise<void> {

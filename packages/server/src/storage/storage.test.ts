@@ -1,6 +1,7 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { storageContract } from './contract.js';
 import { MemoryStorage } from './memory.js';
@@ -21,7 +22,7 @@ describe('sqlite migrations', () => {
   it('runs the numbered migrations once, from the first, and keeps data across reopening', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
     const a = new SqliteStorage(file);
-    expect(a.migrations()).toEqual([1]);
+    expect(a.migrations()).toEqual([1, 2]);
     await a.createEncounter(
       {
         id: 'x',
@@ -39,9 +40,46 @@ describe('sqlite migrations', () => {
     );
     await a.close();
     const b = new SqliteStorage(file);
-    expect(b.migrations()).toEqual([1]);
+    expect(b.migrations()).toEqual([1, 2]);
     expect((await b.getEncounter('x'))?.name).toBe('X');
     await b.close();
+  });
+});
+
+describe('sqlite migration 2 (link generations and revocation)', () => {
+  it('upgrades a database made before it: its links keep working, at generation 0, not revoked', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
+    const old = new Database(file);
+    old.exec(
+      'CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    old.exec(MIGRATIONS[0]!.sql);
+    old.prepare('INSERT INTO schema_migrations VALUES (1, ?, ?)').run(MIGRATIONS[0]!.name, 't');
+    old
+      .prepare(
+        "INSERT INTO encounters (id, name, ruleset, created_at, updated_at, seq, origin) VALUES ('x', 'X', 'classic', 't', 't', 1, '{}')",
+      )
+      .run();
+    old
+      .prepare(
+        "INSERT INTO links (hash, encounter_id, role, combatants, allowed, label, created_at) VALUES ('h', 'x', 'player', '[\"ana\"]', '[\"act\"]', 'Ana', 't')",
+      )
+      .run();
+    old.close();
+    const s = new SqliteStorage(file);
+    expect(s.migrations()).toEqual([1, 2]);
+    expect(await s.findLink('h')).toEqual({
+      hash: 'h',
+      encounterId: 'x',
+      role: 'player',
+      combatants: ['ana'],
+      allowed: ['act'],
+      label: 'Ana',
+      createdAt: 't',
+    });
+    await s.updateLink('h', { revoked: true });
+    expect((await s.findLink('h'))!.revoked).toBe(true);
+    await s.close();
   });
 });
 

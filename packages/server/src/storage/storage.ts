@@ -27,6 +27,13 @@ export interface LinkRecord {
   allowed: string[];
   label: string;
   createdAt: string;
+  /**
+   * How many times the GM has rotated this link (0, left out, for the first): the table's and players'
+   * tokens are derived from the GM's and their generation, so a rotated link gets a new token.
+   */
+  generation?: number;
+  /** Revoked by the GM (or replaced by a rotation): the token no longer opens anything. */
+  revoked?: true;
 }
 
 /** A command as accepted, kept so an encounter exports as a scenario that replays exactly. */
@@ -86,6 +93,7 @@ export interface Storage {
   addLinks(links: LinkRecord[]): Promise<void>;
   findLink(hash: string): Promise<LinkRecord | undefined>;
   listLinks(encounterId: string): Promise<LinkRecord[]>;
-  updateLink(hash: string, patch: { allowed?: string[]; label?: string }): Promise<void>;
+  /** Changes a link; `revoked: true` revokes it for good (there is no un-revoking: rotate instead). */
+  updateLink(hash: string, patch: { allowed?: string[]; label?: string; revoked?: true }): Promise<void>;
   close(): Promise<void>;
 }

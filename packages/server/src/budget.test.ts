@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { STORAGE_BUDGETS, StorageBudgets } from './budget.js';
+
+describe('storage budgets', () => {
+  it('refuse a client past its bytes, then everyone past the overall budget, until the window ends', () => {
+    let now = 0;
+    const budgets = new StorageBudgets(STORAGE_BUDGETS, () => now);
+    const mb = 2 ** 20;
+    budgets.spend('a', 'bytes', 49 * mb);
+    expect(budgets.refusal('a', 'bytes')).toBeUndefined();
+    budgets.spend('a', 'bytes', 2 * mb);
+    expect(budgets.refusal('a', 'bytes')?.message).toContain('50 MB in the last 10 minutes');
+    expect(budgets.refusal('b', 'bytes')).toBeUndefined();
+    for (let i = 0; i < 10; i++) budgets.spend(`client${i}`, 'bytes', 45 * mb);
+    expect(budgets.refusal('new', 'bytes')?.message).toContain('500 MB for everyone');
+    expect(budgets.refusal('new', 'encounters')).toBeUndefined();
+    now += STORAGE_BUDGETS.windowMs;
+    expect(budgets.refusal('a', 'bytes')).toBeUndefined();
+    expect(budgets.refusal('new', 'bytes')).toBeUndefined();
+  });
+
+  it('count encounters per client', () => {
+    const budgets = new StorageBudgets();
+    for (let i = 0; i < 100; i++) budgets.spend('a', 'encounters', 1);
+    expect(budgets.refusal('a', 'encounters')?.message).toContain('created 100 encounters');
+    expect(budgets.refusal('b', 'encounters')).toBeUndefined();
+  });
+});

@@ -1,0 +1,147 @@
+import { type Rejection, reject } from '@roundkeeper/engine';
+
+/**
+ * What one request or message may hold, checked the same way for HTTP bodies and WebSocket messages
+ * before anything else reads them. Every number here is listed in docs/api.md.
+ */
+export const INPUT_LIMITS = {
+  /** Objects and lists inside one another: validating deeper input recursively would overflow the stack. */
+  maxDepth: 32,
+} as const;
+
+/** Log entries redacted and written in one piece when a client reads a long log (HTTP or a resume). */
+export const EVENTS_CHUNK = 250;
+
+/** Live connections (WebSockets) the server keeps open at once. A client is an IP address for now. */
+export const CONNECTION_LIMITS = {
+  perEncounter: 100,
+  perClient: 200,
+} as const;
+
+/** Counts open connections by key (an encounter, an address) against a cap. */
+export class ConnectionCount {
+  private readonly open = new Map<string, number>();
+
+  constructor(readonly cap: number) {}
+
+  /** Takes a place for `key`, or returns false when it has `cap` already. */
+  take(key: string): boolean {
+    const n = this.open.get(key) ?? 0;
+    if (n >= this.cap) return false;
+    this.open.set(key, n + 1);
+    return true;
+  }
+
+  release(key: string): void {
+    const n = (this.open.get(key) ?? 0) - 1;
+    if (n > 0) this.open.set(key, n);
+    else this.open.delete(key);
+  }
+}
+
+/**
+ * What a scenario import (which needs no link) may ask of the server. Each step is decided like a
+ * command; the import gives way to other requests every `sliceMs` of work, so however long it is, it
+ * never holds the event loop, and `entries` bounds its total work and what it stores.
+ */
+export const SCENARIO_LIMITS = {
+  combatants: 200,
+  actions: 200,
+  commands: 2_000,
+  /** Log entries the whole import may make. */
+  entries: 20_000,
+  sliceMs: 10,
+} as const;
+
+/**
+ * The event loop's current turn, shared by every long task: when many run at once (a hundred sockets
+ * catching up on a long log), each giving way on its own would still let them all run back to back
+ * before the loop reads the network again. Together they take at most `sliceMs` a turn.
+ */
+const turn: { start: number; next: Promise<void> | undefined } = {
+  start: performance.now(),
+  next: undefined,
+};
+
+function nextTurn(): Promise<void> {
+  turn.next ??= new Promise((resolve) =>
+    setImmediate(() => {
+      turn.next = undefined;
+      turn.start = performance.now();
+      resolve();
+    }),
+  );
+  return turn.next;
+}
+
+/**
+ * Lets a long loop give way to other requests: `pause()` waits for a later turn of the event loop once
+ * the long tasks together have worked `sliceMs` in this one, and returns at once otherwise.
+ */
+export class Slices {
+  constructor(private readonly sliceMs: number = SCENARIO_LIMITS.sliceMs) {}
+
+  async pause(): Promise<void> {
+    while (performance.now() - turn.start >= this.sliceMs) await nextTurn();
+  }
+}
+
+/** Why a scenario is beyond SCENARIO_LIMITS' counts, or undefined. */
+export function scenarioRefusal(s: {
+  combatants: unknown[];
+  actions: unknown[];
+  commands: unknown[];
+}): Rejection | undefined {
+  for (const key of ['combatants', 'actions', 'commands'] as const) {
+    if (s[key].length > SCENARIO_LIMITS[key]) {
+      return reject(
+        'scenario/too-large',
+        `The scenario has ${s[key].length.toLocaleString('en-US')} ${key}; an import may have at most ${SCENARIO_LIMITS[key].toLocaleString('en-US')}.`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The refusal of a `__proto__` key, or a `constructor` holding a `prototype` (as Fastify's parser refuses). */
+export function forbiddenKey(what: string): Rejection {
+  return reject(
+    'request/forbidden-key',
+    `The ${what} has a key named "__proto__" (or a "constructor" holding a "prototype"), which is not allowed anywhere; rename it.`,
+  );
+}
+
+/**
+ * Refuses input nested deeper than `INPUT_LIMITS.maxDepth` or holding a `__proto__` key (assigning it
+ * would replace an object's prototype) or a `constructor` holding a `prototype`. Walks the value
+ * without recursion, so no input can overflow the stack here, and visits each value once.
+ */
+export function checkInput(value: unknown, what: string): Rejection | undefined {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > INPUT_LIMITS.maxDepth) {
+      return reject(
+        'request/too-deep',
+        `The ${what} nests objects and lists more than ${INPUT_LIMITS.maxDepth} levels deep; at most ${INPUT_LIMITS.maxDepth} levels are allowed.`,
+      );
+    }
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push([x, depth + 1]);
+      continue;
+    }
+    if (Object.hasOwn(v, '__proto__')) return forbiddenKey(what);
+    const ctor = (v as { constructor?: unknown }).constructor;
+    if (
+      Object.hasOwn(v, 'constructor') &&
+      ctor !== null &&
+      typeof ctor === 'object' &&
+      Object.hasOwn(ctor, 'prototype')
+    ) {
+      return forbiddenKey(what);
+    }
+    for (const x of Object.values(v)) stack.push([x, depth + 1]);
+  }
+  return undefined;
+}
