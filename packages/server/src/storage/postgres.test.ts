@@ -40,7 +40,7 @@ describe.skipIf(!available)('postgres', () => {
       const db = await testDatabase();
       try {
         const [a, b, c] = await Promise.all([1, 2, 3].map(() => PostgresStorage.open(db.url)));
-        expect(await a!.migrations()).toEqual([1]);
+        expect(await a!.migrations()).toEqual(POSTGRES_MIGRATIONS.map((m) => m.id));
         await a!.createEncounter(
           {
             id: 'x',
@@ -58,7 +58,7 @@ describe.skipIf(!available)('postgres', () => {
         );
         await Promise.all([a!.close(), b!.close(), c!.close()]);
         const again = await PostgresStorage.open(db.url);
-        expect(await again.migrations()).toEqual([1]);
+        expect(await again.migrations()).toEqual(POSTGRES_MIGRATIONS.map((m) => m.id));
         expect((await again.getEncounter('x'))?.name).toBe('X');
         await again.close();
       } finally {
