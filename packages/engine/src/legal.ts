@@ -96,9 +96,11 @@ export function resolveParams(
 export function legalActions(state: EncounterState, actor: string, registry: RulesetRegistry): LegalAction[] {
   const ruleset = rulesetFor(state, registry);
   if (isRejection(ruleset)) return [];
+  // An action to ready or to make an attack as: the actor's catalog, each action once.
+  const catalog = [...new Map(fullCatalog(state, registry).map((a) => [a.id, a])).values()];
   return ruleset.legalActions(state, actor).map((l) => {
     const params = actionParams(ruleset, l.action);
-    return params.length ? { ...l, params: resolveParams(state, actor, params) } : l;
+    return params.length ? { ...l, params: resolveParams(state, actor, params, catalog) } : l;
   });
 }
 

@@ -11,6 +11,17 @@ const cast = z.object({
   roll: diceField().optional(),
   weapon: z.string().meta({ label: 'Weapon', from: 'stat:weapons' }).optional(),
   mode: z.enum(['safe', 'reckless']).default('safe'),
+  reach: z
+    .enum(['penalty', 'free-strike'])
+    .meta({
+      label: 'Longer reach',
+      choices: { penalty: 'Take the penalty dice', 'free-strike': 'Grant a free strike' },
+    })
+    .optional(),
+  wielded: z
+    .union([z.string(), z.array(z.string()).min(1)])
+    .meta({ label: 'Weapons', from: 'stat:weapons' })
+    .optional(),
   bonusDice: z.number().int().min(0).max(20).optional().describe('Extra dice for a Reckless attack.'),
   spend: z.record(actorField(), z.number().int().min(0).max(5)).optional(),
   spell: z.object({ difficulty: z.number().int().min(0), cost: z.number().int().default(0) }).optional(),
@@ -43,6 +54,14 @@ describe('params: a command schema read as form fields', () => {
       ['difficulty', true],
       ['cost', false],
     ]);
+  });
+
+  it('names fixed choices for a person, and offers one pick where one or several are taken', () => {
+    expect(by('reach').options).toEqual([
+      { value: 'penalty', label: 'Take the penalty dice' },
+      { value: 'free-strike', label: 'Grant a free strike' },
+    ]);
+    expect(by('wielded')).toMatchObject({ type: 'choice', from: 'stat:weapons', label: 'Weapons' });
   });
 
   it('humanizes field names it has no label for', () => {
