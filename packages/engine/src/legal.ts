@@ -40,6 +40,9 @@ export function actionParams(ruleset: AnyRuleset, action: ActionDef): Param[] {
 }
 
 function sheetOptions(value: unknown): ParamOption[] {
+  // Entries keyed by their name ({ Bow: {…}, Dagger: {…} }).
+  if (value && typeof value === 'object' && !Array.isArray(value))
+    return Object.keys(value).map((name) => ({ value: name, label: name }));
   if (!Array.isArray(value)) return [];
   const out: ParamOption[] = [];
   for (const v of value) {

@@ -101,6 +101,20 @@ describe('params: choices resolved for an actor', () => {
   it("lists the actor's own sheet entries", () => {
     expect(values('weapon')).toEqual(['Bow', 'Dagger']);
   });
+  it('lists sheet entries keyed by their name', () => {
+    const keyed = {
+      ...state,
+      combatants: {
+        ...state.combatants,
+        ana: c('ana', 'pc', { stats: { weapons: { Axe: {}, Sling: {} } } }),
+      },
+    } as unknown as EncounterState;
+    const weapon = resolveParams(keyed, 'ana', paramsOfSchema(cast)).find((p) => p.name === 'weapon');
+    expect(weapon?.options).toEqual([
+      { value: 'Axe', label: 'Axe' },
+      { value: 'Sling', label: 'Sling' },
+    ]);
+  });
 });
 
 describe('combatant references: read from the schema, not from field names', () => {
