@@ -45,11 +45,12 @@ describe('the SDK declarations of every ruleset', () => {
     if (isRejection(created)) throw new Error(created.message);
     const state = created.state as unknown as EncounterState;
 
-    it(`${ruleset.id}: every parameter an action names is a field of its act command`, () => {
+    it(`${ruleset.id}: every parameter an action names is a field of the command a palette click sends`, () => {
       for (const action of ruleset.catalog(state)) {
         const names = (action.params ?? []).map((p) => (typeof p === 'string' ? p : p.name));
+        const command = actionCommandOf(ruleset.present, state, '', action).type;
         expect(
-          actionParams(ruleset, action).map((p) => p.name),
+          actionParams(ruleset, action, command).map((p) => p.name),
           action.id,
         ).toEqual(names);
       }
