@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveParams } from './legal.js';
-import { actorField, combatantField, combatantsIn, diceField, humanize, paramsOfSchema } from './params.js';
+import {
+  actorField,
+  combatantField,
+  combatantsIn,
+  diceField,
+  explainCommandError,
+  humanize,
+  labelPath,
+  paramsOfSchema,
+} from './params.js';
 import type { Combatant, EncounterState } from './types.js';
 
 const cast = z.object({
@@ -62,6 +71,18 @@ describe('params: a command schema read as form fields', () => {
       { value: 'free-strike', label: 'Grant a free strike' },
     ]);
     expect(by('wielded')).toMatchObject({ type: 'choice', from: 'stat:weapons', label: 'Weapons' });
+  });
+
+  it('says where a value is refused by the labels of its fields, never their names', () => {
+    const bad = cast.safeParse({ actor: 'ana', castingTime: 99, spell: { difficulty: -1 }, bonusDice: 'x' });
+    expect(bad.success).toBe(false);
+    const message = explainCommandError(bad.error!, 'cast', cast);
+    expect(message).toMatch(/^Cast was not taken: /);
+    expect(message).toContain('Casting Time (Marks) — ');
+    expect(message).toContain('Spell › Difficulty — ');
+    expect(message).toContain('Bonus dice — ');
+    expect(message).not.toMatch(/castingTime|bonusDice/);
+    expect(labelPath(cast, ['spend', 'bren'])).toBe('Spend › bren');
   });
 
   it('humanizes field names it has no label for', () => {

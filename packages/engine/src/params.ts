@@ -256,6 +256,42 @@ export function commandLabel(type: string, schema: z.ZodType): { label: string; 
   };
 }
 
+/**
+ * Where a validation issue is, as a person reads it: the labels of the fields on its path ("Check ›
+ * Successes"), never the field names. A step with no property (a map's key, a list's index) is shown as is.
+ */
+export function labelPath(schema: z.ZodType, path: readonly PropertyKey[]): string {
+  const root = jsonSchemaOf(schema);
+  let node: JsonSchemaNode | undefined = root;
+  const out: string[] = [];
+  for (const step of path) {
+    const key = String(step);
+    const here: JsonSchemaNode | undefined = node ? unwrap(resolveRef(node, root)) : undefined;
+    const field = here?.properties && Object.hasOwn(here.properties, key) ? here.properties[key] : undefined;
+    if (field) {
+      const f = unwrap(resolveRef(field, root));
+      out.push(f.label ?? f.title ?? humanize(key));
+      node = f;
+      continue;
+    }
+    out.push(key);
+    const items: JsonSchemaNode | undefined = here?.items;
+    const values: JsonSchemaNode | boolean | undefined = here?.additionalProperties;
+    node = items ?? (values && typeof values === 'object' ? values : undefined);
+  }
+  return out.join(' › ');
+}
+
+/** A command that failed validation, said with its label and its fields' labels. */
+export function explainCommandError(error: z.ZodError, type: string, schema: z.ZodType): string {
+  const parts = error.issues.slice(0, 3).map((i) => {
+    const where = i.path.length ? labelPath(schema, i.path) : 'the input';
+    return `${where} — ${i.message}`;
+  });
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
+  return `${commandLabel(type, schema).label} was not taken: ${parts.join('; ')}${more}.`;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Combatant references: who a command acts for, whom a fact names
 

@@ -277,10 +277,8 @@ describe.each(CHECKED)('words a person reads name no internal field or command: 
             else enc.execute({ type: 'undo' });
           }
           const r = enc.execute(command);
-          if (isRejection(r)) {
-            // A command that is not even well-formed never comes from a form.
-            if (r.code !== 'command/invalid') texts.push(r.message);
-          } else {
+          if (isRejection(r)) texts.push(r.message);
+          else {
             for (const e of r) {
               const line = describeEvent(e.event, enc.state, ruleset);
               if (line) texts.push(line);
