@@ -126,22 +126,27 @@ const commands = {
     label: 'Declare actions',
     description: 'How many actions this round; it sets the multi-action penalty.',
   }),
-  act: z.object({
-    actor,
-    action: actionId.meta({ label: 'Action', hidden: true }),
-    target: combatantField('Target').optional(),
-    skill: skill.optional(),
-    code: code.optional(),
-    /** false: take the action without rolling. */
-    roll: rollFlag.optional(),
-    /** Declare the round's actions in the same breath (for a move-up before the character's turn). */
-    declare: declareNow.optional(),
-    /** The GM permits moving up the character's turn (catch, resisting a mental attempt…). */
-    moveUp: z.boolean().optional().meta({
-      label: 'Move up the turn',
-      description: "With the GM's permission: act before the turn comes.",
+  act: z
+    .object({
+      actor,
+      action: actionId.meta({ label: 'Action', hidden: true }),
+      target: combatantField('Target').optional(),
+      skill: skill.optional(),
+      code: code.optional(),
+      /** false: take the action without rolling. */
+      roll: rollFlag.optional(),
+      /** Declare the round's actions in the same breath (for a move-up before the character's turn). */
+      declare: declareNow.optional(),
+      /** The GM permits moving up the character's turn (catch, resisting a mental attempt…). */
+      moveUp: z.boolean().optional().meta({
+        label: 'Move up the turn',
+        description: "With the GM's permission: act before the turn comes.",
+      }),
+    })
+    .meta({
+      label: 'Take an action',
+      description: "One of the catalog's actions: on the turn, or moved up with the GM's permission.",
     }),
-  }),
   interrupt: z
     .object({
       actor,

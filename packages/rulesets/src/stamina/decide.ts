@@ -68,93 +68,103 @@ export const commands = {
         .meta({ label: 'Initiative rolled at the table', description: 'For the round about to begin.' }),
     })
     .meta({ label: 'Next turn', description: 'End the current turn.' }),
-  act: z.object({
-    actor: actorField(),
-    action: id.meta({ label: 'Action', hidden: true }),
-    target: combatantField('Target').optional(),
-    /** Free attack: the action it is made as. */
-    as: id.optional().meta({
-      label: 'Made as',
-      from: 'actions',
-      description: 'A Basic attack, Off-hand attack, Loose/shoot/fire, Throw Weapon or Throw Spell.',
-    }),
-    /** Take the text's reduction of the turn requirement to zero (Ready/Stow, Cast Cantrip). */
-    reduce: flag('Reduce the turn requirement to 0', 'For a penalty die until the next turn.'),
-    /** The check's outcome as the GM reads it; rolled with `successDice` when left out. */
-    check: z
-      .object({
-        successes: count.meta({ label: 'Successes' }),
-        success: flag('Succeeded', 'Whether the check succeeded.'),
-        critical: flag('Critical', 'A critical success, or a critical failure.'),
-      })
-      .optional()
-      .meta({ label: 'Check', description: 'As rolled at the table; left empty, the successes are rolled.' }),
-    bonusDice: z.number().int().min(0).max(20).optional().meta({ label: 'Bonus dice' }),
-    spell: z
-      .object({
-        difficulty: count.meta({ label: 'Difficulty' }),
-        cost: z
-          .number()
-          .int()
-          .min(-100)
-          .max(100)
-          .default(0)
-          .meta({ label: 'Cost', description: "The spell's cost; its cost modifier when ungated." }),
-      })
-      .optional()
-      .meta({ label: 'Spell' }),
-    /** Dodge: meters moved this turn. */
-    distance: count.optional().meta({
-      label: 'Meters moved this turn',
-      unit: 'm',
-      description: 'Left empty, the meters walked and dashed this turn count.',
-    }),
-    /** Take cover: the cover bonus. */
-    cover: z.number().int().min(1).max(9).optional().meta({ label: 'Cover bonus' }),
-    /** Trip made with the body (a failure costs 3 defense). */
-    body: flag('With the body', 'Rather than with a weapon.'),
-    /** Bash made with a shield (no penalty dice). */
-    shield: flag('With a shield', 'No penalty dice.'),
-    /** Disarm against a weapon wielded two-handed (four penalty dice). */
-    twoHanded: flag('Weapon wielded two-handed', 'Four penalty dice instead of two.'),
-    /** Wind penalty dice for this shot instead of the encounter's (heavier or smaller projectiles get fewer). */
-    wind: z
-      .number()
-      .int()
-      .min(0)
-      .max(5)
-      .optional()
-      .meta({ label: 'Wind penalty dice', description: "For this shot, instead of the encounter's wind." }),
-    /** Lunge with a Thrust weapon keeps its parry bonus. */
-    thrust: flag('Thrust weapon', 'Keeps its parry bonus.'),
-    /** Reach: take the penalty dice, or grant the opponent a free strike. */
-    reachChoice: z
-      .enum(['penalty', 'free-strike'])
-      .optional()
-      .meta({
-        label: 'Against a longer reach',
-        choices: { penalty: 'Take the penalty dice', 'free-strike': 'Grant a free strike' },
+  act: z
+    .object({
+      actor: actorField(),
+      action: id.meta({ label: 'Action', hidden: true }),
+      target: combatantField('Target').optional(),
+      /** Free attack: the action it is made as. */
+      as: id.optional().meta({
+        label: 'Made as',
+        from: 'actions',
+        description: 'A Basic attack, Off-hand attack, Loose/shoot/fire, Throw Weapon or Throw Spell.',
       }),
-    /** The weapon the action is made with, by its name on the sheet (Ready/stow: one or more). */
-    weapon: z
-      .union([id, z.array(id).min(1).max(10)])
-      .optional()
-      .meta({ label: 'Weapon', from: 'stat:weapons' }),
-    /** Disarm: the opponent's weapon it targets, by its name on their sheet. */
-    targetWeapon: id.optional().meta({ label: "Opponent's weapon", description: 'As named on their sheet.' }),
-    /** Ready/stow: stow the weapon instead of readying it. */
-    stow: flag('Stow instead of ready', 'Put it away.'),
-    /** Ready/stow weapon/ammo: ammunition rather than a weapon. */
-    ammo: flag('Ammunition', 'Ammunition rather than a weapon.'),
-    /** Load weapon: the weapon's cost. */
-    load: z
-      .object({
-        stamina: count.meta({ label: 'Stamina' }),
-        turnRequirement: z.number().int().min(0).max(10).meta({ label: 'Turn requirement' }),
-      })
-      .optional()
-      .meta({ label: 'Loading cost', description: "Left empty, the weapon's or the sheet's." }),
-  }),
+      /** Take the text's reduction of the turn requirement to zero (Ready/Stow, Cast Cantrip). */
+      reduce: flag('Reduce the turn requirement to 0', 'For a penalty die until the next turn.'),
+      /** The check's outcome as the GM reads it; rolled with `successDice` when left out. */
+      check: z
+        .object({
+          successes: count.meta({ label: 'Successes' }),
+          success: flag('Succeeded', 'Whether the check succeeded.'),
+          critical: flag('Critical', 'A critical success, or a critical failure.'),
+        })
+        .optional()
+        .meta({
+          label: 'Check',
+          description: 'As rolled at the table; left empty, the successes are rolled.',
+        }),
+      bonusDice: z.number().int().min(0).max(20).optional().meta({ label: 'Bonus dice' }),
+      spell: z
+        .object({
+          difficulty: count.meta({ label: 'Difficulty' }),
+          cost: z
+            .number()
+            .int()
+            .min(-100)
+            .max(100)
+            .default(0)
+            .meta({ label: 'Cost', description: "The spell's cost; its cost modifier when ungated." }),
+        })
+        .optional()
+        .meta({ label: 'Spell' }),
+      /** Dodge: meters moved this turn. */
+      distance: count.optional().meta({
+        label: 'Meters moved this turn',
+        unit: 'm',
+        description: 'Left empty, the meters walked and dashed this turn count.',
+      }),
+      /** Take cover: the cover bonus. */
+      cover: z.number().int().min(1).max(9).optional().meta({ label: 'Cover bonus' }),
+      /** Trip made with the body (a failure costs 3 defense). */
+      body: flag('With the body', 'Rather than with a weapon.'),
+      /** Bash made with a shield (no penalty dice). */
+      shield: flag('With a shield', 'No penalty dice.'),
+      /** Disarm against a weapon wielded two-handed (four penalty dice). */
+      twoHanded: flag('Weapon wielded two-handed', 'Four penalty dice instead of two.'),
+      /** Wind penalty dice for this shot instead of the encounter's (heavier or smaller projectiles get fewer). */
+      wind: z
+        .number()
+        .int()
+        .min(0)
+        .max(5)
+        .optional()
+        .meta({ label: 'Wind penalty dice', description: "For this shot, instead of the encounter's wind." }),
+      /** Lunge with a Thrust weapon keeps its parry bonus. */
+      thrust: flag('Thrust weapon', 'Keeps its parry bonus.'),
+      /** Reach: take the penalty dice, or grant the opponent a free strike. */
+      reachChoice: z
+        .enum(['penalty', 'free-strike'])
+        .optional()
+        .meta({
+          label: 'Against a longer reach',
+          choices: { penalty: 'Take the penalty dice', 'free-strike': 'Grant a free strike' },
+        }),
+      /** The weapon the action is made with, by its name on the sheet (Ready/stow: one or more). */
+      weapon: z
+        .union([id, z.array(id).min(1).max(10)])
+        .optional()
+        .meta({ label: 'Weapon', from: 'stat:weapons' }),
+      /** Disarm: the opponent's weapon it targets, by its name on their sheet. */
+      targetWeapon: id
+        .optional()
+        .meta({ label: "Opponent's weapon", description: 'As named on their sheet.' }),
+      /** Ready/stow: stow the weapon instead of readying it. */
+      stow: flag('Stow instead of ready', 'Put it away.'),
+      /** Ready/stow weapon/ammo: ammunition rather than a weapon. */
+      ammo: flag('Ammunition', 'Ammunition rather than a weapon.'),
+      /** Load weapon: the weapon's cost. */
+      load: z
+        .object({
+          stamina: count.meta({ label: 'Stamina' }),
+          turnRequirement: z.number().int().min(0).max(10).meta({ label: 'Turn requirement' }),
+        })
+        .optional()
+        .meta({ label: 'Loading cost', description: "Left empty, the weapon's or the sheet's." }),
+    })
+    .meta({
+      label: 'Take an action',
+      description: "One of the catalog's actions, on the character's turn or as a reaction.",
+    }),
   /** Give up an action with a turn requirement of two or more before it completes. */
   abandon: z
     .object({ actor: actorField() })
