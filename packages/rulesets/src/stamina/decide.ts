@@ -278,7 +278,7 @@ function act(ctx: Ctx, command: Act): Decision {
   if (flags.targeted && !command.target) {
     return reject(
       'action/needs-target',
-      `${action.name} needs a target: choose the ${labelOf(action, 'target', 'Target')} ${c.name} acts against.`,
+      `${action.name} needs a target: choose whom ${c.name} acts against (${labelOf(action, 'target', 'Target')}).`,
     );
   }
   if (action.id === 'reckless-attack' && command.bonusDice === undefined) {

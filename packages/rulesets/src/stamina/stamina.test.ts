@@ -814,7 +814,7 @@ describe('Every action says what it takes; a missing one is refused by the name 
   it('Aim names whom it aims at; a spell asks for its difficulty and cost; a free attack what it is made as', () => {
     const enc = fight({}, [mage, duo[1]!]);
     expect(refused(enc, act('mira', 'aim')).message).toBe(
-      'Aim needs a target: choose the Aim at Mira acts against.',
+      'Aim needs a target: choose whom Mira acts against (Aim at).',
     );
     expect(legal(enc, 'mira', 'cast-gated-spell').params?.map((p) => [p.name, p.required])).toEqual([
       ['spell', true],
