@@ -1,4 +1,5 @@
 import {
+  actionCommandOf,
   actionParams,
   commandForms,
   createEncounter,
@@ -34,7 +35,7 @@ export function rulesetsCommand(registry: RulesetRegistry, opts: { json?: boolea
       kind: a.kind,
       cost: a.cost,
       text: a.text,
-      params: actionParams(r, a),
+      params: actionParams(r, a, probe ? actionCommandOf(r.present, probe, '', a).type : 'act'),
     }));
     return {
       id: r.id,

@@ -182,7 +182,10 @@ export function decideCore(ctx: DecideContext, command: Command, ruleset: AnyRul
         next = { ...hp, temp: hp.temp - fromTemp, current: hp.current - (amount - fromTemp) };
       } else if (command.type === 'heal') {
         if (!c.hp)
-          return reject('hp/untracked', `${c.name} has no hit points tracked; set them with set-hp first.`);
+          return reject(
+            'hp/untracked',
+            `${c.name} has no hit points tracked; give them hit points first (set their HP).`,
+          );
         next = { ...hp, current: Math.min(hp.max, hp.current + (command.amount as number)) };
       } else {
         next = {

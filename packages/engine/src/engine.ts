@@ -14,6 +14,7 @@ import {
 import { DiceScriptError, type DiceState, StateRng } from './dice/rng.js';
 import { evolve } from './evolve.js';
 import type { JsonObject } from './json.js';
+import { explainCommandError } from './params.js';
 import { notRunning } from './refusals.js';
 import type { AnyRuleset, DecideContext, RulesetRegistry } from './ruleset.js';
 import {
@@ -183,7 +184,7 @@ function decideUnsafe(
   const { type: _type, ...payload } = command;
   const parsed = schema.safeParse(payload);
   if (!parsed.success) {
-    return reject('command/invalid', explainZodError(parsed.error, `"${command.type}" command`), {
+    return reject('command/invalid', explainCommandError(parsed.error, command.type, schema), {
       type: command.type,
     });
   }

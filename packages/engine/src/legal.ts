@@ -1,5 +1,6 @@
 import { rulesetFor } from './engine.js';
 import { commandLabel, jsonSchemaOf, type Param, type ParamOption, paramsOfSchema } from './params.js';
+import { actionCommandOf } from './present.js';
 import type { AnyRuleset, RulesetRegistry } from './ruleset.js';
 import { type ActionDef, type EncounterState, isRejection, type LegalAction } from './types.js';
 
@@ -11,12 +12,13 @@ export function fullCatalog(state: EncounterState, registry: RulesetRegistry): A
 }
 
 /**
- * What an action takes, as form fields: the fields of the ruleset's `act` command it names, described by
+ * What an action takes, as form fields: the fields it names of the command a palette click sends (`act`,
+ * or the ruleset's `present.actionCommand`: tempo plans an action and answers a reaction), described by
  * that command's schema, with what the action changes (required here, its own label or bounds).
  */
-export function actionParams(ruleset: AnyRuleset, action: ActionDef): Param[] {
+export function actionParams(ruleset: AnyRuleset, action: ActionDef, command = 'act'): Param[] {
   if (!action.params?.length) return [];
-  const act = Object.hasOwn(ruleset.commands, 'act') ? ruleset.commands.act : undefined;
+  const act = Object.hasOwn(ruleset.commands, command) ? ruleset.commands[command] : undefined;
   const fields = act ? paramsOfSchema(act) : [];
   const out: Param[] = [];
   for (const ref of action.params) {
@@ -40,6 +42,9 @@ export function actionParams(ruleset: AnyRuleset, action: ActionDef): Param[] {
 }
 
 function sheetOptions(value: unknown): ParamOption[] {
+  // Entries keyed by their name ({ Bow: {…}, Dagger: {…} }).
+  if (value && typeof value === 'object' && !Array.isArray(value))
+    return Object.keys(value).map((name) => ({ value: name, label: name }));
   if (!Array.isArray(value)) return [];
   const out: ParamOption[] = [];
   for (const v of value) {
@@ -96,9 +101,12 @@ export function resolveParams(
 export function legalActions(state: EncounterState, actor: string, registry: RulesetRegistry): LegalAction[] {
   const ruleset = rulesetFor(state, registry);
   if (isRejection(ruleset)) return [];
+  // An action to ready or to make an attack as: the actor's catalog, each action once.
+  const catalog = [...new Map(fullCatalog(state, registry).map((a) => [a.id, a])).values()];
   return ruleset.legalActions(state, actor).map((l) => {
-    const params = actionParams(ruleset, l.action);
-    return params.length ? { ...l, params: resolveParams(state, actor, params) } : l;
+    const command = actionCommandOf(ruleset.present, state, actor, l.action).type;
+    const params = actionParams(ruleset, l.action, command);
+    return params.length ? { ...l, params: resolveParams(state, actor, params, catalog) } : l;
   });
 }
 

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { resolveParams } from './legal.js';
-import { actorField, combatantField, combatantsIn, diceField, humanize, paramsOfSchema } from './params.js';
+import {
+  actorField,
+  combatantField,
+  combatantsIn,
+  diceField,
+  explainCommandError,
+  humanize,
+  labelPath,
+  paramsOfSchema,
+} from './params.js';
 import type { Combatant, EncounterState } from './types.js';
 
 const cast = z.object({
@@ -11,6 +20,17 @@ const cast = z.object({
   roll: diceField().optional(),
   weapon: z.string().meta({ label: 'Weapon', from: 'stat:weapons' }).optional(),
   mode: z.enum(['safe', 'reckless']).default('safe'),
+  reach: z
+    .enum(['penalty', 'free-strike'])
+    .meta({
+      label: 'Longer reach',
+      choices: { penalty: 'Take the penalty dice', 'free-strike': 'Grant a free strike' },
+    })
+    .optional(),
+  wielded: z
+    .union([z.string(), z.array(z.string()).min(1)])
+    .meta({ label: 'Weapons', from: 'stat:weapons' })
+    .optional(),
   bonusDice: z.number().int().min(0).max(20).optional().describe('Extra dice for a Reckless attack.'),
   spend: z.record(actorField(), z.number().int().min(0).max(5)).optional(),
   spell: z.object({ difficulty: z.number().int().min(0), cost: z.number().int().default(0) }).optional(),
@@ -43,6 +63,26 @@ describe('params: a command schema read as form fields', () => {
       ['difficulty', true],
       ['cost', false],
     ]);
+  });
+
+  it('names fixed choices for a person, and offers one pick where one or several are taken', () => {
+    expect(by('reach').options).toEqual([
+      { value: 'penalty', label: 'Take the penalty dice' },
+      { value: 'free-strike', label: 'Grant a free strike' },
+    ]);
+    expect(by('wielded')).toMatchObject({ type: 'choice', from: 'stat:weapons', label: 'Weapons' });
+  });
+
+  it('says where a value is refused by the labels of its fields, never their names', () => {
+    const bad = cast.safeParse({ actor: 'ana', castingTime: 99, spell: { difficulty: -1 }, bonusDice: 'x' });
+    expect(bad.success).toBe(false);
+    const message = explainCommandError(bad.error!, 'cast', cast);
+    expect(message).toMatch(/^Cast was not taken: /);
+    expect(message).toContain('Casting Time (Marks) — ');
+    expect(message).toContain('Spell › Difficulty — ');
+    expect(message).toContain('Bonus dice — ');
+    expect(message).not.toMatch(/castingTime|bonusDice/);
+    expect(labelPath(cast, ['spend', 'bren'])).toBe('Spend › bren');
   });
 
   it('humanizes field names it has no label for', () => {
@@ -81,6 +121,20 @@ describe('params: choices resolved for an actor', () => {
   });
   it("lists the actor's own sheet entries", () => {
     expect(values('weapon')).toEqual(['Bow', 'Dagger']);
+  });
+  it('lists sheet entries keyed by their name', () => {
+    const keyed = {
+      ...state,
+      combatants: {
+        ...state.combatants,
+        ana: c('ana', 'pc', { stats: { weapons: { Axe: {}, Sling: {} } } }),
+      },
+    } as unknown as EncounterState;
+    const weapon = resolveParams(keyed, 'ana', paramsOfSchema(cast)).find((p) => p.name === 'weapon');
+    expect(weapon?.options).toEqual([
+      { value: 'Axe', label: 'Axe' },
+      { value: 'Sling', label: 'Sling' },
+    ]);
   });
 });
 

@@ -78,6 +78,8 @@ export interface ParamMeta {
   hidden?: boolean;
   /** On a command's object schema: a GM's command, which player links may not send unless the GM allows. */
   gm?: boolean;
+  /** On a fixed list of choices: what a person reads for each value ({ 'free-strike': 'Grant a free strike' }). */
+  choices?: Record<string, string>;
 }
 
 const ID_MAX = 64;
@@ -160,10 +162,15 @@ function unwrap(node: JsonSchemaNode): JsonSchemaNode {
   const alternatives = node.anyOf ?? node.oneOf;
   if (!alternatives) return node;
   const real = alternatives.filter((a) => a.type !== 'null');
-  if (real.length !== 1) return node;
+  // One value or a list of them (a weapon, or several to ready at once): a form picks one.
+  const one =
+    real.length === 2 && real.some((a) => a.type === 'array')
+      ? real.find((a) => a.type === 'string')
+      : undefined;
+  if (real.length !== 1 && !one) return node;
   // Keep the wrapper's own annotations (zod puts .meta() of a wrapper on the wrapper).
   const { anyOf: _a, oneOf: _o, ...own } = node;
-  return { ...real[0], ...own };
+  return { ...(one ?? real[0]), ...own };
 }
 
 const PRIMITIVE_LIMIT = Number.MAX_SAFE_INTEGER;
@@ -183,7 +190,10 @@ function paramOf(name: string, raw: JsonSchemaNode, required: boolean): Param {
     p.from ??= node.combatant === 'actor' ? 'combatants' : 'others';
   } else if (node.enum) {
     p.type = 'choice';
-    p.options = node.enum.filter((v) => v !== null).map((v) => ({ value: v as string, label: String(v) }));
+    const said = node.choices ?? {};
+    p.options = node.enum
+      .filter((v) => v !== null)
+      .map((v) => ({ value: v as string, label: said[String(v)] ?? String(v) }));
   } else if (node.const !== undefined) {
     p.type = 'choice';
     p.options = [{ value: node.const as string, label: String(node.const) }];
@@ -244,6 +254,42 @@ export function commandLabel(type: string, schema: z.ZodType): { label: string; 
     label: node.label ?? node.title ?? humanize(type),
     ...(node.description ? { help: node.description } : {}),
   };
+}
+
+/**
+ * Where a validation issue is, as a person reads it: the labels of the fields on its path ("Check ›
+ * Successes"), never the field names. A step with no property (a map's key, a list's index) is shown as is.
+ */
+export function labelPath(schema: z.ZodType, path: readonly PropertyKey[]): string {
+  const root = jsonSchemaOf(schema);
+  let node: JsonSchemaNode | undefined = root;
+  const out: string[] = [];
+  for (const step of path) {
+    const key = String(step);
+    const here: JsonSchemaNode | undefined = node ? unwrap(resolveRef(node, root)) : undefined;
+    const field = here?.properties && Object.hasOwn(here.properties, key) ? here.properties[key] : undefined;
+    if (field) {
+      const f = unwrap(resolveRef(field, root));
+      out.push(f.label ?? f.title ?? humanize(key));
+      node = f;
+      continue;
+    }
+    out.push(key);
+    const items: JsonSchemaNode | undefined = here?.items;
+    const values: JsonSchemaNode | boolean | undefined = here?.additionalProperties;
+    node = items ?? (values && typeof values === 'object' ? values : undefined);
+  }
+  return out.join(' › ');
+}
+
+/** A command that failed validation, said with its label and its fields' labels. */
+export function explainCommandError(error: z.ZodError, type: string, schema: z.ZodType): string {
+  const parts = error.issues.slice(0, 3).map((i) => {
+    const where = i.path.length ? labelPath(schema, i.path) : 'the input';
+    return `${where} — ${i.message}`;
+  });
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
+  return `${commandLabel(type, schema).label} was not taken: ${parts.join('; ')}${more}.`;
 }
 
 // ---------------------------------------------------------------------------------------------------

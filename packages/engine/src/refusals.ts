@@ -45,7 +45,7 @@ export function notRunning(state: EncounterState, what = 'fight'): Rejection | u
   return notStarted(what);
 }
 
-/** The fight has not started: send "start" first. */
+/** The fight has not started: start it first. */
 export function notStarted(what = 'fight'): Rejection {
-  return reject('encounter/not-started', `The ${what} has not started; send "start" first.`);
+  return reject('encounter/not-started', `The ${what} has not started; press Start first.`);
 }

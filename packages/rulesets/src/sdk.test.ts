@@ -11,6 +11,7 @@ import {
   type EngineEvent,
   eventSchema,
   isRejection,
+  jsonSchemaOf,
   parseScenario,
   runScenario,
   seededDice,
@@ -51,6 +52,9 @@ function expectDeclared(ruleset: AnyRuleset, event: EngineEvent): void {
 /** The state at the end of each of a ruleset's worked examples. */
 const playedStates = (id: string): EncounterState[] => played(id).map((e) => e.state);
 
+/** Rulesets whose every command and field carries a label a GM reads (the others still fall back to names). */
+const LABELLED = ['classic', 'stamina', 'opend6', 'tempo'];
+
 describe('the SDK declarations of every ruleset', () => {
   for (const ruleset of Object.values(rulesets)) {
     const created = createEncounter(
@@ -60,11 +64,12 @@ describe('the SDK declarations of every ruleset', () => {
     if (isRejection(created)) throw new Error(created.message);
     const state = created.state as unknown as EncounterState;
 
-    it(`${ruleset.id}: every parameter an action names is a field of its act command`, () => {
+    it(`${ruleset.id}: every parameter an action names is a field of the command a palette click sends`, () => {
       for (const action of ruleset.catalog(state)) {
         const names = (action.params ?? []).map((p) => (typeof p === 'string' ? p : p.name));
+        const command = actionCommandOf(ruleset.present, state, '', action).type;
         expect(
-          actionParams(ruleset, action).map((p) => p.name),
+          actionParams(ruleset, action, command).map((p) => p.name),
           action.id,
         ).toEqual(names);
       }
@@ -77,6 +82,23 @@ describe('the SDK declarations of every ruleset', () => {
         expect(json, `${form.type}: fields with no description`).toEqual([]);
       }
     });
+
+    it.runIf(LABELLED.includes(ruleset.id))(
+      `${ruleset.id}: every command and every field says in words what it is`,
+      () => {
+        for (const [type, schema] of Object.entries(ruleset.commands)) {
+          const node = jsonSchemaOf(schema);
+          if (type !== 'act') {
+            expect(node.label, `${type}: a label`).toBeTruthy();
+            expect(node.description, `${type}: what it does`).toBeTruthy();
+          }
+          for (const [name, raw] of Object.entries(node.properties ?? {})) {
+            const field = raw.anyOf?.find((a) => a.type !== 'null') ?? raw;
+            expect(raw.label ?? field.label, `${type}.${name}: a label`).toBeTruthy();
+          }
+        }
+      },
+    );
 
     it(`${ruleset.id}: every event of its worked examples fits its declaration`, () => {
       for (const enc of played(ruleset.id))

@@ -72,12 +72,12 @@ export function unableCheck(c: C): Check {
   if (!c.active)
     return no(
       'combatant/defeated',
-      `${c.name} is out of the fight; the GM brings her back into the order by reviving her (revive).`,
+      `${c.name} is out of the fight; the GM brings ${c.name} back into the order by reviving them (Revive).`,
     );
   if (c.cs.unable) {
     return no(
       'combatant/unable',
-      `${c.name} is ${c.cs.unable} and cannot act; she acts again once the GM records her recovery (recover).`,
+      `${c.name} is ${c.cs.unable} and cannot act; ${c.name} acts again once the GM records the recovery (Recover).`,
     );
   }
   return { ok: true };
@@ -97,18 +97,19 @@ export function notWaiting(state: State, c: C, what: string): string {
     const next = mine.slice(lastWait + 1).find((h) => h.kind !== 'free' && h.kind !== 'lost');
     const how =
       next?.kind === 'interrupt' ? ' (interrupting)' : next?.kind === 'move-up' ? ' (moved up)' : '';
-    const ended = next ? `with her ${next.label}${how}` : 'when she chose to act after the turn';
-    head = `${c.name} waited this round, but her wait ended ${ended}; only a character still waiting ${what}.`;
+    const ended = next ? `with the ${next.label}${how}` : `when ${c.name} chose to act after the turn`;
+    head = `${c.name} waited this round, but the wait ended ${ended}; only a character still waiting ${what}.`;
   }
   const declared = c.cs.declared;
   let then: string;
   if (declared !== null && c.cs.used >= declared)
-    then = `She has used all ${declared} of her declared actions, so she acts again next round.`;
+    then = `${c.name} has used ${declared === 1 ? 'the one declared action' : `all ${declared} declared actions`} and acts again next round.`;
   else if (justInterrupted(state, c))
-    then = 'She may wait again now, right after her interrupt (Waiting, one of her declared actions).';
+    then = `${c.name} may wait again now, right after the interrupt (Waiting, one of the declared actions).`;
   else if (state.rs.acting.includes(c.id) || turnAhead(state, c))
-    then = `She may wait on her turn${state.rs.acting.includes(c.id) ? ', now' : ''} (Waiting, one of her declared actions).`;
-  else then = 'Her turn this round is over, so she cannot wait again; she acts again next round.';
+    then = `${c.name} may wait on their turn${state.rs.acting.includes(c.id) ? ', now' : ''} (Waiting, one of the declared actions).`;
+  else
+    then = `${c.name}'s turn this round is over, so ${c.name} cannot wait again and acts again next round.`;
   return `${head} ${then}`;
 }
 
@@ -124,7 +125,7 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
   const flags = flagsOf(action);
   if (mode === 'turn' && !state.rs.acting.includes(c.id)) {
     const now = state.rs.acting.map((id) => state.combatants[id]?.name ?? id).join(', ') || 'nobody';
-    const moveUp = turnAhead(state, c) ? ", or by moving up her turn with the GM's permission" : '';
+    const moveUp = turnAhead(state, c) ? ", or by moving up their turn with the GM's permission" : '';
     return no(
       'turn/not-yours',
       `It is ${now}'s turn. ${c.name} can act out of turn only by interrupting after waiting${moveUp}.`,
@@ -151,7 +152,7 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
     if (!turnAhead(state, c)) {
       return no(
         'move-up/turn-passed',
-        `${c.name} has no turn left this round, so she cannot move it up; only a character who waited can act out of turn now.`,
+        `${c.name} has no turn left this round, so there is none to move up; only a character who waited can act out of turn now.`,
       );
     }
   }
@@ -170,13 +171,13 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
   if (declared === null) {
     return no(
       'actions/undeclared',
-      `Declare how many actions ${c.name} takes this round first ("declare"); the number sets the multi-action penalty.`,
+      `Declare how many actions ${c.name} takes this round first (Declare actions); the number sets the multi-action penalty.`,
     );
   }
   if (c.cs.used >= declared) {
     return no(
       'actions/exhausted',
-      `${c.name} declared ${declared} action${declared === 1 ? '' : 's'} this round and has used ${c.cs.used}; no actions may be added once the multi-action penalty is figured. She acts again next round (or takes a free action).`,
+      `${c.name} declared ${declared} action${declared === 1 ? '' : 's'} this round and has used ${c.cs.used}; no actions may be added once the multi-action penalty is figured. ${c.name} acts again next round (or takes a free action).`,
     );
   }
   return { ok: true };
@@ -216,7 +217,7 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): EngineEvent[] | Rej
       ];
       return reject(
         'skill/unknown',
-        `${c.name} has no skill or attribute "${req.skill}" (has: ${known.join(', ')}); give the code to roll with "code", e.g. the governing attribute for an untrained skill.`,
+        `${c.name} has no skill or attribute "${req.skill}" (has: ${known.join(', ')}); enter the Die code to roll, e.g. the governing attribute's for an untrained skill.`,
       );
     }
     name = t.name;
@@ -236,7 +237,7 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): EngineEvent[] | Rej
     const fix =
       c.cs.declared === null
         ? 'Declare fewer actions or choose another skill.'
-        : `Her ${c.cs.declared} declared actions are fixed for this round (no change once the multi-action penalty is figured): choose another skill or action.`;
+        : `${c.name}'s ${c.cs.declared} declared actions are fixed for this round (no change once the multi-action penalty is figured): choose another skill or action.`;
     return reject(
       'skill/zero',
       penalty > 0

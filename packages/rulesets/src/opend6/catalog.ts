@@ -1,4 +1,10 @@
-import { type ActionDef, type JsonObject, type Rejection, reject } from '@roundkeeper/engine';
+import {
+  type ActionDef,
+  type ActionParamRef,
+  type JsonObject,
+  type Rejection,
+  reject,
+} from '@roundkeeper/engine';
 
 /**
  * What an action's `data` may say (catalog and GM-defined actions alike):
@@ -20,7 +26,22 @@ export interface ActionFlags {
   perRound: number | null;
 }
 
-const act = (id: string, name: string, skills: string[], text: string, data: JsonObject = {}): ActionDef => ({
+/**
+ * What every action takes: the skill or die code to roll instead of the suggested one, whether to roll,
+ * the round's actions when not declared yet, and the GM's permission to move up the turn.
+ */
+const TAKES: ActionParamRef[] = ['skill', 'code', 'roll', 'declare', 'moveUp'];
+/** An action against someone (an opponent, or whom a character talks to or catches). */
+const AT: ActionParamRef[] = ['target', ...TAKES];
+
+const act = (
+  id: string,
+  name: string,
+  skills: string[],
+  text: string,
+  data: JsonObject = {},
+  params: ActionParamRef[] = TAKES,
+): ActionDef => ({
   id,
   name,
   kind: 'action',
@@ -28,8 +49,10 @@ const act = (id: string, name: string, skills: string[], text: string, data: Jso
   tags: skills.length > 0 ? ['skill'] : [],
   text,
   data: { skills, ...data },
+  params,
 });
 
+/** A free action takes no action: it may still be rolled (a quick glance's Perception). */
 const free = (id: string, name: string, text: string): ActionDef => ({
   id,
   name,
@@ -38,43 +61,56 @@ const free = (id: string, name: string, text: string): ActionDef => ({
   tags: ['free'],
   text,
   data: { skills: [], roll: false },
+  params: ['skill', 'code', 'roll'],
 });
 
 /** 002 "Actions that Take Time" (each one action, ≤ 5 seconds; suggested skill in parentheses) and "Free Actions". */
 export const OPEND6_CATALOG: ActionDef[] = [
-  act('bash', 'Bash', ['melee combat'], 'Hit an opponent with a blunt weapon.'),
+  act('bash', 'Bash', ['melee combat'], 'Hit an opponent with a blunt weapon.', {}, AT),
   act(
     'catch',
     'Catch',
     ['throwing'],
-    'Stop the movement of a thrown or dropped object or person. The catcher must act later in the round than the thrower; one of the few cases where a character may "move up" her turn.',
+    'Stop the movement of a thrown or dropped object or person. The catcher must act later in the round than the thrower; one of the few cases where a character may "move up" their turn.',
     { moveUp: true },
+    AT,
   ),
-  act('choke', 'Choke', ['brawling'], 'Grab a person’s neck and grip tightly.'),
+  act('choke', 'Choke', ['brawling'], 'Grab a person’s neck and grip tightly.', {}, AT),
   act(
     'communicate',
     'Communicate',
     ['persuasion'],
     'Relay plans or exchange complex ideas (more than a few words). An interaction skill, or only roleplaying.',
+    {},
+    AT,
   ),
   act(
     'disarm',
     'Disarm',
     ['brawling', 'marksmanship', 'melee combat', 'missile weapons', 'throwing'],
     'Remove an object from an opponent’s hand; treated as a called shot.',
+    {},
+    AT,
   ),
   act('dodge', 'Dodge', ['dodge'], 'Actively evade an attack.'),
-  act('entangle', 'Entangle', ['throwing'], 'Throw an entangling weapon at an opponent.'),
+  act('entangle', 'Entangle', ['throwing'], 'Throw an entangling weapon at an opponent.', {}, AT),
   act('escape', 'Escape', ['lifting'], 'Break a hold.'),
-  act('grab', 'Grab', ['brawling'], 'Latch onto an opponent.'),
-  act('kick', 'Kick', ['brawling'], 'Strike out at an opponent with a foot.'),
+  act('grab', 'Grab', ['brawling'], 'Latch onto an opponent.', {}, AT),
+  act('kick', 'Kick', ['brawling'], 'Strike out at an opponent with a foot.', {}, AT),
   act('leap', 'Leap', ['jumping'], 'Jump over an opponent or onto a table, or a similar maneuver.'),
-  act('lunge', 'Lunge', ['melee combat'], 'Stab forward with a pointed weapon, such as a sword or a knife.'),
+  act(
+    'lunge',
+    'Lunge',
+    ['melee combat'],
+    'Stab forward with a pointed weapon, such as a sword or a knife.',
+    {},
+    AT,
+  ),
   act(
     'move',
     'Move',
     ['running', 'swimming'],
-    'Maneuver 51% of the character’s Move or more. Roll only when the GM calls for it: challenging terrain or complex maneuvering (roll: true).',
+    'Maneuver 51% of the character’s Move or more. Roll only when the GM calls for it: challenging terrain or complex maneuvering (Roll the skill).',
     { roll: false },
   ),
   act('parry', 'Parry', ['brawling', 'melee combat'], 'Block an opponent’s blow.'),
@@ -82,10 +118,12 @@ export const OPEND6_CATALOG: ActionDef[] = [
     'pin',
     'Pin',
     ['brawling', 'melee combat', 'missile weapons', 'throwing'],
-    'Trap an opponent, holding him down or tacking clothing to a wall; prevents use of the fastened part.',
+    'Trap an opponent, holding them down or tacking clothing to a wall; prevents use of the fastened part.',
+    {},
+    AT,
   ),
-  act('punch', 'Punch', ['brawling'], 'Strike out at an opponent with a fist.'),
-  act('push', 'Push', ['brawling'], 'Forcibly move an opponent.'),
+  act('punch', 'Punch', ['brawling'], 'Strike out at an opponent with a fist.', {}, AT),
+  act('push', 'Push', ['brawling'], 'Forcibly move an opponent.', {}, AT),
   act(
     'ready-weapon',
     'Ready a Weapon',
@@ -94,8 +132,8 @@ export const OPEND6_CATALOG: ActionDef[] = [
     { roll: false },
   ),
   act('run-away', 'Run Away', ['running'], 'Flee from the scene.'),
-  act('shoot', 'Shoot', ['marksmanship', 'missile weapons'], 'Fire a missile or projectile weapon.'),
-  act('slash', 'Slash', ['melee combat'], 'Swing an edged weapon.'),
+  act('shoot', 'Shoot', ['marksmanship', 'missile weapons'], 'Fire a missile or projectile weapon.', {}, AT),
+  act('slash', 'Slash', ['melee combat'], 'Swing an edged weapon.', {}, AT),
   act(
     'switch-setting',
     'Switch a Weapon or Equipment’s Setting',
@@ -107,10 +145,12 @@ export const OPEND6_CATALOG: ActionDef[] = [
     'tackle',
     'Tackle',
     ['brawling'],
-    'Bodily overcome an opponent; he can then only speak or try to break the grip.',
+    'Bodily overcome an opponent, who can then only speak or try to break the grip.',
+    {},
+    AT,
   ),
-  act('throw', 'Throw a Weapon or Object', ['throwing'], 'Toss something at an opponent.'),
-  act('trip', 'Trip', ['brawling'], 'Quickly force one or both of an opponent’s legs upward.'),
+  act('throw', 'Throw a Weapon or Object', ['throwing'], 'Toss something at an opponent.', {}, AT),
+  act('trip', 'Trip', ['brawling'], 'Quickly force one or both of an opponent’s legs upward.', {}, AT),
   act(
     'use-skill',
     'Use a Skill or Ability',

@@ -5,6 +5,7 @@ import {
   type Combatant,
   type Command,
   cannotStart,
+  combatantField,
   combatantOf,
   compareInstants,
   type Decision,
@@ -69,65 +70,156 @@ export type { Opend6Options, Opend6Stats, Opend6Types } from './types.js';
 export { OPEND6_CATALOG };
 
 const actor = actorField();
-const points = z.record(actorField(), z.number().int().min(0).max(100));
-const skill = z.string().trim().min(1).max(80);
-const code = z.string().trim().max(20);
+const points = (label: string) =>
+  z.record(actorField(), z.number().int().min(0).max(100).meta({ label: 'Points' })).meta({ label });
+const skill = z.string().trim().min(1).max(80).meta({
+  label: 'Skill or attribute',
+  description: 'As named on the sheet; left empty, the suggested one.',
+});
+const code = z
+  .string()
+  .trim()
+  .max(20)
+  .meta({ label: 'Die code', description: "Rolled instead of the sheet's, e.g. 3D+1." });
+const actionId = z.string().min(1).max(64);
+const rollFlag = z.boolean().meta({
+  label: 'Roll the skill',
+  description: "On: roll even where the action needs no roll; off: don't roll.",
+});
+const declareNow = z
+  .number()
+  .int()
+  .min(1)
+  .max(50)
+  .meta({ label: 'Actions this round', description: 'Declared with this action, when not declared yet.' });
 
 /** The ruleset's commands (the engine's own — add-combatant, damage, undo… — work too). */
 const commands = {
   /** Begins the scene: Method 1 takes `first` or `order`; Methods 2 and 3 roll Perception. */
-  start: z.object({
-    first: actor.optional(),
-    order: z.array(actor).max(200).optional(),
-    characterPoints: points.optional(),
-    fatePoints: points.optional(),
-  }),
+  start: z
+    .object({
+      first: actorField('Who acts first').optional(),
+      order: z
+        .array(actor)
+        .max(200)
+        .optional()
+        .meta({ label: 'Order', description: 'Method 1: the order the GM sets.' }),
+      characterPoints: points('Character Points on initiative').optional(),
+      fatePoints: points('Fate Points on initiative').optional(),
+    })
+    .meta({
+      label: 'Start the scene',
+      description: 'Set the order or roll initiative, and begin round 1.',
+      gm: true,
+    }),
   /** Ends the acting turn; at the round's end, starts the next round (Method 3 rolls again). */
-  next: z.object({ characterPoints: points.optional(), fatePoints: points.optional() }),
+  next: z
+    .object({
+      characterPoints: points('Character Points on initiative').optional(),
+      fatePoints: points('Fate Points on initiative').optional(),
+    })
+    .meta({
+      label: 'Next turn',
+      description: 'End the current turn; at the end of the round, begin the next.',
+    }),
   /** 002: "her player must decide on the total number of actions … that round". */
-  declare: z.object({ actor, actions: z.number().int().min(1).max(50) }),
-  act: z.object({
-    actor,
-    action: z.string().min(1).max(64),
-    target: z.string().max(64).optional(),
-    skill: skill.optional(),
-    code: code.optional(),
-    /** false: take the action without rolling. */
-    roll: z.boolean().optional(),
-    /** Declare the round's actions in the same breath (for a move-up before the character's turn). */
-    declare: z.number().int().min(1).max(50).optional(),
-    /** The GM permits moving up the character's turn (catch, resisting a mental attempt…). */
-    moveUp: z.boolean().optional(),
+  declare: z.object({ actor, actions: declareNow.meta({ label: 'Actions this round' }) }).meta({
+    label: 'Declare actions',
+    description: 'How many actions this round; it sets the multi-action penalty.',
   }),
-  interrupt: z.object({
-    actor,
-    action: z.string().min(1).max(64),
-    target: z.string().max(64).optional(),
-    skill: skill.optional(),
-    code: code.optional(),
-    roll: z.boolean().optional(),
-  }),
-  /** A waiting character takes the rest of her actions right after the current turn. */
-  resume: z.object({ actor }),
-  /** The GM declares the result of the open roll: interrupting it is no longer possible. */
-  result: z.object({}),
-  /** A roll on request: skills and attributes take the multi-action penalty; damage and resistance don't. */
-  roll: z.object({
-    actor,
-    skill: skill.optional(),
-    code: code.optional(),
-    kind: z.enum(['skill', 'attribute', 'damage', 'damage-resistance']).optional(),
-  }),
-  incapacitate: z
-    .object({ actor, condition: z.enum(UNABLE_CONDITIONS).default('unconscious') })
-    .meta({ label: 'Incapacitate', gm: true }),
-  recover: z
+  act: z
     .object({
       actor,
-      /** Wild Dice added to the Perception roll he makes on recovering, when he had no place in the order. */
-      characterPoints: z.number().int().min(0).max(100).optional(),
+      action: actionId.meta({ label: 'Action', hidden: true }),
+      target: combatantField('Target').optional(),
+      skill: skill.optional(),
+      code: code.optional(),
+      /** false: take the action without rolling. */
+      roll: rollFlag.optional(),
+      /** Declare the round's actions in the same breath (for a move-up before the character's turn). */
+      declare: declareNow.optional(),
+      /** The GM permits moving up the character's turn (catch, resisting a mental attempt…). */
+      moveUp: z.boolean().optional().meta({
+        label: 'Move up the turn',
+        description: "With the GM's permission: act before the turn comes.",
+      }),
     })
-    .meta({ label: 'Recover', gm: true }),
+    .meta({
+      label: 'Take an action',
+      description: "One of the catalog's actions: on the turn, or moved up with the GM's permission.",
+    }),
+  interrupt: z
+    .object({
+      actor,
+      action: actionId.meta({ label: 'Action', from: 'actions' }),
+      target: combatantField('Target').optional(),
+      skill: skill.optional(),
+      code: code.optional(),
+      roll: rollFlag.optional(),
+    })
+    .meta({
+      label: 'Interrupt',
+      description: "After waiting: act right after another character's roll, before its result.",
+    }),
+  /** A waiting character takes the rest of her actions right after the current turn. */
+  resume: z.object({ actor }).meta({
+    label: 'Act after waiting',
+    description: 'Take the rest of the declared actions right after this turn.',
+  }),
+  /** The GM declares the result of the open roll: interrupting it is no longer possible. */
+  result: z.object({}).meta({
+    label: 'Declare the result',
+    description: 'Of the roll just made: it can no longer be interrupted.',
+    gm: true,
+  }),
+  /** A roll on request: skills and attributes take the multi-action penalty; damage and resistance don't. */
+  roll: z
+    .object({
+      actor,
+      skill: skill.optional(),
+      code: code.optional(),
+      kind: z
+        .enum(['skill', 'attribute', 'damage', 'damage-resistance'])
+        .optional()
+        .meta({
+          label: 'Kind of roll',
+          choices: {
+            skill: 'Skill',
+            attribute: 'Attribute',
+            damage: 'Damage',
+            'damage-resistance': 'Damage resistance',
+          },
+        }),
+    })
+    .meta({ label: 'Roll', description: 'A roll the GM calls for, outside an action.' }),
+  incapacitate: z
+    .object({
+      actor: actorField('Combatant'),
+      condition: z
+        .enum(UNABLE_CONDITIONS)
+        .default('unconscious')
+        .meta({
+          label: 'Condition',
+          choices: Object.fromEntries(
+            UNABLE_CONDITIONS.map((u) => [u, `${u[0]!.toUpperCase()}${u.slice(1)}`]),
+          ),
+        }),
+    })
+    .meta({
+      label: 'Incapacitate',
+      description: 'Unconscious, immobile or otherwise unable to act.',
+      gm: true,
+    }),
+  recover: z
+    .object({
+      actor: actorField('Combatant'),
+      /** Wild Dice added to the Perception roll he makes on recovering, when he had no place in the order. */
+      characterPoints: z.number().int().min(0).max(100).optional().meta({
+        label: 'Character Points on initiative',
+        description: 'When recovering means rolling Perception.',
+      }),
+    })
+    .meta({ label: 'Recover', description: 'Able to act again.', gm: true }),
 };
 
 /** Character Points on initiative: only when initiative is rolled, only from the pool, never Fate Points. */
@@ -153,7 +245,7 @@ function checkPoints(state: State, command: Command, rolling: boolean): Rejectio
           ? 'under Method 1 nobody rolls initiative'
           : state.options.initiativeMethod === 'perception-per-scene'
             ? 'under Method 2 initiative is rolled once, when the scene starts'
-            : 'under Method 3 initiative is rolled when a round begins: spend them with the "next" that ends the round';
+            : 'under Method 3 initiative is rolled when a round begins: spend them when pressing Next at the end of the round';
       return reject(
         'initiative/not-rolled',
         `Character Points add Wild Dice to an initiative roll, and no initiative is rolled now (${when}); keep ${c.name}'s points.`,
@@ -177,7 +269,7 @@ function checkPoints(state: State, command: Command, rolling: boolean): Rejectio
     if (c.cs.unable && unit && !unit.members.some((m) => canAct(state.combatants[m]!))) {
       return reject(
         'initiative/not-rolling',
-        `${c.name} is ${c.cs.unable} and rolls no initiative this round; keep the points, or record her recovery (recover) first.`,
+        `${c.name} is ${c.cs.unable} and rolls no initiative this round; keep the points, or record the recovery (Recover) first.`,
       );
     }
     if (c.cs.characterPoints < n) {
@@ -232,8 +324,8 @@ function takeAction(ctx: Ctx, command: Command, mode: Mode): Decision {
   if (!action) {
     return reject(
       'action/unknown',
-      `"${String(command.action)}" is not in the catalog. Try: ${catalog(state)
-        .map((a) => a.id)
+      `There is no action "${String(command.action)}" here; pick one of ${catalog(state)
+        .map((a) => a.name)
         .join(', ')}.`,
     );
   }
@@ -243,7 +335,7 @@ function takeAction(ctx: Ctx, command: Command, mode: Mode): Decision {
     if (declared !== null) {
       return reject(
         'actions/declared',
-        `${c.name} already declared ${declared} action${declared === 1 ? '' : 's'} this round; no actions may be added once the multi-action penalty is figured. She declares again next round.`,
+        `${c.name} already declared ${declared} action${declared === 1 ? '' : 's'} this round; no actions may be added once the multi-action penalty is figured. ${c.name} declares again next round.`,
       );
     }
     declared = command.declare as number;
@@ -274,13 +366,13 @@ function takeAction(ctx: Ctx, command: Command, mode: Mode): Decision {
     if (ctx.by.role !== 'gm') {
       return reject(
         'move-up/gm-only',
-        `Only the GM may let ${c.name} move up her turn (catch, resisting a mental attempt…); ask the GM to move up her turn for this action, or wait for her turn.`,
+        `Only the GM may let ${c.name} move up their turn (catch, resisting a mental attempt…); ask the GM to move up ${c.name}'s turn for this action, or wait for it.`,
       );
     }
     if (command.moveUp !== true) {
       return reject(
         'turn/not-yours',
-        `It is not ${c.name}'s turn. The GM may permit moving up her turn for this action, or she may interrupt after waiting.`,
+        `It is not ${c.name}'s turn. The GM may permit moving up ${c.name}'s turn for this action (Move up the turn), or ${c.name} may interrupt after waiting.`,
       );
     }
   }
@@ -325,7 +417,7 @@ function takeAction(ctx: Ctx, command: Command, mode: Mode): Decision {
     if (rolled === null && command.roll === true) {
       return reject(
         'roll/what',
-        `${c.name} has none of the skills suggested for ${action.name}${flags.skills.length > 0 ? ` (${flags.skills.join(', ')})` : ''}; name the skill or attribute to roll ("skill") or give a die code ("code").`,
+        `${c.name} has none of the skills suggested for ${action.name}${flags.skills.length > 0 ? ` (${flags.skills.join(', ')})` : ''}; enter the Skill or attribute to roll, or a Die code.`,
       );
     }
     // An interrupt's own roll does not open a new moment to interrupt: the interrupted result is still due.
@@ -365,7 +457,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if ((first || order) && method !== 'first-significant-action') {
         return reject(
           'initiative/method',
-          `The GM sets the order only under Method 1 (first significant action); this scene uses ${method}. Change the option "initiativeMethod" first.`,
+          `The GM sets the order only under Method 1 (first significant action); this scene uses ${method}. Change the initiative method in the options first.`,
         );
       }
       const refused = checkPoints(state, command, method !== 'first-significant-action');
@@ -390,19 +482,19 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (!unable.ok) return reject(unable.code, unable.reason);
       if (!state.rs.acting.includes(id)) {
         const later = turnAhead(state, c)
-          ? 'If the GM lets her move up her turn for an action, she declares the number with that action.'
+          ? `If the GM lets ${c.name} move up their turn for an action, ${c.name} declares the number with that action.`
           : lostAction(state, id, state.round)
-            ? 'She lost her action this round (unable to act before her turn); she declares again next round.'
-            : 'Her turn this round is over; she declares again next round.';
+            ? `${c.name} lost their action this round (unable to act before their turn) and declares again next round.`
+            : `${c.name}'s turn this round is over; ${c.name} declares again next round.`;
         return reject(
           'turn/not-yours',
-          `${c.name} declares her actions when her turn comes (002: "until her turn comes up in the round"), and it is ${actingNames(ctx)}'s turn. ${later}`,
+          `${c.name} declares their actions when their turn comes (002: "until her turn comes up in the round"), and it is ${actingNames(ctx)}'s turn. ${later}`,
         );
       }
       if (c.cs.declared !== null) {
         return reject(
           'actions/declared',
-          `${c.name} already declared ${c.cs.declared} action${c.cs.declared === 1 ? '' : 's'} this round; no actions may be added once the multi-action penalty is figured. She declares again next round.`,
+          `${c.name} already declared ${c.cs.declared} action${c.cs.declared === 1 ? '' : 's'} this round; no actions may be added once the multi-action penalty is figured. ${c.name} declares again next round.`,
         );
       }
       // A group acts together: one declaration for every member who has not declared yet.
@@ -424,16 +516,16 @@ function decide(ctx: Ctx, command: Command): Decision {
         const unable = unableCheck(c);
         if (!unable.ok) return reject(unable.code, unable.reason, { actor: id });
         const hint = c.cs.waiting
-          ? " She waited: she may interrupt after another character's roll for an action (interrupt), or act right after this turn (resume)."
+          ? ` ${c.name} waited and may interrupt after another character's roll for an action (Interrupt), or act right after this turn (Act after waiting).`
           : '';
         // Moving up is offered only while she has a turn ahead to move up.
         const later = turnAhead(state, c)
-          ? ' The GM may also let her move up her turn for this action.'
+          ? ` The GM may also let ${c.name} move up their turn for this action.`
           : lostAction(state, id, state.round)
-            ? ' She lost her action this round (unable to act before her turn); she acts again next round.'
+            ? ` ${c.name} lost their action this round (unable to act before their turn) and acts again next round.`
             : c.cs.waiting
               ? ''
-              : ` Her turn this round is over${justInterrupted(state, c) ? '; right after her interrupt she may only wait again' : ', so she acts again next round'}.`;
+              : ` ${c.name}'s turn this round is over${justInterrupted(state, c) ? `; right after their interrupt ${c.name} may only wait again` : `, so ${c.name} acts again next round`}.`;
         const now = actingNames(ctx);
         return reject('turn/not-yours', `It is ${now}'s turn, not ${c.name}'s.${hint}${later}`, {
           actor: id,
@@ -462,7 +554,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (state.rs.acting.includes(id))
         return reject(
           'resume/acting',
-          `${c.name} is already acting; she takes her actions now with "act", and "resume" is for after a wait.`,
+          `${c.name} is already acting and takes the actions now, from the list of actions; Act after waiting is for after a wait.`,
         );
       const unable = unableCheck(c);
       if (!unable.ok) return reject(unable.code, unable.reason);
@@ -471,7 +563,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (c.cs.declared === null || c.cs.used >= c.cs.declared) {
         return reject(
           'actions/exhausted',
-          `${c.name} has no declared actions left this round (declared ${c.cs.declared ?? 0}, used ${c.cs.used}), and none may be added once the multi-action penalty is figured; she acts again next round.`,
+          `${c.name} has no declared actions left this round (declared ${c.cs.declared ?? 0}, used ${c.cs.used}), and none may be added once the multi-action penalty is figured; ${c.name} acts again next round.`,
         );
       }
       const entry: AgendaEntry = {
@@ -515,10 +607,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (refused) return refused;
       const c = state.combatants[id]!;
       if (command.skill === undefined && command.code === undefined) {
-        return reject(
-          'roll/what',
-          `Name the skill or attribute ${c.name} rolls ("skill"), or give a die code ("code").`,
-        );
+        return reject('roll/what', `Enter the Skill or attribute ${c.name} rolls, or a Die code.`);
       }
       const rolled = skillRoll(ctx, c, {
         ...(command.skill !== undefined ? { skill: command.skill as string } : {}),
@@ -541,7 +630,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (c.cs.unable) {
         return reject(
           'combatant/unable',
-          `${c.name} is already ${c.cs.unable}; send "recover" when she can act again.`,
+          `${c.name} is already ${c.cs.unable}; press Recover when ${c.name} can act again.`,
         );
       }
       const events: EngineEvent[] = [
@@ -573,7 +662,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (!c.cs.unable) {
         return reject(
           'combatant/able',
-          `${c.name} is able to act already; "recover" is for a character who was made unconscious, immobile or unable to act ("incapacitate").`,
+          `${c.name} is able to act already; Recover is for a character who was made unconscious, immobile or unable to act (Incapacitate).`,
         );
       }
       const spend = (command.characterPoints as number | undefined) ?? 0;
@@ -585,7 +674,7 @@ function decide(ctx: Ctx, command: Command): Decision {
         if (!rolls) {
           return reject(
             'initiative/not-rolled',
-            `Character Points add Wild Dice to an initiative roll, and ${c.name} rolls none on recovering (he rolls only if he had no place in the scene's order under Method 2); keep the points.`,
+            `Character Points add Wild Dice to an initiative roll, and ${c.name} rolls none on recovering (only a character who had no place in the scene's order under Method 2 rolls); keep the points.`,
           );
         }
         if (c.cs.characterPoints < spend) {
@@ -616,7 +705,7 @@ function canSetOptions(state: State, next: Opend6Options): Rejection | undefined
     return undefined;
   return reject(
     'options/method-locked',
-    `The initiative method holds for the whole scene (002: the order is kept "until the scene ends", or rolled "once for the entire scene"); this scene uses ${state.options.initiativeMethod}. Change "initiativeMethod" before "start", or end this scene and start a new one.`,
+    `The initiative method holds for the whole scene (002: the order is kept "until the scene ends", or rolled "once for the entire scene"); this scene uses ${state.options.initiativeMethod}. Change the initiative method before starting the scene, or end this scene and start a new one.`,
   );
 }
 
@@ -874,7 +963,7 @@ function legalActions(state: State, id: string): LegalAction[] {
           ? 'wait again after interrupting'
           : mode === 'move-up'
             ? 'move up (GM permits)'
-            : 'on her turn';
+            : 'on their turn';
     const label = `${action.name} (${how})${codes.length > 0 ? `: ${codes.join(', ')}` : ''}`;
     const at = state.now ?? { round: state.round, at: [] };
     const preview = { from: at, to: at, label };
@@ -882,13 +971,13 @@ function legalActions(state: State, id: string): LegalAction[] {
       const now = state.rs.acting.map((m) => state.combatants[m]?.name ?? m).join(', ') || 'nobody';
       // 002: "Only a few instances exist in which the Game Master may permit a character to 'move up'".
       const which = flags.moveUp
-        ? `${action.name} is one of the few reactions for which the GM may let ${c.name} move up her turn`
-        : `the GM may let ${c.name} move up her turn only for a few reactions, such as catching a thrown object or resisting a mental attempt, or what the GM deems appropriate`;
+        ? `${action.name} is one of the few reactions for which the GM may let ${c.name} move up their turn`
+        : `the GM may let ${c.name} move up their turn only for a few reactions, such as catching a thrown object or resisting a mental attempt, or what the GM deems appropriate`;
       return {
         action,
         enabled: false,
         code: 'turn/not-yours',
-        reason: `It is ${now}'s turn, not ${c.name}'s; ${which}. It takes one of her actions${c.cs.declared === null ? ", and she declares the round's number of actions with it" : ''}.`,
+        reason: `It is ${now}'s turn, not ${c.name}'s; ${which}. It takes one of ${c.name}'s actions${c.cs.declared === null ? ", and the round's number of actions is declared with it" : ''}.`,
         cost,
         preview,
       };

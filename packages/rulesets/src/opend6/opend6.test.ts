@@ -3,6 +3,7 @@ import {
   type EncounterState,
   isRejection,
   EncounterLog as Log,
+  legalActions,
   renderTimelineAscii,
   scriptedDice,
   view,
@@ -214,7 +215,7 @@ describe('002 Initiative: three methods', () => {
     must(enc, { type: 'start', first: 'kira' });
     const r = refused(enc, { type: 'set-options', options: { initiativeMethod: 'perception-per-scene' } });
     expect(r.code).toBe('options/method-locked');
-    expect(r.message).toContain('Change "initiativeMethod" before "start"');
+    expect(r.message).toContain('Change the initiative method before starting the scene');
     must(enc, { type: 'set-options', options: { complication: 'remove-highest', initiativeBonus: true } });
   });
 });
@@ -234,7 +235,7 @@ describe('002 Character Points (not Fate Points) on initiative: each adds one Wi
     must(m3, { type: 'start' });
     const early = refused(m3, { type: 'next', characterPoints: { kira: 1 } });
     expect(early.code).toBe('initiative/not-rolled');
-    expect(early.message).toContain('spend them with the "next" that ends the round');
+    expect(early.message).toContain('spend them when pressing Next at the end of the round');
     must(m3, { type: 'incapacitate', actor: 'kira' });
     must(m3, { type: 'next' });
     const unable = refused(m3, { type: 'next', characterPoints: { kira: 1 } });
@@ -580,6 +581,19 @@ describe('002 Performing Actions in Rounds: declaring, waiting, unused actions, 
       { by: { role: 'player', combatants: ['kira'] } },
     );
     expect(isRejection(byPlayer) && byPlayer.code).toBe('move-up/gm-only');
+    expect(isRejection(byPlayer) && byPlayer.message).toBe(
+      "Only the GM may let Kira move up their turn (catch, resisting a mental attempt…); ask the GM to move up Kira's turn for this action, or wait for it.",
+    );
+    // The form asks for what the command takes, by the names a GM reads.
+    const catchIt = legalActions(enc.state, 'kira', registry).find((l) => l.action.id === 'catch')!;
+    expect(catchIt.params?.map((p) => p.label)).toEqual([
+      'Target',
+      'Skill or attribute',
+      'Die code',
+      'Roll the skill',
+      'Actions this round',
+      'Move up the turn',
+    ]);
     must(enc, { type: 'act', actor: 'kira', action: 'catch', moveUp: true, declare: 2 });
     expect(s(enc).combatants.kira!.cs).toMatchObject({ declared: 2, used: 1 });
     must(enc, { type: 'next' });
@@ -597,34 +611,34 @@ describe('002 Performing Actions in Rounds: declaring, waiting, unused actions, 
   it('refusals say why, and what would make the command legal', () => {
     const enc = started();
     expect(refused(enc, { type: 'resume', actor: 'kira' }).message).toContain(
-      'she takes her actions now with "act"',
+      'takes the actions now, from the list of actions',
     );
     must(enc, { type: 'declare', actor: 'kira', actions: 1 });
     expect(refused(enc, { type: 'declare', actor: 'kira', actions: 1 }).message).toContain(
-      'Kira already declared 1 action this round; no actions may be added once the multi-action penalty is figured. She declares again next round.',
+      'Kira already declared 1 action this round; no actions may be added once the multi-action penalty is figured. Kira declares again next round.',
     );
     must(enc, { type: 'act', actor: 'kira', action: 'ready-weapon' });
     expect(refused(enc, { type: 'act', actor: 'kira', action: 'dodge' }).message).toContain(
-      'She acts again next round (or takes a free action).',
+      'Kira acts again next round (or takes a free action).',
     );
     must(enc, { type: 'next' });
     // Her turn is over and her one action used: no advice to wait "on her turn".
     expect(refused(enc, { type: 'resume', actor: 'kira' }).message).toBe(
-      'Kira has not waited this round; only a character who waited takes more actions later in the round. She has used all 1 of her declared actions, so she acts again next round.',
+      'Kira has not waited this round; only a character who waited takes more actions later in the round. Kira has used the one declared action and acts again next round.',
     );
     must(enc, { type: 'declare', actor: 'thug', actions: 1 });
     expect(refused(enc, { type: 'interrupt', actor: 'kira', action: 'dodge' }).message).toContain(
       'Kira has not waited this round; only a character who waited may interrupt.',
     );
     expect(refused(enc, { type: 'act', actor: 'kira', action: 'dodge' }).message).toBe(
-      "It is Thug's turn, not Kira's. Her turn this round is over, so she acts again next round.",
+      "It is Thug's turn, not Kira's. Kira's turn this round is over, so Kira acts again next round.",
     );
     expect(refused(enc, { type: 'recover', actor: 'kira' }).message).toContain(
-      '"recover" is for a character who',
+      'Recover is for a character who',
     );
     must(enc, { type: 'incapacitate', actor: 'kira' });
     expect(refused(enc, { type: 'incapacitate', actor: 'kira' }).message).toContain(
-      'send "recover" when she can act again',
+      'press Recover when Kira can act again',
     );
   });
 
@@ -920,7 +934,7 @@ describe('legalActions: every catalog action with reasons and the penalty it wou
     must(enc, { type: 'start', first: 'thug' });
     const legal = openD6.legalActions(s(enc), 'kira');
     expect(legal.find((l) => l.action.id === 'catch')!.reason).toContain(
-      'Catch is one of the few reactions for which the GM may let Kira move up her turn',
+      'Catch is one of the few reactions for which the GM may let Kira move up their turn',
     );
     expect(legal.find((l) => l.action.id === 'punch')!.reason).toContain('only for a few reactions');
   });

@@ -1,4 +1,4 @@
-import type { ActionDef, JsonObject } from '@roundkeeper/engine';
+import type { ActionDef, ActionParamRef, JsonObject } from '@roundkeeper/engine';
 
 /** The text's action groups: "Move actions", "Melee Actions", "Ranged Actions", "Magic Actions", "Defensive Actions", "Reactions". */
 export type ActionKind = 'move' | 'melee' | 'ranged' | 'magic' | 'defensive' | 'reaction';
@@ -59,6 +59,7 @@ function def(
   text: string,
   flags: ActionFlags = {},
   tags: string[] = [],
+  params?: ActionParamRef[],
 ): ActionDef {
   const attack = tags.includes('attack');
   return {
@@ -69,10 +70,24 @@ function def(
     tags: [kind, ...tags],
     text,
     data: { ...(flags as JsonObject), ...(attack && flags.targeted === undefined ? { targeted: true } : {}) },
+    ...(params ? { params } : {}),
   };
 }
 
 const ATTACK = ['attack'];
+
+/** Whom an attack is against: it needs one ("an attack against an opponent"). */
+const TARGET: ActionParamRef = { name: 'target', required: true };
+/** A melee attack: its target, the weapon it is made with, and what to do against a longer reach. */
+const MELEE: ActionParamRef[] = [TARGET, 'weapon', 'reachChoice'];
+/** An attack whose check's outcome decides what follows (prone, a weapon knocked away, defense lost). */
+const MELEE_CHECKED: ActionParamRef[] = [...MELEE, 'check'];
+/** A ranged attack with a weapon: the target, the weapon, and the wind for this shot. */
+const RANGED: ActionParamRef[] = [TARGET, 'weapon', 'wind'];
+/** The check of a defensive or magic action, as rolled at the table (rolled here when left empty). */
+const CHECK: ActionParamRef[] = ['check'];
+/** Casting a spell: its difficulty and cost are needed. */
+const SPELL: ActionParamRef[] = [{ name: 'spell', required: true }, 'check'];
 
 /** Every action of the text's "Combat Actions", with its stamina cost in parentheses as the text gives it. */
 export const STAMINA_CATALOG: ActionDef[] = [
@@ -113,6 +128,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     'Body + personal movement check, difficulty 10-30; on a success climb 1 m per climb rank plus 1 m per success; a critical failure falls.',
     { firstMoveFree: true },
+    [],
+    CHECK,
   ),
   def(
     'jump',
@@ -133,6 +150,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     "Make an attack with the character's body or readied melee weapon.",
     {},
     ATTACK,
+    MELEE,
   ),
   def(
     'bash',
@@ -143,6 +161,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     'An attack to send the target to the ground; two penalty dice unless performed with a shield; knocks back, to the knees or prone by damage against defense.',
     { penaltyDice: 2 },
     ATTACK,
+    [...MELEE, 'shield'],
   ),
   def(
     'bull-rush',
@@ -153,6 +172,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     'Body as weapon and attribute, ignoring shield bonuses; pushes the target back one meter and deals concussive damage equal to body.',
     {},
     ATTACK,
+    [TARGET, 'reachChoice'],
   ),
   def(
     'disarm',
@@ -163,6 +183,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     "Targets an opponent's weapon: two penalty dice if it is wielded one-handed, four if two-handed; on a success the weapon is knocked to the ground.",
     { penaltyDice: 2 },
     ATTACK,
+    [...MELEE_CHECKED, 'targetWeapon', 'twoHanded'],
   ),
   def(
     'distracting-attack',
@@ -173,6 +194,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     "Two penalty dice (three if the opponent's reach is greater); the target loses 1 + distracting attack rank defense, 2 more per additional success spent.",
     { penaltyDice: 2 },
     ATTACK,
+    MELEE_CHECKED,
   ),
   def(
     'flurry-of-blows',
@@ -183,6 +205,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     "Two penalty dice; additional successes above the flurry of blows rank are ignored; the check's result resolves twice.",
     { penaltyDice: 2 },
     ATTACK,
+    MELEE,
   ),
   def(
     'half-sword',
@@ -193,6 +216,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     'A one-handed thrust weapon used two-handed at half reach; gains APV equal to the half-sword rank.',
     {},
     ATTACK,
+    MELEE,
   ),
   def(
     'lunge',
@@ -203,6 +227,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     "Reach doubled plus lunge rank; two penalty dice; loses the weapon's parry bonus until the beginning of the next turn unless the weapon has Thrust.",
     { penaltyDice: 2 },
     ATTACK,
+    [...MELEE, 'thrust'],
   ),
   def(
     'off-hand-attack',
@@ -213,6 +238,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     "An attack with the off-hand weapon, turn requirement zero, two penalty dice (less the off-hand attack rank) plus the off-hand die; loses the weapon's parry bonus until the beginning of the next turn. Limit once per round.",
     { oncePerRound: true, penaltyDice: 3 },
     ATTACK,
+    MELEE,
   ),
   def(
     'power-attack',
@@ -223,6 +249,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     'Two penalty dice, none if this is the first attack after a dash this turn; body counts as higher by the power attack rank for damage.',
     { penaltyDice: 2 },
     ATTACK,
+    MELEE,
   ),
   def(
     'quick-attack',
@@ -233,6 +260,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     'An attack with a turn requirement of 0; additional successes above the quick attack rank are ignored. Limit once per round. Not after an action with a turn requirement of one.',
     { oncePerRound: true, notAfterRequirement: true },
     ATTACK,
+    MELEE,
   ),
   def(
     'ready-stow-weapon',
@@ -242,6 +270,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     "Ready or stow one or more weapons within easy reach. The turn requirement can be reduced to zero by adding a penalty die to all other skill checks until the beginning of the character's next turn.",
     { reducible: 'penalty-die' },
+    [],
+    ['weapon', 'stow', 'reduce'],
   ),
   def(
     'reckless-attack',
@@ -252,6 +282,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     'Gain 1 to 3 (plus reckless attack rank) bonus dice; afterwards lose defense equal to twice the bonus dice, less the reckless attack rank, minimum one.',
     {},
     ATTACK,
+    [TARGET, { name: 'bonusDice', required: true }, 'weapon', 'reachChoice'],
   ),
   def(
     'tackle',
@@ -262,6 +293,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     'A trip attack with the body, body as attribute, without the trip penalty dice; the character always ends prone.',
     {},
     ATTACK,
+    [TARGET, 'reachChoice', 'check'],
   ),
   def(
     'trip',
@@ -272,6 +304,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     "Two penalty dice plus the defender's balance rank, no damage; on a success the target is prone. A failed body trip costs the attacker 3 defense; a critical failure leaves them prone.",
     { penaltyDice: 2 },
     ATTACK,
+    [...MELEE_CHECKED, 'body'],
   ),
   // Ranged actions: "Unless stated otherwise, ranged actions have a turn requirement of one."
   def(
@@ -282,6 +315,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     "Select a target: ranged attacks against it gain 1 + aim rank bonus dice until the end of the character's next turn.",
     { targeted: true },
+    [],
+    [{ name: 'target', required: true, label: 'Aim at' }],
   ),
   def(
     'load-weapon',
@@ -291,6 +326,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     "Refer to the weapon's description for details on turn and loading requirements (cost varies).",
     { staminaFrom: 'weapon' },
+    [],
+    ['weapon', 'load'],
   ),
   def(
     'loose',
@@ -301,6 +338,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     'Make an attack with a readied, loaded, ranged weapon.',
     {},
     ATTACK,
+    RANGED,
   ),
   def(
     'ready-stow-ammo',
@@ -310,6 +348,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     "Ready or stow a ranged weapon or 1 + reload rank pieces of ammunition. The first time in a turn the requirement may be reduced to zero by adding a penalty die to all skill checks until the beginning of the character's next turn.",
     { reducible: 'first-time-penalty-die' },
+    [],
+    ['weapon', 'ammo', 'stow', 'reduce'],
   ),
   def(
     'throw-spell',
@@ -320,6 +360,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     'Make a ranged attack with a cast spell; spells rank counts one higher per arcane aptitude targeting rank.',
     {},
     ATTACK,
+    [TARGET],
   ),
   def(
     'throw-weapon',
@@ -330,6 +371,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     'Make a ranged attack with a readied throwing weapon.',
     {},
     ATTACK,
+    RANGED,
   ),
   // Magic actions: "Magic actions have a turn requirement of one and may only be taken by characters with an arcane trait."
   def(
@@ -340,6 +382,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     'Cast a known cantrip. The turn requirement may be reduced to zero: one penalty die on all other actions until the beginning of your next turn, and no additional magic action until then.',
     { reducible: 'cantrip', arcane: 'cantrip' },
+    [],
+    ['reduce'],
   ),
   def(
     'cast-gated-spell',
@@ -349,6 +393,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     "Arcane aptitude check against the spell's difficulty: on a success the spell resolves gated and the caster suffers dues equal to its cost; on a failure dues equal to the successes rolled.",
     { arcane: 'gated' },
+    [],
+    SPELL,
   ),
   def(
     'cast-ungated-spell',
@@ -358,6 +404,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     "Arcane aptitude check against 1 + the spell's difficulty: on a success, dues equal to the successes rolled plus the spell's cost modifier; on a failure, dues equal to the successes rolled.",
     { arcane: 'ungated' },
+    [],
+    [{ name: 'spell', required: true, label: 'Spell (cost modifier)' }, 'check'],
   ),
   def(
     'gather-arcane-energy',
@@ -367,6 +415,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     'Arcane aptitude check whose successes are stored. Only as many turns in a row as the arcane aptitude rank. Any other turn-requirement-1 action except shaping loses the store with dues as if released.',
     { arcane: 'gather' },
+    [],
+    CHECK,
   ),
   def(
     'shape-arcane-energy',
@@ -376,6 +426,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     'With stored energy: arcane aptitude check; each success adds one stored success to a power of the crafted effect.',
     { arcane: 'shape' },
+    [],
+    CHECK,
   ),
   def(
     'release-crafted-effect',
@@ -395,6 +447,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     'Regain composure check to regain defense; melee defense bonus (not parry or cover) doubled until their next turn.',
     { regain: 'composure' },
+    [],
+    CHECK,
   ),
   def(
     'disengage',
@@ -404,6 +458,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     'Regain composure check to regain defense; a situational 10 defense bonus against free attacks until their next turn.',
     { regain: 'composure' },
+    [],
+    CHECK,
   ),
   def(
     'dodge',
@@ -413,6 +469,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     'Regain composure check to regain defense; ranged defense bonus (not cover) doubled and a situational bonus equal to the distance moved this turn, until their next turn.',
     { regain: 'composure' },
+    [],
+    ['check', 'distance'],
   ),
   def(
     'restoration',
@@ -422,6 +480,8 @@ export const STAMINA_CATALOG: ActionDef[] = [
     1,
     'Restoration check to regain stamina; also regain defense equal to personal defense rank + regain composure rank.',
     { regain: 'restoration' },
+    [],
+    CHECK,
   ),
   // Reactions: "Reactions have no turn requirement even if they specify taking an action that normally would."
   def(
@@ -442,6 +502,7 @@ export const STAMINA_CATALOG: ActionDef[] = [
     'When an opponent provokes a free attack: a basic attack, off-hand attack, loose/shoot/fire or throw against them. Costs the stamina of the action taken.',
     { staminaFrom: 'action', targeted: true },
     ATTACK,
+    [TARGET, 'as', 'weapon', 'reachChoice', 'wind'],
   ),
   def(
     'take-cover',
@@ -450,6 +511,9 @@ export const STAMINA_CATALOG: ActionDef[] = [
     2,
     0,
     'The text is cut off after "Take cover(2)": the character takes cover; the GM gives the cover bonus (+1 to +9).',
+    {},
+    [],
+    ['cover'],
   ),
 ];
 

@@ -1,8 +1,10 @@
 import {
+  type ActionDef,
   type AnyRuleset,
   actorField,
   type Command,
   cannotStart,
+  combatantField,
   combatantOf,
   compareInstants,
   type Decision,
@@ -31,7 +33,8 @@ export const AIM_AT = 'Aim at ';
 
 const id = z.string().min(1).max(64);
 const count = z.number().int().min(0).max(1000);
-const initiativeMap = z.record(actorField(), z.number().int().min(-1000).max(1000));
+const initiativeValue = z.number().int().min(-1000).max(1000).meta({ label: 'Initiative' });
+const initiativeMap = z.record(actorField(), initiativeValue);
 const durationSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('until-turn-start'),
@@ -46,75 +49,162 @@ const durationSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('until-round-end'), round: z.number().int().min(0).optional() }),
   z.object({ kind: z.literal('indefinite') }),
 ]);
+const flag = (label: string, description: string) => z.boolean().optional().meta({ label, description });
 
 export const commands = {
-  start: z.object({
-    initiative: initiativeMap.optional(),
-    flatFooted: z.array(actorField()).max(100).optional(),
-  }),
-  next: z.object({ initiative: initiativeMap.optional() }),
-  act: z.object({
-    actor: actorField(),
-    action: id,
-    target: id.optional(),
-    /** Free attack: the action it is made as. */
-    as: id.optional(),
-    /** Take the text's reduction of the turn requirement to zero (Ready/Stow, Cast Cantrip). */
-    reduce: z.boolean().optional(),
-    /** The check's outcome as the GM reads it; rolled with `successDice` when left out. */
-    check: z
-      .object({ successes: count, success: z.boolean().optional(), critical: z.boolean().optional() })
-      .optional(),
-    bonusDice: z.number().int().min(0).max(20).optional(),
-    spell: z.object({ difficulty: count, cost: z.number().int().min(-100).max(100).default(0) }).optional(),
-    /** Dodge: meters moved this turn. */
-    distance: count.optional(),
-    /** Take cover: the cover bonus. */
-    cover: z.number().int().min(1).max(9).optional(),
-    /** Trip made with the body (a failure costs 3 defense). */
-    body: z.boolean().optional(),
-    /** Bash made with a shield (no penalty dice). */
-    shield: z.boolean().optional(),
-    /** Disarm against a weapon wielded two-handed (four penalty dice). */
-    twoHanded: z.boolean().optional(),
-    /** Wind penalty dice for this shot instead of the encounter's (heavier or smaller projectiles get fewer). */
-    wind: z.number().int().min(0).max(5).optional(),
-    /** Lunge with a Thrust weapon keeps its parry bonus. */
-    thrust: z.boolean().optional(),
-    /** Reach: take the penalty dice, or grant the opponent a free strike. */
-    reachChoice: z.enum(['penalty', 'free-strike']).optional(),
-    /** The weapon the action is made with, by its name on the sheet (Ready/stow: one or more). */
-    weapon: z.union([id, z.array(id).min(1).max(10)]).optional(),
-    /** Disarm: the opponent's weapon it targets, by its name on their sheet. */
-    targetWeapon: id.optional(),
-    /** Ready/stow: stow the weapon instead of readying it. */
-    stow: z.boolean().optional(),
-    /** Ready/stow weapon/ammo: ammunition rather than a weapon. */
-    ammo: z.boolean().optional(),
-    /** Load weapon: the weapon's cost. */
-    load: z.object({ stamina: count, turnRequirement: z.number().int().min(0).max(10) }).optional(),
-  }),
+  start: z
+    .object({
+      initiative: initiativeMap.optional().meta({ label: 'Initiative rolled at the table' }),
+      flatFooted: z.array(actorField()).max(100).optional().meta({
+        label: 'Flat footed',
+        description: 'Who starts the fight having lost defense equal to their reflexes.',
+      }),
+    })
+    .meta({ label: 'Start the fight', description: 'Roll initiative and begin round 1.', gm: true }),
+  next: z
+    .object({
+      initiative: initiativeMap
+        .optional()
+        .meta({ label: 'Initiative rolled at the table', description: 'For the round about to begin.' }),
+    })
+    .meta({ label: 'Next turn', description: 'End the current turn.' }),
+  act: z
+    .object({
+      actor: actorField(),
+      action: id.meta({ label: 'Action', hidden: true }),
+      target: combatantField('Target').optional(),
+      /** Free attack: the action it is made as. */
+      as: id.optional().meta({
+        label: 'Made as',
+        from: 'actions',
+        description: 'A Basic attack, Off-hand attack, Loose/shoot/fire, Throw Weapon or Throw Spell.',
+      }),
+      /** Take the text's reduction of the turn requirement to zero (Ready/Stow, Cast Cantrip). */
+      reduce: flag('Reduce the turn requirement to 0', 'For a penalty die until the next turn.'),
+      /** The check's outcome as the GM reads it; rolled with `successDice` when left out. */
+      check: z
+        .object({
+          successes: count.meta({ label: 'Successes' }),
+          success: flag('Succeeded', 'Whether the check succeeded.'),
+          critical: flag('Critical', 'A critical success, or a critical failure.'),
+        })
+        .optional()
+        .meta({
+          label: 'Check',
+          description: 'As rolled at the table; left empty, the successes are rolled.',
+        }),
+      bonusDice: z.number().int().min(0).max(20).optional().meta({ label: 'Bonus dice' }),
+      spell: z
+        .object({
+          difficulty: count.meta({ label: 'Difficulty' }),
+          cost: z
+            .number()
+            .int()
+            .min(-100)
+            .max(100)
+            .default(0)
+            .meta({ label: 'Cost', description: "The spell's cost; its cost modifier when ungated." }),
+        })
+        .optional()
+        .meta({ label: 'Spell' }),
+      /** Dodge: meters moved this turn. */
+      distance: count.optional().meta({
+        label: 'Meters moved this turn',
+        unit: 'm',
+        description: 'Left empty, the meters walked and dashed this turn count.',
+      }),
+      /** Take cover: the cover bonus. */
+      cover: z.number().int().min(1).max(9).optional().meta({ label: 'Cover bonus' }),
+      /** Trip made with the body (a failure costs 3 defense). */
+      body: flag('With the body', 'Rather than with a weapon.'),
+      /** Bash made with a shield (no penalty dice). */
+      shield: flag('With a shield', 'No penalty dice.'),
+      /** Disarm against a weapon wielded two-handed (four penalty dice). */
+      twoHanded: flag('Weapon wielded two-handed', 'Four penalty dice instead of two.'),
+      /** Wind penalty dice for this shot instead of the encounter's (heavier or smaller projectiles get fewer). */
+      wind: z
+        .number()
+        .int()
+        .min(0)
+        .max(5)
+        .optional()
+        .meta({ label: 'Wind penalty dice', description: "For this shot, instead of the encounter's wind." }),
+      /** Lunge with a Thrust weapon keeps its parry bonus. */
+      thrust: flag('Thrust weapon', 'Keeps its parry bonus.'),
+      /** Reach: take the penalty dice, or grant the opponent a free strike. */
+      reachChoice: z
+        .enum(['penalty', 'free-strike'])
+        .optional()
+        .meta({
+          label: 'Against a longer reach',
+          choices: { penalty: 'Take the penalty dice', 'free-strike': 'Grant a free strike' },
+        }),
+      /** The weapon the action is made with, by its name on the sheet (Ready/stow: one or more). */
+      weapon: z
+        .union([id, z.array(id).min(1).max(10)])
+        .optional()
+        .meta({ label: 'Weapon', from: 'stat:weapons' }),
+      /** Disarm: the opponent's weapon it targets, by its name on their sheet. */
+      targetWeapon: id
+        .optional()
+        .meta({ label: "Opponent's weapon", description: 'As named on their sheet.' }),
+      /** Ready/stow: stow the weapon instead of readying it. */
+      stow: flag('Stow instead of ready', 'Put it away.'),
+      /** Ready/stow weapon/ammo: ammunition rather than a weapon. */
+      ammo: flag('Ammunition', 'Ammunition rather than a weapon.'),
+      /** Load weapon: the weapon's cost. */
+      load: z
+        .object({
+          stamina: count.meta({ label: 'Stamina' }),
+          turnRequirement: z.number().int().min(0).max(10).meta({ label: 'Turn requirement' }),
+        })
+        .optional()
+        .meta({ label: 'Loading cost', description: "Left empty, the weapon's or the sheet's." }),
+    })
+    .meta({
+      label: 'Take an action',
+      description: "One of the catalog's actions, on the character's turn or as a reaction.",
+    }),
   /** Give up an action with a turn requirement of two or more before it completes. */
   abandon: z
     .object({ actor: actorField() })
     .meta({ label: 'Abandon the action', description: 'Stop an action that takes several turns.' }),
-  condition: z.object({
-    target: id,
-    condition: z.enum(CONDITIONS),
-    value: z.number().int().min(1).max(20).optional(),
-    duration: durationSchema.optional().meta({ label: 'Duration', duration: true }),
-  }),
+  condition: z
+    .object({
+      target: combatantField('Combatant', 'combatants'),
+      condition: z.enum(CONDITIONS).meta({
+        label: 'Condition',
+        choices: Object.fromEntries(CONDITIONS.map((c) => [c, `${c[0]!.toUpperCase()}${c.slice(1)}`])),
+      }),
+      value: z
+        .number()
+        .int()
+        .min(1)
+        .max(20)
+        .optional()
+        .meta({ label: 'Value', description: 'The cover bonus, or how many flank.' }),
+      duration: durationSchema.optional().meta({ label: 'Duration', duration: true }),
+    })
+    .meta({
+      label: 'Add a condition',
+      description: 'Put one of the rules’ conditions on a combatant.',
+      gm: true,
+    }),
   adjust: z
     .object({
-      combatant: actorField(),
-      stamina: z.number().int().min(-1000).max(1000).optional(),
-      defense: z.number().int().min(-1000).max(1000).optional(),
-      reason: z.string().min(1).max(200).optional(),
+      combatant: actorField('Combatant'),
+      stamina: z.number().int().min(-1000).max(1000).optional().meta({ label: 'Stamina change' }),
+      defense: z.number().int().min(-1000).max(1000).optional().meta({ label: 'Defense change' }),
+      reason: z.string().min(1).max(200).optional().meta({ label: 'Reason' }),
     })
-    .meta({ label: 'Adjust stamina or defense', gm: true }),
+    .meta({
+      label: 'Adjust stamina or defense',
+      description: 'Add or take away stamina or defense.',
+      gm: true,
+    }),
   'set-initiative': z
-    .object({ actor: actorField(), value: z.number().int().min(-1000).max(1000) })
-    .meta({ label: 'Set initiative', gm: true }),
+    .object({ actor: actorField('Combatant'), value: initiativeValue })
+    .meta({ label: 'Set initiative', description: 'Move a combatant in the order.', gm: true }),
 };
 
 type Act = z.output<typeof commands.act>;
@@ -163,6 +253,12 @@ function successes(
 
 const untilNextTurn = (who: string): Duration => ({ kind: 'until-turn-start', combatant: who });
 
+/** What the form calls an action's parameter: the action's own label for it, or the command's. */
+function labelOf(action: ActionDef, name: string, fallback: string): string {
+  const ref = action.params?.find((p) => (typeof p === 'string' ? p : p.name) === name);
+  return typeof ref === 'object' && ref.label ? ref.label : fallback;
+}
+
 function act(ctx: Ctx, command: Act): Decision {
   const { state } = ctx;
   const c = combatantOf(state, command.actor);
@@ -171,8 +267,8 @@ function act(ctx: Ctx, command: Act): Decision {
   if (!action) {
     return reject(
       'action/unknown',
-      `"${command.action}" is not in the catalog. Try: ${catalogOf(state)
-        .map((a) => a.id)
+      `There is no action "${command.action}" here; pick one of ${catalogOf(state)
+        .map((a) => a.name)
         .join(', ')}.`,
     );
   }
@@ -180,18 +276,23 @@ function act(ctx: Ctx, command: Act): Decision {
     return unknownCombatant(state, command.target);
   const flags = flagsOf(action);
   if (flags.targeted && !command.target) {
-    return reject('action/needs-target', `${action.name} needs a target: say who ${c.name} acts against.`);
+    return reject(
+      'action/needs-target',
+      `${action.name} needs a target: choose whom ${c.name} acts against (${labelOf(action, 'target', 'Target')}).`,
+    );
   }
   if (action.id === 'reckless-attack' && command.bonusDice === undefined) {
     return reject(
       'reckless/bonus-dice',
-      `Reckless attack needs bonusDice: between 1 and ${3 + rank(c.stats, 'recklessAttack')}.`,
+      `Reckless attack needs its bonus dice: enter the Bonus dice, between 1 and ${3 + rank(c.stats, 'recklessAttack')}.`,
     );
   }
   if ((flags.arcane === 'gated' || flags.arcane === 'ungated') && !command.spell) {
     return reject(
       'magic/spell',
-      `${action.name} needs the spell: its difficulty and cost (cost modifier when ungated).`,
+      flags.arcane === 'gated'
+        ? `${action.name} needs the spell: enter its Difficulty and Cost.`
+        : `${action.name} needs the spell: enter its Difficulty and Cost (the cost modifier).`,
     );
   }
   const use = planUse(state, c.id, action, command);

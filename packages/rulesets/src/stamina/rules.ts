@@ -107,9 +107,10 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     const asId = input.as ?? 'basic-attack';
     made = (FREE_ATTACK_AS as readonly string[]).includes(asId) ? findAction(state, asId) : undefined;
     if (!made) {
+      const names = FREE_ATTACK_AS.map((x) => findAction(state, x)?.name ?? x);
       return refuse(
         'free-attack/as',
-        `A free attack is made as one of: ${FREE_ATTACK_AS.join(', ')}; "${asId}" is not one of them.`,
+        `A free attack is made as a ${names.slice(0, -1).join(', ')} or ${names.at(-1)}; choose one of them under "Made as".`,
       );
     }
   }
@@ -118,7 +119,7 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     if (!c.stats.arcane) {
       return refuse(
         'magic/no-arcane-trait',
-        `Magic actions "may only be taken by characters with an arcane trait"; ${name} has none (set arcane on the sheet if they should).`,
+        `Magic actions "may only be taken by characters with an arcane trait"; ${name} has none (give them the arcane trait on their sheet if they should).`,
       );
     }
     const barred = has(state, id, 'noMagic');
@@ -309,7 +310,7 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     if (limit === 0) {
       return refuse(
         'magic/gather-limit',
-        `${name} has no rank in arcane aptitude, and gathering is allowed "a number of turns in a row equal to" that rank. Give ${name} an arcaneAptitude rank to gather.`,
+        `${name} has no rank in arcane aptitude, and gathering is allowed "a number of turns in a row equal to" that rank. Give ${name} a rank in arcane aptitude on their sheet to gather.`,
       );
     }
     if (streak >= limit) {

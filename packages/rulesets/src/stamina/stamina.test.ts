@@ -2,6 +2,7 @@ import {
   type AnyRuleset,
   type Command,
   isRejection,
+  legalActions,
   renderTimelineAscii,
   view,
   viewLog,
@@ -483,7 +484,7 @@ describe('Refusals are sentences a GM understands: why, and what would make it l
     );
     const plain = fight();
     expect(refused(plain, act('ana', 'gather-arcane-energy')).message).toBe(
-      'Magic actions "may only be taken by characters with an arcane trait"; Ana has none (set arcane on the sheet if they should).',
+      'Magic actions "may only be taken by characters with an arcane trait"; Ana has none (give them the arcane trait on their sheet if they should).',
     );
   });
 });
@@ -790,6 +791,47 @@ describe('Resources: stamina and defense tracked; an unaffordable action is refu
   });
 });
 
+describe('Every action says what it takes; a missing one is refused by the name the form gives it', () => {
+  const legal = (enc: Enc, actor: string, action: string) =>
+    legalActions(enc.state, actor, registry).find((l) => l.action.id === action)!;
+
+  it('Reckless attack asks for its bonus dice, a target and a weapon from the sheet', () => {
+    const enc = fight({}, [{ ...duo[0]!, stats: { weapons: kit } }, duo[1]!]);
+    const params = legal(enc, 'ana', 'reckless-attack').params!;
+    const by = (name: string) => params.find((p) => p.name === name)!;
+    expect(by('bonusDice')).toMatchObject({ label: 'Bonus dice', required: true, type: 'integer' });
+    expect(by('target')).toMatchObject({ label: 'Target', required: true, type: 'combatant' });
+    expect(by('target').options?.map((o) => o.value)).toEqual(['bren']);
+    expect(by('weapon').options?.map((o) => o.value)).toEqual(['Bow', 'Dagger', 'Axe']);
+    expect(by('reachChoice').options?.map((o) => o.label)).toEqual([
+      'Take the penalty dice',
+      'Grant a free strike',
+    ]);
+    const r = refused(enc, act('ana', 'reckless-attack', { target: 'bren' }));
+    expect(r.message).toBe('Reckless attack needs its bonus dice: enter the Bonus dice, between 1 and 3.');
+  });
+
+  it('Aim names whom it aims at; a spell asks for its difficulty and cost; a free attack what it is made as', () => {
+    const enc = fight({}, [mage, duo[1]!]);
+    expect(refused(enc, act('mira', 'aim')).message).toBe(
+      'Aim needs a target: choose whom Mira acts against (Aim at).',
+    );
+    expect(legal(enc, 'mira', 'cast-gated-spell').params?.map((p) => [p.name, p.required])).toEqual([
+      ['spell', true],
+      ['check', false],
+    ]);
+    expect(refused(enc, act('mira', 'cast-gated-spell')).message).toBe(
+      'Cast gated spell needs the spell: enter its Difficulty and Cost.',
+    );
+    const free = legal(enc, 'bren', 'free-attack').params!.find((p) => p.name === 'as')!;
+    expect(free.options?.find((o) => o.value === 'off-hand-attack')?.label).toBe('Off-hand attack');
+    const r = refused(enc, act('bren', 'free-attack', { target: 'mira', as: 'dash' }));
+    expect(r.message).toBe(
+      'A free attack is made as a Basic attack, Off-hand attack, Loose/shoot/fire, Throw Weapon or Throw Spell; choose one of them under "Made as".',
+    );
+  });
+});
+
 describe('Resources: regaining defense and stamina through the defensive and restoration checks', () => {
   it('Restoration: stamina from the check (GM enters it), defense = personal defense + regain composure ranks', () => {
     const enc = fight({}, [mage, duo[1]!]);
@@ -874,7 +916,7 @@ describe('Magic: gather only as many turns in a row as the arcane aptitude rank;
   it('gather needs an arcane aptitude rank: rank 0 allows no turn of gathering', () => {
     const enc = fight({}, [{ ...mage, stats: { arcane: true } }, duo[1]!]);
     expect(refused(enc, act('mira', 'gather-arcane-energy')).message).toBe(
-      'Mira has no rank in arcane aptitude, and gathering is allowed "a number of turns in a row equal to" that rank. Give Mira an arcaneAptitude rank to gather.',
+      'Mira has no rank in arcane aptitude, and gathering is allowed "a number of turns in a row equal to" that rank. Give Mira a rank in arcane aptitude on their sheet to gather.',
     );
   });
 

@@ -1,6 +1,17 @@
-import type { ActionDef, Combatant, JsonObject, Rejection } from '@roundkeeper/engine';
+import type { ActionDef, ActionParamRef, Combatant, JsonObject, Rejection } from '@roundkeeper/engine';
 import { reject } from '@roundkeeper/engine';
 import { type PlanSlot, type State, type TempoTypes, WEAPON_SPEEDS, type WeaponSpeed } from './types.js';
+
+/**
+ * What planning an action takes (a palette click plans it): a spell's tempo and name for Magic, a Strike
+ * consumable for Inventory. What the turn itself takes (a weapon, a target) is entered when it comes.
+ */
+const PLANS: Record<string, ActionParamRef[]> = {
+  magic: [{ name: 'tempo', required: true, label: "Spell's tempo" }, 'spell'],
+  inventory: ['strike'],
+};
+/** A reaction answers its trigger now (a palette click uses it), against someone, with a roll. */
+const REACTS: ActionParamRef[] = ['trigger', 'target', 'roll'];
 
 const act = (
   id: string,
@@ -16,6 +27,7 @@ const act = (
   tags: data.weaponSpeed ? ['attack'] : [],
   text,
   data: tempo === null ? { ...data, variableTempo: true } : { ...data, tempo },
+  ...(PLANS[id] ? { params: PLANS[id] } : {}),
 });
 
 const reaction = (
@@ -32,6 +44,7 @@ const reaction = (
   tags: ['Reaction'],
   text,
   data: { tempo, prerequisite },
+  params: REACTS,
 });
 
 /** 003's action table, in its order, then the two reactions the text defines (Intercept, Dual Wield). */

@@ -220,7 +220,11 @@ function decideAct(ctx: Ctx, command: Command): Decision {
   }
   if (weaponSpeedOf(state, def)) {
     const weapon = command.weapon as string | undefined;
-    if (!weapon) return reject('strike/no-weapon', `${def.name} is a Strike: name the held weapon it uses.`);
+    if (!weapon)
+      return reject(
+        'strike/no-weapon',
+        `${def.name} is a Strike: choose the Weapon it uses, one held in hand.`,
+      );
     const bad = strikeLegality(state, c, def, weapon);
     if (bad) return bad;
     ev.weapon = weaponOf(c, weapon)!.name;
@@ -228,7 +232,10 @@ function decideAct(ctx: Ctx, command: Command): Decision {
   const base = def.data?.as ?? def.id;
   if (base === 'guard') {
     if (!target || target === c.id)
-      return reject('guard/target', 'Guard protects someone else: name the adjacent character.');
+      return reject(
+        'guard/target',
+        'Guard protects someone else: choose the adjacent character as the Target.',
+      );
     ev.guarding = target;
   }
   if (base === 'help') {
@@ -236,11 +243,14 @@ function decideAct(ctx: Ctx, command: Command): Decision {
     const ally = target ? state.combatants[target] : undefined;
     if (!ally || ally.id === c.id || ally.side !== c.side) {
       const why = !ally
-        ? 'no ally was named (target)'
+        ? 'no ally was chosen as the Target'
         : ally.id === c.id
           ? `${c.name} cannot Help themselves`
           : `${ally.name} is not ${c.name}'s ally`;
-      return reject('help/ally', `Help is for an Ally in Range 1: ${why}; name an ally on ${c.name}'s side.`);
+      return reject(
+        'help/ally',
+        `Help is for an Ally in Range 1: ${why}; choose an ally on ${c.name}'s side.`,
+      );
     }
   }
   if (base === 'rest') ev.rested = true;
@@ -316,7 +326,7 @@ function decideMove(ctx: Ctx, command: Command): Decision {
       !moveAction
         ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"), and ${def?.name ?? 'this action'} is not a Move action, so ${c.name} does not move on this turn.`
         : !turn.acted
-          ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"); perform the Move action first ("act"), then move up to Speed ${c.stats.speed}.`
+          ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"); take the Move action first (Take my action), then move up to Speed ${c.stats.speed}.`
           : `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"), and has used all the movement of the Move action (Speed ${c.stats.speed}).`,
     );
   }
@@ -403,7 +413,10 @@ function decideExert(ctx: Ctx, command: Command): Decision {
       const planId = command.plan as string | undefined;
       const item = planId ? c.cs.plan.find((p) => p.id === planId) : undefined;
       if (!item)
-        return reject('exert/plan', `Name which of ${c.name}'s planned actions changes tempo ("plan").`);
+        return reject(
+          'exert/plan',
+          `Choose which of ${c.name}'s planned actions changes tempo (Planned action).`,
+        );
       if (item.taken) {
         return reject(
           'plan/taken',
@@ -414,7 +427,7 @@ function decideExert(ctx: Ctx, command: Command): Decision {
       if (tempo === undefined || tempo === item.tempo) {
         return reject(
           'exert/tempo',
-          `Say the new tempo (0–9) for the action; it is at tempo ${item.tempo} now.`,
+          `Enter the New tempo (0–9) for the action; it is at tempo ${item.tempo} now.`,
         );
       }
       const at = placePlan(state, c, tempo, c.cs.plan.indexOf(item));
@@ -442,7 +455,7 @@ function decideExert(ctx: Ctx, command: Command): Decision {
         const on = state.effects.filter((e) => e.target === c.id).map((e) => `${e.name} (${e.id})`);
         return reject(
           'exert/effect',
-          `Name a condition on ${c.name} to clear (on ${c.name}: ${on.join(', ') || 'none'}).`,
+          `Choose the Condition to clear on ${c.name} (on ${c.name}: ${on.join(', ') || 'none'}).`,
         );
       }
       ev.effect = effect.id;
@@ -467,7 +480,7 @@ function decideExert(ctx: Ctx, command: Command): Decision {
       break;
   }
   if (use !== 'retry' && command.roll) {
-    return reject('exert/roll', 'Only "retry" rolls again; leave out "roll" for this Exert.');
+    return reject('exert/roll', 'Only a retry rolls again; leave Roll again empty for this Exert.');
   }
   return events;
 }
@@ -567,7 +580,7 @@ export function decide(ctx: Ctx, command: Command): Decision {
               .join(', ');
             return reject(
               'planning/incomplete',
-              `Not every PC has planned their actions: ${who}. Plan them, or send next with skipPlanning to count anyway.`,
+              `Not every PC has planned their actions: ${who}. Plan them, or tick Count anyway and press Next.`,
             );
           }
         }

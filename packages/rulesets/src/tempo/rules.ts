@@ -150,7 +150,7 @@ export function planLegality(
   if (isReaction(def)) {
     return reject(
       'tempo/reaction-not-planned',
-      `${def.name} is a reaction: it is not planned; use it (react) when its trigger happens.`,
+      `${def.name} is a reaction: it is not planned; use it from the reactions when its trigger happens.`,
     );
   }
   const fromSets = def.data?.actionSet === true;
@@ -207,22 +207,28 @@ export function planLegality(
       const spell = sameSpell.spell ?? def.name;
       return reject(
         'plan/tempo-fixed',
-        `${spell} was planned at tempo ${sameSpell.tempo}; moving the same spell to tempo ${req.tempo} takes an Exert (exert change-tempo), or plan a different spell.`,
+        `${spell} was planned at tempo ${sameSpell.tempo}; moving the same spell to tempo ${req.tempo} takes an Exert (Change a planned action's tempo), or plan a different spell.`,
       );
     }
     const given = req.tempo ?? sameSpell?.tempo;
     if (given === undefined) {
-      return reject('plan/tempo-needed', `${def.name} happens at the spell's tempo; say which tempo (0–9).`);
+      return reject(
+        'plan/tempo-needed',
+        `${def.name} happens at the spell's tempo; enter the Spell's tempo (0–9).`,
+      );
     }
     tempo = given;
   } else {
     const usual = usualTempo(state, def);
     if (usual === null)
-      return reject('plan/tempo-needed', `${def.name} has no tempo; the GM sets "data.tempo".`);
+      return reject(
+        'plan/tempo-needed',
+        `${def.name} has no tempo; the GM gives the action a tempo (0–9) in its definition.`,
+      );
     if (req.tempo !== undefined && req.tempo !== usual) {
       return reject(
         'plan/tempo-fixed',
-        `${def.name} happens at tempo ${usual}; changing an action's tempo takes an Exert (exert change-tempo).`,
+        `${def.name} happens at tempo ${usual}; changing an action's tempo takes an Exert (Change a planned action's tempo).`,
       );
     }
     tempo = usual;

@@ -1,4 +1,4 @@
-import { type EngineEvent, renderTimelineAscii, view, viewLog } from '@roundkeeper/engine';
+import { type EngineEvent, legalActions, renderTimelineAscii, view, viewLog } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
 import { encounter, must, refused } from '../testing/harness.js';
 import { speedAllows } from './catalog.js';
@@ -31,6 +31,7 @@ describe('Round structure: 2 actions per round, picked in a secret planning phas
     const r = refused(enc, { type: 'next' });
     expect(r.code).toBe('planning/incomplete');
     expect(r.message).toContain('Bren (1 of 2)');
+    expect(r.message).toContain('Plan them, or tick Count anyway and press Next.');
     must(enc, { type: 'next', skipPlanning: true });
     expect(ts(enc).rs.phase).toBe('tempo');
   });
@@ -268,6 +269,21 @@ describe('Tempo count: each action at its tempo; at each tempo all PCs, then all
     );
   });
 
+  it("Magic asks for the spell's tempo when it is planned, and is refused without it by that name", () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    const magic = legalActions(enc.state, 'ana', registry).find((l) => l.action.id === 'magic')!;
+    expect(magic.params?.map((p) => [p.label, p.type, p.required])).toEqual([
+      ["Spell's tempo", 'integer', true],
+      ['Spell', 'text', false],
+    ]);
+    expect(refused(enc, { type: 'plan', actor: 'ana', action: 'magic' }).message).toBe(
+      "Magic happens at the spell's tempo; enter the Spell's tempo (0–9).",
+    );
+    const intercept = legalActions(enc.state, 'ana', registry).find((l) => l.action.id === 'intercept')!;
+    expect(intercept.params?.map((p) => p.label)).toEqual(['Trigger', 'Target', 'Roll']);
+  });
+
   it('Magic: a planned spell keeps its tempo; moving the same spell takes an Exert', () => {
     const enc = planned();
     const attack = ts(enc).combatants.ana!.cs.plan[1]!.id;
@@ -282,7 +298,7 @@ describe('Tempo count: each action at its tempo; at each tempo all PCs, then all
     });
     expect(r.code).toBe('plan/tempo-fixed');
     expect(r.message).toBe(
-      'Fire Bolt was planned at tempo 8; moving the same spell to tempo 3 takes an Exert (exert change-tempo), or plan a different spell.',
+      "Fire Bolt was planned at tempo 8; moving the same spell to tempo 3 takes an Exert (Change a planned action's tempo), or plan a different spell.",
     );
     plan(enc, 'ana', 'magic', { spell: 'Frost Ray', tempo: 3, replace: bolt });
     plan(enc, 'ana', 'magic', { replace: bolt });
@@ -512,7 +528,7 @@ describe('Normal Move: up to Speed each turn, split around the action; none on E
     });
     const before = refused(enc, { type: 'move', actor: 'ana', distance: 1 });
     expect(before.code).toBe('move/no-normal-move');
-    expect(before.message).toContain('perform the Move action first');
+    expect(before.message).toContain('take the Move action first (Take my action)');
     must(enc, { type: 'act', actor: 'ana' });
     must(enc, { type: 'move', actor: 'ana', distance: 6 });
     expect(refused(enc, { type: 'move', actor: 'ana', distance: 1 }).code).toBe('move/no-normal-move');
@@ -558,7 +574,7 @@ describe('Reactions: one per turn, each once per round, never twice for one trig
     until(enc, 'bren', 'guard');
     const r = refused(enc, { type: 'act', actor: 'bren', target: 'bren' });
     expect(r.code).toBe('guard/target');
-    expect(r.message).toContain('name the adjacent character');
+    expect(r.message).toContain('choose the adjacent character as the Target');
     expect(refused(enc, { type: 'act', actor: 'bren' }).code).toBe('guard/target');
   });
 
@@ -658,7 +674,7 @@ describe('Help: choose an Ally in Range 1', () => {
     const enemy = refused(enc, { type: 'act', actor: 'ana', target: 'orc' });
     expect(enemy.code).toBe('help/ally');
     expect(enemy.message).toBe(
-      "Help is for an Ally in Range 1: Orc is not Ana's ally; name an ally on Ana's side.",
+      "Help is for an Ally in Range 1: Orc is not Ana's ally; choose an ally on Ana's side.",
     );
     expect(refused(enc, { type: 'act', actor: 'ana', target: 'ana' }).message).toContain(
       'Ana cannot Help themselves',
