@@ -1,7 +1,7 @@
+import { humanize, paramsOfSchema } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { api, type EncounterMeta, errorMessage, type Role, type RulesetInfo } from './api.js';
-import { fieldsOf } from './fields.js';
 import { forgetLink, rememberLink, storedLinks } from './storage.js';
 
 /** Rulesets as the server describes them, or from the bundled registry when it cannot be reached. */
@@ -12,10 +12,10 @@ function localRulesets(): RulesetInfo[] {
       id: r.id,
       name: r.name,
       summary: r.summary,
-      options: fieldsOf(r.optionsSchema).map((f) => ({
+      options: paramsOfSchema(r.optionsSchema).map((f) => ({
         name: f.name,
         default: defaults[f.name],
-        description: f.description,
+        ...(f.help ? { description: f.help } : {}),
       })),
     };
   });
@@ -105,7 +105,7 @@ export function Home() {
 
 function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
   const [name, setName] = useState('');
-  const [ruleset, setRuleset] = useState(infos[0]?.id ?? 'classic');
+  const [ruleset, setRuleset] = useState(infos[0]?.id ?? '');
   const [options, setOptions] = useState<Record<string, unknown>>({});
   const [error, setError] = useState('');
   const ids = { name: useId(), ruleset: useId(), file: useId() };
@@ -168,7 +168,7 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
             {info.options.map((o) => (
               <OptionField
                 key={`${ruleset}.${o.name}`}
-                name={o.name}
+                label={optionLabel(ruleset, o.name)}
                 dflt={o.default}
                 description={o.description}
                 value={options[o.name]}
@@ -220,14 +220,20 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
   );
 }
 
+/** An option's label as the ruleset declares it ("Reroll each round"), never its field name. */
+function optionLabel(ruleset: string, name: string): string {
+  const rs = Object.hasOwn(rulesets, ruleset) ? rulesets[ruleset] : undefined;
+  return (rs && paramsOfSchema(rs.optionsSchema).find((p) => p.name === name)?.label) || humanize(name);
+}
+
 function OptionField({
-  name,
+  label,
   dflt,
   description,
   value,
   set,
 }: {
-  name: string;
+  label: string;
   dflt: unknown;
   description?: string | undefined;
   value: unknown;
@@ -245,11 +251,11 @@ function OptionField({
             checked={Boolean(current)}
             onChange={(e) => set(e.currentTarget.checked)}
           />
-          <label htmlFor={id}>{name}</label>
+          <label htmlFor={id}>{label}</label>
         </div>
       ) : (
         <>
-          <label htmlFor={id}>{name}</label>
+          <label htmlFor={id}>{label}</label>
           <input
             id={id}
             type={typeof dflt === 'number' ? 'number' : 'text'}

@@ -55,20 +55,33 @@ export function forgetLink(token: string): void {
   );
 }
 
-export function library(): CombatantTemplate[] {
+function everyTemplate(): CombatantTemplate[] {
   return read<CombatantTemplate[]>(LIBRARY, []);
 }
 
-export function saveTemplate(t: CombatantTemplate): CombatantTemplate[] {
-  const next = [...library().filter((x) => x.name !== t.name), t].sort((a, b) =>
-    a.name.localeCompare(b.name),
-  );
-  write(LIBRARY, next);
-  return next;
+/**
+ * The library of one ruleset: a template keeps the ruleset it was made in, because its stats mean
+ * something only there (a Dexterity code is nothing to a 6-second sheet). Older templates without a
+ * ruleset are not offered.
+ */
+export function library(ruleset: string): CombatantTemplate[] {
+  return everyTemplate().filter((t) => t.ruleset === ruleset);
 }
 
-export function removeTemplate(name: string): CombatantTemplate[] {
-  const next = library().filter((x) => x.name !== name);
+export function saveTemplate(t: CombatantTemplate): CombatantTemplate[] {
+  const ruleset = t.ruleset ?? '';
+  const next = [
+    ...everyTemplate().filter((x) => !(x.name === t.name && x.ruleset === ruleset)),
+    { ...t, ruleset },
+  ].sort((a, b) => a.name.localeCompare(b.name));
   write(LIBRARY, next);
-  return next;
+  return library(ruleset);
+}
+
+export function removeTemplate(name: string, ruleset: string): CombatantTemplate[] {
+  write(
+    LIBRARY,
+    everyTemplate().filter((x) => !(x.name === name && x.ruleset === ruleset)),
+  );
+  return library(ruleset);
 }
