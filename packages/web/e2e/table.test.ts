@@ -430,4 +430,58 @@ describe('the GM’s table, end to end', () => {
       await table.ctx.close();
     }
   });
+
+  it('encounters: dates, status and round; duplicate, reset to before the fight, archive and restore', async () => {
+    const ctx = await env.browser.newContext({ viewport: LAPTOP });
+    const page = await ctx.newPage();
+    try {
+      await page.goto(`${env.server.url}/`);
+      const form = page.getByRole('region', { name: 'New encounter' });
+      await form.getByLabel('Name').fill('Tavern brawl');
+      await form.getByLabel('Ruleset').selectOption('classic');
+      await form.getByRole('button', { name: 'Create encounter' }).click();
+      await page.waitForURL(/\/e\/[^/?]+\?token=/);
+      const url = new URL(page.url());
+      const e: Created = {
+        id: decodeURIComponent(url.pathname.split('/')[2]!),
+        gm: url.searchParams.get('token')!,
+        table: '',
+        players: {},
+      };
+      await command(e, { type: 'add-combatant', combatant: { id: 'ana', name: 'Ana', side: 'pc', hp: 20 } });
+      await command(e, { type: 'add-combatant', combatant: { id: 'orc', name: 'Orc', side: 'npc', hp: 9 } });
+      await command(e, { type: 'start', initiative: { ana: 10, orc: 5 } });
+      await command(e, { type: 'next' });
+      await command(e, { type: 'next' });
+      await page.goto(`${env.server.url}/`);
+      const list = page.getByTestId('encounters');
+      const item = list.locator(`li[data-encounter="${e.id}"]`);
+      await expect.poll(() => item.getByTestId('fight').textContent()).toBe('round 2');
+      expect(await item.textContent()).toMatch(/created .*\d/);
+      // Duplicate: a second entry, told apart by its name.
+      await page.getByRole('button', { name: 'Duplicate Tavern brawl' }).click();
+      await expect.poll(() => list.getByText('Tavern brawl (copy)').count()).toBe(1);
+      // Reset: a copy from before the fight; the fought one goes to the archive.
+      await page.getByRole('button', { name: 'Reset Tavern brawl to before the fight' }).click();
+      await expect.poll(() => page.getByTestId('archived-encounters').locator('li').count()).toBe(1);
+      const fresh = list
+        .locator('li')
+        .filter({ has: page.getByRole('link', { name: 'Tavern brawl', exact: true }) });
+      await expect.poll(() => fresh.getByTestId('fight').textContent()).toBe('not started');
+      await fresh.getByRole('link').click();
+      await expect.poll(() => page.getByTestId('combatants').locator('li.card').count()).toBe(2);
+      await page.goto(`${env.server.url}/`);
+      // Restore from the archive.
+      await page.locator('details.archived summary').click();
+      await page
+        .getByTestId('archived-encounters')
+        .getByRole('button', { name: 'Restore Tavern brawl' })
+        .click();
+      await expect.poll(() => page.getByTestId('archived-encounters').count()).toBe(0);
+      await expect.poll(() => list.locator('li').count()).toBe(3);
+      await shoot(page, 'table-encounters-1280.png');
+    } finally {
+      await ctx.close();
+    }
+  });
 });

@@ -132,7 +132,7 @@ describe('web app end to end', () => {
       const player = await playerCtx.newPage();
       try {
         const { id, token } = await createEncounter(gm, ruleset);
-        const pcStats = ruleset === 'stamina' ? { Arcane: true } : {};
+        const pcStats: Record<string, boolean> = ruleset === 'stamina' ? { Arcane: true } : {};
         await addCombatant(gm, { name: 'Ana', side: 'pc', hp: 20, stats: pcStats });
         await addCombatant(gm, { name: 'Goblin', side: 'npc', hp: 7, count: 2 });
         await addCombatant(gm, { name: SECRET_NAME, side: 'npc', hp: 9, hidden: true, notes: SECRET_NOTE });
