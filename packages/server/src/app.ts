@@ -18,6 +18,7 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
+import { registerLibrary } from './library.js';
 import { hashToken, viewerOf } from './links.js';
 import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
 
@@ -204,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const pageUrl = (req: FastifyRequest, id: string, token: string) => `${base(req)}/e/${id}?token=${token}`;
 
   app.get('/api/health', async () => ({ ok: true, version: options.version ?? '0.1.0' }));
+  registerLibrary(app, options);
 
   app.get('/api/rulesets', async () => {
     return Object.values(options.registry).map((r) => {

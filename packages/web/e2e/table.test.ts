@@ -484,4 +484,57 @@ describe('the GM’s table, end to end', () => {
       await ctx.close();
     }
   });
+
+  it('the creature library: per ruleset, on the server, with examples, importable from a file', async () => {
+    const six = await create('six-second', []);
+    const d6 = await create('opend6', []);
+    const ctx = await env.browser.newContext({ viewport: LAPTOP });
+    const page = await ctx.newPage();
+    const go = async (e: Created) => {
+      await page.goto(`${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.gm)}`);
+      await page.getByTestId('clock').waitFor();
+    };
+    try {
+      await go(six);
+      const add = page.getByRole('region', { name: 'Add combatants' });
+      await add.locator('summary').filter({ hasText: 'Examples' }).click();
+      await add.getByRole('button', { name: 'Add Thug from the examples' }).click();
+      await expect.poll(() => status(page)).toBe('Done: added 1 × Thug.');
+      await expect.poll(() => page.getByTestId('combatants').textContent()).toContain('Thug');
+      // Saved with its stats, by label.
+      await add.getByLabel('Name', { exact: true }).fill('Knife thug');
+      await add.getByRole('group', { name: 'Stats' }).getByLabel('Dexterity').fill('2');
+      await add.getByRole('button', { name: 'Save to library' }).click();
+      await expect.poll(() => status(page)).toBe('Done: saved Knife thug to the library.');
+      await expect
+        .poll(() => add.getByRole('button', { name: 'Add Knife thug from the library' }).count())
+        .toBe(1);
+      // Another ruleset has its own library and examples: the six-second thug is not offered there.
+      await go(d6);
+      await expect.poll(() => add.locator('summary').filter({ hasText: 'Examples' }).count()).toBe(1);
+      expect(await add.getByRole('button', { name: 'Add Knife thug from the library' }).count()).toBe(0);
+      // A file of creatures: a six-second one is refused by name, a D6 one is imported.
+      const file = add.locator('input[type="file"]');
+      await file.setInputFiles({
+        name: 'thugs.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify([{ name: 'Knife thug', stats: { dexterity: 2 } }])),
+      });
+      await expect.poll(() => status(page)).toMatch(/has no stat "dexterity"/);
+      await file.setInputFiles({
+        name: 'bandits.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(
+          JSON.stringify({ creatures: [{ name: 'Raider', hp: 9, stats: { perception: '3D' } }] }),
+        ),
+      });
+      await expect.poll(() => status(page)).toBe('Done: imported 1 creature into the library.');
+      await expect
+        .poll(() => add.getByRole('button', { name: 'Add Raider from the library' }).count())
+        .toBe(1);
+      await shoot(page, 'table-library-1280.png');
+    } finally {
+      await ctx.close();
+    }
+  });
 });

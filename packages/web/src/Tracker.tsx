@@ -9,7 +9,7 @@ import {
   paramsOfSchema,
 } from '@roundkeeper/engine';
 import { memo, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { api, errorMessage, type PlayerLink } from './api.js';
+import { api, type Creature, errorMessage, type PlayerLink } from './api.js';
 import { durationOf, payloadOf, type RawForm } from './form.js';
 import { type SendResult, useEncounter } from './live.js';
 import {
@@ -40,7 +40,7 @@ import {
   TimelineView,
   useNotifier,
 } from './parts.js';
-import { type CombatantTemplate, library, rememberLink, removeTemplate, saveTemplate } from './storage.js';
+import { libraryKey, rememberLink } from './storage.js';
 
 /** Picks the screen for the link's role: GM tracker, table view or player controller. */
 export function EncounterPage({ id, token }: { id: string; token: string }) {
@@ -736,7 +736,21 @@ const AddCombatant = memo(function AddCombatant({
   const [hidden, setHidden] = useState(false);
   const [notes, setNotes] = useState('');
   const [stats, setStats] = useState<RawForm>({});
-  const [lib, setLib] = useState<CombatantTemplate[]>(() => library(ruleset));
+  const [lib, setLib] = useState<{ creatures: Creature[]; examples: Creature[] }>({
+    creatures: [],
+    examples: [],
+  });
+  const fileId = useId();
+  const loadLibrary = useCallback(async () => {
+    try {
+      setLib(await api.library(ruleset, libraryKey()));
+    } catch (e) {
+      notify({ ok: false, error: `The library could not be read: ${errorMessage(e)}` }, 'library');
+    }
+  }, [ruleset, notify]);
+  useEffect(() => {
+    void loadLibrary();
+  }, [loadLibrary]);
   const ids = {
     name: useId(),
     side: useId(),
@@ -748,11 +762,11 @@ const AddCombatant = memo(function AddCombatant({
   };
   const statParams = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
 
-  const template = (): CombatantTemplate | string => {
+  const template = (): Creature | string => {
     if (!name.trim()) return 'Give the combatant a name.';
     const parsed = payloadOf(statParams, stats, { round: 0 }, 'stats');
     if (typeof parsed === 'string') return parsed;
-    const t: CombatantTemplate = { name: name.trim(), side, stats: parsed, ruleset };
+    const t: Creature = { name: name.trim(), side, stats: parsed };
     if (hp) t.hp = Math.max(0, Math.floor(Number(hp)));
     if (group.trim()) t.group = group.trim();
     if (hidden) t.hidden = true;
@@ -760,7 +774,7 @@ const AddCombatant = memo(function AddCombatant({
     return t;
   };
 
-  const add = async (t: CombatantTemplate, n: number) => {
+  const add = async (t: Creature, n: number) => {
     const commands = expandCombatants(t, n, roster);
     for (const cmd of commands) {
       const r = await send(cmd);
@@ -867,49 +881,128 @@ const AddCombatant = memo(function AddCombatant({
           </button>
           <button
             type="button"
-            onClick={() => {
+            onClick={async () => {
               const t = template();
               if (typeof t === 'string') return notify({ ok: false, error: t }, 'save');
-              setLib(saveTemplate(t));
-              notify({ ok: true }, `saved ${t.name} to the library`);
+              try {
+                await api.saveCreature(ruleset, libraryKey(), t);
+                notify({ ok: true }, `saved ${t.name} to the library`);
+                await loadLibrary();
+              } catch (e) {
+                notify({ ok: false, error: errorMessage(e) }, 'save');
+              }
             }}
           >
             Save to library
           </button>
+          <label htmlFor={fileId} className="button-like">
+            Import creatures (JSON)
+          </label>
+          <input
+            id={fileId}
+            type="file"
+            accept=".json,application/json"
+            className="sr-only"
+            onChange={async (e) => {
+              const file = e.currentTarget.files?.[0];
+              e.currentTarget.value = '';
+              if (!file) return;
+              try {
+                const data: unknown = JSON.parse(await file.text());
+                // A file holds a list of creatures, or an object with one ({"creatures": [...]}, an export).
+                const list = Array.isArray(data)
+                  ? data
+                  : data &&
+                      typeof data === 'object' &&
+                      Array.isArray((data as { creatures?: unknown }).creatures)
+                    ? (data as { creatures: unknown[] }).creatures
+                    : null;
+                if (!list)
+                  throw new Error('the file holds no list of creatures, e.g. [{"name": "Orc", "hp": 15}].');
+                const r = await api.importCreatures(ruleset, libraryKey(), list);
+                notify(
+                  { ok: true },
+                  `imported ${r.added} creature${r.added === 1 ? '' : 's'} into the library`,
+                );
+                await loadLibrary();
+              } catch (err) {
+                notify(
+                  { ok: false, error: `The creatures could not be imported: ${errorMessage(err)}` },
+                  'import',
+                );
+              }
+            }}
+          />
         </div>
       </form>
-      {lib.length ? (
-        <div className="library">
-          <h3>Library</h3>
-          <ul>
-            {lib.map((t) => (
-              <li key={t.name} className="row">
-                <span className={`side-tag ${t.side}`}>{t.side === 'pc' ? 'PC' : 'NPC'}</span>
-                <span className="grow">
-                  <bdi>{t.name}</bdi>
-                </span>
-                <button
-                  type="button"
-                  onClick={() => void add(t, Number(count) || 1)}
-                  aria-label={`Add ${t.name} from the library`}
-                >
-                  Add
-                </button>
-                <button
-                  type="button"
-                  onClick={() => setLib(removeTemplate(t.name, ruleset))}
-                  aria-label={`Remove ${t.name} from the library`}
-                >
-                  ×
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <div className="library">
+        {lib.creatures.length ? (
+          <>
+            <h3>Library</h3>
+            <CreatureList
+              items={lib.creatures}
+              from="the library"
+              onAdd={(t) => void add(t, Number(count) || 1)}
+              onRemove={async (t) => {
+                try {
+                  await api.removeCreature(ruleset, libraryKey(), t.name);
+                  await loadLibrary();
+                } catch (e) {
+                  notify({ ok: false, error: errorMessage(e) }, 'remove');
+                }
+              }}
+            />
+          </>
+        ) : null}
+        {lib.examples.length ? (
+          <details>
+            <summary>Examples ({lib.examples.length})</summary>
+            <CreatureList
+              items={lib.examples}
+              from="the examples"
+              onAdd={(t) => void add(t, Number(count) || 1)}
+            />
+          </details>
+        ) : null}
+      </div>
     </section>
   );
 });
+
+/** Creatures to add with one click: name, side, HP and the ruleset's stats in a line. */
+function CreatureList({
+  items,
+  from,
+  onAdd,
+  onRemove,
+}: {
+  items: Creature[];
+  from: string;
+  onAdd: (c: Creature) => void;
+  onRemove?: (c: Creature) => void;
+}) {
+  return (
+    <ul>
+      {items.map((t) => (
+        <li key={t.name} className="row">
+          <span className={`side-tag ${t.side}`}>{t.side === 'pc' ? 'PC' : 'NPC'}</span>
+          <span className="grow">
+            <bdi>{t.name}</bdi>
+            {t.hp !== undefined ? <span className="muted"> · {t.hp} HP</span> : null}
+          </span>
+          <button type="button" onClick={() => onAdd(t)} aria-label={`Add ${t.name} from ${from}`}>
+            Add
+          </button>
+          {onRemove ? (
+            <button type="button" onClick={() => onRemove(t)} aria-label={`Remove ${t.name} from ${from}`}>
+              ×
+            </button>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 const Share = memo(function Share({
   id,

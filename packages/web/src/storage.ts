@@ -1,4 +1,4 @@
-/** What this browser remembers: the encounter links it holds, and the GM's combatant library. */
+/** What this browser remembers: the encounter links it holds, and the key of the GM's creature library. */
 export interface StoredLink {
   id: string;
   token: string;
@@ -6,20 +6,8 @@ export interface StoredLink {
   role?: string;
 }
 
-export interface CombatantTemplate {
-  name: string;
-  side: 'pc' | 'npc';
-  hp?: number;
-  group?: string;
-  hidden?: boolean;
-  notes?: string;
-  player?: string;
-  stats: Record<string, unknown>;
-  ruleset?: string;
-}
-
 const LINKS = 'roundkeeper.links';
-const LIBRARY = 'roundkeeper.library';
+const LIBRARY_KEY = 'roundkeeper.libraryKey';
 
 function read<T>(key: string, fallback: T): T {
   try {
@@ -55,33 +43,18 @@ export function forgetLink(token: string): void {
   );
 }
 
-function everyTemplate(): CombatantTemplate[] {
-  return read<CombatantTemplate[]>(LIBRARY, []);
-}
-
 /**
- * The library of one ruleset: a template keeps the ruleset it was made in, because its stats mean
- * something only there (a Dexterity code is nothing to a 6-second sheet). Older templates without a
- * ruleset are not offered.
+ * The key of this browser's creature library on the server (192 random bits, base64url), made on first
+ * use. The server keeps only its hash; whoever holds the key holds the library.
  */
-export function library(ruleset: string): CombatantTemplate[] {
-  return everyTemplate().filter((t) => t.ruleset === ruleset);
-}
-
-export function saveTemplate(t: CombatantTemplate): CombatantTemplate[] {
-  const ruleset = t.ruleset ?? '';
-  const next = [
-    ...everyTemplate().filter((x) => !(x.name === t.name && x.ruleset === ruleset)),
-    { ...t, ruleset },
-  ].sort((a, b) => a.name.localeCompare(b.name));
-  write(LIBRARY, next);
-  return library(ruleset);
-}
-
-export function removeTemplate(name: string, ruleset: string): CombatantTemplate[] {
-  write(
-    LIBRARY,
-    everyTemplate().filter((x) => !(x.name === name && x.ruleset === ruleset)),
-  );
-  return library(ruleset);
+export function libraryKey(): string {
+  const have = read<string | null>(LIBRARY_KEY, null);
+  if (typeof have === 'string' && /^[A-Za-z0-9_-]{22,64}$/.test(have)) return have;
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  const key = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+  write(LIBRARY_KEY, key);
+  return key;
 }

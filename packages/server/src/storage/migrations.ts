@@ -50,4 +50,18 @@ export const MIGRATIONS: Array<{ id: number; name: string; sql: string }> = [
       CREATE INDEX links_by_encounter ON links(encounter_id);
     `,
   },
+  {
+    id: 2,
+    name: 'creature library',
+    sql: `
+      CREATE TABLE creatures (
+        owner TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        name TEXT NOT NULL,
+        creature TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (owner, ruleset, name)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
