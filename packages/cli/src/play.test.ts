@@ -60,6 +60,10 @@ describe('play: the keyboard (the keys the terminal loop passes to PlaySession.k
     expect(beyond.ok).toBe(false);
     expect(beyond.out).toContain(`numbered 1 to ${enabled.length}`);
     expect(session.handle(String(enabled.length))).toMatchObject({ ok: true });
-    expect(session.commands.at(-1)).toEqual({ type: 'act', actor: 'ana', action: enabled.at(-1)!.action.id });
+    expect(session.commands.at(-1)?.command).toEqual({
+      type: 'act',
+      actor: 'ana',
+      action: enabled.at(-1)!.action.id,
+    });
   });
 });

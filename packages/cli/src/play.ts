@@ -11,6 +11,7 @@ import {
   type RulesetRegistry,
   renderTimelineAscii,
   runScenario,
+  type ScenarioStep,
   seededDice,
 } from '@roundkeeper/engine';
 import { CliError, EXIT, loadScenario, writeOutput } from './load.js';
@@ -149,7 +150,7 @@ export interface PlayResult {
 /** A fight at the terminal: one EncounterLog, fed one line at a time. No I/O but `export`. */
 export class PlaySession {
   /** The commands accepted so far (after the scenario's setup), for `export`. */
-  readonly commands: Command[] = [];
+  readonly commands: ScenarioStep[] = [];
   showTimeline = true;
 
   constructor(
@@ -288,7 +289,7 @@ export class PlaySession {
         json: { ok: false, command, rejection: r },
       };
     }
-    this.commands.push(command);
+    this.commands.push({ command: command as ScenarioStep['command'] });
     const lines = r
       .map((e) => describeEvent(e.event, this.state, this.ruleset))
       .filter((l): l is string => l !== null)
@@ -395,8 +396,8 @@ export function openSession(start: PlayStart, registry: RulesetRegistry): PlaySe
     });
     for (const step of result.steps) {
       if (step.rejection) continue;
-      const { by } = scenario.commands[step.index]!;
-      session.commands.push(by ? { ...step.command, by } : step.command);
+      const { command, by } = scenario.commands[step.index]!;
+      session.commands.push(by ? { command, by } : { command });
     }
     return session;
   }

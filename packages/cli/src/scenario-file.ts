@@ -1,5 +1,4 @@
 import {
-  type Command,
   type EncounterState,
   isRejection,
   type Json,
@@ -7,6 +6,7 @@ import {
   runScenario,
   SCENARIO_SCHEMA,
   type Scenario,
+  type ScenarioStep,
 } from '@roundkeeper/engine';
 import { stringify as toYaml } from 'yaml';
 import { CliError, EXIT, loadScenarioFile, writeOutput } from './load.js';
@@ -30,7 +30,7 @@ export interface ScenarioBase {
  */
 export function toScenario(
   base: ScenarioBase,
-  commands: readonly Command[],
+  commands: readonly ScenarioStep[],
   state: EncounterState,
 ): Record<string, unknown> {
   const file: Record<string, unknown> = { schema: SCENARIO_SCHEMA, name: base.name };
@@ -81,11 +81,11 @@ export function exportScenario(
   }
   const result = runScenario(scenario, registry, scenario.name);
   if (isRejection(result)) throw new CliError(`${path}: ${result.message}`, EXIT.refused);
-  const commands: Command[] = [];
+  const commands: ScenarioStep[] = [];
   for (const step of result.steps) {
     if (step.rejection) continue;
-    const { by } = scenario.commands[step.index]!;
-    commands.push(by ? { ...step.command, by } : step.command);
+    const { command, by } = scenario.commands[step.index]!;
+    commands.push(by ? { command, by } : { command });
   }
   const data = toScenario(baseOf(scenario), commands, result.encounter.state);
   // The CLI's own sections travel with the fight.

@@ -180,10 +180,7 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
   }
   const ruleset = registry[scenario.ruleset];
   if (!ruleset) return reject('ruleset/unknown', `The ruleset "${scenario.ruleset}" is not installed.`);
-  const prelude = scenario.commands.map((step) => {
-    const { expect: _e, expectLog: _l, reject: _r, by: _b, note: _n, ...command } = step;
-    return command as Command;
-  });
+  const prelude = scenario.commands.map((step): Command => step.command);
   const policies = new Map<string, PolicyRule[]>();
   for (const id of enc.state.roster) {
     policies.set(id, sim.policies[id] ?? sim.policies.default ?? DEFAULT_POLICY);

@@ -6,6 +6,7 @@ export { buildCombatant, resolveExpiry } from './core-decide.js';
 export * from './describe.js';
 export * from './dice/index.js';
 export * from './engine.js';
+export * from './events.js';
 export * from './evolve.js';
 export * from './json.js';
 export * from './legal.js';

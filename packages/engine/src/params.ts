@@ -113,7 +113,7 @@ export function diceField(label = 'Roll') {
 // Reading a schema
 
 /** The JSON Schema subset zod emits, with the SDK's meta keys. */
-interface JsonSchemaNode extends ParamMeta {
+export interface JsonSchemaNode extends ParamMeta {
   type?: string | string[];
   title?: string;
   description?: string;
@@ -255,21 +255,36 @@ export interface RefPath {
   path: PathStep[];
 }
 
-function refPathsOf(node: JsonSchemaNode, prefix: PathStep[], out: RefPath[], depth: number): void {
+function refPathsOf(
+  node: JsonSchemaNode,
+  prefix: PathStep[],
+  out: RefPath[],
+  depth: number,
+  root: JsonSchemaNode,
+): void {
   if (depth > 12) return;
-  const n = node;
+  const n = resolveRef(node, root);
   if (n.combatant) {
     out.push({ role: n.combatant, path: prefix });
     return;
   }
-  for (const alt of n.anyOf ?? n.oneOf ?? []) refPathsOf(alt, prefix, out, depth + 1);
-  for (const [k, v] of Object.entries(n.properties ?? {})) refPathsOf(v, [...prefix, k], out, depth + 1);
-  if (n.items) refPathsOf(n.items, [...prefix, { each: 'item' }], out, depth + 1);
+  for (const alt of n.anyOf ?? n.oneOf ?? []) refPathsOf(alt, prefix, out, depth + 1, root);
+  for (const [k, v] of Object.entries(n.properties ?? {}))
+    refPathsOf(v, [...prefix, k], out, depth + 1, root);
+  if (n.items) refPathsOf(n.items, [...prefix, { each: 'item' }], out, depth + 1, root);
   if (n.propertyNames?.combatant)
     out.push({ role: n.propertyNames.combatant, path: [...prefix, { each: 'key' }] });
   if (n.additionalProperties && typeof n.additionalProperties === 'object') {
-    refPathsOf(n.additionalProperties, [...prefix, { each: 'value' }], out, depth + 1);
+    refPathsOf(n.additionalProperties, [...prefix, { each: 'value' }], out, depth + 1, root);
   }
+}
+
+/** A `$ref` into the root's `$defs` (zod emits recursive schemas such as `z.json()` that way). */
+export function resolveRef(node: JsonSchemaNode, root: JsonSchemaNode): JsonSchemaNode {
+  const ref = (node as { $ref?: string }).$ref;
+  if (!ref?.startsWith('#/$defs/')) return node;
+  const defs = (root as { $defs?: Record<string, JsonSchemaNode> }).$defs ?? {};
+  return defs[ref.slice(8)] ?? {};
 }
 
 const refPathCache = new WeakMap<z.ZodType, RefPath[]>();
@@ -279,7 +294,8 @@ export function refPaths(schema: z.ZodType): readonly RefPath[] {
   let out = refPathCache.get(schema);
   if (!out) {
     out = [];
-    refPathsOf(jsonSchemaOf(schema), [], out, 0);
+    const root = jsonSchemaOf(schema);
+    refPathsOf(root, [], out, 0, root);
     refPathCache.set(schema, out);
   }
   return out;

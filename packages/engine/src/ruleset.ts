@@ -61,6 +61,11 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
   statsSchema: z.ZodType<T['stats']>;
   /** Schemas of the ruleset's own commands (start, next, act, delay…), by command type. */
   commands: Record<string, z.ZodType>;
+  /**
+   * Schemas of the ruleset's own events, by event type, with every combatant id they hold marked
+   * (`namedId()` / `combatant: 'ref'`): redaction drops or rewrites events from these declarations.
+   */
+  events?: Record<string, z.ZodType>;
   clock: ClockSpec<T>;
 
   /** The ruleset's encounter-wide state at creation. */

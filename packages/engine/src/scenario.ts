@@ -8,8 +8,13 @@ import { EncounterLog } from './log.js';
 import type { RulesetRegistry } from './ruleset.js';
 import { type Command, isRejection, type LogEntry, type Rejection, reject } from './types.js';
 
-/** The version of the scenario file format. */
-export const SCENARIO_SCHEMA = 1;
+/**
+ * The version of the scenario file format. 2: a step holds its command under `command`, apart from the
+ * step's own keys (`expect`, `expectLog`, `reject`, `by`, `note`), so a command's own `note` (an effect's,
+ * an Exert's) is the command's. 1: the command's fields and the step's keys side by side (still read: a
+ * `note` there is the reader's comment).
+ */
+export const SCENARIO_SCHEMA = 2;
 
 const viewerSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('gm') }),
@@ -17,24 +22,39 @@ const viewerSchema = z.discriminatedUnion('role', [
   z.object({ role: z.literal('player'), combatants: z.array(z.string()) }),
 ]);
 
-const stepSchema = z
-  .object({
-    type: z.string().min(1),
-    /** Dot paths into the GM state after this step, and the values they must have. */
-    expect: z.record(z.string(), z.json()).optional(),
-    /** Text each expected in one of this step's log lines (of a refused step: in the refusal's sentence). */
-    expectLog: z.array(z.string()).optional(),
-    /** This step must be refused with this code. */
-    reject: z.string().optional(),
-    /** Who sends the command (default: the GM). */
-    by: viewerSchema.optional(),
-    /** A comment for readers of the file; quoting the rules text is encouraged. */
-    note: z.string().optional(),
-  })
-  .catchall(z.json());
+/** A step's own keys: what must follow, who sends it, a comment. */
+const stepKeys = {
+  /** Dot paths into the GM state after this step, and the values they must have. */
+  expect: z.record(z.string(), z.json()).optional(),
+  /** Text each expected in one of this step's log lines (of a refused step: in the refusal's sentence). */
+  expectLog: z.array(z.string()).optional(),
+  /** This step must be refused with this code. */
+  reject: z.string().optional(),
+  /** Who sends the command (default: the GM). */
+  by: viewerSchema.optional(),
+  /** A comment for readers of the file; quoting the rules text is encouraged. */
+  note: z.string().optional(),
+};
 
-export const scenarioSchema = z.object({
-  schema: z.literal(SCENARIO_SCHEMA),
+const commandSchema = z.object({ type: z.string().min(1) }).catchall(z.json());
+
+const stepSchema = z.strictObject({ command: commandSchema, ...stepKeys });
+
+/** Schema 1: the command's fields and the step's keys mixed; read into the schema 2 shape. */
+const flatStepSchema = z
+  .object({ type: z.string().min(1), ...stepKeys })
+  .catchall(z.json())
+  .transform(({ expect, expectLog, reject, by, note, ...command }) => {
+    const step: z.output<typeof stepSchema> = { command };
+    if (expect) step.expect = expect;
+    if (expectLog) step.expectLog = expectLog;
+    if (reject) step.reject = reject;
+    if (by) step.by = by;
+    if (note) step.note = note;
+    return step;
+  });
+
+const scenarioFields = {
   name: z.string().min(1),
   description: z.string().optional(),
   ruleset: z.string().min(1),
@@ -47,10 +67,21 @@ export const scenarioSchema = z.object({
   strictDice: z.boolean().default(false),
   combatants: z.array(combatantInputSchema).default([]),
   actions: z.array(actionDefSchema).default([]),
-  commands: z.array(stepSchema).default([]),
   /** Expectations on the final state. */
   expect: z.record(z.string(), z.json()).optional(),
-});
+};
+
+export const scenarioSchema = z.discriminatedUnion('schema', [
+  z.object({
+    schema: z.literal(SCENARIO_SCHEMA),
+    ...scenarioFields,
+    commands: z.array(stepSchema).default([]),
+  }),
+  z.object({ schema: z.literal(1), ...scenarioFields, commands: z.array(flatStepSchema).default([]) }),
+]);
+
+/** One step of a scenario: a command and what the step asserts about it. */
+export type ScenarioStep = z.output<typeof stepSchema>;
 
 export type Scenario = z.output<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;
@@ -130,8 +161,8 @@ export function runScenario(
   const steps: StepResult[] = [];
   const failures: string[] = [];
   scenario.commands.forEach((step, index) => {
-    const { expect, expectLog, reject: wantReject, by, note: _note, ...command } = step;
-    const where = `step ${index + 1} (${step.type})`;
+    const { command, expect, expectLog, reject: wantReject, by } = step;
+    const where = `step ${index + 1} (${command.type})`;
     const result = enc.execute(command, by ? { by } : {});
     const stepFailures: string[] = [];
     let lines: string[] = [];

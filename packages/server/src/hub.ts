@@ -12,6 +12,7 @@ import {
   type Rejection,
   type RulesetRegistry,
   reject,
+  SCENARIO_SCHEMA,
   type Scenario,
   scriptedDice,
   seededDice,
@@ -153,10 +154,7 @@ export class Hub {
       const steps: Array<{ command: Command; by?: Viewer }> = [
         ...s.combatants.map((combatant) => ({ command: { type: 'add-combatant', combatant } })),
         ...s.actions.map((action) => ({ command: { type: 'define-action', action } })),
-        ...s.commands.map((step) => {
-          const { expect: _e, expectLog: _l, reject: _r, by, note: _n, ...command } = step;
-          return by ? { command: command as Command, by } : { command: command as Command };
-        }),
+        ...s.commands.map(({ command, by }) => (by ? { command, by } : { command })),
       ];
       for (const step of steps) {
         const r = log.execute(step.command, { time, ...(step.by ? { by: step.by } : {}) });
@@ -499,7 +497,7 @@ export class Hub {
     const created = live.log.entries[0]!.event.state as unknown as EncounterState;
     const origin = live.record.origin as { seed: number; dice?: number[]; strictDice?: boolean };
     const scenario: Record<string, Json> = {
-      schema: 1,
+      schema: SCENARIO_SCHEMA,
       name: live.record.name,
       ruleset: live.record.ruleset,
       options: created.options as Json,
@@ -509,7 +507,7 @@ export class Hub {
       scenario.dice = origin.dice;
       scenario.strictDice = origin.strictDice ?? false;
     }
-    scenario.commands = commands.map((c) => c.command);
+    scenario.commands = commands.map((c) => ({ command: c.command }));
     return scenario;
   }
 

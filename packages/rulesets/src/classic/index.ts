@@ -29,6 +29,7 @@ import {
 } from '@roundkeeper/engine';
 import { z } from 'zod';
 import { CLASSIC_CATALOG, type Slot } from './catalog.js';
+import { classicEvents } from './events.js';
 import { classicPresent } from './present.js';
 
 /**
@@ -605,6 +606,7 @@ export const classic: Ruleset<ClassicTypes> = {
   optionsSchema: classicOptions,
   statsSchema: classicStats,
   commands,
+  events: classicEvents,
   clock: {
     unit: 'turn',
     describe(state: State, at: Instant): string {

@@ -1,6 +1,7 @@
 import {
   type ActionDef,
   type Combatant,
+  compareTuples,
   type EngineEvent,
   type JsonObject,
   notRunning,
@@ -17,8 +18,11 @@ export function catalog(state: State): ActionDef[] {
   return [...OPEND6_CATALOG, ...state.customActions];
 }
 
-/** How an action is being taken: on the character's turn, as an interrupt after waiting, or moved up. */
-export type Mode = 'turn' | 'interrupt' | 'move-up';
+/**
+ * How an action is being taken: on the character's turn, as an interrupt after waiting, waiting again
+ * right after an interrupt, or moved up.
+ */
+export type Mode = 'turn' | 'interrupt' | 'wait-again' | 'move-up';
 
 export type Check = { ok: true } | { ok: false; code: string; reason: string };
 const no = (code: string, reason: string): Check => ({ ok: false, code, reason });
@@ -33,10 +37,79 @@ export function turnAhead(state: State, c: C): boolean {
   );
 }
 
+/**
+ * Whether the character has just interrupted: her interrupt is the last thing anyone did this round and
+ * the clock is still at its moment. 002: "A character may take a few actions, wait, take a few more, wait
+ * again" — right after an interrupt spent her wait, she may wait again.
+ */
+export function justInterrupted(state: State, c: C): boolean {
+  const last = state.rs.happened.at(-1);
+  return (
+    last !== undefined &&
+    last.round === state.round &&
+    last.combatant === c.id &&
+    last.kind === 'interrupt' &&
+    state.now !== null &&
+    state.now.round === state.round &&
+    compareTuples(state.now.at, last.at) === 0
+  );
+}
+
+/** The mode of taking `action` now: waiting right after one's own interrupt is waiting again. */
+export function modeFor(state: State, c: C, action: ActionDef): Mode {
+  const mode = modeOf(state, c);
+  return mode === 'move-up' && flagsOf(action).wait && justInterrupted(state, c) ? 'wait-again' : mode;
+}
+
 export function modeOf(state: State, c: C): Mode {
   if (state.rs.acting.includes(c.id)) return 'turn';
   if (c.cs.waiting) return 'interrupt';
   return 'move-up';
+}
+
+/** A character out of the fight or unable to act is told so first, whatever he tried. */
+export function unableCheck(c: C): Check {
+  if (!c.active)
+    return no(
+      'combatant/defeated',
+      `${c.name} is out of the fight; the GM brings her back into the order by reviving her (revive).`,
+    );
+  if (c.cs.unable) {
+    return no(
+      'combatant/unable',
+      `${c.name} is ${c.cs.unable} and cannot act; she acts again once the GM records her recovery (recover).`,
+    );
+  }
+  return { ok: true };
+}
+
+/**
+ * Why a character who is not waiting cannot act out of turn on a wait (`what`: "may interrupt"), and
+ * what is left to her: whether she waited this round and what ended it, then whether she can still
+ * wait (now, right after her interrupt, or on her turn) or only next round.
+ */
+export function notWaiting(state: State, c: C, what: string): string {
+  const mine = state.rs.happened.filter((h) => h.round === state.round && h.combatant === c.id);
+  const lastWait = mine.map((h) => h.kind).lastIndexOf('wait');
+  let head: string;
+  if (lastWait < 0) head = `${c.name} has not waited this round; only a character who waited ${what}.`;
+  else {
+    const next = mine.slice(lastWait + 1).find((h) => h.kind !== 'free' && h.kind !== 'lost');
+    const how =
+      next?.kind === 'interrupt' ? ' (interrupting)' : next?.kind === 'move-up' ? ' (moved up)' : '';
+    const ended = next ? `with her ${next.label}${how}` : 'when she chose to act after the turn';
+    head = `${c.name} waited this round, but her wait ended ${ended}; only a character still waiting ${what}.`;
+  }
+  const declared = c.cs.declared;
+  let then: string;
+  if (declared !== null && c.cs.used >= declared)
+    then = `She has used all ${declared} of her declared actions, so she acts again next round.`;
+  else if (justInterrupted(state, c))
+    then = 'She may wait again now, right after her interrupt (Waiting, one of her declared actions).';
+  else if (state.rs.acting.includes(c.id) || turnAhead(state, c))
+    then = `She may wait on her turn${state.rs.acting.includes(c.id) ? ', now' : ''} (Waiting, one of her declared actions).`;
+  else then = 'Her turn this round is over, so she cannot wait again; she acts again next round.';
+  return `${head} ${then}`;
 }
 
 /**
@@ -46,36 +119,26 @@ export function modeOf(state: State, c: C): Mode {
 export function legality(state: State, c: C, action: ActionDef, mode: Mode, declared: number | null): Check {
   const stopped = notRunning(state);
   if (stopped) return no(stopped.code, stopped.message);
-  if (!c.active)
-    return no(
-      'combatant/defeated',
-      `${c.name} is out of the fight; "revive" brings her back into the order.`,
-    );
-  if (c.cs.unable) {
-    return no('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act; "recover" first.`);
-  }
+  const out = unableCheck(c);
+  if (!out.ok) return out;
   const flags = flagsOf(action);
   if (mode === 'turn' && !state.rs.acting.includes(c.id)) {
     const now = state.rs.acting.map((id) => state.combatants[id]?.name ?? id).join(', ') || 'nobody';
+    const moveUp = turnAhead(state, c) ? ", or by moving up her turn with the GM's permission" : '';
     return no(
       'turn/not-yours',
-      `It is ${now}'s turn. ${c.name} can act out of turn only by interrupting after waiting, or by moving up her turn with the GM's permission.`,
+      `It is ${now}'s turn. ${c.name} can act out of turn only by interrupting after waiting${moveUp}.`,
     );
   }
   if (mode === 'interrupt') {
     // 002: "A character may only interrupt another character's action if she has waited and after that
     // character has made the skill roll and spent any points but before the Game Master declares the result."
-    if (!c.cs.waiting) {
-      return no(
-        'interrupt/not-waiting',
-        `${c.name} has not waited; only a character who waited may interrupt. To interrupt later in the round, she takes the Waiting action on her turn (one of her declared actions).`,
-      );
-    }
+    if (!c.cs.waiting) return no('interrupt/not-waiting', notWaiting(state, c, 'may interrupt'));
     const open = state.rs.openRoll;
     if (!open || open.combatant === c.id) {
       return no(
         'interrupt/no-roll',
-        `There is no roll to interrupt: ${c.name} may interrupt after another character's skill roll and before the GM declares its result.`,
+        `There is no roll to interrupt: ${c.name} may interrupt after another character's skill roll for an action and before the GM declares its result (a roll the GM calls for outside an action, such as willpower against the scene's emotional effects, is not an action).`,
       );
     }
     if (flags.wait)
@@ -169,10 +232,15 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): EngineEvent[] | Rej
   const penalty = penalized(kind) ? penaltyFor(req.declared, c.stats.actionAllotment) : 0;
   const e = effective(code, penalty);
   if (!e.usable) {
+    // Declared actions cannot change once the penalty is figured: "declare fewer" only before declaring.
+    const fix =
+      c.cs.declared === null
+        ? 'Declare fewer actions or choose another skill.'
+        : `Her ${c.cs.declared} declared actions are fixed for this round (no change once the multi-action penalty is figured): choose another skill or action.`;
     return reject(
       'skill/zero',
       penalty > 0
-        ? `${c.name}'s ${name} is ${e.code}; at −${penalty}D it is ${e.effective}, and a skill or attribute reduced to zero cannot be relied on. Declare fewer actions or choose another skill.`
+        ? `${c.name}'s ${name} is ${e.code}; at −${penalty}D it is ${e.effective}, and a skill or attribute reduced to zero cannot be relied on. ${fix}`
         : `${c.name}'s ${name} is ${e.code}; a skill or attribute at zero dice cannot be relied on.`,
       { skill: name, code: e.code, effective: e.effective },
     );

@@ -21,13 +21,33 @@ import {
   unschedule,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { catalog, legality, type Mode, modeOf, skillRoll, turnAhead } from './actions.js';
+import {
+  catalog,
+  justInterrupted,
+  legality,
+  type Mode,
+  modeFor,
+  notWaiting,
+  skillRoll,
+  turnAhead,
+  unableCheck,
+} from './actions.js';
 import { flagsOf, OPEND6_CATALOG, validateCustomAction } from './catalog.js';
+import { opend6Events } from './events.js';
 import { canAct, ladder, rollInitiative, setOrder, unitsOf } from './initiative.js';
 import { effective, effectiveCodes, penaltyFor, penaltyOf, traitOf } from './penalty.js';
 import { opend6Present } from './present.js';
 import { redact, redactEvent } from './redact.js';
-import { advance, beginRound, justAfter, reachFirst, rollAll, turnEntry } from './round.js';
+import {
+  advance,
+  beginRound,
+  justAfter,
+  lostAction,
+  lostHappening,
+  reachFirst,
+  rollAll,
+  turnEntry,
+} from './round.js';
 import { describeEvent, timeline } from './show.js';
 import {
   type Ctx,
@@ -101,7 +121,13 @@ const commands = {
   incapacitate: z
     .object({ actor, condition: z.enum(UNABLE_CONDITIONS).default('unconscious') })
     .meta({ label: 'Incapacitate', gm: true }),
-  recover: z.object({ actor }).meta({ label: 'Recover', gm: true }),
+  recover: z
+    .object({
+      actor,
+      /** Wild Dice added to the Perception roll he makes on recovering, when he had no place in the order. */
+      characterPoints: z.number().int().min(0).max(100).optional(),
+    })
+    .meta({ label: 'Recover', gm: true }),
 };
 
 /** Character Points on initiative: only when initiative is rolled, only from the pool, never Fate Points. */
@@ -151,7 +177,7 @@ function checkPoints(state: State, command: Command, rolling: boolean): Rejectio
     if (c.cs.unable && unit && !unit.members.some((m) => canAct(state.combatants[m]!))) {
       return reject(
         'initiative/not-rolling',
-        `${c.name} is ${c.cs.unable} and rolls no initiative this round; keep the points, or "recover" first.`,
+        `${c.name} is ${c.cs.unable} and rolls no initiative this round; keep the points, or record her recovery (recover) first.`,
       );
     }
     if (c.cs.characterPoints < n) {
@@ -248,13 +274,13 @@ function takeAction(ctx: Ctx, command: Command, mode: Mode): Decision {
     if (ctx.by.role !== 'gm') {
       return reject(
         'move-up/gm-only',
-        `Only the GM may let ${c.name} move up her turn (catch, resisting a mental attempt…); ask the GM to send the action with moveUp: true, or wait for her turn.`,
+        `Only the GM may let ${c.name} move up her turn (catch, resisting a mental attempt…); ask the GM to move up her turn for this action, or wait for her turn.`,
       );
     }
     if (command.moveUp !== true) {
       return reject(
         'turn/not-yours',
-        `It is not ${c.name}'s turn. The GM may permit moving up her turn (send moveUp: true), or she may interrupt after waiting.`,
+        `It is not ${c.name}'s turn. The GM may permit moving up her turn for this action, or she may interrupt after waiting.`,
       );
     }
   }
@@ -360,10 +386,17 @@ function decide(ctx: Ctx, command: Command): Decision {
       const refused = actingCheck(state, id);
       if (refused) return refused;
       const c = state.combatants[id]!;
+      const unable = unableCheck(c);
+      if (!unable.ok) return reject(unable.code, unable.reason);
       if (!state.rs.acting.includes(id)) {
+        const later = turnAhead(state, c)
+          ? 'If the GM lets her move up her turn for an action, she declares the number with that action.'
+          : lostAction(state, id, state.round)
+            ? 'She lost her action this round (unable to act before her turn); she declares again next round.'
+            : 'Her turn this round is over; she declares again next round.';
         return reject(
           'turn/not-yours',
-          `${c.name} declares her actions when her turn comes (002: "until her turn comes up in the round"), and it is ${actingNames(ctx)}'s turn. If the GM lets her move up her turn, declare with that action (act … moveUp: true, declare: n).`,
+          `${c.name} declares her actions when her turn comes (002: "until her turn comes up in the round"), and it is ${actingNames(ctx)}'s turn. ${later}`,
         );
       }
       if (c.cs.declared !== null) {
@@ -372,8 +405,6 @@ function decide(ctx: Ctx, command: Command): Decision {
           `${c.name} already declared ${c.cs.declared} action${c.cs.declared === 1 ? '' : 's'} this round; no actions may be added once the multi-action penalty is figured. She declares again next round.`,
         );
       }
-      if (c.cs.unable)
-        return reject('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act; "recover" first.`);
       // A group acts together: one declaration for every member who has not declared yet.
       const members = state.rs.acting.filter((m) => state.combatants[m]!.cs.declared === null);
       return [declaredEvent(id, members, command.actions as number, state)];
@@ -383,17 +414,30 @@ function decide(ctx: Ctx, command: Command): Decision {
       const refused = actingCheck(state, id);
       if (refused) return refused;
       const c = state.combatants[id]!;
-      const mode: Mode = state.rs.acting.includes(id) ? 'turn' : 'move-up';
+      const chosen = catalog(state).find((a) => a.id === command.action);
+      const mode: Mode = state.rs.acting.includes(id)
+        ? 'turn'
+        : chosen && modeFor(state, c, chosen) === 'wait-again'
+          ? 'wait-again'
+          : 'move-up';
       if (mode === 'move-up' && command.moveUp !== true) {
+        const unable = unableCheck(c);
+        if (!unable.ok) return reject(unable.code, unable.reason, { actor: id });
         const hint = c.cs.waiting
-          ? ' She waited: send "interrupt" after another character\'s roll, or "resume".'
+          ? " She waited: she may interrupt after another character's roll for an action (interrupt), or act right after this turn (resume)."
           : '';
+        // Moving up is offered only while she has a turn ahead to move up.
+        const later = turnAhead(state, c)
+          ? ' The GM may also let her move up her turn for this action.'
+          : lostAction(state, id, state.round)
+            ? ' She lost her action this round (unable to act before her turn); she acts again next round.'
+            : c.cs.waiting
+              ? ''
+              : ` Her turn this round is over${justInterrupted(state, c) ? '; right after her interrupt she may only wait again' : ', so she acts again next round'}.`;
         const now = actingNames(ctx);
-        return reject(
-          'turn/not-yours',
-          `It is ${now}'s turn, not ${c.name}'s.${hint} The GM may also permit moving up her turn (moveUp: true).`,
-          { actor: id },
-        );
+        return reject('turn/not-yours', `It is ${now}'s turn, not ${c.name}'s.${hint}${later}`, {
+          actor: id,
+        });
       }
       return takeAction(ctx, command, mode);
     }
@@ -420,14 +464,10 @@ function decide(ctx: Ctx, command: Command): Decision {
           'resume/acting',
           `${c.name} is already acting; she takes her actions now with "act", and "resume" is for after a wait.`,
         );
-      if (!c.cs.waiting) {
-        return reject(
-          'resume/not-waiting',
-          `${c.name} has not waited; only a character who waited takes more actions later in the round. To act later, she takes the Waiting action on her turn (it counts as one of her declared actions).`,
-        );
-      }
-      if (c.cs.unable)
-        return reject('combatant/unable', `${c.name} is ${c.cs.unable} and cannot act; "recover" first.`);
+      const unable = unableCheck(c);
+      if (!unable.ok) return reject(unable.code, unable.reason);
+      if (!c.cs.waiting)
+        return reject('resume/not-waiting', notWaiting(state, c, 'takes more actions later in the round'));
       if (c.cs.declared === null || c.cs.used >= c.cs.declared) {
         return reject(
           'actions/exhausted',
@@ -464,7 +504,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (!open) {
         return reject(
           'result/no-roll',
-          'No roll is waiting for its result: the GM declares a result after a skill or attribute roll ("act" with a roll, or "roll").',
+          'No action roll is waiting for its result: the GM declares a result after the skill or attribute roll of an action, which is the moment others may interrupt. A roll called for outside an action needs no declaring.',
         );
       }
       return [{ type: 'opend6/result-declared', combatant: open.combatant, purpose: open.purpose }];
@@ -488,7 +528,11 @@ function decide(ctx: Ctx, command: Command): Decision {
         declared: c.cs.declared,
       });
       if (rolled === null) return reject('roll/what', `Name the skill or attribute ${c.name} rolls.`);
-      return rolled;
+      if (!Array.isArray(rolled)) return rolled;
+      // 002: rolls outside an action (willpower or Presence against the scene's emotional effects, a
+      // GM-called Perception roll) "do not count as character actions", and only "another character's
+      // action" may be interrupted: a roll on request opens no moment to interrupt.
+      return rolled.filter((e) => e.type !== 'opend6/roll-open');
     }
     case 'incapacitate': {
       const id = command.actor as string;
@@ -507,15 +551,17 @@ function decide(ctx: Ctx, command: Command): Decision {
         const left = c.cs.declared === null ? 0 : c.cs.declared - c.cs.used;
         if (left > 0)
           events.push({ type: 'opend6/actions-lost', combatant: id, count: left, reason: 'unable to act' });
-        if (turnAhead(state, c) && !(c.side === 'npc' && c.group)) {
+        // 002: he "loses his action for that round if he hasn't taken it already" — a group member too:
+        // his group still acts, without him, even if he recovers before its turn.
+        if (turnAhead(state, c) && !lostAction(state, id, state.round)) {
           events.push({ type: 'opend6/turn-lost', combatant: id, reason: command.condition as string });
-          for (const e of state.agenda) {
-            if (e.kind === 'turn' && e.combatant === id && e.at.round === state.round)
-              events.push(unschedule(e.id, 'unable to act'));
+          if (!(c.side === 'npc' && c.group)) {
+            for (const e of state.agenda) {
+              if (e.kind === 'turn' && e.combatant === id && e.at.round === state.round)
+                events.push(unschedule(e.id, 'unable to act'));
+            }
           }
-          events.push(
-            happening(state, (state.now ?? { round: 0, at: [] }).at, id, 'lost', 'loses the action'),
-          );
+          events.push(lostHappening(state.round, (state.now ?? { round: 0, at: [] }).at, id));
         }
       }
       return events;
@@ -530,7 +576,26 @@ function decide(ctx: Ctx, command: Command): Decision {
           `${c.name} is able to act already; "recover" is for a character who was made unconscious, immobile or unable to act ("incapacitate").`,
         );
       }
-      return [{ type: 'opend6/recovered', combatant: id }];
+      const spend = (command.characterPoints as number | undefined) ?? 0;
+      if (spend > 0) {
+        const rolls =
+          state.status === 'running' &&
+          c.cs.orderKey === null &&
+          state.options.initiativeMethod === 'perception-per-scene';
+        if (!rolls) {
+          return reject(
+            'initiative/not-rolled',
+            `Character Points add Wild Dice to an initiative roll, and ${c.name} rolls none on recovering (he rolls only if he had no place in the scene's order under Method 2); keep the points.`,
+          );
+        }
+        if (c.cs.characterPoints < spend) {
+          return reject(
+            'initiative/character-points',
+            `${c.name} has ${c.cs.characterPoints} Character Point${c.cs.characterPoints === 1 ? '' : 's'}, not ${spend}; spend at most ${c.cs.characterPoints}.`,
+          );
+        }
+      }
+      return [{ type: 'opend6/recovered', combatant: id }, ...placeOnReturn(ctx, id, spend)];
     }
     default:
       return reject(
@@ -663,8 +728,24 @@ function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
   if (event.type === 'opend6/slots') return reachFirst(state);
   if (event.type === 'combatant/added' && state.status === 'running')
     return lateArrival(ctx, (event.combatant as { id: string }).id);
+  if (event.type === 'combatant/revived') return placeOnReturn(ctx, event.combatant as string);
   if (event.type === 'combatant/defeated') {
     const out: EngineEvent[] = [];
+    const c = state.combatants[event.combatant as string];
+    // A group member out of the fight before his group's turn loses this round's action, revived or not.
+    if (
+      c &&
+      state.status === 'running' &&
+      c.side === 'npc' &&
+      c.group &&
+      turnAhead(state, c) &&
+      !lostAction(state, c.id, state.round)
+    ) {
+      out.push(
+        { type: 'opend6/turn-lost', combatant: c.id, reason: 'out of the fight' },
+        lostHappening(state.round, (state.now ?? { round: 0, at: [] }).at, c.id),
+      );
+    }
     for (const e of state.agenda) {
       if (e.combatant === undefined || e.combatant !== event.combatant) continue;
       const c = state.combatants[e.combatant]!;
@@ -677,8 +758,22 @@ function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
   return [];
 }
 
+/**
+ * A character who had no place in the order because he could not act when it was decided (unable or out
+ * of the fight when the scene's Perception was rolled, or when the GM set the order) gets one when he
+ * comes back: rolled (Method 2) or after everyone (Method 1), from the next round — 002: he "loses his
+ * action for that round", not the scene. Method 3 rolls him in with everyone at the next round.
+ */
+function placeOnReturn(ctx: Ctx, id: string, characterPoints = 0): EngineEvent[] {
+  const { state } = ctx;
+  const c = state.combatants[id];
+  if (!c || state.status !== 'running' || c.cs.orderKey !== null) return [];
+  if (state.options.initiativeMethod === 'perception-per-round') return [];
+  return lateArrival(ctx, id, 'recovered', characterPoints);
+}
+
 /** A late arrival joins its group, or gets a place: rolled (Methods 2, 3) or after everyone (Method 1). */
-function lateArrival(ctx: Ctx, id: string): EngineEvent[] {
+function lateArrival(ctx: Ctx, id: string, returning?: 'recovered', characterPoints = 0): EngineEvent[] {
   const { state } = ctx;
   const c = state.combatants[id]!;
   if (c.side === 'npc' && c.group) {
@@ -713,11 +808,16 @@ function lateArrival(ctx: Ctx, id: string): EngineEvent[] {
             key: [Number.MAX_SAFE_INTEGER, ...ladder(c), index],
           },
         ]
-      : rollInitiative(ctx, unit, 0, index);
+      : rollInitiative(ctx, unit, characterPoints, index);
   const key = events.find((e) => e.type === 'opend6/initiative')!.key as number[];
   const entry = turnEntry(ctx, id, state.round, key);
-  const ahead = state.now !== null && compareInstants(entry.at, state.now) > 0 && canAct(c);
-  if (!ahead) return [...events, { type: 'opend6/joins-next-round', combatant: id }];
+  const ahead =
+    returning === undefined && state.now !== null && compareInstants(entry.at, state.now) > 0 && canAct(c);
+  if (!ahead)
+    return [
+      ...events,
+      { type: 'opend6/joins-next-round', combatant: id, ...(returning ? { reason: returning } : {}) },
+    ];
   return [
     ...events,
     schedule(entry),
@@ -753,10 +853,10 @@ function penaltyChoices(c: Combatant<Opend6Types>, skills: string[]): string {
 function legalActions(state: State, id: string): LegalAction[] {
   const c = combatantOf(state, id);
   if (!c) return [];
-  const mode = modeOf(state, c);
   const penalty = penaltyOf(c);
   return catalog(state).map((action: ActionDef) => {
     const flags = flagsOf(action);
+    const mode = modeFor(state, c, action);
     const cost = { actions: flags.free ? 0 : 1, penalty };
     const l = legality(state, c, action, mode, c.cs.declared);
     // The penalty this choice rolls at: the suggested skills' effective codes ("dodge 4D+1 → 3D+1").
@@ -768,7 +868,13 @@ function legalActions(state: State, id: string): LegalAction[] {
         return `${t.name} ${e.code}${penalty > 0 ? ` −${penalty}D = ${e.effective}` : ''}${e.usable ? '' : ' (0D: unusable)'}`;
       });
     const how =
-      mode === 'interrupt' ? 'interrupt' : mode === 'move-up' ? 'move up (GM permits)' : 'on her turn';
+      mode === 'interrupt'
+        ? 'interrupt'
+        : mode === 'wait-again'
+          ? 'wait again after interrupting'
+          : mode === 'move-up'
+            ? 'move up (GM permits)'
+            : 'on her turn';
     const label = `${action.name} (${how})${codes.length > 0 ? `: ${codes.join(', ')}` : ''}`;
     const at = state.now ?? { round: state.round, at: [] };
     const preview = { from: at, to: at, label };
@@ -776,13 +882,13 @@ function legalActions(state: State, id: string): LegalAction[] {
       const now = state.rs.acting.map((m) => state.combatants[m]?.name ?? m).join(', ') || 'nobody';
       // 002: "Only a few instances exist in which the Game Master may permit a character to 'move up'".
       const which = flags.moveUp
-        ? `${action.name} is one of the few reactions for which the GM may let ${c.name} move up her turn (moveUp: true)`
-        : `the GM may let ${c.name} move up her turn (moveUp: true) only for a few reactions, such as catching a thrown object or resisting a mental attempt, or what the GM deems appropriate`;
+        ? `${action.name} is one of the few reactions for which the GM may let ${c.name} move up her turn`
+        : `the GM may let ${c.name} move up her turn only for a few reactions, such as catching a thrown object or resisting a mental attempt, or what the GM deems appropriate`;
       return {
         action,
         enabled: false,
         code: 'turn/not-yours',
-        reason: `It is ${now}'s turn, not ${c.name}'s; ${which}. It takes one of her actions${c.cs.declared === null ? ", and she declares the round's actions with it (declare: n)" : ''}.`,
+        reason: `It is ${now}'s turn, not ${c.name}'s; ${which}. It takes one of her actions${c.cs.declared === null ? ", and she declares the round's number of actions with it" : ''}.`,
         cost,
         preview,
       };
@@ -822,6 +928,7 @@ export const openD6: Ruleset<Opend6Types> = {
   optionsSchema: opend6Options,
   statsSchema: opend6Stats,
   commands,
+  events: opend6Events,
   clock: {
     unit: 'turn',
     describe(state: State, at: Instant): string {

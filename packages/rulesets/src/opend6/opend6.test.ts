@@ -608,12 +608,16 @@ describe('002 Performing Actions in Rounds: declaring, waiting, unused actions, 
       'She acts again next round (or takes a free action).',
     );
     must(enc, { type: 'next' });
-    expect(refused(enc, { type: 'resume', actor: 'kira' }).message).toContain(
-      'To act later, she takes the Waiting action on her turn',
+    // Her turn is over and her one action used: no advice to wait "on her turn".
+    expect(refused(enc, { type: 'resume', actor: 'kira' }).message).toBe(
+      'Kira has not waited this round; only a character who waited takes more actions later in the round. She has used all 1 of her declared actions, so she acts again next round.',
     );
     must(enc, { type: 'declare', actor: 'thug', actions: 1 });
     expect(refused(enc, { type: 'interrupt', actor: 'kira', action: 'dodge' }).message).toContain(
-      'To interrupt later in the round, she takes the Waiting action on her turn',
+      'Kira has not waited this round; only a character who waited may interrupt.',
+    );
+    expect(refused(enc, { type: 'act', actor: 'kira', action: 'dodge' }).message).toBe(
+      "It is Thug's turn, not Kira's. Her turn this round is over, so she acts again next round.",
     );
     expect(refused(enc, { type: 'recover', actor: 'kira' }).message).toContain(
       '"recover" is for a character who',
@@ -661,6 +665,74 @@ describe('002 Unconscious or immobile characters lose their action for the round
     must(enc, { type: 'recover', actor: 'kira' });
     must(enc, { type: 'next' });
     expect(turnOrder(enc.state)).toEqual(['kira']);
+  });
+
+  it('out of the fight when the order was decided: on being revived he gets a place from the next round', () => {
+    // Method 2: Kira's Perception 3D at the start (3, 4, wild 2 = 9); the thug's 2D on his revival (5, wild 5).
+    const enc = scripted({}, [kira, thug], [3, 4, 2, 5, 5]);
+    must(enc, { type: 'defeat', combatant: 'thug' });
+    must(enc, { type: 'start' });
+    expect(s(enc).combatants.thug!.cs.orderKey).toBeNull();
+    const entries = must(enc, { type: 'revive', combatant: 'thug' });
+    expect(entries.some((e) => e.event.type === 'opend6/joins-next-round')).toBe(true);
+    expect(s(enc).combatants.thug!.cs.initiative).toBe(10);
+    expect(turnOrder(enc.state)).toEqual([]);
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('thug');
+    expect(turnOrder(enc.state)).toEqual(['kira']);
+  });
+
+  it('Method 2: Character Points add Wild Dice to the roll made on recovering, and only to it', () => {
+    // Kira's Perception 3D at the start (3, 4, wild 2); the thug's 2D on recovering (1, wild 2) + 1 CP die (4).
+    const enc = scripted(
+      {},
+      [kira, { ...thug, stats: { ...thug.stats, characterPoints: 2 } }],
+      [3, 4, 2, 1, 2, 4],
+    );
+    must(enc, { type: 'incapacitate', actor: 'thug' });
+    must(enc, { type: 'start' });
+    expect(refused(enc, { type: 'recover', actor: 'thug', characterPoints: 3 }).code).toBe(
+      'initiative/character-points',
+    );
+    must(enc, { type: 'recover', actor: 'thug', characterPoints: 1 });
+    expect(s(enc).combatants.thug!.cs).toMatchObject({ initiative: 7, characterPoints: 1 });
+    must(enc, { type: 'incapacitate', actor: 'kira' });
+    expect(refused(enc, { type: 'recover', actor: 'kira', characterPoints: 1 }).code).toBe(
+      'initiative/not-rolled',
+    );
+  });
+
+  it('Method 1: a character out of the fight when the GM set the order goes after everyone on his return', () => {
+    const enc = scripted(method1, [thug, kira]);
+    must(enc, { type: 'defeat', combatant: 'thug' });
+    must(enc, { type: 'start', first: 'kira' });
+    must(enc, { type: 'revive', combatant: 'thug' });
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('kira');
+    expect(turnOrder(enc.state)).toEqual(['thug']);
+  });
+
+  it('a group member defeated and revived before his group acts loses that round, like a lone character', () => {
+    const wolf = (id: string) => ({ id, name: id, side: 'npc', group: 'pack', stats: {} });
+    const enc = scripted(method1, [kira, wolf('w1'), wolf('w2')]);
+    must(enc, { type: 'start', first: 'kira' });
+    must(enc, { type: 'defeat', combatant: 'w2' });
+    must(enc, { type: 'revive', combatant: 'w2' });
+    must(enc, { type: 'next' });
+    expect(s(enc).rs.acting).toEqual(['w1']);
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' });
+    expect(s(enc).rs.acting).toEqual(['w2', 'w1']);
+  });
+
+  it("a group member unable as the round begins stays out of his group's turn even if he recovers first", () => {
+    const wolf = (id: string) => ({ id, name: id, side: 'npc', group: 'pack', stats: {} });
+    const enc = scripted(method1, [kira, wolf('w1'), wolf('w2')]);
+    must(enc, { type: 'incapacitate', actor: 'w2' });
+    must(enc, { type: 'start', first: 'kira' });
+    must(enc, { type: 'recover', actor: 'w2' });
+    must(enc, { type: 'next' });
+    expect(s(enc).rs.acting).toEqual(['w1']);
   });
 
   it('a character already acting keeps what she did, and her remaining actions are lost', () => {

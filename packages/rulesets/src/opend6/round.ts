@@ -8,7 +8,7 @@ import {
   unschedule,
 } from '@roundkeeper/engine';
 import { canAct, membersOf, rollInitiative, unitsOf } from './initiative.js';
-import type { Ctx, State } from './types.js';
+import type { Ctx, Happening, State } from './types.js';
 
 /** A round's turn entry: one per character or NPC group, at the unit's order key. */
 export function turnEntry(
@@ -35,9 +35,26 @@ function groupOf(entry: AgendaEntry): string | undefined {
   return typeof entry.data?.group === 'string' ? entry.data.group : undefined;
 }
 
+/**
+ * Whether the character lost his action for `round` — 002: "a character rendered unconscious, immobile,
+ * or otherwise unable to act loses his action for that round if he hasn't taken it already". Recovering
+ * before his turn does not give it back, in a group as alone.
+ */
+export function lostAction(state: State, id: string, round: number): boolean {
+  return state.rs.happened.some((h) => h.round === round && h.combatant === id && h.kind === 'lost');
+}
+
 /** Who acts when an entry is reached: the character, or the group's members who can still act. */
 export function entryMembers(state: State, entry: AgendaEntry): string[] {
-  return membersOf(state, entry.combatant!, groupOf(entry)).filter((id) => canAct(state.combatants[id]!));
+  return membersOf(state, entry.combatant!, groupOf(entry)).filter(
+    (id) => canAct(state.combatants[id]!) && !lostAction(state, id, entry.at.round),
+  );
+}
+
+/** A lost action on the timeline, at the turn it was lost from. */
+export function lostHappening(round: number, at: number[], combatant: string): EngineEvent {
+  const h: Happening = { round, at, combatant, kind: 'lost', label: 'loses the action' };
+  return { type: 'opend6/happened', happening: h as unknown as JsonObject };
 }
 
 /** Reaching a turn: the clock moves to it and every member's turn starts (a group acts together). */
@@ -88,11 +105,24 @@ export function beginRound(ctx: Ctx, round: number): EngineEvent[] {
   const entries: AgendaEntry[] = [];
   for (const unit of unitsOf(state)) {
     const c = state.combatants[unit.leader]!;
-    if (!c.cs.orderKey) continue;
     const able = unit.members.filter((id) => canAct(state.combatants[id]!));
+    // Unable when initiative was rolled (Method 2): no place yet; it is rolled when he recovers.
+    if (!c.cs.orderKey) {
+      if (able.length === 0)
+        events.push({ type: 'opend6/turn-lost', combatant: unit.leader, reason: 'unable to act' });
+      continue;
+    }
     if (able.length === 0) {
       events.push({ type: 'opend6/turn-lost', combatant: unit.leader, reason: 'unable to act' });
       continue;
+    }
+    // A group acts without its members who are unable as the round begins, even if they recover before
+    // the group's turn.
+    for (const id of unit.members.filter((m) => !able.includes(m))) {
+      events.push(
+        { type: 'opend6/turn-lost', combatant: id, reason: 'unable to act' },
+        lostHappening(round, c.cs.orderKey, id),
+      );
     }
     entries.push(turnEntry(ctx, unit.leader, round, c.cs.orderKey));
   }

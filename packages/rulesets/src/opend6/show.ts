@@ -118,7 +118,13 @@ export function describeEvent(event: EngineEvent, state: State): string | null {
       const n =
         event.number === null ? 'free action' : `action ${String(event.number)} of ${String(event.declared)}`;
       const how =
-        event.mode === 'interrupt' ? ' (interrupting)' : event.mode === 'move-up' ? ' (moved up)' : '';
+        event.mode === 'interrupt'
+          ? ' (interrupting)'
+          : event.mode === 'wait-again'
+            ? ' (waiting again after interrupting)'
+            : event.mode === 'move-up'
+              ? ' (moved up)'
+              : '';
       return `${name(event.combatant)}: ${action}${event.target ? ` → ${name(event.target)}` : ''}${how}, ${n}.`;
     }
     case 'opend6/interrupted':
@@ -136,6 +142,13 @@ export function describeEvent(event: EngineEvent, state: State): string | null {
     case 'opend6/recovered':
       return `${name(event.combatant)} can act again.`;
     case 'opend6/joins-next-round':
+      if (event.reason === 'recovered') {
+        const how =
+          state.options.initiativeMethod === 'first-significant-action'
+            ? 'set; placed after everyone'
+            : 'rolled; rolled on recovering';
+        return `${name(event.combatant)} was unable to act when initiative was ${how}, this place holds from round ${state.round + 1}.`;
+      }
       return `${name(event.combatant)}'s place in the order has passed; they act from next round.`;
     default:
       return null;

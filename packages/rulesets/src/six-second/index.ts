@@ -21,6 +21,7 @@ import { act, legalActions } from './actions.js';
 import { builtInCatalog, validateCustomAction } from './catalog.js';
 import { describeInstant, shiftTuple } from './clock.js';
 import { describeEvent } from './describe.js';
+import { sixSecondEvents } from './events.js';
 import { contest, insertLateArrival, rollInitiative } from './initiative.js';
 import { sixSecondPresent } from './present.js';
 import { timeline } from './timeline.js';
@@ -523,6 +524,7 @@ export const sixSecond: Ruleset<SixSecondTypes> = {
   optionsSchema: sixSecondOptions,
   statsSchema: sixSecondStats as unknown as Ruleset<SixSecondTypes>['statsSchema'],
   commands,
+  events: sixSecondEvents,
   clock: {
     unit: 'second',
     describe: describeInstant,

@@ -20,8 +20,9 @@ export interface EffectData {
   /** Aim: bonus dice on ranged attacks against this combatant. */
   aimAt?: string;
   bonusDice?: number;
-  /** Lunge, Off-hand attack: the weapon's parry bonus is lost. */
+  /** Lunge, Off-hand attack: the weapon's parry bonus is lost (`parryWeapon`'s, or every weapon's when unknown). */
   noParry?: boolean;
+  parryWeapon?: string;
   /** Scramble: move actions on the next turn keep their turn requirement. */
   noReducedMove?: boolean;
   /** Defensive actions' defense changes. */
@@ -62,14 +63,68 @@ export interface DefenseModifiers {
   notes: string[];
 }
 
+/** The attack the defense is against: its kind (only that kind's bonuses are noted) and Bull Rush's "ignoring any shield bonuses". */
+export interface Against {
+  kind?: 'melee' | 'ranged' | undefined;
+  ignoreShield?: boolean | undefined;
+}
+
 /**
- * The target's defense modifiers from conditions, as the text numbers them. `freeAttack`: the attack is a free
+ * The target's defense modifiers over their defense, as the text numbers them: the sheet's melee and ranged
+ * defense bonuses (doubled by Defensive Stance and Dodge), the readied weapons' parry and a shield's block (as
+ * a piece of cover), none of them when Surprised, and the conditions. `freeAttack`: the attack is a free
  * attack, so Disengage's "situational 10 defense bonus against any free attacks" counts.
  */
-export function defenseModifiers(state: State, id: string, freeAttack = false): DefenseModifiers {
+export function defenseModifiers(
+  state: State,
+  id: string,
+  freeAttack = false,
+  against: Against = {},
+): DefenseModifiers {
   const out: DefenseModifiers = { melee: 0, ranged: 0, fullyCovered: false, notes: [] };
+  const c = state.combatants[id]!;
   const conditions = effectsOn(state, id).filter((e) => dataOf(e).condition);
   const named = (n: ConditionName) => conditions.filter((e) => dataOf(e).condition === n);
+  // Surprised: "does not gain melee or ranged defense bonuses including parry and block bonuses from carried equipment"
+  const surprised = named('surprised').length > 0;
+  const own = effectsOn(state, id);
+  if (!surprised) {
+    // Defensive Stance: "double their melee defense bonus (not including any parry or cover bonuses)"
+    const stance = own.find((e) => dataOf(e).meleeDefenseDoubled);
+    out.melee += c.stats.meleeDefenseBonus * (stance ? 2 : 1);
+    // Dodge: "double their ranged defense bonus (not including any cover bonuses)"
+    const dodge = own.find((e) => dataOf(e).rangedDefenseDoubled);
+    out.ranged += c.stats.rangedDefenseBonus * (dodge ? 2 : 1);
+    const bonusNote = (
+      kind: string,
+      base: number,
+      doubledBy: { name: string } | undefined,
+    ): string | null => {
+      if (doubledBy) {
+        const what = base > 0 ? `+${base} → +${2 * base}` : 'none on the sheet';
+        return `${doubledBy.name}: ${kind} defense bonus doubled (${what})`;
+      }
+      return base > 0 ? `${kind} defense bonus +${base}` : null;
+    };
+    const noted =
+      against.kind === 'melee'
+        ? bonusNote('melee', c.stats.meleeDefenseBonus, stance)
+        : against.kind === 'ranged'
+          ? bonusNote('ranged', c.stats.rangedDefenseBonus, dodge)
+          : null;
+    if (noted) out.notes.push(noted);
+    // "the character loses any parry bonus from the weapon used" (Lunge, Off-hand attack)
+    const lost = own.filter((e) => dataOf(e).noParry).map((e) => dataOf(e).parryWeapon ?? '*');
+    const parrying = c.cs.readied.filter(
+      (w) => (c.stats.weapons[w]?.parry ?? 0) > 0 && !lost.includes(w) && !lost.includes('*'),
+    );
+    const parry = parrying.reduce((n, w) => n + c.stats.weapons[w]!.parry, 0);
+    out.melee += parry;
+    if (parry > 0 && against.kind === 'melee') out.notes.push(`parry +${parry} (${parrying.join(', ')})`);
+  }
+  // A wielded shield is "a piece of cover": "whichever is greater plus one for each additional piece".
+  const shields = surprised ? [] : c.cs.readied.filter((w) => (c.stats.weapons[w]?.block ?? 0) > 0);
+  const blocks = against.ignoreShield ? [] : shields;
   // "Kneeling characters gain +2 ranged defense and -3 melee defense … Prone characters triple these effects."
   if (named('prone').length > 0) {
     out.ranged += 6;
@@ -80,13 +135,22 @@ export function defenseModifiers(state: State, id: string, freeAttack = false): 
     out.melee -= 3;
     out.notes.push('kneeling: +2 ranged, −3 melee defense');
   }
-  const cover = coverBonus(named('cover').map((e) => dataOf(e).value ?? 1));
+  const cover = coverBonus([
+    ...named('cover').map((e) => dataOf(e).value ?? 1),
+    ...blocks.map((w) => c.stats.weapons[w]!.block),
+  ]);
   if (cover > 0) {
     out.melee += cover;
     out.ranged += cover;
     out.fullyCovered = cover >= 9;
-    out.notes.push(cover >= 9 ? 'completely covered: cannot be attacked' : `cover +${cover}`);
+    const counting = blocks.length
+      ? ` (counting ${blocks.map((w) => `${w}'s block +${c.stats.weapons[w]!.block}`).join(', ')})`
+      : '';
+    out.notes.push(cover >= 9 ? 'completely covered: cannot be attacked' : `cover +${cover}${counting}`);
   }
+  // Bull Rush: "ignoring any shield bonuses to the target's defense"
+  if (against.ignoreShield && shields.length)
+    out.notes.push(`shield ignored by Bull Rush (${shields.join(', ')})`);
   const concealed = Math.max(0, ...named('concealed').map((e) => dataOf(e).value ?? 1));
   if (concealed > 0) {
     out.melee += concealed;
@@ -101,10 +165,8 @@ export function defenseModifiers(state: State, id: string, freeAttack = false): 
   }
   if (named('surprised').length > 0)
     out.notes.push('surprised: no melee or ranged defense bonuses (parry, block)');
-  for (const e of effectsOn(state, id)) {
+  for (const e of own) {
     const d = dataOf(e);
-    if (d.meleeDefenseDoubled) out.notes.push(`${e.name}: melee defense bonus doubled`);
-    if (d.rangedDefenseDoubled) out.notes.push(`${e.name}: ranged defense bonus doubled`);
     // Dodge: "a situational defense bonus equal to the distance they move on the turn they took this action"
     const situational = d.situationalFromTurn
       ? (state.combatants[id]?.cs.turn.meters ?? 0)
@@ -119,7 +181,8 @@ export function defenseModifiers(state: State, id: string, freeAttack = false): 
       out.ranged += d.freeAttackDefense;
       out.notes.push(`${e.name}: +${d.freeAttackDefense} defense against free attacks`);
     }
-    if (d.noParry) out.notes.push(`${e.name}: no parry bonus`);
+    if (d.noParry)
+      out.notes.push(`${e.name}: no parry bonus${d.parryWeapon ? ` from ${d.parryWeapon}` : ''}`);
   }
   return out;
 }
@@ -256,7 +319,10 @@ export function checkModifiers(
   }
   const target = input.target ? state.combatants[input.target] : undefined;
   if (target && made.tags.includes('attack')) {
-    const d = defenseModifiers(state, target.id, action.id === 'free-attack');
+    const d = defenseModifiers(state, target.id, action.id === 'free-attack', {
+      kind: kind === 'melee' || kind === 'ranged' ? kind : undefined,
+      ignoreShield: made.id === 'bull-rush',
+    });
     if (kind === 'melee' && d.melee !== 0)
       out.notes.push(`${target.name}'s melee defense ${signed(d.melee)}`);
     if (kind === 'ranged' && d.ranged !== 0)

@@ -83,9 +83,21 @@ export const commands = {
     thrust: z.boolean().optional(),
     /** Reach: take the penalty dice, or grant the opponent a free strike. */
     reachChoice: z.enum(['penalty', 'free-strike']).optional(),
+    /** The weapon the action is made with, by its name on the sheet (Ready/stow: one or more). */
+    weapon: z.union([id, z.array(id).min(1).max(10)]).optional(),
+    /** Disarm: the opponent's weapon it targets, by its name on their sheet. */
+    targetWeapon: id.optional(),
+    /** Ready/stow: stow the weapon instead of readying it. */
+    stow: z.boolean().optional(),
+    /** Ready/stow weapon/ammo: ammunition rather than a weapon. */
+    ammo: z.boolean().optional(),
     /** Load weapon: the weapon's cost. */
     load: z.object({ stamina: count, turnRequirement: z.number().int().min(0).max(10) }).optional(),
   }),
+  /** Give up an action with a turn requirement of two or more before it completes. */
+  abandon: z
+    .object({ actor: actorField() })
+    .meta({ label: 'Abandon the action', description: 'Stop an action that takes several turns.' }),
   condition: z.object({
     target: id,
     condition: z.enum(CONDITIONS),
@@ -184,6 +196,22 @@ function act(ctx: Ctx, command: Act): Decision {
   }
   const use = planUse(state, c.id, action, command);
   if (isRefusal(use)) return reject(use.code, use.reason, { actor: c.id, action: action.id });
+  if (command.targetWeapon !== undefined) {
+    const target = command.target ? state.combatants[command.target] : undefined;
+    if (action.id !== 'disarm' || !target) {
+      return reject(
+        'weapon/target-weapon',
+        "Only a Disarm names an opponent's weapon; name the target, or leave the opponent's weapon out.",
+      );
+    }
+    if (!target.cs.readied.includes(command.targetWeapon)) {
+      const held = target.cs.readied;
+      return reject(
+        'weapon/not-ready',
+        `${target.name} does not wield "${command.targetWeapon}" (readied: ${held.length ? held.join(', ') : 'none'}). Name one of the weapons ${target.name} holds.`,
+      );
+    }
+  }
 
   const events: EngineEvent[] = [];
   const arcane = c.cs.arcane;
@@ -229,12 +257,18 @@ function act(ctx: Ctx, command: Act): Decision {
     defense: use.defense,
     turnRequirement: use.turnRequirement,
     reduced: use.reduced,
+    ...(use.scrambled ? { scrambled: true } : {}),
     reaction: use.reaction,
     during: state.current,
     check,
   };
   if (command.target) acted.target = command.target;
   if (use.as) acted.as = use.as.id;
+  if (use.weapon) {
+    acted.weapons = use.weapon.weapons;
+    if (use.weapon.change) acted.weaponChange = use.weapon.change;
+  }
+  if (command.ammo) acted.ammo = command.stow ? 'stow' : 'ready';
   const made = use.as ?? action;
   // "Limit once per round." (a free attack made as an off-hand attack counts too)
   if (flagsOf(made).oncePerRound) acted.limit = made.id;
@@ -315,7 +349,8 @@ function consequences(ctx: Ctx, command: Act, use: Use): EngineEvent[] {
         c.id,
         `No parry (${use.as?.name ?? action.name})`,
         untilNextTurn(c.id),
-        { noParry: true },
+        // "any parry bonus from the weapon used": the weapon's, when the ruleset knows which it was.
+        use.weapon ? { noParry: true, parryWeapon: use.weapon.weapons[0]! } : { noParry: true },
         c.id,
       ),
     );
@@ -353,6 +388,19 @@ function consequences(ctx: Ctx, command: Act, use: Use): EngineEvent[] {
     // Trip: "If the attack succeeds the target it knocked prone" (Tackle is "a trip attack").
     const target = state.combatants[command.target]!;
     out.push(effect(ctx, target.id, 'Prone', { kind: 'indefinite' }, { condition: 'prone' }, c.id));
+  }
+  if (action.id === 'disarm' && command.target && command.check?.success) {
+    // "If the skill check succeeds, instead of the normal effects, the weapon is knocked to the ground"
+    const target = state.combatants[command.target]!;
+    const weapon =
+      command.targetWeapon ?? (target.cs.readied.length === 1 ? target.cs.readied[0] : undefined);
+    if (weapon) out.push({ type: 'stamina/dropped', combatant: target.id, weapon, reason: 'disarmed' });
+  }
+  if (action.id === 'trip' && !command.body && command.target && command.check?.success === false) {
+    // "If the attack was made with a weapon and failed the weapon is dropped by the target's feet."
+    const melee = c.cs.readied.filter((w) => c.stats.weapons[w]?.kind === 'melee');
+    const weapon = use.weapon?.weapons[0] ?? (melee.length === 1 ? melee[0] : undefined);
+    if (weapon) out.push({ type: 'stamina/dropped', combatant: c.id, weapon, reason: 'failed trip' });
   }
   if (action.id === 'distracting-attack' && command.target && command.check?.success) {
     // "the target loses one point of defense plus the character's rank in the distracting attack secondary
@@ -507,6 +555,33 @@ export function decide(ctx: Ctx, command: Command): Decision {
     }
     case 'act':
       return act(ctx, command as unknown as Act);
+    case 'abandon': {
+      const c = combatantOf(state, command.actor as string);
+      if (!c) return unknownCombatant(state, command.actor as string);
+      const p = c.cs.performing;
+      if (!p) {
+        return reject(
+          'turn/not-performing',
+          `${c.name} is not in the middle of an action that takes several turns, so there is nothing to abandon.`,
+        );
+      }
+      // A turn the action took when it began is free again; the turn it was declared in is not ("may not
+      // declare multiple actions with a turn requirement of one or greater during their turn").
+      const freesTurn = state.current === c.id && p.declaredTurn !== c.turnsStarted;
+      return [
+        {
+          type: 'stamina/stopped',
+          combatant: c.id,
+          action: p.action,
+          name: p.name,
+          taken: p.taken,
+          turns: p.turns,
+          reason: 'abandoned',
+          inTurn: state.current === c.id,
+          freesTurn,
+        },
+      ];
+    }
     case 'condition': {
       const target = combatantOf(state, command.target as string);
       if (!target) return unknownCombatant(state, command.target as string);
@@ -558,8 +633,41 @@ export function decide(ctx: Ctx, command: Command): Decision {
 /** Cascades: a turn refreshes the character's turn and reaction; a round refreshes once-per-round limits. */
 export function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
   const { state } = ctx;
-  if (event.type === 'turn/started')
-    return [{ type: 'stamina/turn-began', combatant: event.combatant as string }];
+  if (event.type === 'turn/started') {
+    const who = event.combatant as string;
+    const p = state.combatants[who]?.cs.performing;
+    const began: EngineEvent = { type: 'stamina/turn-began', combatant: who };
+    // The action under way takes this turn too ("how many turns a character must take in order to perform that action").
+    if (!p) return [began];
+    return [
+      began,
+      {
+        type: 'stamina/continues',
+        combatant: who,
+        action: p.action,
+        name: p.name,
+        turn: p.taken + 1,
+        turns: p.turns,
+      },
+    ];
+  }
+  if (event.type === 'turn/ended') {
+    const who = event.combatant as string;
+    const p = state.combatants[who]?.cs.performing;
+    // It completes as the last of its turns ends.
+    if (p && p.taken >= p.turns)
+      return [
+        {
+          type: 'stamina/completed',
+          combatant: who,
+          action: p.action,
+          name: p.name,
+          turns: p.turns,
+          ...(p.weapon ? { weapon: p.weapon } : {}),
+        },
+      ];
+    return [];
+  }
   if (event.type === 'round/started') return [{ type: 'stamina/round-began', round: event.round as number }];
   if (event.type === 'combatant/added' && state.status === 'running') {
     const c = event.combatant as { id: string };
@@ -570,9 +678,26 @@ export function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
     return [...rolled, ahead ? schedule(entry) : { type: 'stamina/joins-next-round', combatant: c.id }];
   }
   if (event.type === 'combatant/defeated') {
-    return state.agenda
+    const out: EngineEvent[] = state.agenda
       .filter((e) => e.combatant === event.combatant)
       .map((e) => unschedule(e.id, 'defeated'));
+    const c = state.combatants[event.combatant as string];
+    const p = c?.cs.performing;
+    // A character out of the fight takes no more turns, so the action under way is never completed.
+    if (c && p) {
+      out.push({
+        type: 'stamina/stopped',
+        combatant: c.id,
+        action: p.action,
+        name: p.name,
+        taken: p.taken,
+        turns: p.turns,
+        reason: 'defeated',
+        inTurn: state.current === c.id,
+        freesTurn: false,
+      });
+    }
+    return out;
   }
   return [];
 }

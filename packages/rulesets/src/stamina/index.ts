@@ -10,6 +10,7 @@ import {
 } from '@roundkeeper/engine';
 import { ACTION_KINDS, STAMINA_CATALOG } from './catalog.js';
 import { AIM_AT, commands, decide, react } from './decide.js';
+import { staminaEvents } from './events.js';
 import { staminaPresent } from './present.js';
 import { catalogOf, isRefusal, planUse } from './rules.js';
 import { timeline } from './timeline.js';
@@ -24,6 +25,7 @@ import {
   staminaOptions,
   staminaStats,
 } from './types.js';
+import { applyWeaponChange, describeWeaponUse, type WeaponChange } from './weapons.js';
 
 export type { StaminaTypes } from './types.js';
 
@@ -90,6 +92,16 @@ function evolve(state: State, event: EngineEvent): State | undefined {
       };
       if (event.reaction) patch.reactionTaken = event.name as string;
       else {
+        if (requirement >= 2) {
+          patch.performing = {
+            action,
+            name: event.name as string,
+            turns: requirement,
+            taken: 1,
+            declaredTurn: c.turnsStarted,
+            ...(Array.isArray(event.weapons) ? { weapon: event.weapons[0] as string } : {}),
+          };
+        }
         patch.turn = {
           requirementTaken: requirement >= 1 ? action : c.cs.turn.requirementTaken,
           zeroTaken: requirement === 0 ? [...c.cs.turn.zeroTaken, action] : c.cs.turn.zeroTaken,
@@ -97,6 +109,14 @@ function evolve(state: State, event: EngineEvent): State | undefined {
           actions: [...c.cs.turn.actions, action],
           meters: c.cs.turn.meters + (typeof event.meters === 'number' ? event.meters : 0),
         };
+      }
+      // The weapon's state changes now, except a load taking several turns: it is loaded when it completes.
+      const change = event.weaponChange as WeaponChange | undefined;
+      if (change && !(change === 'load' && requirement >= 2 && !event.reaction)) {
+        Object.assign(
+          patch,
+          applyWeaponChange(c.cs.readied, c.cs.loaded, { weapons: event.weapons as string[], change }),
+        );
       }
       if (typeof event.limit === 'string') patch.roundTaken = [...c.cs.roundTaken, event.limit];
       if (typeof event.reachPaid === 'string') patch.reachPaid = [...c.cs.reachPaid, event.reachPaid];
@@ -137,6 +157,50 @@ function evolve(state: State, event: EngineEvent): State | undefined {
     }
     case 'stamina/arcane':
       return applyArcane(state, event);
+    case 'stamina/continues': {
+      const c = state.combatants[id];
+      const p = c?.cs.performing;
+      if (!c || !p) return state;
+      const action = event.action as string;
+      const next = patchCs(state, id, {
+        performing: { ...p, taken: p.taken + 1 },
+        turn: { ...c.cs.turn, requirementTaken: action, actions: [...c.cs.turn.actions, action] },
+      });
+      const entry: SpentEntry = {
+        round: state.round,
+        combatant: id,
+        action,
+        name: `${p.name} (turn ${p.taken + 1} of ${p.turns})`,
+        stamina: 0,
+        defense: 0,
+        turnRequirement: p.turns,
+        reaction: false,
+        during: id,
+      };
+      return { ...next, rs: { ...next.rs, spent: [...next.rs.spent, entry] } };
+    }
+    case 'stamina/dropped': {
+      const c = state.combatants[id];
+      if (!c) return state;
+      return patchCs(state, id, { readied: c.cs.readied.filter((w) => w !== event.weapon) });
+    }
+    case 'stamina/completed': {
+      const c = state.combatants[id];
+      if (!c) return state;
+      const weapon = typeof event.weapon === 'string' ? event.weapon : null;
+      const loaded =
+        weapon && event.action === 'load-weapon'
+          ? applyWeaponChange(c.cs.readied, c.cs.loaded, { weapons: [weapon], change: 'load' }).loaded
+          : c.cs.loaded;
+      return patchCs(state, id, { performing: null, loaded });
+    }
+    case 'stamina/stopped': {
+      const c = state.combatants[id];
+      if (!c) return state;
+      const patch: Partial<StaminaCombatant> = { performing: null };
+      if (event.freesTurn) patch.turn = { ...c.cs.turn, requirementTaken: null };
+      return patchCs(state, id, patch);
+    }
     case 'stamina/turn-began':
       return patchCs(state, id, { turn: freshTurn(), reactionTaken: null });
     case 'stamina/round-began': {
@@ -156,7 +220,11 @@ function legalActions(state: State, actor: string): LegalAction[] {
   return catalogOf(state).map((action) => {
     let use = planUse(state, actor, action);
     // A reducible action refused for its requirement is still open at requirement 0, for its price.
-    if (isRefusal(use) && use.code === 'turn/requirement-taken' && action.data?.reducible) {
+    if (
+      isRefusal(use) &&
+      (use.code === 'turn/requirement-taken' || use.code === 'turn/performing') &&
+      action.data?.reducible
+    ) {
       const reduced = planUse(state, actor, action, { reduce: true });
       if (!isRefusal(reduced)) use = reduced;
     }
@@ -209,12 +277,17 @@ function describeEvent(event: EngineEvent, state: State): string | null {
       const costs = [`${String(event.stamina)} stamina`];
       if (event.defense) costs.push(`${String(event.defense)} defense`);
       costs.push(`turn requirement ${String(event.turnRequirement)}`);
+      // An action that takes several turns: this is the first of them.
+      if (!event.reaction && (event.turnRequirement as number) >= 2)
+        costs.push(`turn 1 of ${String(event.turnRequirement)}`);
       const why =
         event.reduced === 'first-move'
           ? ', first move'
           : event.reduced === 'penalty-die' || event.reduced === 'cantrip'
             ? ', reduced for a penalty die'
-            : '';
+            : event.scrambled
+              ? ', not reduced after Scramble'
+              : '';
       const check = event.check as { penaltyDice: number; bonusDice: number; notes: string[] } | undefined;
       const dice =
         check && (check.penaltyDice || check.bonusDice)
@@ -222,7 +295,16 @@ function describeEvent(event: EngineEvent, state: State): string | null {
           : '';
       const meters = typeof event.meters === 'number' ? ` ${event.meters} m` : '';
       // What bears on the check (conditions, wind, reach, Aim…), so the GM sees it where the roll is made.
-      const notes = check?.notes.length ? ` — ${check.notes.join('; ')}` : '';
+      const said = [...(check?.notes ?? [])];
+      if (Array.isArray(event.weapons)) {
+        const use = {
+          weapons: event.weapons as string[],
+          change: (event.weaponChange as WeaponChange | undefined) ?? null,
+        };
+        said.push(describeWeaponUse(use, !event.reaction && (event.turnRequirement as number) >= 2));
+      }
+      if (event.ammo) said.push(`ammunition ${event.ammo === 'stow' ? 'stowed' : 'readied'}`);
+      const notes = said.length ? ` — ${said.join('; ')}` : '';
       return `${name(event.combatant)}${event.reaction ? ' reacts:' : ':'} ${String(event.name)}${event.target ? ` → ${name(event.target)}` : ''}${meters} (${costs.join(', ')}${why})${dice}${notes}.`;
     }
     case 'stamina/resources': {
@@ -249,6 +331,23 @@ function describeEvent(event: EngineEvent, state: State): string | null {
     }
     case 'stamina/joins-next-round':
       return `${name(event.combatant)}'s place in the order has passed; they act from next round.`;
+    case 'stamina/dropped':
+      return event.reason === 'disarmed'
+        ? `${name(event.combatant)}'s ${String(event.weapon)} is knocked to the ground.`
+        : `${name(event.combatant)} drops ${String(event.weapon)}.`;
+    case 'stamina/continues':
+      return `${name(event.combatant)}: ${String(event.name)} goes on (turn ${String(event.turn)} of ${String(event.turns)}).`;
+    case 'stamina/completed': {
+      const loaded = event.action === 'load-weapon' && event.weapon ? `: ${String(event.weapon)} loaded` : '';
+      return `${name(event.combatant)} completes ${String(event.name)} (${String(event.turns)} turns)${loaded}.`;
+    }
+    case 'stamina/stopped': {
+      const who = name(event.combatant);
+      if (event.reason === 'defeated')
+        return `${who}'s ${String(event.name)} is interrupted: ${who} is out of the fight.`;
+      const when = `${event.inTurn ? 'in' : 'after'} turn ${String(event.taken)} of ${String(event.turns)}`;
+      return `${who} abandons ${String(event.name)} ${when}; what it cost stays spent.`;
+    }
     default:
       return null;
   }
@@ -325,6 +424,7 @@ export const stamina: Ruleset<StaminaTypes> = {
   optionsSchema: staminaOptions,
   statsSchema: staminaStats,
   commands,
+  events: staminaEvents,
   clock: {
     unit: 'turn',
     describe(state: State, at: Instant): string {
@@ -334,6 +434,8 @@ export const stamina: Ruleset<StaminaTypes> = {
   },
   init: () => ({ spent: [] }),
   initCombatant: (stats) => ({
+    readied: Object.keys(stats.weapons).filter((w) => stats.weapons[w]!.readied),
+    loaded: Object.keys(stats.weapons).filter((w) => stats.weapons[w]!.loaded),
     stamina: stats.stamina,
     defense: stats.defense,
     initiative: null,
@@ -343,6 +445,7 @@ export const stamina: Ruleset<StaminaTypes> = {
     reactionTaken: null,
     arcane: freshArcane(),
     reachPaid: [],
+    performing: null,
   }),
   catalog: () => STAMINA_CATALOG,
   decide,

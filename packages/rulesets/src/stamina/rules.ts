@@ -3,6 +3,7 @@ import { notRunning } from '@roundkeeper/engine';
 import { FREE_ATTACK_AS, flagsOf, isAttack, kindOf, STAMINA_CATALOG } from './catalog.js';
 import { defenseModifiers, has } from './conditions.js';
 import { rank, type State } from './types.js';
+import { isWeaponRefusal, type WeaponInput, type WeaponUse, weaponFor } from './weapons.js';
 
 /** The catalog for an encounter: the text's actions, then the GM's custom actions. */
 export function catalogOf(state: State): ActionDef[] {
@@ -21,12 +22,16 @@ export interface Use {
   defense: number;
   /** Why the requirement is zero when the action's is not. */
   reduced: 'first-move' | 'penalty-die' | 'cantrip' | null;
+  /** A first move that keeps its requirement because the character scrambled. */
+  scrambled?: boolean;
   reaction: boolean;
   /** The action a Free attack is made as. */
   as?: ActionDef;
+  /** The weapon it is made with and what it does to it. */
+  weapon?: WeaponUse;
 }
 
-export interface UseInput {
+export interface UseInput extends WeaponInput {
   target?: string | undefined;
   reduce?: boolean | undefined;
   as?: string | undefined;
@@ -161,22 +166,46 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     }
   }
 
+  // The weapon it is made with; a refusal waits until the turn rules have had their say.
+  const weapon = weaponFor(state, id, made ?? action, input);
+
   // The requirement and costs, after the text's reductions.
   let turnRequirement = reaction ? 0 : (action.cost.turnRequirement ?? 1);
   let stamina = made ? (made.cost.stamina ?? 0) : (action.cost.stamina ?? 0);
   let defense = action.cost.defense ?? 0;
   let reduced: Use['reduced'] = null;
   if (flags.staminaFrom === 'weapon') {
-    stamina = input.load?.stamina ?? c.stats.loadStamina;
-    turnRequirement = input.load?.turnRequirement ?? c.stats.loadTurnRequirement;
+    // "Refer to the weapon's description": the command's numbers, the weapon's, or the sheet's.
+    const w = weapon && !isWeaponRefusal(weapon) ? c.stats.weapons[weapon.weapons[0]!] : undefined;
+    stamina = input.load?.stamina ?? w?.loadStamina ?? c.stats.loadStamina;
+    turnRequirement = reaction
+      ? 0
+      : (input.load?.turnRequirement ?? w?.loadTurnRequirement ?? c.stats.loadTurnRequirement);
   }
-  if (flags.firstMoveFree && !c.cs.turn.moved && turnRequirement > 0) {
-    // Scramble: "move actions they make on their next turn cannot have its turn requirement reduced."
-    if (!has(state, id, 'noReducedMove')) {
+  // Why a move keeps its requirement, for the log and the refusals.
+  let kept: string | null = null;
+  let scrambled = false;
+  if (flags.firstMoveFree && turnRequirement > 0) {
+    if (c.cs.turn.moved) {
+      kept = `${action.name} keeps its turn requirement of ${turnRequirement}: only the first move action of a turn is reduced to 0.`;
+    } else if (has(state, id, 'noReducedMove')) {
+      // Scramble: "move actions they make on their next turn cannot have its turn requirement reduced."
+      scrambled = true;
+      kept = `${action.name} keeps its turn requirement of ${turnRequirement} this turn: ${name} scrambled, and "move actions they make on their next turn cannot have its turn requirement reduced".`;
+    } else {
       turnRequirement = 0;
       reduced = 'first-move';
     }
   }
+  const turn = c.cs.turn;
+  const performing = c.cs.performing;
+  // The action under way took this turn when it began (it was not declared in it).
+  const continuing = performing !== null && performing.declaredTurn !== c.turnsStarted;
+  /** " … can still take it now …" while the turn's one action with a turn requirement is unused. */
+  const unreducedOpen = (who: string): string =>
+    turn.requirementTaken || continuing
+      ? ''
+      : ` ${who} can still take it now without reducing it, at turn requirement ${action.cost.turnRequirement ?? 1}.`;
   if (input.reduce) {
     if (!flags.reducible) {
       return refuse(
@@ -187,7 +216,7 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     if (flags.reducible === 'first-time-penalty-die' && takenThisTurn(state, id, action.id)) {
       return refuse(
         'turn/not-reducible',
-        `${action.name} can be reduced to turn requirement 0 only "the first time it is taken in a turn"; ${name} already took it.`,
+        `${action.name} can be reduced to turn requirement 0 only "the first time it is taken in a turn"; ${name} already took it.${unreducedOpen(name)}`,
       );
     }
     if (flags.reducible === 'cantrip') {
@@ -226,24 +255,42 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
       `${limited.name} is limited to once per round; ${name} already took it this round and can take it again next round.`,
     );
   }
-  const turn = c.cs.turn;
+
   if (!reaction) {
+    // "An action's turn requirement is simply how many turns a character must take in order to perform that action"
+    if (turnRequirement >= 1 && continuing) {
+      return refuse(
+        'turn/performing',
+        `${name} is still performing ${performing.name} (turn ${performing.taken} of ${performing.turns}), which takes this turn; only actions with turn requirement 0 are open. To take ${action.name} instead, give up ${performing.name} first (Abandon); what it cost stays spent.`,
+      );
+    }
     // "a character may not declare multiple actions with a turn requirement of one or greater during their turn"
     if (turnRequirement >= 1 && turn.requirementTaken) {
       const first = findAction(state, turn.requirementTaken)?.name ?? turn.requirementTaken;
+      const taken = performing?.action === turn.requirementTaken ? performing.turns : 1;
       return refuse(
         'turn/requirement-taken',
-        `${name} already took ${first} (turn requirement 1) this turn; only one action with a turn requirement of one or more per turn. Actions with turn requirement 0 are still open.`,
+        `${name} already took ${first} (turn requirement ${taken}) this turn; only one action with a turn requirement of one or more per turn. ${kept ?? 'Actions with turn requirement 0 are still open.'}`,
       );
     }
     // "an action with a standard turn requirement of zero may only be taken once per turn unless detailed otherwise"
     if (turnRequirement === 0 && turn.zeroTaken.includes(action.id) && !flags.repeatable) {
+      // A reduced action is still open at its own requirement while the turn's one is unused.
+      const open = reduced === 'penalty-die' || reduced === 'cantrip' ? unreducedOpen(name) : '';
       return refuse(
         'turn/once-per-turn',
-        `${name} already took ${action.name} at turn requirement 0 this turn; it may be taken once per turn, so again on ${name}'s next turn.`,
+        open
+          ? `${name} already took ${action.name} at turn requirement 0 this turn; it may be taken at turn requirement 0 once per turn.${open}`
+          : `${name} already took ${action.name} at turn requirement 0 this turn; it may be taken once per turn, so again on ${name}'s next turn.`,
       );
     }
     // Quick attack: "This action can not be taken if the character has already taken an action with a turn requirement of one."
+    if (flags.notAfterRequirement && turn.requirementTaken && continuing) {
+      return refuse(
+        'turn/after-requirement',
+        `${action.name} cannot be taken after an action with a turn requirement of one; this turn of ${name}'s is taken by ${performing.name} (turn ${performing.taken} of ${performing.turns}). Take it once ${performing.name} is done, or give ${performing.name} up (Abandon).`,
+      );
+    }
     if (flags.notAfterRequirement && turn.requirementTaken) {
       return refuse(
         'turn/after-requirement',
@@ -251,6 +298,8 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
       );
     }
   }
+
+  if (isWeaponRefusal(weapon)) return refuse(weapon.code, weapon.reason);
 
   const arcane = flags.arcane;
   if (arcane === 'gather') {
@@ -295,6 +344,8 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     }
   }
   const use: Use = { action, turnRequirement, stamina, defense, reduced, reaction };
+  if (scrambled) use.scrambled = true;
   if (made) use.as = made;
+  if (weapon) use.weapon = weapon;
   return use;
 }

@@ -27,15 +27,33 @@ type Enc = ReturnType<typeof encounter>;
 const st = (enc: Enc) => stateOf<StaminaTypes>(enc);
 const cs = (enc: Enc, id: string) => st(enc).combatants[id]!.cs;
 
+/** A readied, loaded bow, a readied off-hand dagger and a readied throwing axe. */
+const kit = {
+  Bow: { kind: 'ranged', readied: true, loaded: true },
+  Dagger: { kind: 'melee', offHand: true, readied: true },
+  Axe: { kind: 'throwing', readied: true },
+};
+/** A readied bow, not loaded. */
+const unloaded = { Bow: { kind: 'ranged', readied: true } };
 const duo = [
-  { id: 'ana', name: 'Ana', side: 'pc', stats: { stamina: 6, defense: 8, reflexes: 3, baseMovement: 9 } },
-  { id: 'bren', name: 'Bren', side: 'npc', stats: { stamina: 6, defense: 8 } },
+  {
+    id: 'ana',
+    name: 'Ana',
+    side: 'pc',
+    stats: { stamina: 6, defense: 8, reflexes: 3, baseMovement: 9, weapons: kit },
+  },
+  { id: 'bren', name: 'Bren', side: 'npc', stats: { stamina: 6, defense: 8, weapons: kit } },
 ];
 const mage = {
   id: 'mira',
   name: 'Mira',
   side: 'pc',
-  stats: { stamina: 8, arcane: true, ranks: { arcaneAptitude: 2, personalDefense: 1, regainComposure: 2 } },
+  stats: {
+    stamina: 8,
+    arcane: true,
+    ranks: { arcaneAptitude: 2, personalDefense: 1, regainComposure: 2 },
+    weapons: kit,
+  },
 };
 
 /** Ana acts first, Bren second (fixed initiative, kept each round unless a test gives new values). */
@@ -190,17 +208,91 @@ describe('Catalog: every action of the text with its stamina cost and turn requi
 
   it('Load weapon(varies): "Refer to the weapon\'s description" — the weapon\'s stats, or the command', () => {
     const enc = fight({}, [
-      { ...duo[0]!, stats: { stamina: 6, loadStamina: 2, loadTurnRequirement: 0 } },
+      { ...duo[0]!, stats: { stamina: 6, loadStamina: 2, loadTurnRequirement: 0, weapons: unloaded } },
       duo[1]!,
     ]);
     const e = must(enc, act('ana', 'load-weapon'));
     const acted = e.find((x) => x.event.type === 'stamina/acted')!.event;
     expect([acted.stamina, acted.turnRequirement]).toEqual([2, 0]);
     must(enc, act('ana', 'basic-attack', { target: 'bren' }));
-    const enc2 = fight();
+    const enc2 = fight({}, [{ ...duo[0]!, stats: { stamina: 6, weapons: unloaded } }, duo[1]!]);
     must(enc2, act('ana', 'load-weapon', { load: { stamina: 1, turnRequirement: 1 } }));
     expect(cs(enc2, 'ana').stamina).toBe(5);
     expect(refused(enc2, act('ana', 'basic-attack', { target: 'bren' })).code).toBe('turn/requirement-taken');
+  });
+});
+
+describe("Weapons: readied and loaded, where the text's actions need them", () => {
+  const armed = (weapons: Record<string, unknown>) =>
+    fight({}, [{ ...duo[0]!, stats: { stamina: 9, weapons } }, duo[1]!]);
+
+  it('Ready/Stow Weapon readies "one or more weapons"; with several to choose from it asks which', () => {
+    const enc = armed({ Sword: {}, Shield: {}, Bow: { kind: 'ranged' } });
+    const which = refused(enc, act('ana', 'ready-stow-weapon', { reduce: true }));
+    expect(which.code).toBe('weapon/which');
+    expect(which.message).toBe(
+      'Ana could ready Sword, Shield and Bow; name the weapon (or weapons) to ready.',
+    );
+    must(enc, act('ana', 'ready-stow-weapon', { weapon: ['Sword', 'Shield'] }));
+    expect(cs(enc, 'ana').readied).toEqual(['Sword', 'Shield']);
+    // Ready/stow weapon/ammo readies "a ranged weapon": the only stowed one.
+    must(enc, act('ana', 'ready-stow-ammo', { reduce: true }));
+    expect(cs(enc, 'ana').readied).toEqual(['Sword', 'Shield', 'Bow']);
+  });
+
+  it('refuses weapons the sheet does not list, and readying a readied one', () => {
+    const enc = armed({ Sword: { readied: true } });
+    expect(refused(enc, act('ana', 'ready-stow-weapon', { weapon: 'Spear' })).message).toBe(
+      'Ana has no weapon called "Spear" (weapons on the sheet: Sword). Add it to the sheet\'s weapons to use it.',
+    );
+    expect(refused(enc, act('ana', 'ready-stow-weapon', { weapon: 'Sword' })).code).toBe('weapon/readied');
+    expect(refused(enc, act('ana', 'ready-stow-ammo', { weapon: 'Sword' })).code).toBe('weapon/not-ranged');
+  });
+
+  it('an attack with a named weapon needs it readied; with the body it needs none', () => {
+    const enc = armed({ Sword: {} });
+    expect(refused(enc, act('ana', 'basic-attack', { target: 'bren', weapon: 'Sword' })).message).toBe(
+      'Sword is not readied; ready it (Ready/Stow Weapon) first, or attack with another weapon or the body.',
+    );
+    must(enc, act('ana', 'basic-attack', { target: 'bren' }));
+  });
+
+  it("a successful Disarm knocks the weapon out of the readied ones; a failed weapon Trip drops the attacker's", () => {
+    const enc = armed({ Sword: { readied: true } });
+    expect(
+      refused(enc, act('ana', 'disarm', { target: 'bren', targetWeapon: 'Spear', check: { successes: 1 } }))
+        .message,
+    ).toBe('Bren does not wield "Spear" (readied: Bow, Dagger, Axe). Name one of the weapons Bren holds.');
+    const e = must(
+      enc,
+      act('ana', 'disarm', {
+        target: 'bren',
+        targetWeapon: 'Dagger',
+        check: { successes: 1, success: true },
+      }),
+    );
+    expect(e.map((x) => x.event.type)).toContain('stamina/dropped');
+    expect(cs(enc, 'bren').readied).toEqual(['Bow', 'Axe']);
+    nextUntil(enc, 'ana');
+    must(enc, act('ana', 'trip', { target: 'bren', check: { successes: 0, success: false } }));
+    expect(cs(enc, 'ana').readied).toEqual([]);
+  });
+
+  it('a load of turn requirement 2 loads the weapon when its last turn ends', () => {
+    const enc = armed({
+      Arbalest: { kind: 'ranged', readied: true, loadTurnRequirement: 2, loadStamina: 1 },
+    });
+    const e = must(enc, act('ana', 'load-weapon'));
+    expect(e.find((x) => x.event.type === 'stamina/acted')!.event).toMatchObject({
+      stamina: 1,
+      turnRequirement: 2,
+    });
+    nextUntil(enc, 'ana');
+    expect(cs(enc, 'ana').loaded).toEqual([]);
+    expect(refused(enc, act('ana', 'loose', { target: 'bren' })).code).toBe('turn/performing');
+    must(enc, { type: 'next' });
+    expect(cs(enc, 'ana').loaded).toEqual(['Arbalest']);
+    expect(refused(enc, act('bren', 'load-weapon')).code).toBe('weapon/not-ready');
   });
 });
 
@@ -259,9 +351,9 @@ describe("Catalog: each action's own penalty dice as its text sets them", () => 
   it('Off-hand attack: two penalty dice less the off-hand attack rank, plus the off-hand die', () => {
     const enc = fight();
     expect(checkOf(must(enc, act('ana', 'off-hand-attack', { target: 'bren' }))).penaltyDice).toBe(3);
-    const enc2 = fight({}, [{ ...duo[0]!, stats: { ranks: { offHandAttack: 1 } } }, duo[1]!]);
+    const enc2 = fight({}, [{ ...duo[0]!, stats: { ranks: { offHandAttack: 1 }, weapons: kit } }, duo[1]!]);
     expect(checkOf(must(enc2, act('ana', 'off-hand-attack', { target: 'bren' }))).penaltyDice).toBe(2);
-    const enc3 = fight({}, [{ ...duo[0]!, stats: { ranks: { offHandAttack: 4 } } }, duo[1]!]);
+    const enc3 = fight({}, [{ ...duo[0]!, stats: { ranks: { offHandAttack: 4 }, weapons: kit } }, duo[1]!]);
     expect(checkOf(must(enc3, act('ana', 'off-hand-attack', { target: 'bren' }))).penaltyDice).toBe(1);
   });
 
@@ -463,7 +555,10 @@ describe('Turn rules: the first move action of a turn has its turn requirement r
 
 describe('Turn rules: a turn-requirement-0 action at most once per turn', () => {
   it('refuses the same turn-requirement-0 action twice in a turn', () => {
-    const enc = fight({}, [{ ...duo[0]!, stats: { stamina: 6, loadTurnRequirement: 0 } }, duo[1]!]);
+    const enc = fight({}, [
+      { ...duo[0]!, stats: { stamina: 6, loadTurnRequirement: 0, weapons: unloaded } },
+      duo[1]!,
+    ]);
     must(enc, act('ana', 'load-weapon'));
     const r = refused(enc, act('ana', 'load-weapon'));
     expect(r.code).toBe('turn/once-per-turn');
@@ -487,6 +582,91 @@ describe('Turn rules: a turn-requirement-0 action at most once per turn', () => 
     must(enc, { type: 'start', initiative: { ana: 9, bren: 1 } });
     must(enc, act('ana', 'shout'));
     must(enc, act('ana', 'shout'));
+  });
+});
+
+describe("Turn rules: an action with a turn requirement of 2 or 3 takes that many of the character's turns", () => {
+  /** A GM ritual of turn requirement `turns` for Mira; Mira acts first. */
+  function ritual(turns: number): Enc {
+    const enc = encounter(
+      { ruleset: 'stamina', options: { recheckInitiative: false }, combatants: [mage, duo[1]!] },
+      registry,
+    );
+    must(enc, {
+      type: 'define-action',
+      action: { id: 'ritual', name: 'Ritual', kind: 'magic', cost: { stamina: 1, turnRequirement: turns } },
+    });
+    must(enc, { type: 'start', initiative: { mira: 9, bren: 1 } });
+    must(enc, act('mira', 'ritual'));
+    return enc;
+  }
+
+  it('completes as its last turn ends, across rounds, and only then', () => {
+    const enc = ritual(3);
+    const done = (entries: ReturnType<typeof must>) =>
+      entries.some((e) => e.event.type === 'stamina/completed');
+    expect(done(must(enc, { type: 'next' }))).toBe(false);
+    expect(done(must(enc, { type: 'next' }))).toBe(false); // round 2: turn 2 of 3
+    expect(cs(enc, 'mira').performing).toMatchObject({ taken: 2, turns: 3 });
+    expect(done(must(enc, { type: 'next' }))).toBe(false);
+    expect(done(must(enc, { type: 'next' }))).toBe(false); // round 3: turn 3 of 3
+    expect(done(must(enc, { type: 'next' }))).toBe(true); // Mira's third turn ends
+    expect(cs(enc, 'mira').performing).toBeNull();
+    nextUntil(enc, 'mira');
+    must(
+      enc,
+      act('mira', 'cast-gated-spell', { spell: { difficulty: 1, cost: 1 }, check: { successes: 1 } }),
+    );
+  });
+
+  it('in a turn it takes, turn-requirement-1 actions are disabled with the reason; reduced ones stay open', () => {
+    const enc = ritual(2);
+    nextUntil(enc, 'mira');
+    const legal = stamina.legalActions(st(enc), 'mira');
+    const attack = legal.find((l) => l.action.id === 'basic-attack')!;
+    expect(attack).toMatchObject({ enabled: false, code: 'turn/performing' });
+    expect(attack.reason).toContain('Mira is still performing Ritual (turn 2 of 2)');
+    expect(legal.find((l) => l.action.id === 'ready-stow-weapon')).toMatchObject({
+      enabled: true,
+      cost: { turnRequirement: 0, penaltyDice: 1 },
+    });
+    const quick = refused(enc, act('mira', 'quick-attack', { target: 'bren' }));
+    expect(quick.code).toBe('turn/after-requirement');
+    expect(quick.message).toContain("this turn of Mira's is taken by Ritual (turn 2 of 2)");
+    // A quick cantrip must be the only magic action until the next turn: the ritual is one, this turn.
+    expect(refused(enc, act('mira', 'cast-cantrip', { reduce: true })).code).toBe('magic/cantrip-reduced');
+  });
+
+  it('abandoning in the turn it was declared does not open a second turn-requirement action', () => {
+    const enc = ritual(2);
+    const e = must(enc, { type: 'abandon', actor: 'mira' });
+    expect(e.map((x) => x.event.type)).toContain('stamina/stopped');
+    expect(refused(enc, act('mira', 'basic-attack', { target: 'bren' })).code).toBe('turn/requirement-taken');
+    must(enc, { type: 'next' });
+    nextUntil(enc, 'mira');
+    expect(cs(enc, 'mira').turn.requirementTaken).toBeNull();
+  });
+
+  it("abandoned between its turns, the next turn is the character's own again", () => {
+    const enc = ritual(3);
+    must(enc, { type: 'next' });
+    const stopped = must(enc, { type: 'abandon', actor: 'mira' });
+    expect(stopped.find((e) => e.event.type === 'stamina/stopped')!.event).toMatchObject({
+      taken: 1,
+      turns: 3,
+      inTurn: false,
+      freesTurn: false,
+    });
+    nextUntil(enc, 'mira');
+    expect(cs(enc, 'mira').turn.requirementTaken).toBeNull();
+    must(enc, act('mira', 'basic-attack', { target: 'bren' }));
+  });
+
+  it('a reaction between its turns does not stop it ("Reactions have no turn requirement")', () => {
+    const enc = ritual(2);
+    must(enc, { type: 'next' });
+    must(enc, act('mira', 'scramble'));
+    expect(cs(enc, 'mira').performing).toMatchObject({ taken: 1, turns: 2 });
   });
 });
 
@@ -840,7 +1020,7 @@ describe("Combat modifiers as conditions, with the text's numbers, shown on the 
   });
 
   it('Aim: bonus dice on ranged attacks against the target', () => {
-    const enc = fight({}, [{ ...duo[0]!, stats: { ranks: { aim: 1 } } }, duo[1]!]);
+    const enc = fight({}, [{ ...duo[0]!, stats: { ranks: { aim: 1 }, weapons: kit } }, duo[1]!]);
     must(enc, act('ana', 'aim', { target: 'bren' }));
     nextUntil(enc, 'ana', { ana: 9, bren: 1 });
     const shot = must(enc, act('ana', 'loose', { target: 'bren' }));
@@ -993,8 +1173,14 @@ describe('Properties: any command sequence keeps the invariants', () => {
         reduce: fc.boolean(),
         bonusDice: fc.integer({ min: 1, max: 3 }),
         spell: fc.constant({ difficulty: 1, cost: 1 }),
+        load: fc.record({ stamina: fc.constant(0), turnRequirement: fc.integer({ min: 0, max: 3 }) }),
+        weapon: fc.constantFrom('Bow', 'Dagger', 'Axe'),
+        stow: fc.boolean(),
+        check: fc.record({ successes: fc.integer({ min: 0, max: 2 }), success: fc.boolean() }),
       }),
     },
+    { weight: 1, arbitrary: fc.record({ type: fc.constant('abandon'), actor: fc.constantFrom(...ids) }) },
+    { weight: 1, arbitrary: fc.record({ type: fc.constant('defeat'), combatant: fc.constantFrom(...ids) }) },
     {
       weight: 1,
       arbitrary: fc.record({
@@ -1017,6 +1203,15 @@ describe('Properties: any command sequence keeps the invariants', () => {
         for (const c of Object.values(st(enc).combatants)) {
           expect(c.cs.stamina).toBeGreaterThanOrEqual(0);
           expect(c.cs.defense).toBeGreaterThanOrEqual(0);
+          // An action under way has taken at least one and at most all of its turns; loaded weapons are readied
+          // or were when loaded, and every weapon named is on the sheet.
+          if (c.cs.performing) {
+            expect(c.cs.performing.taken).toBeGreaterThanOrEqual(1);
+            expect(c.cs.performing.taken).toBeLessThanOrEqual(c.cs.performing.turns);
+            expect(c.active).toBe(true);
+          }
+          for (const w of [...c.cs.readied, ...c.cs.loaded])
+            expect(Object.keys(c.stats.weapons)).toContain(w);
         }
       }),
       { numRuns: 100 },
@@ -1098,7 +1293,7 @@ describe('Melee actions: Flurry of blows and Lunge penalty dice; lost parry bonu
     expect(st(enc).effects.map((e) => e.name)).toEqual(['No parry (Off-hand attack)']);
     must(enc, { type: 'next' });
     expect(checkOf(must(enc, act('bren', 'basic-attack', { target: 'ana' }))).notes).toContain(
-      'Ana No parry (Off-hand attack): no parry bonus',
+      'Ana No parry (Off-hand attack): no parry bonus from Dagger',
     );
     must(enc, { type: 'next' }); // round 2: Ana's turn begins
     expect(st(enc).effects).toHaveLength(0);
@@ -1150,13 +1345,47 @@ describe('Wind: "massless ranged magical effects do not suffer ranged penalties 
 });
 
 describe('Defensive Stance: "double their melee defense bonus … until their next turn", shown on melee attacks', () => {
-  it('notes the doubled melee defense bonus on melee attacks against the character until their next turn', () => {
-    const enc = fight();
+  it("parry counts while the weapon is readied; an Off-hand attack loses only the off-hand weapon's parry", () => {
+    const parrying = {
+      Sword: { readied: true, parry: 2 },
+      Dagger: { offHand: true, readied: true, parry: 1 },
+      Buckler: { readied: true, block: 9 },
+    };
+    const enc = fight({}, [{ ...duo[0]!, stats: { weapons: parrying } }, duo[1]!]);
+    must(enc, act('ana', 'off-hand-attack', { target: 'bren' }));
+    must(enc, { type: 'next' });
+    // A block of 9 is complete cover: "can not be attacked" — until the shield is down or Ana is surprised.
+    expect(refused(enc, act('bren', 'basic-attack', { target: 'ana' })).code).toBe('target/fully-covered');
+    must(enc, { type: 'condition', target: 'ana', condition: 'surprised' });
+    expect(checkOf(must(enc, act('bren', 'basic-attack', { target: 'ana' }))).notes[0]).toBe(
+      'Ana surprised: no melee or ranged defense bonuses (parry, block)',
+    );
+    const shield = fight({}, [
+      { ...duo[0]!, stats: { weapons: { ...parrying, Buckler: { block: 9 } } } },
+      duo[1]!,
+    ]);
+    must(shield, act('ana', 'off-hand-attack', { target: 'bren' }));
+    must(shield, { type: 'next' });
+    expect(checkOf(must(shield, act('bren', 'basic-attack', { target: 'ana' }))).notes).toEqual([
+      "Ana's melee defense +2",
+      'Ana parry +2 (Sword)',
+      'Ana No parry (Off-hand attack): no parry bonus from Dagger',
+    ]);
+  });
+
+  it('doubles the melee defense bonus on melee attacks against the character until their next turn', () => {
+    const enc = fight({}, [{ ...duo[0]!, stats: { meleeDefenseBonus: 2, rangedDefenseBonus: 1 } }, duo[1]!]);
     must(enc, act('ana', 'defensive-stance', { check: { successes: 0 } }));
     must(enc, { type: 'next' });
-    expect(checkOf(must(enc, act('bren', 'basic-attack', { target: 'ana' }))).notes).toContain(
-      'Ana Defensive Stance: melee defense bonus doubled',
-    );
+    expect(checkOf(must(enc, act('bren', 'quick-attack', { target: 'ana' }))).notes).toEqual([
+      "Ana's melee defense +4",
+      'Ana Defensive Stance: melee defense bonus doubled (+2 → +4)',
+    ]);
+    // Not the ranged bonus: a shot meets the plain +1.
+    expect(checkOf(must(enc, act('bren', 'loose', { target: 'ana' }))).notes).toEqual([
+      "Ana's ranged defense +1",
+      'Ana ranged defense bonus +1',
+    ]);
     must(enc, { type: 'next' }); // round 2: Ana's turn begins, the stance ends
     expect(st(enc).effects).toHaveLength(0);
   });

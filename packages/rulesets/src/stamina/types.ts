@@ -31,6 +31,46 @@ export const staminaOptions = z.object({
     .describe('Penalty dice wind adds to ranged attack checks (0–5).'),
 });
 
+/** One weapon on the sheet, by name ("Bow", "Dagger"): what the text's actions need to know of it. */
+export const weaponSchema = z.object({
+  kind: z
+    .enum(['melee', 'ranged', 'throwing'])
+    .default('melee')
+    .describe('melee, ranged (loosed, needs loading) or throwing (thrown by Throw Weapon).'),
+  offHand: z.boolean().default(false).describe('Wielded in the off hand (Off-hand attack).'),
+  readied: z.boolean().default(false).describe('Readied when combat starts.'),
+  loaded: z.boolean().default(false).describe('Loaded when combat starts (ranged weapons).'),
+  loadStamina: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .optional()
+    .describe("Stamina to load it (the weapon's description); the sheet's loadStamina if left out."),
+  loadTurnRequirement: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .optional()
+    .describe("Turn requirement to load it; the sheet's loadTurnRequirement if left out."),
+  parry: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .default(0)
+    .describe('Parry bonus to melee defense while it is readied.'),
+  block: z
+    .number()
+    .int()
+    .min(0)
+    .max(9)
+    .default(0)
+    .describe("A shield's block bonus while it is readied: it counts as a piece of cover."),
+});
+export type Weapon = z.output<typeof weaponSchema>;
+
 const rankName = z.string().regex(/^[a-z][A-Za-z]*$/, 'use camelCase letters, e.g. regainComposure');
 
 export const staminaStats = z.object({
@@ -46,6 +86,20 @@ export const staminaStats = z.object({
     .describe('Reflexes stat (a flat footed character loses this much defense).'),
   baseMovement: z.number().int().min(0).max(100).default(6).describe('Base movement in meters.'),
   reach: z.number().int().min(0).max(100).default(0).describe("Reach of the character's melee attack."),
+  meleeDefenseBonus: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(0)
+    .describe('Melee defense bonus (doubled by Defensive Stance), over defense against melee attacks.'),
+  rangedDefenseBonus: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .default(0)
+    .describe('Ranged defense bonus (doubled by Dodge), over defense against ranged attacks.'),
   arcane: z.boolean().default(false).describe('Has an arcane trait (needed for magic actions).'),
   loadStamina: z
     .number()
@@ -61,6 +115,10 @@ export const staminaStats = z.object({
     .max(10)
     .default(1)
     .describe("Turn requirement to load the readied weapon (the weapon's description)."),
+  weapons: z
+    .record(z.string().min(1).max(64), weaponSchema)
+    .default({})
+    .describe('Weapons by name, e.g. {"Bow": {"kind": "ranged", "readied": true, "loaded": true}}.'),
   ranks: z
     .record(rankName, z.number().int().min(0).max(20))
     .default({})
@@ -97,6 +155,24 @@ export type ArcaneStore = {
   dues: number;
 };
 
+/**
+ * An action with a turn requirement of two or more, under way: "how many turns a character must take in order to
+ * perform that action". It takes the turn it was declared in and the character's next turns until `taken`
+ * reaches `turns`, and completes as the last of them ends.
+ */
+export type Performing = {
+  action: string;
+  name: string;
+  /** The action's turn requirement: the turns it takes. */
+  turns: number;
+  /** The character's turns it has taken so far, the current one included. */
+  taken: number;
+  /** The character's turn count (turnsStarted) when it was declared. */
+  declaredTurn: number;
+  /** The weapon it is done with (Load weapon: the weapon loaded when it completes). */
+  weapon?: string;
+};
+
 export type StaminaCombatant = {
   stamina: number;
   defense: number;
@@ -111,6 +187,11 @@ export type StaminaCombatant = {
   arcane: ArcaneStore;
   /** Opponents with greater reach this character has already paid the reach penalty against. */
   reachPaid: string[];
+  /** The action with a turn requirement of two or more the character is in the middle of. */
+  performing: Performing | null;
+  /** The sheet's weapons now readied, and the ranged ones now loaded. */
+  readied: string[];
+  loaded: string[];
 };
 
 /** One action as the timeline shows it: who, what, what it cost, on whose turn. */

@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { type ActParams, check, currentMark, perform, taraCatalog } from './actions.js';
 import { TARA_CATALOG, validateCustomAction } from './catalog.js';
 import { describeTaraEvent } from './describe.js';
+import { taraEvents } from './events.js';
 import { evolveTara } from './evolve.js';
 import { type RollRequest, reachEntry, rollInitiative, startRound, turnEntry } from './initiative.js';
 import { instantAt, MARKS_PER_ROUND, markOf } from './marks.js';
@@ -316,6 +317,7 @@ export const taraCorax: Ruleset<TaraTypes> = {
   optionsSchema: taraOptions,
   statsSchema: taraStats,
   commands,
+  events: taraEvents,
   clock: {
     unit: 'Mark',
     describe: (_state, at: Instant) => `Round ${at.round} · Mark ${markOf(at)}`,

@@ -20,6 +20,11 @@ export const tempoCommands = {
     spell: z.string().trim().min(1).max(80).optional(),
     strike: z.boolean().optional(),
   }),
+  /**
+   * 003 "players can inform the GM they are taking an action at that Tempo": this character takes the next
+   * turn of the tempo the count comes to, before the others of their side planned there.
+   */
+  'act-next': z.object({ actor }),
   /** Withdraws a planned action not yet taken. */
   unplan: z.object({ actor, plan: id }),
   /** The GM's count: ends planning, or ends the current turn and goes to the next planned action. */

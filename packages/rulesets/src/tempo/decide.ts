@@ -3,6 +3,7 @@ import {
   type Command,
   cannotStart,
   combatantOf,
+  compareInstants,
   type DecideContext,
   type Decision,
   type EngineEvent,
@@ -20,13 +21,12 @@ import {
 import { findAction, isReaction, weaponSpeedOf } from './catalog.js';
 import {
   type C,
-  compareAfterNow,
   currentTempo,
   type ExertUse,
   exertLegality,
   maxExertion,
   ownTurn,
-  planInstant,
+  placePlan,
   planLegality,
   reactionLegality,
   strikeLegality,
@@ -149,6 +149,53 @@ function decidePlan(ctx: Ctx, command: Command): Decision {
   ];
 }
 
+/**
+ * 003: "the GM counts from 0 to 9, and players can inform the GM they are taking an action at that
+ * Tempo" — the text orders only PCs before NPCs, so within a side the table chooses. The character's
+ * action at the tempo the count comes to next moves ahead of the others of their side there (they
+ * follow it in their previous order).
+ */
+function decideActNext(ctx: Ctx, command: Command): Decision {
+  const { state } = ctx;
+  const c = commandable(ctx, command.actor as string);
+  if (isRejection(c)) return c;
+  const stopped = notRunning(state);
+  if (stopped) return stopped;
+  if (c.cs.dead || !c.active)
+    return reject('combatant/defeated', `${c.name} is out of the fight and takes no more turns.`);
+  const turns = state.agenda.filter((e) => e.kind === 'turn' && e.at.round === state.round);
+  const next = turns[0];
+  if (!next) {
+    return reject(
+      'order/nothing-planned',
+      `No planned action is left this round; ${c.name} acts again after the next planning phase.`,
+    );
+  }
+  const [tempo, side] = next.at.at as [number, number];
+  const part = side === 0 ? 'PCs' : 'NPCs';
+  const own = turns.find((e) => e.combatant === c.id && e.at.at[0] === tempo && e.at.at[1] === side);
+  if (!own) {
+    const why =
+      (c.side === 'pc' ? 0 : 1) !== side
+        ? `the next turns are the ${part}' at tempo ${tempo}, and ${c.name} is not one of the ${part}`
+        : `${c.name} has no action still to take at tempo ${tempo}, where the count goes next`;
+    return reject(
+      'order/not-next',
+      `${c.name} cannot take the next turn: ${why}. Change a planned action to one at tempo ${tempo} (or Exert to move one there), or wait for the count to reach ${c.name}'s action.`,
+    );
+  }
+  const ahead = turns.filter(
+    (e) => e.at.at[0] === tempo && e.at.at[1] === side && compareInstants(e.at, own.at) < 0,
+  );
+  return [
+    { type: 'tempo/acts-next', combatant: c.id, tempo },
+    // The others keep their order among themselves, right after this character's action.
+    ...ahead.map((e) =>
+      schedule({ ...e, at: { round: e.at.round, at: [...own.at.at, 1, ...e.at.at.slice(2)] } }),
+    ),
+  ];
+}
+
 function decideAct(ctx: Ctx, command: Command): Decision {
   const { state } = ctx;
   const c = commandable(ctx, command.actor as string);
@@ -266,9 +313,11 @@ function decideMove(ctx: Ctx, command: Command): Decision {
     const kind = turn.slot === 'extra' ? 'an Extra' : 'a Free';
     return reject(
       'move/no-normal-move',
-      moveAction && !turn.acted
-        ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"); perform the Move action first ("act"), then move up to Speed ${c.stats.speed}.`
-        : `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"), and has no movement left from a Move action.`,
+      !moveAction
+        ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"), and ${def?.name ?? 'this action'} is not a Move action, so ${c.name} does not move on this turn.`
+        : !turn.acted
+          ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"); perform the Move action first ("act"), then move up to Speed ${c.stats.speed}.`
+          : `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"), and has used all the movement of the Move action (Speed ${c.stats.speed}).`,
     );
   }
   if (distance > turn.moveLeft) {
@@ -368,9 +417,8 @@ function decideExert(ctx: Ctx, command: Command): Decision {
           `Say the new tempo (0–9) for the action; it is at tempo ${item.tempo} now.`,
         );
       }
-      const at = planInstant(state, c, tempo, c.cs.plan.indexOf(item));
-      const passed = compareAfterNow(state, at);
-      if (passed) return passed;
+      const at = placePlan(state, c, tempo, c.cs.plan.indexOf(item));
+      if (isRejection(at)) return at;
       ev.plan = item.id;
       ev.tempo = tempo;
       events.push(schedule(planEntry(state, c, { ...item, tempo }, at)));
@@ -482,6 +530,8 @@ export function decide(ctx: Ctx, command: Command): Decision {
     }
     case 'plan':
       return decidePlan(ctx, command);
+    case 'act-next':
+      return decideActNext(ctx, command);
     case 'unplan': {
       const c = commandable(ctx, command.actor as string);
       if (isRejection(c)) return c;

@@ -20,6 +20,8 @@ export function describeEvent(event: EngineEvent, state: State): string | null {
   switch (event.type) {
     case 'tempo/planning':
       return `Planning phase: each character picks their actions for round ${String(event.round)}.`;
+    case 'tempo/acts-next':
+      return `${name(event.combatant)} takes the next turn at tempo ${String(event.tempo)}.`;
     case 'tempo/counting':
       return 'The GM counts tempo from 0 to 9.';
     case 'tempo/planned': {

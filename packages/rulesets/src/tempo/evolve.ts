@@ -30,6 +30,7 @@ export function evolve(state: State, event: EngineEvent): State | undefined {
       }
       return s;
     }
+    case 'tempo/acts-next':
     case 'tempo/counting':
       return { ...state, rs: { ...state.rs, phase: 'tempo' } };
     case 'tempo/planned': {

@@ -27,6 +27,14 @@ export function maxExertion(c: C): number {
   return Math.max(1, 2 + c.stats.FOR);
 }
 
+/** How the maximum comes about, arithmetic that adds up: "3 = 2 + FOR 1", "1: 2 + FOR -3 = -1, raised to the minimum of 1". */
+export function maxExertionText(c: C): string {
+  const sum = 2 + c.stats.FOR;
+  return sum >= 1
+    ? `${sum} = 2 + FOR ${c.stats.FOR}`
+    : `1: 2 + FOR ${c.stats.FOR} = ${sum}, raised to the minimum of 1`;
+}
+
 /** The tempo of the current turn, or null outside the count. Instants are [tempo, side, order…]. */
 export function currentTempo(state: State): number | null {
   if (state.rs.phase !== 'tempo' || !state.now) return null;
@@ -48,11 +56,34 @@ export function compareAfterNow(state: State, at: Instant, what = 'The action'):
   const now = currentTempo(state);
   const tempo = at.at[0]!;
   const side = at.at[1] === 0 ? 'PCs' : 'NPCs';
+  const acting = state.now.at[1] === 0 ? 'PCs' : 'NPCs';
   const why =
     now !== null && now === tempo
-      ? `the ${side}' part of tempo ${tempo} is already over`
+      ? `the ${side}' part of tempo ${tempo} is over: the ${acting} are acting at it`
       : `the count is already at tempo ${now ?? '?'}`;
   return reject('plan/tempo-passed', `${what} would happen at tempo ${tempo}, but ${why}.`, { tempo });
+}
+
+/**
+ * Where a plan (new, changed, or moved by Exert) goes on the count. 003: "All players perform their
+ * actions at that Tempo, then all NPCs" — a side's part of a tempo lasts until its last action there is
+ * done, and within it the table chooses the order (act-next), so roster order does not close it: a plan
+ * at the tempo and side acting now, whose place in roster order has passed, comes right after the
+ * current turn. A tempo or part already over is refused.
+ */
+export function placePlan(
+  state: State,
+  c: C,
+  tempo: number,
+  seq: number,
+  what = 'The action',
+): Instant | Rejection {
+  const at = planInstant(state, c, tempo, seq);
+  const now = state.now;
+  if (!now || compareInstants(at, now) > 0) return at;
+  if (currentTempo(state) === tempo && now.at[1] === sideIndex(c) && state.current !== null)
+    return { round: state.round, at: [...now.at, 1, ...at.at.slice(2)] };
+  return compareAfterNow(state, at, what) ?? at;
 }
 
 export function nameOf(state: State, id: string | null | undefined): string {
@@ -209,17 +240,22 @@ export function planLegality(
         clash === 'attack'
           ? 'all attacks are one action'
           : 'each action in a round must be a different action (Unique Action Restriction)';
+      // 003 Inventory: a Strike consumable "also counts as an Attack action for the Unique Action
+      // Restriction" — say so, or the clash with an Attack reads as nonsense.
+      const strikeHere = clash === 'attack' && req.strike === true && !weaponSpeedOf(state, def);
+      const strikeThere = clash === 'attack' && p.strike === true && !weaponSpeedOf(state, otherDef);
+      const mine = strikeHere ? 'with a Strike consumable it counts as an Attack action, and ' : '';
+      const theirs = strikeThere ? ' with a Strike consumable, which counts as an Attack action' : '';
       return reject(
         'unique/repeated',
-        `${def.name} is unavailable: you already ${p.taken ? 'took' : 'planned'} ${otherDef.name} — ${why}.`,
+        `${def.name} is unavailable: ${mine}you already ${p.taken ? 'took' : 'planned'} ${otherDef.name}${theirs} — ${why}.`,
         { action: def.id, clash: otherDef.id },
       );
     }
   }
   const seq = req.replace ? c.cs.plan.findIndex((p) => p.id === req.replace?.id) : c.cs.plan.length;
-  const at = planInstant(state, c, tempo, seq);
-  const passed = compareAfterNow(state, at, def.name);
-  if (passed) return passed;
+  const at = placePlan(state, c, tempo, seq, def.name);
+  if ('code' in at) return at;
   return { slot, tempo, at };
 }
 
@@ -352,7 +388,7 @@ export function exertLegality(state: State, c: C, use: ExertUse, amount = 1): Re
   if (c.cs.exertion >= max) {
     return reject(
       'exert/max',
-      `${c.name} is at Maximum Exertion (${max} = 2 + FOR ${c.stats.FOR}, minimum 1) and cannot willingly take any more; Resting lowers it (Rest, then Recover with a Shift).`,
+      `${c.name} is at Maximum Exertion (${maxExertionText(c)}) and cannot willingly take any more; Resting lowers it (Rest, then Recover with a Shift).`,
     );
   }
   if (c.cs.exertion + amount > max) {

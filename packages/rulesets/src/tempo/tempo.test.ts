@@ -59,6 +59,49 @@ describe('Round structure: 2 actions per round, picked in a secret planning phas
   });
 });
 
+describe("Order within a tempo: the table chooses (act-next); a side's part lasts until its last action", () => {
+  it('act-next moves a PC ahead of the other PCs at the tempo the count comes to, never past the NPCs', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'guard');
+    plan(enc, 'ana', 'hide');
+    plan(enc, 'bren', 'move');
+    plan(enc, 'bren', 'slow-attack');
+    plan(enc, 'wolf', 'move');
+    // Both PCs at tempo 4 (Guard, Move): roster order would be Ana first.
+    const r = refused(enc, { type: 'act-next', actor: 'wolf' });
+    expect(r.code).toBe('order/not-next');
+    expect(r.message).toContain("the next turns are the PCs' at tempo 4, and Wolf is not one of the PCs");
+    expect(enc.execute({ type: 'act-next', actor: 'bren' }, { by: alice })).toMatchObject({
+      code: 'auth/not-yours',
+    });
+    expect(enc.execute({ type: 'act-next', actor: 'bren' }, { by: bob })).not.toHaveProperty('code');
+    // Moving Ana's Guard behind Bren's Move does not reveal it to the table or to Bren's player.
+    for (const viewer of [bob, table]) {
+      const log = JSON.stringify(viewLog(enc.entries, viewer, enc.state, tempo as never));
+      expect(log).not.toContain('Guard');
+    }
+    const gm = JSON.stringify(viewLog(enc.entries, { role: 'gm' }, enc.state, tempo as never));
+    expect(gm).toContain('Ana: Guard');
+    must(enc, { type: 'next' });
+    expect([enc.state.current, ts(enc).combatants.bren!.cs.turn!.action]).toEqual(['bren', 'move']);
+    must(enc, { type: 'next' });
+    expect([enc.state.current, ts(enc).combatants.ana!.cs.turn!.action]).toEqual(['ana', 'guard']);
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('wolf');
+    const late = refused(enc, { type: 'act-next', actor: 'bren' });
+    expect(late.message).toContain('Bren has no action still to take at tempo 6');
+  });
+
+  it('a PC with nothing at the next tempo is told how to get there', () => {
+    const enc = planned();
+    const r = refused(enc, { type: 'act-next', actor: 'bren' });
+    expect(r.message).toBe(
+      "Bren cannot take the next turn: Bren has no action still to take at tempo 2, where the count goes next. Change a planned action to one at tempo 2 (or Exert to move one there), or wait for the count to reach Bren's action.",
+    );
+  });
+});
+
 describe('Round structure: secret plans (view and viewLog)', () => {
   it("a player's plan is absent from another player's view and the table view until taken", () => {
     const enc = fight();
@@ -293,6 +336,16 @@ describe('Unique Action Restriction', () => {
     must(enc, { type: 'start' });
     plan(enc, 'ana', 'inventory', { strike: true });
     expect(refused(enc, { type: 'plan', actor: 'ana', action: 'slow-attack' }).code).toBe('unique/repeated');
+  });
+
+  it('an Inventory Strike refused after an Attack says it counts as an Attack', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'quick-attack');
+    const r = refused(enc, { type: 'plan', actor: 'ana', action: 'inventory', strike: true });
+    expect(r.message).toBe(
+      'Inventory is unavailable: with a Strike consumable it counts as an Attack action, and you already planned Quick Attack — all attacks are one action.',
+    );
   });
 
   it('an ability-granted action is unique unless it lists another action; if it does it is that action', () => {
@@ -667,7 +720,7 @@ describe('Exert and Exertion', () => {
     must(enc, { type: 'next' });
     must(enc, { type: 'exert', actor: 'frail', use: 'momentum' });
     expect(refused(enc, { type: 'exert', actor: 'frail', use: 'momentum' }).message).toContain(
-      '(1 = 2 + FOR -4',
+      '(1: 2 + FOR -4 = -2, raised to the minimum of 1)',
     );
   });
 

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+
+/**
+ * Schemas of the engine's own events. They say what each fact holds and, through `combatant` annotations
+ * (see `params.ts`), whom it names: redaction reads those instead of guessing from field names, and a
+ * property test generates every event of every schema to prove no hidden combatant survives a view.
+ * A ruleset declares its own events the same way (`Ruleset.events`).
+ */
+
+/** A combatant id an event names. */
+export const namedId = () => z.string().meta({ combatant: 'ref' });
+
+const json = z.json();
+const jsonObject = z.record(z.string(), z.json());
+export const instantSchema = z.object({ round: z.number(), at: z.array(z.number()) });
+
+export const combatantRecordSchema = z.object({
+  id: namedId(),
+  name: z.string(),
+  side: z.enum(['pc', 'npc']),
+  player: z.string().optional(),
+  hidden: z.boolean(),
+  group: z.string().optional(),
+  hp: z.object({ current: z.number(), max: z.number(), temp: z.number() }).optional(),
+  stats: jsonObject,
+  cs: json,
+  notes: z.string().optional(),
+  turnsStarted: z.number(),
+  turnsEnded: z.number(),
+  active: z.boolean(),
+});
+
+/** A duration as stored: the anchors it counts name combatants. */
+export const storedDurationSchema = z.union([
+  z.object({
+    kind: z.enum(['until-turn-start', 'until-turn-end']),
+    combatant: namedId(),
+    turns: z.number().optional(),
+  }),
+  z.object({ kind: z.literal('until-round-end'), round: z.number().optional() }),
+  z.object({ kind: z.literal('for'), amount: z.number() }),
+  z.object({ kind: z.literal('until'), at: instantSchema }),
+  z.object({ kind: z.literal('indefinite') }),
+]);
+
+export const expirySchema = z.union([
+  z.object({ on: z.enum(['turn-start', 'turn-end']), combatant: namedId(), turnsStarted: z.number() }),
+  z.object({ on: z.literal('round-end'), round: z.number() }),
+  z.object({ on: z.literal('instant'), at: instantSchema }),
+  z.object({ on: z.literal('never') }),
+]);
+
+export const effectSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  target: namedId(),
+  source: namedId().optional(),
+  duration: storedDurationSchema,
+  expires: expirySchema,
+  note: z.string().optional(),
+  data: jsonObject.optional(),
+});
+
+export const agendaEntrySchema = z.object({
+  id: z.string(),
+  at: instantSchema,
+  kind: z.string(),
+  combatant: namedId().optional(),
+  label: z.string(),
+  secret: z.boolean().optional(),
+  data: jsonObject.optional(),
+});
+
+export const hitPointsSchema = z.object({ current: z.number(), max: z.number(), temp: z.number() });
+
+export const coreEventSchemas = {
+  'encounter/created': z.object({ state: jsonObject }),
+  'encounter/started': z.object({}),
+  'encounter/ended': z.object({ round: z.number() }),
+  'combatant/added': z.object({ combatant: combatantRecordSchema }),
+  'combatant/updated': z.object({ combatant: namedId(), patch: jsonObject }),
+  'combatant/removed': z.object({ combatant: namedId(), name: z.string() }),
+  'combatant/defeated': z.object({ combatant: namedId() }).loose(),
+  'combatant/revived': z.object({ combatant: namedId() }).loose(),
+  'hp/changed': z.object({ combatant: namedId(), from: hitPointsSchema, hp: hitPointsSchema }).loose(),
+  'effect/added': z.object({ effect: effectSchema }),
+  'effect/expired': z.object({ effect: z.string(), name: z.string(), target: namedId() }),
+  'effect/removed': z.object({ effect: z.string(), name: z.string(), target: namedId() }),
+  'action/defined': z.object({ action: jsonObject }),
+  'action/removed': z.object({ action: z.string() }),
+  'options/set': z.object({ options: jsonObject, previous: jsonObject }),
+  'note/added': z.object({ text: z.string() }),
+  'round/started': z.object({ round: z.number() }),
+  'round/ended': z.object({ round: z.number() }),
+  'turn/started': z.object({ combatant: namedId() }),
+  'turn/ended': z.object({ combatant: namedId() }),
+  'clock/advanced': z.object({ to: instantSchema }),
+  'agenda/scheduled': z.object({ entry: agendaEntrySchema }),
+  'agenda/removed': z.object({ entry: z.string(), reason: z.string() }),
+  'dice/rolled': z
+    .object({ combatant: namedId().optional(), purpose: z.string().optional(), roll: jsonObject })
+    .loose(),
+  'dice/state': z.object({ dice: jsonObject }),
+  undo: z.object({ group: z.number() }),
+  redo: z.object({ group: z.number() }),
+} as const;
+
+export type CoreEventSchemas = typeof coreEventSchemas;
