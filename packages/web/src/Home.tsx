@@ -134,8 +134,11 @@ function EncounterList({
                     onClick={() =>
                       void act(async () => {
                         const s = await scenarioOf(e);
-                        const steps = Array.isArray(s.commands) ? (s.commands as { type?: unknown }[]) : [];
-                        const start = steps.findIndex((c) => c.type === 'start');
+                        const steps = Array.isArray(s.commands)
+                          ? (s.commands as { type?: unknown; command?: { type?: unknown } }[])
+                          : [];
+                        // A step holds its command under `command` (schema 2) or is the command (schema 1).
+                        const start = steps.findIndex((c) => (c.command?.type ?? c.type) === 'start');
                         await createFrom({ ...s, commands: start < 0 ? steps : steps.slice(0, start) });
                         await api.patch(e.encounter.id, e.token, { status: 'archived' });
                       })
