@@ -32,13 +32,19 @@ export interface PanelItem {
 /**
  * A panel for one combatant, on the GM page and its player's page: what the rules let them declare or
  * plan outside the palette. `command` names one of the ruleset's command forms (`commandForms`) shown in
- * the panel, with `fixed` fields already filled; `items` lists what stands now.
+ * the panel (or `act: true` its `act` command), with `fixed` fields already filled; `items` lists what
+ * stands now.
  */
 export interface Panel {
   title: string;
   /** One sentence on what the panel is for. */
   help?: string;
   command?: string;
+  /**
+   * The panel's form is the ruleset's `act` command, taken here rather than from the palette (tempo: on
+   * the character's turn, how the planned action goes — its target, weapon, roll). `fixed` fills it too.
+   */
+  act?: boolean;
   fixed?: { [key: string]: Json };
   items?: PanelItem[];
 }

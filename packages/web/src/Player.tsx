@@ -1,6 +1,15 @@
-import { type EncounterView, type LogEntry, paramsOfSchema } from '@roundkeeper/engine';
+import {
+  decide,
+  type EncounterState,
+  type EncounterView,
+  isRejection,
+  type LogEntry,
+  paramsOfSchema,
+  seededDice,
+} from '@roundkeeper/engine';
+import { rulesets } from '@roundkeeper/rulesets';
 import { useMemo, useState } from 'react';
-import { otherForms, rulesetOf } from './model.js';
+import { asState, otherForms, rulesetOf } from './model.js';
 import {
   CombatantCard,
   CommandForm,
@@ -67,7 +76,7 @@ export function Player({
       ) : null}
       {actor && c ? (
         <>
-          {view.current === actor ? (
+          {view.current === actor && mayEndTurn(view, own) ? (
             <button
               type="button"
               className="primary wide-button"
@@ -106,6 +115,21 @@ export function Player({
       <LogView view={view} entries={entries} limit={15} newestFirst />
     </main>
   );
+}
+
+/**
+ * Whether the rules let a player end their own turn (some leave the count to the GM): asked of the same
+ * engine, as this player. Only a refusal of who may send it hides the button; any other the server says.
+ */
+function mayEndTurn(view: EncounterView, own: string[]): boolean {
+  try {
+    // A player's view has no dice state: a dry run gets a throwaway one (nothing it rolls is kept).
+    const state: EncounterState = { ...asState(view), dice: seededDice(1) };
+    const r = decide(state, { type: 'next' }, rulesets, { by: { role: 'player', combatants: own } });
+    return !(isRejection(r) && r.code.startsWith('auth/'));
+  } catch {
+    return true;
+  }
 }
 
 /** The character's sheet: every stat with the ruleset's label. */

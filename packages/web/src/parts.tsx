@@ -4,6 +4,7 @@ import {
   type Command,
   type CommandForm as CommandFormSpec,
   commandForms,
+  commandLabel,
   describeCost,
   describeEvent,
   type EncounterView,
@@ -11,6 +12,7 @@ import {
   type Json,
   type LegalAction,
   type LogEntry,
+  paramsOfSchema,
   type Panel as RulesetPanel,
   resolveParams,
   type Timeline,
@@ -1008,7 +1010,8 @@ export function PanelView({
   notify: (r: SendResult, what: string) => void;
 }) {
   const rs = rulesetOf(view);
-  const form = panel.command && rs ? commandForms(rs).find((f) => f.type === panel.command) : undefined;
+  const type = panel.act ? 'act' : panel.command;
+  const form = type && rs ? panelForm(rs, type) : undefined;
   return (
     <section className="panel ruleset-panel" aria-label={panel.title}>
       <h2>{panel.title}</h2>
@@ -1052,6 +1055,21 @@ export function PanelView({
       ) : null}
     </section>
   );
+}
+
+/** A panel's command as a form: one of the ruleset's command forms, or its `act` (taken outside the palette). */
+function panelForm(rs: AnyRuleset, type: string): CommandFormSpec | undefined {
+  const known = commandForms(rs).find((f) => f.type === type);
+  if (known || !Object.hasOwn(rs.commands, type)) return known;
+  const schema = rs.commands[type]!;
+  const all = paramsOfSchema(schema);
+  return {
+    type,
+    ...commandLabel(type, schema),
+    forActor: all.some((p) => p.name === 'actor'),
+    gm: false,
+    params: all.filter((p) => p.name !== 'actor'),
+  };
 }
 
 /** A ruleset's panels for a combatant, or none. */
