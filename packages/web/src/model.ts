@@ -32,6 +32,8 @@ export interface Headline {
   /** Whose turn it is, by name, or a sentence when nobody's. */
   actor: string;
   status: string;
+  /** The clock already says whose turn it is ("Round 2 · Ana's turn"): a short headline may skip `actor`. */
+  named?: boolean;
 }
 
 export function headline(v: EncounterView): Headline {
@@ -63,7 +65,7 @@ export function headline(v: EncounterView): Headline {
     };
   }
   // Some clocks already name the actor ("Round 2 · Ana's turn"); then say what the clock does not.
-  if (clock.includes(actorName)) return { clock, actor: `${actorName} acts`, status: v.status };
+  if (clock.includes(actorName)) return { clock, actor: `${actorName} acts`, status: v.status, named: true };
   return { clock, actor: `${actorName}'s turn`, status: v.status };
 }
 

@@ -48,7 +48,10 @@ export function Headline({ view, compact = false }: { view: EncounterView; compa
       <div className="headline-clock" data-testid="clock">
         {h.clock}
       </div>
-      <div className="headline-actor" data-testid="current-actor">
+      <div
+        className={compact && h.named ? 'headline-actor sr-only' : 'headline-actor'}
+        data-testid="current-actor"
+      >
         {h.actor}
       </div>
     </section>
