@@ -537,4 +537,25 @@ describe('the GM’s table, end to end', () => {
       await ctx.close();
     }
   });
+
+  it('reorders with the keyboard or the card’s arrows where the rules let the GM set the order', async () => {
+    const e = await trio();
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      const orc = page.locator('li.card[data-combatant="orc"]');
+      await orc.locator('button.card-name').click();
+      await page.locator('body').press('Alt+ArrowUp');
+      await expect.poll(() => status(page)).toBe('Done: Orc moved up the order.');
+      await expect.poll(() => orc.textContent()).toContain('Initiative16');
+      await page.getByRole('button', { name: 'Move Orc up the order' }).click();
+      await expect.poll(() => orc.textContent()).toContain('Initiative21');
+      expect(await page.getByRole('button', { name: 'Move Orc up the order' }).isDisabled()).toBe(true);
+      await page.getByRole('button', { name: 'Move Ana down the order' }).click();
+      await expect
+        .poll(() => page.locator('li.card[data-combatant="ana"]').textContent())
+        .toContain('Initiative14');
+    } finally {
+      await ctx.close();
+    }
+  });
 });

@@ -34,6 +34,7 @@ import {
   HelpOverlay,
   LogView,
   Palette,
+  reorderCommand,
   type Send,
   Status,
   StatusList,
@@ -191,6 +192,8 @@ export function GmTracker({
     if (e.key === '?') shortcut(() => setHelp((h) => !h));
     else if (ctrl && e.key.toLowerCase() === 'z')
       shortcut(() => void run(e.shiftKey ? 'redo' : 'undo', undoLabel(e.shiftKey ? 'redo' : 'undo')));
+    else if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown') && actor)
+      shortcut(() => void onMove(actor, e.key === 'ArrowUp' ? 'up' : 'down'));
     else if (ctrl || e.altKey) return;
     else if (e.key === 'n') shortcut(() => void run('next', 'next turn'));
     else if (e.key === 'i') shortcut(() => void run('start', 'roll initiative'));
@@ -254,6 +257,19 @@ export function GmTracker({
       return r.ok;
     },
     [view.combatants, send, notify],
+  );
+  const latestView = useRef(view);
+  latestView.current = view;
+  const onMove = useCallback(
+    async (cid: string, direction: 'up' | 'down') => {
+      const v = latestView.current;
+      const cmd = reorderCommand(v, cid, direction);
+      const name = v.combatants[cid]?.name ?? cid;
+      if (!cmd)
+        return notify({ ok: false, error: `${name} cannot move ${direction} the order here.` }, 'move');
+      notify(await send(cmd), `${name} moved ${direction} the order`);
+    },
+    [send, notify],
   );
   // The dice and the log follow a change in a second, interruptible render: the headline, the cards, the
   // timeline and the palette are committed (and laid out) first.
@@ -323,6 +339,7 @@ export function GmTracker({
                   current={cid === view.current}
                   onSelect={select}
                   onHp={onHp}
+                  onMove={onMove}
                 />
               ))}
             </ul>

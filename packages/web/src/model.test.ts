@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { commandForms } from '@roundkeeper/engine';
+import { commandForms, EncounterLog, isRejection, seededDice } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
 import { durationOf, initialValues, missingParams, payloadOf } from './form.js';
@@ -86,5 +86,30 @@ describe('web model helpers', () => {
       for (const id of ids)
         expect(text.includes(`'${id}'`) || text.includes(`"${id}"`), `${file} names ${id}`).toBe(false);
     }
+  });
+
+  it('moves a combatant up or down the order where the rules let the GM set it', () => {
+    for (const ruleset of ['classic', 'stamina']) {
+      const enc = EncounterLog.create(
+        { id: 't', name: 'T', ruleset, options: {}, dice: seededDice(1) },
+        rulesets,
+      );
+      if (isRejection(enc)) throw new Error(enc.message);
+      for (const id of ['ana', 'bo', 'cy'])
+        enc.execute({ type: 'add-combatant', combatant: { id, name: id, side: 'pc', hp: 9, stats: {} } });
+      enc.execute({ type: 'start', initiative: { ana: 15, bo: 10, cy: 5 } });
+      const present = rulesets[ruleset]!.present!;
+      const c = (id: string) => enc.state.combatants[id]!;
+      expect(present.reorder!(enc.state, c('ana'), 'up')).toBeNull();
+      expect(present.reorder!(enc.state, c('cy'), 'down')).toBeNull();
+      const up = present.reorder!(enc.state, c('cy'), 'up')!;
+      expect(up).toEqual({ type: 'set-initiative', actor: 'cy', value: 11 });
+      expect(isRejection(enc.execute(up))).toBe(false);
+      // Cy now comes before Bo.
+      const keyOf = (id: string) => (c(id).cs as { key: number[] }).key;
+      expect(keyOf('cy')[0]!).toBeLessThan(keyOf('bo')[0]!);
+    }
+    // A ruleset whose order the GM does not set offers no move.
+    expect(rulesets['tara-corax']!.present?.reorder).toBeUndefined();
   });
 });

@@ -486,6 +486,9 @@ interface CardProps {
   onSelect?: (id: string) => void;
   /** The GM's inline HP change: "-7", "+5", "12", "t5". Resolves to whether it was done. */
   onHp?: (id: string, text: string) => Promise<boolean>;
+  /** Moves the combatant up or down the order, where the rules let the GM set it. */
+  onMove?: (id: string, direction: 'up' | 'down') => void;
+  canMove?: { up: boolean; down: boolean };
   gm: boolean;
 }
 
@@ -571,7 +574,19 @@ function HpValue({
 
 /** The card's markup; skipped when the combatant (kept by identity, see `share`) and what it shows are the same. */
 const CardBody = memo(
-  function CardBody({ c, id, res, conds, selected, current, onSelect, onHp, gm }: CardProps) {
+  function CardBody({
+    c,
+    id,
+    res,
+    conds,
+    selected,
+    current,
+    onSelect,
+    onHp,
+    onMove,
+    canMove,
+    gm,
+  }: CardProps) {
     return (
       <li
         className={`card ${c.side}${selected ? ' selected' : ''}${current ? ' current' : ''}${c.active ? '' : ' out'}`}
@@ -595,6 +610,28 @@ const CardBody = memo(
             </span>
           ) : null}
         </button>
+        {onMove && canMove && (canMove.up || canMove.down) ? (
+          <span className="move">
+            <button
+              type="button"
+              aria-label={`Move ${c.name} up the order`}
+              title="Move up the order (Alt+↑)"
+              disabled={!canMove.up}
+              onClick={() => onMove(id, 'up')}
+            >
+              ▲
+            </button>
+            <button
+              type="button"
+              aria-label={`Move ${c.name} down the order`}
+              title="Move down the order (Alt+↓)"
+              disabled={!canMove.down}
+              onClick={() => onMove(id, 'down')}
+            >
+              ▼
+            </button>
+          </span>
+        ) : null}
         <dl className="resources">
           {res.map((r) => (
             <div key={r.label} className="res">
@@ -638,6 +675,9 @@ const CardBody = memo(
     a.gm === b.gm &&
     a.onSelect === b.onSelect &&
     a.onHp === b.onHp &&
+    a.onMove === b.onMove &&
+    a.canMove?.up === b.canMove?.up &&
+    a.canMove?.down === b.canMove?.down &&
     sameList(a.res, b.res) &&
     sameList(a.conds, b.conds),
 );
@@ -650,6 +690,7 @@ export function CombatantCard({
   current,
   onSelect,
   onHp,
+  onMove,
   gm,
   own = false,
 }: {
@@ -660,6 +701,7 @@ export function CombatantCard({
   /** Called with the card's id; pass a stable function so unchanged cards are not redrawn. */
   onSelect?: (id: string) => void;
   onHp?: CardProps['onHp'];
+  onMove?: CardProps['onMove'];
   gm: boolean;
   /** The viewer plays this combatant: its private gauges show. */
   own?: boolean;
@@ -676,9 +718,25 @@ export function CombatantCard({
       current={current}
       onSelect={onSelect}
       onHp={onHp}
+      {...(onMove ? { onMove, canMove: movesOf(view, id) } : {})}
       gm={gm}
     />
   );
+}
+
+/** The order moves the rules allow a GM for this combatant (`present.reorder`), as commands or null. */
+export function reorderCommand(view: EncounterView, id: string, direction: 'up' | 'down'): Command | null {
+  const c = view.combatants[id];
+  if (!c) return null;
+  try {
+    return rulesetOf(view)?.present?.reorder?.(asState(view), c, direction) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function movesOf(view: EncounterView, id: string): { up: boolean; down: boolean } {
+  return { up: reorderCommand(view, id, 'up') !== null, down: reorderCommand(view, id, 'down') !== null };
 }
 
 /**
@@ -913,6 +971,7 @@ export const SHORTCUTS: [string, string][] = [
   ['j / k', 'Select the next / previous combatant'],
   ['1–9', 'Select combatant by position'],
   ['p', 'Pin the selection (keep it when the turn changes)'],
+  ['Alt+↑ / Alt+↓', 'Move the selected combatant up / down the order (where the rules let the GM set it)'],
   ['?', 'Show or hide this help'],
   ['Esc', 'Close dialogs'],
 ];

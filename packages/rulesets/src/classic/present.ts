@@ -1,4 +1,4 @@
-import type { Gauge, Presentation } from '@roundkeeper/engine';
+import { type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
 import type { ClassicTypes } from './index.js';
 
 const SLOT_WORDS = { action: 'action', bonus: 'bonus action', reaction: 'reaction' } as const;
@@ -15,4 +15,6 @@ export const classicPresent: Presentation<ClassicTypes> = {
     if (c.cs.delaying) out.push({ label: 'Delaying', value: 'yes' });
     return out;
   },
+  // The GM may set anyone's initiative (`set-initiative`, -100..200): moving a card sets it.
+  reorder: (state, c, direction) => reorderByInitiative(state, c, direction, { min: -100, max: 200 }),
 };
