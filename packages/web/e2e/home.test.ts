@@ -170,11 +170,11 @@ describe('home page and tracker tools end to end', () => {
       const scenario = JSON.parse(readFileSync(jsonPath, 'utf8')) as {
         name: string;
         ruleset: string;
-        commands: { type: string }[];
+        commands: { command: { type: string } }[];
       };
       expect(scenario.name).toBe('Exported fight');
       expect(scenario.ruleset).toBe('tara-corax');
-      expect(scenario.commands.map((c) => c.type)).toEqual([
+      expect(scenario.commands.map((c) => c.command.type)).toEqual([
         'add-combatant',
         'add-combatant',
         'add-combatant',

@@ -383,10 +383,28 @@ export function GmTracker({
           <TimelineView view={view} highlight={actor} />
         </div>
         <div className="col">
+          {/* Before the fight the roster is being built: adding comes first. Then the log does. */}
+          {view.status === 'setup' ? (
+            <AddCombatant
+              view={view}
+              ruleset={view.ruleset}
+              roster={view.roster}
+              send={send}
+              notify={notify}
+            />
+          ) : null}
+          <Share id={id} token={token} combatants={view.combatants} />
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
-          <Share id={id} token={token} combatants={view.combatants} />
-          <AddCombatant view={view} ruleset={view.ruleset} roster={view.roster} send={send} notify={notify} />
+          {view.status === 'setup' ? null : (
+            <AddCombatant
+              view={view}
+              ruleset={view.ruleset}
+              roster={view.roster}
+              send={send}
+              notify={notify}
+            />
+          )}
         </div>
       </div>
       {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
