@@ -522,7 +522,8 @@ describe('roundkeeper export / import', () => {
       // Every example is one command line a user can copy.
       const lines = examples.trimEnd().split('\n');
       expect(lines.length).toBeGreaterThanOrEqual(2);
-      for (const line of lines) expect(line).toMatch(/^ {2}\$ (roundkeeper|printf) /);
+      for (const line of lines)
+        expect(line).toMatch(/^ {2}\$ ([A-Z_]+=\S+ )*(roundkeeper|printf|npm start) /);
     }
   });
 });
@@ -556,7 +557,7 @@ describe('roundkeeper serve', () => {
     const r = roundkeeper('serve', '--log-level', 'loud', '--port', '0');
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'roundkeeper: --log-level must be one of fatal, error, warn, info, debug, not "loud".\n',
+      'roundkeeper serve: --log-level must be one of fatal, error, warn, info, debug, not "loud".\n(run with --help for usage)\n',
     );
   });
 

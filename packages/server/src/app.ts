@@ -35,6 +35,8 @@ export interface AppOptions extends HubOptions {
   /** Heartbeat interval for WebSockets (ms). Default 15 s. */
   heartbeatMs?: number;
   version?: string;
+  /** Where share links point, given the origin the request came to (default: that origin). */
+  linkOrigin?: (requestOrigin: string) => string;
 }
 
 const createSchema = z.union([
@@ -201,7 +203,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     });
   }
 
-  const base = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+  const base = (req: FastifyRequest) => {
+    const origin = `${req.protocol}://${req.host}`;
+    return options.linkOrigin ? options.linkOrigin(origin) : origin;
+  };
   const pageUrl = (req: FastifyRequest, id: string, token: string) => `${base(req)}/e/${id}?token=${token}`;
 
   app.get('/api/health', async () => ({ ok: true, version: options.version ?? '0.1.0' }));

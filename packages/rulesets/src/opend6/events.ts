@@ -75,7 +75,7 @@ export const opend6Events = {
     combatant: namedId(),
     action: z.string(),
     name: z.string(),
-    mode: z.enum(['turn', 'interrupt', 'move-up']),
+    mode: z.enum(['turn', 'interrupt', 'move-up', 'wait-again']),
     /** Which of her declared actions this is; null for a free action. */
     number: z.number().int().min(1).nullable(),
     declared: actions.nullable(),
@@ -106,7 +106,11 @@ export const opend6Events = {
   /** A character can act again. */
   'opend6/recovered': z.strictObject({ combatant: namedId() }),
   /** A late arrival's place this round has passed; they act from the next one. */
-  'opend6/joins-next-round': z.strictObject({ combatant: namedId() }),
+  'opend6/joins-next-round': z.strictObject({
+    combatant: namedId(),
+    /** Why, when it is a return to the fight (recovered, revived) rather than a late arrival. */
+    reason: z.string().optional(),
+  }),
 } as const;
 
 type Events = typeof opend6Events;

@@ -54,6 +54,8 @@ export const sixSecondEvents = {
     base: z.array(z.number()),
     round: z.number().int(),
     delayed: z.boolean(),
+    /** What is pending as the turn opens, and how many of the character's seconds away (older logs: absent). */
+    pending: z.array(z.strictObject({ name: z.string(), seconds: z.number().int() })).optional(),
   }),
   /** A combatant took an action: the seconds of their turn it took, what runs on, what takes effect later. */
   'six-second/acted': z.strictObject({
@@ -109,7 +111,13 @@ export const sixSecondEvents = {
   /** A delayed turn was never taken before the next one came. */
   'six-second/delay-lapsed': z.strictObject({ combatant: namedId(), turn: turnNo }),
   /** A delayed turn interrupted a combatant's turn at a second. */
-  'six-second/turn-interrupted': z.strictObject({ combatant: namedId(), by: namedId(), second: seconds }),
+  'six-second/turn-interrupted': z.strictObject({
+    combatant: namedId(),
+    by: namedId(),
+    second: seconds,
+    /** The interrupted character's action that goes on at the start of their next turn. */
+    runningOn: z.string().optional(),
+  }),
   /** An interrupted turn resumed (null: none is left to resume). */
   'six-second/turn-resumed': z.strictObject({ combatant: namedId().nullable() }),
   /** A late arrival's slot has passed this round; they act from the next one. */

@@ -52,6 +52,44 @@ export const staminaEvents = {
     meters: z.number().int().min(0).optional(),
     /** The opponent of greater reach whose reach penalty is now paid. */
     reachPaid: namedId().optional(),
+    /** A first move that kept its turn requirement because the character scrambled. */
+    scrambled: z.literal(true).optional(),
+    /** The weapons the action was made with or readied, stowed, loaded, loosed or thrown (by sheet name). */
+    weapons: z.array(z.string()).optional(),
+    weaponChange: z.enum(['ready', 'stow', 'load', 'loose', 'throw']).optional(),
+    /** Ammunition readied or stowed. */
+    ammo: z.enum(['ready', 'stow']).optional(),
+  }),
+  /** A combatant's readied weapon left their hand (disarmed, a failed weapon Trip). */
+  'stamina/dropped': z.strictObject({ combatant: namedId(), weapon: z.string(), reason: z.string() }),
+  /** An action of several turns takes another of the character's turns. */
+  'stamina/continues': z.strictObject({
+    combatant: namedId(),
+    action: z.string(),
+    name: z.string(),
+    turn: z.number().int().min(1),
+    turns: z.number().int().min(1),
+  }),
+  /** An action of several turns completed as its last turn ended (a loaded weapon is loaded). */
+  'stamina/completed': z.strictObject({
+    combatant: namedId(),
+    action: z.string(),
+    name: z.string(),
+    turns: z.number().int().min(1),
+    weapon: z.string().optional(),
+  }),
+  /** An action of several turns stopped before completing: abandoned, or its character defeated. */
+  'stamina/stopped': z.strictObject({
+    combatant: namedId(),
+    action: z.string(),
+    name: z.string(),
+    taken: z.number().int().min(0),
+    turns: z.number().int().min(1),
+    reason: z.enum(['abandoned', 'defeated']),
+    /** Whether it stopped during the character's own turn. */
+    inTurn: z.boolean(),
+    /** Whether the turn it had taken is free again for another action. */
+    freesTurn: z.boolean(),
   }),
   /** Stamina and defense a combatant gained (or lost, when negative), and why. */
   'stamina/resources': z.strictObject({

@@ -43,6 +43,12 @@ const combatantPatch = z
     channeling: z.enum(['no', 'channeling', 'broken']),
     unitsMoved: z.number().int(),
     attacksMade: z.number().int(),
+    /** The non-Free Action that lost the ranged Set. */
+    rangedUnsetBy: z.string().nullable(),
+    /** An action other than a spell carried over into the next Round. */
+    carrying: z
+      .strictObject({ action: z.string(), name: z.string(), completesAt: instantSchema, entry: z.string() })
+      .nullable(),
   })
   .partial();
 
@@ -81,6 +87,8 @@ export const taraEvents = {
     initiativeRoll: z.number().int(),
     delay: z.enum(['up', 'down']).nullable(),
     carryOver: z.number().int(),
+    /** Marks of a spell longer than a Round still to come off later Rounds. */
+    carryOverLeft: z.number().int().optional(),
     score: z.number().int(),
   }),
   /** The round's order: groups of combatants who act at the same Mark, simultaneously. */
@@ -103,6 +111,8 @@ export const taraEvents = {
     defending: z.literal(true).optional(),
     castingTime: z.number().int().optional(),
     resolvesAt: instantSchema.optional(),
+    /** A carried-over action: the instant it completes next Round. */
+    completesAt: instantSchema.optional(),
     carryOver: z.number().int().optional(),
   }),
   /** One attack happened at its Mark (a Desperate Shot with its dice, and whether they made it miss). */
@@ -124,7 +134,23 @@ export const taraEvents = {
   /** A spell being cast fizzled (its caster gave up, or fell). */
   'tara/spell-fizzled': z.strictObject({ combatant: namedId(), spell: z.string() }),
   /** A combatant acts at the same Mark as others (their ties are unbroken). */
-  'tara/simultaneous': z.strictObject({ combatant: namedId(), with: z.array(namedId()), mark }),
+  'tara/simultaneous': z.strictObject({
+    combatant: namedId(),
+    with: z.array(namedId()),
+    mark,
+    /** The instant at which they may act in either order (absent in older logs). */
+    at: instantSchema.optional(),
+  }),
+  /** An action carried over into the next Round was dropped (its character fell before it completed). */
+  'tara/carry-dropped': z.strictObject({ combatant: namedId(), action: z.string(), name: z.string() }),
+  /** An action carried over from the last Round completed at its Mark. */
+  'tara/action-completed': z.strictObject({
+    combatant: namedId(),
+    action: z.string(),
+    name: z.string(),
+    round: z.number().int(),
+    mark,
+  }),
   /** Marks a combatant had left at the end of the round are lost. */
   'tara/forfeited': z.strictObject({ combatant: namedId(), marks: z.number().int() }),
   /** The round is over; the next is rolled with the next "next". */

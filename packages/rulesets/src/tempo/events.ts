@@ -35,6 +35,8 @@ export const tempoEvents = {
   /** Planning is over; the GM counts tempo 0 to 9. */
   'tempo/counting': z.strictObject({ round }),
   /** A character planned an action (or changed one it `replaces`); secret until taken. */
+  /** A character's action goes first among their side's at the tempo the count reaches next. */
+  'tempo/acts-next': z.strictObject({ combatant: namedId(), tempo: z.number().int().min(0).max(9) }),
   'tempo/planned': z.strictObject({ combatant: namedId(), plan: planItem, replaces: z.string().optional() }),
   /** A character withdrew a planned action not yet taken. */
   'tempo/unplanned': z.strictObject({ combatant: namedId(), plan: z.string() }),
