@@ -293,7 +293,7 @@ describe('the GM’s table, end to end', () => {
         .evaluate((el) => el.getBoundingClientRect().width);
       expect(svgWidth).toBeGreaterThan(1700);
       const size = await page
-        .getByTestId('current-actor')
+        .getByTestId('clock')
         .evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
       expect(size).toBeGreaterThanOrEqual(48);
       await shoot(page, 'table-screen-1920.png');

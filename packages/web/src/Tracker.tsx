@@ -116,7 +116,7 @@ export function TableView({
         <h2>Order</h2>
         <StatusList view={view} entries={entries} big />
       </section>
-      <TimelineView view={view} exportable={false} fill />
+      <TimelineView view={view} exportable={false} fill maxRounds={1} />
     </main>
   );
 }

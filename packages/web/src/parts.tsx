@@ -41,6 +41,7 @@ import { piecesSvg, SVG_FONT, timelinePieces } from './timeline-svg.js';
 export type Send = (command: Command) => Promise<SendResult>;
 
 /** The big "whose turn, which Mark" banner. */
+/** When the clock already names whose turn it is, the actor line is for screen readers only. */
 export function Headline({ view, compact = false }: { view: EncounterView; compact?: boolean }) {
   const h = headline(view);
   return (
@@ -48,10 +49,7 @@ export function Headline({ view, compact = false }: { view: EncounterView; compa
       <div className="headline-clock" data-testid="clock">
         {h.clock}
       </div>
-      <div
-        className={compact && h.named ? 'headline-actor sr-only' : 'headline-actor'}
-        data-testid="current-actor"
-      >
+      <div className={h.named ? 'headline-actor sr-only' : 'headline-actor'} data-testid="current-actor">
         {h.actor}
       </div>
     </section>
