@@ -101,9 +101,7 @@ export function reorderByInitiative(
   const keyOf = (c: Combatant) => (c.cs as { key?: number[] | null }).key ?? null;
   const ranked = state.roster
     .map((id) => state.combatants[id])
-    .filter(
-      (c): c is Combatant => c !== undefined && c.active && initiativeOf(c) !== null && keyOf(c) !== null,
-    )
+    .filter((c): c is Combatant => c?.active === true && initiativeOf(c) !== null && keyOf(c) !== null)
     .sort((a, b) => compareKeys(keyOf(a)!, keyOf(b)!));
   const i = ranked.findIndex((c) => c.id === combatant.id);
   const other = i < 0 ? undefined : ranked[direction === 'up' ? i - 1 : i + 1];
