@@ -406,6 +406,12 @@ describe('the GM’s table, end to end', () => {
         .evaluateAll((els) => els.map((el) => getComputedStyle(el).unicodeBidi));
       expect(isolated.length).toBeGreaterThan(0);
       expect(new Set(isolated)).toEqual(new Set(['isolate']));
+      // Inside a line, the name is isolated on its own: the words after it keep their order.
+      const named = await gm.page
+        .getByTestId('log')
+        .locator('li bdi bdi')
+        .evaluateAll((els) => els.map((el) => el.textContent));
+      expect(named).toContain(rlo);
       const card = gm.page.locator('li.card[data-combatant="evil"]');
       expect(await card.locator('bdi.name').evaluate((el) => getComputedStyle(el).unicodeBidi)).toBe(
         'isolate',

@@ -4,7 +4,7 @@ import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
 import { durationOf, initialValues, missingParams, payloadOf } from './form.js';
 import { backoff, mergeEntries } from './merge.js';
-import { expandCombatants, hpEdit, otherForms } from './model.js';
+import { expandCombatants, hpEdit, otherForms, splitNames } from './model.js';
 
 describe('web model helpers', () => {
   it('adds several combatants at once as an NPC group with unique ids', () => {
@@ -111,5 +111,18 @@ describe('web model helpers', () => {
     }
     // A ruleset whose order the GM does not set offers no move.
     expect(rulesets['tara-corax']!.present?.reorder).toBeUndefined();
+  });
+
+  it('cuts a log line where names stand, longest first, so each can be isolated', () => {
+    const evil = 'Evil\u202Eeman';
+    expect(splitNames(`${evil} hits Goblin 10 and Goblin 1.`, ['Goblin 1', 'Goblin 10', evil, ''])).toEqual([
+      { text: evil, name: true },
+      { text: ' hits ', name: false },
+      { text: 'Goblin 10', name: true },
+      { text: ' and ', name: false },
+      { text: 'Goblin 1', name: true },
+      { text: '.', name: false },
+    ]);
+    expect(splitNames('No names here.', [])).toEqual([{ text: 'No names here.', name: false }]);
   });
 });

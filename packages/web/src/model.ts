@@ -400,3 +400,29 @@ export function hpEdit(
   if (m) return { kind: 'set', current: Number(m[1]) };
   return null;
 }
+
+/**
+ * A line of text cut where the given names stand (longest first, so "Goblin 10" is not read as "Goblin
+ * 1"): each name can then be isolated on its own (`<bdi>`), so a right-to-left override inside a name
+ * cannot reorder the words after it.
+ */
+export function splitNames(text: string, names: readonly string[]): { text: string; name: boolean }[] {
+  const sorted = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length);
+  const out: { text: string; name: boolean }[] = [];
+  let plain = '';
+  let i = 0;
+  while (i < text.length) {
+    const hit = sorted.find((n) => text.startsWith(n, i));
+    if (hit) {
+      if (plain) out.push({ text: plain, name: false });
+      plain = '';
+      out.push({ text: hit, name: true });
+      i += hit.length;
+    } else {
+      plain += text[i];
+      i++;
+    }
+  }
+  if (plain) out.push({ text: plain, name: false });
+  return out;
+}

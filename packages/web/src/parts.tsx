@@ -34,6 +34,7 @@ import {
   roundOrder,
   rulesetOf,
   sharedReason,
+  splitNames,
 } from './model.js';
 import { ParamFields } from './ParamForm.js';
 import { piecesSvg, SVG_FONT, timelinePieces } from './timeline-svg.js';
@@ -780,6 +781,8 @@ export const LogView = memo(function LogView({
   // A past event's line depends on the names it mentions, not on the rest of the state: lines are kept
   // per entry and described again only when a name, the roster or the options change.
   const names = view.roster.map((id) => `${id}=${view.combatants[id]?.name ?? ''}`).join('\n');
+  // Names are isolated inside each line (a right-to-left override stays inside its name).
+  const roster = view.roster.map((id) => view.combatants[id]?.name ?? '');
   const cache = useRef<{ key: unknown[]; text: WeakMap<LogEntry, string | null> }>({
     key: [],
     text: new WeakMap(),
@@ -808,7 +811,12 @@ export const LogView = memo(function LogView({
       <ol className="log-lines" data-testid="log">
         {lines.map((l) => (
           <li key={l.seq} className={l.kind.replace(/[^a-z]+/g, '-')}>
-            <bdi>{l.text}</bdi>
+            <bdi>
+              {splitNames(l.text, roster).map((part, i) =>
+                // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed line, in order.
+                part.name ? <bdi key={i}>{part.text}</bdi> : <span key={i}>{part.text}</span>,
+              )}
+            </bdi>
           </li>
         ))}
       </ol>
