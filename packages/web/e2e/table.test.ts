@@ -297,6 +297,15 @@ describe('the GM’s table, end to end', () => {
         .evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
       expect(size).toBeGreaterThanOrEqual(48);
       await shoot(page, 'table-screen-1920.png');
+      // The GM's other table link shows NPCs' HP as numbers.
+      await page.goto(
+        `${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.table)}&hp=all`,
+      );
+      await expect
+        .poll(() =>
+          page.getByRole('region', { name: 'Order' }).locator('li[data-combatant="orc"]').textContent(),
+        )
+        .toContain('8/20 HP');
     } finally {
       await ctx.close();
     }

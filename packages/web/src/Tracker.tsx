@@ -82,6 +82,11 @@ export function EncounterPage({ id, token }: { id: string; token: string }) {
   );
 }
 
+/** The table link opened with `&hp=all` (the GM's choice in "Share & export") shows NPCs' HP as numbers. */
+function showsNumbers(): boolean {
+  return new URLSearchParams(location.search).get('hp') === 'all';
+}
+
 export function TableView({
   view,
   entries,
@@ -114,7 +119,7 @@ export function TableView({
       ) : null}
       <section className="panel" aria-label="Order">
         <h2>Order</h2>
-        <StatusList view={view} entries={entries} big />
+        <StatusList view={view} entries={entries} big numbers={showsNumbers()} />
       </section>
       <TimelineView view={view} exportable={false} fill maxRounds={1} />
     </main>
@@ -1102,6 +1107,14 @@ const Share = memo(function Share({
             </li>
           ))}
         </ul>
+      ) : null}
+      {links ? (
+        <p className="small">
+          <a href={`${abs(links.table)}&hp=all`} target="_blank" rel="noreferrer">
+            Table screen showing NPCs' HP as numbers
+          </a>{' '}
+          (otherwise they read unhurt, hurt, bloodied or down)
+        </p>
       ) : null}
     </section>
   );

@@ -1160,18 +1160,21 @@ export function StatusList({
   entries,
   exclude = [],
   big = false,
+  numbers = false,
 }: {
   view: EncounterView;
   entries: LogEntry[];
   exclude?: string[];
   big?: boolean;
+  /** NPCs' HP as numbers too (the GM chose to show them), not only as words. */
+  numbers?: boolean;
 }) {
   const order = roundOrder(view, entries).filter((id) => !exclude.includes(id));
   return (
     <ol className={big ? 'order big' : 'order'}>
       {order.map((cid) => {
         const c = view.combatants[cid]!;
-        const status = c.side === 'pc' && c.hp ? `${c.hp.current}/${c.hp.max} HP` : hurtWords(c);
+        const status = (c.side === 'pc' || numbers) && c.hp ? `${c.hp.current}/${c.hp.max} HP` : hurtWords(c);
         const conds = conditionsOf(view, cid);
         return (
           <li
