@@ -880,6 +880,7 @@ export function CommandForm({
   notify,
   title = 'Other commands',
   fixed,
+  bare = false,
 }: {
   view: EncounterView;
   forms: CommandFormSpec[];
@@ -890,6 +891,8 @@ export function CommandForm({
   title?: string;
   /** Fields already filled, not shown (a panel's command for its combatant). */
   fixed?: Record<string, Json>;
+  /** Inside a ruleset's panel, which has the heading: no frame and no heading of its own. */
+  bare?: boolean;
 }) {
   const [type, setType] = useState(forms[0]?.type ?? '');
   const [raw, setRaw] = useState<RawForm | null>(null);
@@ -909,7 +912,7 @@ export function CommandForm({
   const who = actor ? view.combatants[actor]?.name : undefined;
   return (
     <form
-      className="panel command-form"
+      className={bare ? 'command-form bare' : 'panel command-form'}
       aria-label={title}
       onSubmit={async (e) => {
         e.preventDefault();
@@ -926,7 +929,7 @@ export function CommandForm({
         if (r.ok) setRaw(null);
       }}
     >
-      <h2>
+      <h2 className={bare ? 'sr-only' : undefined}>
         {title}
         {who ? (
           <>
@@ -1118,6 +1121,7 @@ export function PanelView({
           send={send}
           notify={notify}
           title={form.label}
+          bare
           {...(panel.fixed ? { fixed: panel.fixed } : {})}
         />
       ) : null}
