@@ -306,7 +306,7 @@ describe('roundkeeper simulate and analyze', () => {
     const text = roundkeeper('simulate', file, '--trials', '100');
     expect(text.stdout).toContain('Simulator: the compiled Tara-Corax Round');
     expect(roundkeeper('simulate', duel, '--trials', '20').stdout).toContain(
-      'Simulator: the engine, every command decided by the rules (the ruleset is classic',
+      'Simulator: the engine, every command decided by the rules (Classic has no compiled Round',
     );
     const two = roundkeeper('simulate', file, '--trials', '150', '--seed', '2', '--json', '--workers', '2');
     expect(two.stdout).toBe(fast.stdout);

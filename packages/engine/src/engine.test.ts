@@ -73,6 +73,25 @@ describe('engine properties', () => {
     );
   });
 
+  it('a log that adopts what another writer stored reaches the same state, and refuses a gap', () => {
+    fc.assert(
+      fc.property(fc.array(commandArb, { maxLength: 30 }), fc.integer(), (commands, seed) => {
+        const writer = make(seed);
+        const follower = EncounterLog.fromLog(writer.entries.slice(), registry);
+        for (const c of commands) {
+          const r = writer.execute(c);
+          if (!isRejection(r)) follower.adopt(structuredClone(r));
+        }
+        expect(follower.state).toEqual(writer.state);
+        expect(follower.entries).toEqual(writer.entries);
+        expect([...follower.everHidden]).toEqual([...writer.everHidden]);
+        const next = (writer.entries.at(-1)?.seq ?? 0) + 2;
+        expect(() => follower.adopt([{ seq: next, group: 99, event: { type: 'note/added' } }])).toThrow();
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('same seed + same commands → same events', () => {
     fc.assert(
       fc.property(fc.array(commandArb, { maxLength: 30 }), fc.integer(), (commands, seed) => {

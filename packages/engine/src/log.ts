@@ -157,6 +157,21 @@ export class EncounterLog {
   }
 
   /**
+   * Folds entries stored by another writer (another server instance on the same database). They must
+   * continue this log: the first one's seq is the next one.
+   */
+  adopt(entries: readonly LogEntry[]): void {
+    const next = (this.entries.at(-1)?.seq ?? 0) + 1;
+    if (entries.length === 0) return;
+    if (entries[0]!.seq !== next) {
+      throw new Error(`Entries from seq ${entries[0]!.seq} do not continue a log that ends before ${next}.`);
+    }
+    this.entries.push(...entries);
+    everHiddenIn(entries, this.everHidden);
+    this.state = applyEntries(this.state, entries, this.entries, this.registry);
+  }
+
+  /**
    * Decides and applies a command; returns the new log entries or the rejection. The state is the one the
    * command settled to while it was decided: its events are folded once, not again here (an undo or redo
    * still refolds the log, which it needs whole).

@@ -209,7 +209,19 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   };
   const pageUrl = (req: FastifyRequest, id: string, token: string) => `${base(req)}/e/${id}?token=${token}`;
 
-  app.get('/api/health', async () => ({ ok: true, version: options.version ?? '0.1.0' }));
+  // Whether this instance can serve: a load balancer takes it out while its database is unreachable.
+  app.get('/api/health', async (_req, reply) => {
+    const version = options.version ?? '0.1.0';
+    const reachable = await Promise.race([
+      options.storage.ping().then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref()),
+    ]);
+    if (!reachable) return reply.status(503).send({ ok: false, version, database: 'unreachable' });
+    return { ok: true, version, database: 'reachable' };
+  });
   registerLibrary(app, options);
 
   app.get('/api/rulesets', async () => {

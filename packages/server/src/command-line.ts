@@ -21,6 +21,8 @@ Options (each can also be set in the environment variable named; a flag wins):
   --public-url <url>    where players reach a hosted server, e.g. behind a proxy: share links point
                         there, e.g. https://rk.example.org (RK_PUBLIC_URL)
   --data-dir <dir>      where the database file lives (RK_DATA_DIR; default ./data)
+  --database-url <url>  postgres://… : keep encounters in PostgreSQL instead, shared by every
+                        instance given the same URL (RK_DATABASE_URL; see docs/deploy.md)
   --web-root <dir>      the web app's build (RK_WEB_ROOT; default packages/web/dist)
   --log-level <level>   fatal, error, warn, info or debug (RK_LOG_LEVEL; default warn)
   --rate-limit <n>      requests per client per 10 s, 0 for none (RK_RATE_LIMIT; default 600)
@@ -70,6 +72,7 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
         lan: { type: 'boolean' },
         'public-url': { type: 'string' },
         'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
         'web-root': { type: 'string' },
         'log-level': { type: 'string' },
         'rate-limit': { type: 'string' },
@@ -121,6 +124,7 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
     throw new ServerUsageError(`--synchronous is "normal" or "full", not "${synchronous}".`);
 
   const webRoot = flag('web-root') ?? fromEnv(env, 'RK_WEB_ROOT');
+  const databaseUrl = flag('database-url') ?? fromEnv(env, 'RK_DATABASE_URL');
   return {
     ...(host !== undefined ? { host } : {}),
     port,
@@ -131,6 +135,7 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
     logLevel,
     ...(rateLimit !== undefined ? { rateLimit } : {}),
     synchronous,
+    ...(databaseUrl !== undefined ? { databaseUrl } : {}),
   };
 }
 

@@ -30,7 +30,7 @@ import {
 import { z } from 'zod';
 import { CLASSIC_CATALOG, type Slot } from './catalog.js';
 import { classicEvents } from './events.js';
-import { classicPresent } from './present.js';
+import { classicAnalysis, classicPresent } from './present.js';
 
 /**
  * `classic`: d20 + modifier, highest first; ties by modifier, then a roll-off. One action, one bonus
@@ -624,4 +624,5 @@ export const classic: Ruleset<ClassicTypes> = {
   timeline,
   describeEvent,
   present: classicPresent,
+  analysis: classicAnalysis,
 };

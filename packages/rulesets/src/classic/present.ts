@@ -1,4 +1,4 @@
-import { type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
+import { type Analysis, type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
 import type { ClassicTypes } from './index.js';
 
 const SLOT_WORDS = { action: 'action', bonus: 'bonus action', reaction: 'reaction' } as const;
@@ -17,4 +17,13 @@ export const classicPresent: Presentation<ClassicTypes> = {
   },
   // The GM may set anyone's initiative (`set-initiative`, -100..200): moving a card sets it.
   reorder: (state, c, direction) => reorderByInitiative(state, c, direction, { min: -100, max: 200 }),
+};
+
+/** `analyze`: initiative is the initiative dice plus the modifier; a tie goes to the higher modifier. */
+export const classicAnalysis: Analysis<ClassicTypes> = {
+  initiative: (state, c) => ({
+    expression: `${state.options.initiativeDice}+@initiative`,
+    refs: { initiative: c.stats.initiative },
+    tie: c.stats.initiative,
+  }),
 };

@@ -11,7 +11,7 @@ import {
 import { ACTION_KINDS, STAMINA_CATALOG } from './catalog.js';
 import { AIM_AT, commands, decide, react } from './decide.js';
 import { staminaEvents } from './events.js';
-import { staminaPresent } from './present.js';
+import { staminaAnalysis, staminaPresent } from './present.js';
 import { catalogOf, isRefusal, planUse } from './rules.js';
 import { timeline } from './timeline.js';
 import {
@@ -458,4 +458,5 @@ export const stamina: Ruleset<StaminaTypes> = {
   redactEvent,
   validateCustomAction,
   present: staminaPresent,
+  analysis: staminaAnalysis,
 };

@@ -1,5 +1,5 @@
-import { type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
-import type { StaminaTypes } from './types.js';
+import { type Analysis, type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
+import { refsOf, type StaminaTypes } from './types.js';
 
 /** What a card shows: Stamina and Defense against their rested and composed maximums, initiative. */
 export const staminaPresent: Presentation<StaminaTypes> = {
@@ -22,4 +22,13 @@ export const staminaPresent: Presentation<StaminaTypes> = {
   },
   // The GM may set anyone's initiative (`set-initiative`, -1000..1000): moving a card sets it.
   reorder: (state, c, direction) => reorderByInitiative(state, c, direction, { min: -1000, max: 1000 }),
+};
+
+/** `analyze`: the initiative check is the encounter's formula over the sheet; a tie goes to the higher modifier. */
+export const staminaAnalysis: Analysis<StaminaTypes> = {
+  initiative: (state, c) => ({
+    expression: state.options.initiativeDice,
+    refs: refsOf(c.stats),
+    tie: c.stats.initiative,
+  }),
 };

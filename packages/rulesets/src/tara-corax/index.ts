@@ -28,6 +28,7 @@ import {
   perform,
   taraCatalog,
 } from './actions.js';
+import { taraAnalysis } from './analysis.js';
 import { TARA_CATALOG, validateCustomAction } from './catalog.js';
 import { describeTaraEvent } from './describe.js';
 import { taraEvents } from './events.js';
@@ -384,6 +385,7 @@ export const taraCorax: Ruleset<TaraTypes> = {
     );
   },
   present: taraPresent,
+  analysis: taraAnalysis,
 };
 
 export { currentMark };
