@@ -129,9 +129,11 @@ describe('a GM session, end to end', () => {
             }
             const end = phone.getByRole('button', { name: 'End my turn' });
             if ((await end.count()) > 0) {
-              const before = await text(gm, 'current-actor');
+              // The turn moves on: another actor, or Ana again first in the next round.
+              const where = async () => `${await text(gm, 'clock')}|${await text(gm, 'current-actor')}`;
+              const before = await where();
               await end.click();
-              await expect.poll(() => text(gm, 'current-actor')).not.toBe(before);
+              await expect.poll(where).not.toBe(before);
               continue;
             }
           }
