@@ -32,13 +32,19 @@ export interface PanelItem {
 /**
  * A panel for one combatant, on the GM page and its player's page: what the rules let them declare or
  * plan outside the palette. `command` names one of the ruleset's command forms (`commandForms`) shown in
- * the panel, with `fixed` fields already filled; `items` lists what stands now.
+ * the panel (or `act: true` its `act` command), with `fixed` fields already filled; `items` lists what
+ * stands now.
  */
 export interface Panel {
   title: string;
   /** One sentence on what the panel is for. */
   help?: string;
   command?: string;
+  /**
+   * The panel's form is the ruleset's `act` command, taken here rather than from the palette (tempo: on
+   * the character's turn, how the planned action goes — its target, weapon, roll). `fixed` fills it too.
+   */
+  act?: boolean;
   fixed?: { [key: string]: Json };
   items?: PanelItem[];
 }
@@ -64,6 +70,45 @@ export interface Presentation<T extends RulesetTypes = RulesetTypes> {
   paletteHint?(state: EncounterState<T>): string | null;
   /** Panels for a combatant (opend6's declaration, tempo's secret plan). Default: none. */
   panels?(state: EncounterState<T>, combatant: Combatant<T>): Panel[];
+  /**
+   * The command that moves a combatant one place up or down the turn order, where the rules let a GM set
+   * the order (an initiative set by hand); null where it cannot move that way. Default: no reordering.
+   */
+  reorder?(
+    state: EncounterState<T>,
+    combatant: Combatant<T>,
+    direction: 'up' | 'down',
+  ): { type: string; [key: string]: Json } | null;
+}
+
+/** Order keys compared as the agenda compares instants: element by element, a prefix first. */
+export function compareKeys(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+/**
+ * `reorder` for a ruleset ordered by an initiative a GM may set (`set-initiative {actor, value}`): one more
+ * than the neighbour above to move up, one less than the neighbour below to move down.
+ */
+export function reorderByInitiative(
+  state: EncounterState,
+  combatant: Combatant,
+  direction: 'up' | 'down',
+  bounds: { min: number; max: number },
+): { type: string; [key: string]: Json } | null {
+  const initiativeOf = (c: Combatant) => (c.cs as { initiative?: number | null }).initiative ?? null;
+  const keyOf = (c: Combatant) => (c.cs as { key?: number[] | null }).key ?? null;
+  const ranked = state.roster
+    .map((id) => state.combatants[id])
+    .filter((c): c is Combatant => c?.active === true && initiativeOf(c) !== null && keyOf(c) !== null)
+    .sort((a, b) => compareKeys(keyOf(a)!, keyOf(b)!));
+  const i = ranked.findIndex((c) => c.id === combatant.id);
+  const other = i < 0 ? undefined : ranked[direction === 'up' ? i - 1 : i + 1];
+  if (!other) return null;
+  const value = initiativeOf(other)! + (direction === 'up' ? 1 : -1);
+  if (value < bounds.min || value > bounds.max) return null;
+  return { type: 'set-initiative', actor: combatant.id, value };
 }
 
 /** The palette's command for an action: the ruleset's, or `act`. */

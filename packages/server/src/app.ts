@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { StorageBudgets } from './budget.js';
 import { scenarioYaml } from './export-yaml.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
+import { registerLibrary } from './library.js';
 import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal } from './limits.js';
 import { hashToken, type LinkName, viewerOf } from './links.js';
 import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
@@ -245,6 +246,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     if (!reachable) return reply.status(503).send({ ok: false, version, database: 'unreachable' });
     return { ok: true, version, database: 'reachable' };
   });
+  registerLibrary(app, options);
 
   // The same for every request (the registry does not change): built once, on the first.
   let rulesetList: unknown;

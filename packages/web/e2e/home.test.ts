@@ -170,11 +170,11 @@ describe('home page and tracker tools end to end', () => {
       const scenario = JSON.parse(readFileSync(jsonPath, 'utf8')) as {
         name: string;
         ruleset: string;
-        commands: { type: string }[];
+        commands: { command: { type: string } }[];
       };
       expect(scenario.name).toBe('Exported fight');
       expect(scenario.ruleset).toBe('tara-corax');
-      expect(scenario.commands.map((c) => c.type)).toEqual([
+      expect(scenario.commands.map((c) => c.command.type)).toEqual([
         'add-combatant',
         'add-combatant',
         'add-combatant',
@@ -286,9 +286,10 @@ describe('home page and tracker tools end to end', () => {
       const order = (await cards(page)).map((c) => c.id);
       expect(order).toHaveLength(3);
       expect(order[0]).toBe(current);
-      // Bo stays selected through the roll; pick a position that holds someone else.
-      await expect.poll(() => selectedId(page)).toBe('bo');
-      const other = order.findIndex((c, i) => i > 0 && c !== 'bo');
+      // The roll starts a turn: the selection follows the acting combatant. Pick a position that holds
+      // someone else.
+      await expect.poll(() => selectedId(page)).toBe(current);
+      const other = 1;
       await body.press(String(other + 1));
       await expect.poll(() => selectedId(page)).toBe(order[other]);
       await body.press('1');

@@ -59,7 +59,8 @@ async function addCombatant(
     count?: number;
     hidden?: boolean;
     notes?: string;
-    stats?: string;
+    /** Stats by their label in the form: a number or text, or true to tick a box. */
+    stats?: Record<string, string | boolean>;
   },
 ): Promise<void> {
   const form = page.getByRole('region', { name: 'Add combatants' });
@@ -69,7 +70,12 @@ async function addCombatant(
   await form.getByLabel('How many').fill(String(c.count ?? 1));
   const hidden = form.getByLabel('Hidden from players');
   if ((await hidden.isChecked()) !== Boolean(c.hidden)) await hidden.click();
-  await form.getByLabel('Stats (JSON)').fill(c.stats ?? '{}');
+  for (const [label, value] of Object.entries(c.stats ?? {})) {
+    const field = form.getByRole('group', { name: 'Stats' }).getByLabel(label, { exact: true });
+    if (typeof value === 'boolean') {
+      if ((await field.isChecked()) !== value) await field.click();
+    } else await field.fill(value);
+  }
   await form.getByLabel('GM notes').fill(c.notes ?? '');
   await form.getByRole('button', { name: 'Add', exact: true }).click();
   await expect.poll(() => page.getByTestId('status').textContent()).toContain(`× ${c.name}`);
@@ -92,6 +98,9 @@ async function refusedAction(page: Page): Promise<string> {
   for (let i = 0; i < 4 && (await palette.locator('button.action.unavailable').count()) === 0; i++) {
     await page.locator('body').press('j');
   }
+  // Unavailable actions are folded under the available ones.
+  const folded = palette.getByTestId('unavailable-actions');
+  if (!(await folded.getAttribute('open'))) await folded.locator('summary').click();
   const unavailable = palette.locator('button.action.unavailable').first();
   await unavailable.click();
   await expect.poll(() => page.getByTestId('status').textContent()).toMatch(/^Refused: .{10,}/);
@@ -123,7 +132,7 @@ describe('web app end to end', () => {
       const player = await playerCtx.newPage();
       try {
         const { id, token } = await createEncounter(gm, ruleset);
-        const pcStats = ruleset === 'stamina' ? '{"arcane": true}' : '{}';
+        const pcStats: Record<string, boolean> = ruleset === 'stamina' ? { Arcane: true } : {};
         await addCombatant(gm, { name: 'Ana', side: 'pc', hp: 20, stats: pcStats });
         await addCombatant(gm, { name: 'Goblin', side: 'npc', hp: 7, count: 2 });
         await addCombatant(gm, { name: SECRET_NAME, side: 'npc', hp: 9, hidden: true, notes: SECRET_NOTE });
@@ -153,7 +162,9 @@ describe('web app end to end', () => {
           if (!playerActed && (await actorLine(gm)).startsWith('Ana')) {
             await expect.poll(() => actorLine(player)).toContain('Ana');
             if (ruleset === 'opend6') {
-              await player.getByRole('button', { name: 'Declare' }).click();
+              const declare = player.getByRole('form', { name: 'Declare' });
+              await declare.getByLabel('Actions').fill('1');
+              await declare.getByRole('button', { name: 'Declare for Ana' }).click();
               await expect.poll(() => player.getByTestId('status').textContent()).toContain('Done');
             }
             await playerActs(player, gm);
@@ -240,8 +251,8 @@ describe('web app end to end', () => {
       // Once declared, the actions open and the sentence goes.
       const other = page.getByRole('form', { name: 'Other commands' });
       await other.getByLabel('Command').selectOption('declare');
-      await other.getByLabel('actions').fill('1');
-      await other.getByRole('button', { name: 'Send declare' }).click();
+      await other.getByLabel('Actions').fill('1');
+      await other.getByRole('button', { name: /^Declare for / }).click();
       await expect.poll(() => palette.getByTestId('palette-reason').count()).toBe(0);
     } finally {
       await ctx.close();

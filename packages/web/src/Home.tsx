@@ -1,7 +1,7 @@
+import { humanize, paramsOfSchema } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { api, type EncounterMeta, errorMessage, type Role, type RulesetInfo } from './api.js';
-import { fieldsOf } from './fields.js';
 import { forgetLink, rememberLink, storedLinks } from './storage.js';
 
 /** Rulesets as the server describes them, or from the bundled registry when it cannot be reached. */
@@ -12,13 +12,171 @@ function localRulesets(): RulesetInfo[] {
       id: r.id,
       name: r.name,
       summary: r.summary,
-      options: fieldsOf(r.optionsSchema).map((f) => ({
+      options: paramsOfSchema(r.optionsSchema).map((f) => ({
         name: f.name,
         default: defaults[f.name],
-        description: f.description,
+        ...(f.help ? { description: f.help } : {}),
       })),
     };
   });
+}
+
+/** Where a listed fight stands. */
+interface Fight {
+  status: string;
+  round: number;
+}
+
+type Listed = { encounter: EncounterMeta; role: Role; token: string };
+
+function when(iso: unknown): string {
+  if (typeof iso !== 'string') return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function fightWords(f: Fight | undefined): string {
+  if (!f) return '';
+  if (f.status === 'setup') return 'not started';
+  if (f.status === 'ended') return `ended in round ${f.round}`;
+  return `round ${f.round}`;
+}
+
+/** Opens a new encounter made from a scenario, remembered as the GM's. */
+async function createFrom(scenario: unknown): Promise<{ id: string; token: string; name: string }> {
+  const created = await api.create({ scenario });
+  rememberLink({
+    id: created.encounter.id,
+    token: created.tokens.gm,
+    name: created.encounter.name,
+    role: 'gm',
+  });
+  return { id: created.encounter.id, token: created.tokens.gm, name: created.encounter.name };
+}
+
+/** The encounter as its scenario file, to copy it (whole, or up to before the fight). */
+async function scenarioOf(e: Listed): Promise<Record<string, unknown>> {
+  return JSON.parse(await api.exportScenario(e.encounter.id, e.token, 'json')) as Record<string, unknown>;
+}
+
+/**
+ * The encounters this browser holds links for, newest change first: name, ruleset, role, where the fight
+ * stands, when it was created and last changed. A GM can duplicate one, reset it (a copy from before the
+ * fight: the roster and actions, no commands from the start on), archive it or restore it.
+ */
+function EncounterList({
+  items,
+  fights,
+  setError,
+  reload,
+  testId,
+}: {
+  items: Listed[];
+  fights: Record<string, Fight>;
+  setError: (s: string) => void;
+  reload: () => void;
+  testId: string;
+}) {
+  const act = async (f: () => Promise<void>) => {
+    setError('');
+    try {
+      await f();
+      reload();
+    } catch (err) {
+      setError(errorMessage(err));
+    }
+  };
+  return (
+    <ul className="encounter-list" data-testid={testId}>
+      {items.map((e) => {
+        const name = e.encounter.name;
+        const gm = e.role === 'gm';
+        const archived = e.encounter.status === 'archived';
+        return (
+          <li key={`${e.encounter.id}-${e.role}`} className="encounter-item" data-encounter={e.encounter.id}>
+            <div className="row">
+              <a
+                href={`/e/${encodeURIComponent(e.encounter.id)}?token=${encodeURIComponent(e.token)}`}
+                className="grow"
+              >
+                <bdi>{name}</bdi>
+              </a>
+              <span className="muted">
+                {rulesets[e.encounter.ruleset]?.name ?? e.encounter.ruleset} ·{' '}
+                {e.role === 'gm' ? 'GM' : e.role}
+              </span>
+            </div>
+            <div className="row muted small">
+              <span data-testid="fight">{fightWords(fights[e.token])}</span>
+              <span>created {when(e.encounter.createdAt)}</span>
+              <span>changed {when(e.encounter.updatedAt)}</span>
+            </div>
+            <div className="row">
+              {gm ? (
+                <>
+                  <button
+                    type="button"
+                    aria-label={`Duplicate ${name}`}
+                    onClick={() =>
+                      void act(async () => {
+                        const s = await scenarioOf(e);
+                        await createFrom({ ...s, name: `${name} (copy)`.slice(0, 80) });
+                      })
+                    }
+                  >
+                    Duplicate
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`Reset ${name} to before the fight`}
+                    title="A new copy from before the fight (new links for the players); this one is archived"
+                    onClick={() =>
+                      void act(async () => {
+                        const s = await scenarioOf(e);
+                        const steps = Array.isArray(s.commands)
+                          ? (s.commands as { type?: unknown; command?: { type?: unknown } }[])
+                          : [];
+                        // A step holds its command under `command` (schema 2) or is the command (schema 1).
+                        const start = steps.findIndex((c) => (c.command?.type ?? c.type) === 'start');
+                        await createFrom({ ...s, commands: start < 0 ? steps : steps.slice(0, start) });
+                        await api.patch(e.encounter.id, e.token, { status: 'archived' });
+                      })
+                    }
+                  >
+                    Reset
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={`${archived ? 'Restore' : 'Archive'} ${name}`}
+                    onClick={() =>
+                      void act(() =>
+                        api
+                          .patch(e.encounter.id, e.token, { status: archived ? 'active' : 'archived' })
+                          .then(() => undefined),
+                      )
+                    }
+                  >
+                    {archived ? 'Restore' : 'Archive'}
+                  </button>
+                </>
+              ) : null}
+              <button
+                type="button"
+                aria-label={`Forget ${name}`}
+                onClick={() => {
+                  forgetLink(e.token);
+                  reload();
+                }}
+              >
+                Forget
+              </button>
+            </div>
+          </li>
+        );
+      })}
+    </ul>
+  );
 }
 
 export function go(url: string): void {
@@ -31,6 +189,11 @@ export function Home() {
   const [error, setError] = useState('');
   const [infos, setInfos] = useState<RulesetInfo[]>(() => localRulesets());
 
+  const [fights, setFights] = useState<Record<string, Fight>>({});
+  const [version, setVersion] = useState(0);
+  const reload = () => setVersion((v) => v + 1);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` changes when the list must be read again (after a duplicate, an archive, a forget).
   useEffect(() => {
     api
       .rulesets()
@@ -39,7 +202,10 @@ export function Home() {
       })
       .catch(() => {});
     const links = storedLinks();
-    if (!links.length) return;
+    if (!links.length) {
+      setList([]);
+      return;
+    }
     api
       .lookup(links.map((l) => l.token))
       .then((r) => {
@@ -50,10 +216,25 @@ export function Home() {
             links.find((l) => l.id === e.encounter.id);
           if (link) out.push({ ...e, token: link.token });
         }
+        out.sort((x, y) =>
+          String(y.encounter.updatedAt ?? '').localeCompare(String(x.encounter.updatedAt ?? '')),
+        );
         setList(out);
+        // Where each fight stands (its round and status) comes from its state; the first 30 are enough.
+        for (const e of out.slice(0, 30)) {
+          api
+            .get(e.encounter.id, e.token)
+            .then((r) =>
+              setFights((f) => ({
+                ...f,
+                [e.token]: { status: String(r.state.status), round: r.state.round },
+              })),
+            )
+            .catch(() => {});
+        }
       })
       .catch((e) => setError(errorMessage(e)));
-  }, []);
+  }, [version]);
 
   return (
     <main className="home">
@@ -66,31 +247,27 @@ export function Home() {
         <section className="panel" aria-label="Your encounters">
           <h2>Your encounters</h2>
           {list.length ? (
-            <ul className="encounter-list" data-testid="encounters">
-              {list.map((e) => (
-                <li key={`${e.encounter.id}-${e.role}`} className="row">
-                  <a
-                    href={`/e/${encodeURIComponent(e.encounter.id)}?token=${encodeURIComponent(e.token)}`}
-                    className="grow"
-                  >
-                    {e.encounter.name}
-                  </a>
-                  <span className="muted">
-                    {rulesets[e.encounter.ruleset]?.name ?? e.encounter.ruleset} · {e.role}
-                  </span>
-                  <button
-                    type="button"
-                    aria-label={`Forget ${e.encounter.name}`}
-                    onClick={() => {
-                      forgetLink(e.token);
-                      setList(list.filter((x) => x.token !== e.token));
-                    }}
-                  >
-                    Forget
-                  </button>
-                </li>
-              ))}
-            </ul>
+            <>
+              <EncounterList
+                items={list.filter((e) => e.encounter.status !== 'archived')}
+                fights={fights}
+                setError={setError}
+                reload={reload}
+                testId="encounters"
+              />
+              {list.some((e) => e.encounter.status === 'archived') ? (
+                <details className="archived">
+                  <summary>Archived ({list.filter((e) => e.encounter.status === 'archived').length})</summary>
+                  <EncounterList
+                    items={list.filter((e) => e.encounter.status === 'archived')}
+                    fights={fights}
+                    setError={setError}
+                    reload={reload}
+                    testId="archived-encounters"
+                  />
+                </details>
+              ) : null}
+            </>
           ) : (
             <p className="muted">
               No encounters yet on this browser. Create one, or open a link you were given.
@@ -105,7 +282,7 @@ export function Home() {
 
 function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
   const [name, setName] = useState('');
-  const [ruleset, setRuleset] = useState(infos[0]?.id ?? 'classic');
+  const [ruleset, setRuleset] = useState(infos[0]?.id ?? '');
   const [options, setOptions] = useState<Record<string, unknown>>({});
   const [error, setError] = useState('');
   const ids = { name: useId(), ruleset: useId(), file: useId() };
@@ -168,7 +345,7 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
             {info.options.map((o) => (
               <OptionField
                 key={`${ruleset}.${o.name}`}
-                name={o.name}
+                label={optionLabel(ruleset, o.name)}
                 dflt={o.default}
                 description={o.description}
                 value={options[o.name]}
@@ -220,14 +397,20 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
   );
 }
 
+/** An option's label as the ruleset declares it ("Reroll each round"), never its field name. */
+function optionLabel(ruleset: string, name: string): string {
+  const rs = Object.hasOwn(rulesets, ruleset) ? rulesets[ruleset] : undefined;
+  return (rs && paramsOfSchema(rs.optionsSchema).find((p) => p.name === name)?.label) || humanize(name);
+}
+
 function OptionField({
-  name,
+  label,
   dflt,
   description,
   value,
   set,
 }: {
-  name: string;
+  label: string;
   dflt: unknown;
   description?: string | undefined;
   value: unknown;
@@ -245,11 +428,11 @@ function OptionField({
             checked={Boolean(current)}
             onChange={(e) => set(e.currentTarget.checked)}
           />
-          <label htmlFor={id}>{name}</label>
+          <label htmlFor={id}>{label}</label>
         </div>
       ) : (
         <>
-          <label htmlFor={id}>{name}</label>
+          <label htmlFor={id}>{label}</label>
           <input
             id={id}
             type={typeof dflt === 'number' ? 'number' : 'text'}

@@ -1,6 +1,15 @@
-import type { EncounterView, LogEntry } from '@roundkeeper/engine';
-import { useId, useState } from 'react';
-import { actorCommands, rulesetOf } from './model.js';
+import {
+  decide,
+  type EncounterState,
+  type EncounterView,
+  isRejection,
+  type LogEntry,
+  paramsOfSchema,
+  seededDice,
+} from '@roundkeeper/engine';
+import { rulesets } from '@roundkeeper/rulesets';
+import { useMemo, useState } from 'react';
+import { asState, otherForms, rulesetOf } from './model.js';
 import {
   CombatantCard,
   CommandForm,
@@ -8,20 +17,20 @@ import {
   Headline,
   LogView,
   Palette,
+  PanelView,
+  panelsOf,
   type Send,
   Status,
+  StatusList,
   TimelineView,
   useNotifier,
 } from './parts.js';
 
-interface PlanLike {
-  id: string;
-  action: string;
-  tempo: number;
-  taken: boolean;
-}
-
-/** The player's controller: phone-sized, only their own characters, live. */
+/**
+ * The player's controller: phone-sized, only their own characters, live. What they can do comes first
+ * (end the turn, the available actions, the ruleset's panels), then their sheet, everyone's visible
+ * status, the timeline and the log.
+ */
 export function Player({
   view,
   mine,
@@ -41,15 +50,16 @@ export function Player({
   const actor =
     picked && own.includes(picked) ? picked : (own.find((id) => id === view.current) ?? own[0] ?? null);
   const { message, notify } = useNotifier();
-  const [declare, setDeclare] = useState('1');
-  const declareId = useId();
   const c = actor ? view.combatants[actor] : undefined;
-  const plan = ((c?.cs as { plan?: PlanLike[] } | undefined)?.plan ?? []) as PlanLike[];
-  const extra = rs ? actorCommands(rs).filter((t) => t !== 'declare') : [];
+  const panels = actor ? panelsOf(view, actor) : [];
+  const inPanels = new Set(panels.map((p) => p.command).filter((x) => x !== undefined));
+  const forms = useMemo(() => (rs ? otherForms(rs, true) : []), [rs]).filter((f) => !inPanels.has(f.type));
   return (
     <main className="player">
       <header className="topbar">
-        <h1>{view.name}</h1>
+        <h1>
+          <bdi>{view.name}</bdi>
+        </h1>
         <ConnectionBadge connected={connected} />
       </header>
       <Headline view={view} />
@@ -59,102 +69,112 @@ export function Player({
           <legend>Your characters</legend>
           {own.map((id) => (
             <button key={id} type="button" aria-pressed={id === actor} onClick={() => setPicked(id)}>
-              {view.combatants[id]!.name}
+              <bdi>{view.combatants[id]!.name}</bdi>
             </button>
           ))}
         </fieldset>
       ) : null}
       {actor && c ? (
         <>
-          <ul className="cards">
-            <CombatantCard view={view} id={actor} gm={false} selected current={actor === view.current} />
-          </ul>
-          {view.current === actor ? (
+          {view.current === actor && mayEndTurn(view, own) ? (
             <button
               type="button"
               className="primary wide-button"
-              onClick={async () => notify(await send({ type: 'next' }), 'end turn')}
+              onClick={async () => notify(await send({ type: 'next' }), `${c.name}'s turn ended`)}
             >
               End my turn
             </button>
           ) : null}
-          {view.ruleset === 'opend6' ? (
-            <section className="panel" aria-label="Declare actions">
-              <h2>Declare actions</h2>
-              <div className="row">
-                <label htmlFor={declareId}>Actions this round</label>
-                <input
-                  id={declareId}
-                  type="number"
-                  min={1}
-                  max={10}
-                  className="narrow"
-                  value={declare}
-                  onChange={(e) => setDeclare(e.currentTarget.value)}
-                />
-                <button
-                  type="button"
-                  onClick={async () =>
-                    notify(
-                      await send({ type: 'declare', actor, actions: Math.max(1, Number(declare) || 1) }),
-                      'declare',
-                    )
-                  }
-                >
-                  Declare
-                </button>
-              </div>
-            </section>
-          ) : null}
-          {view.ruleset === 'tempo' ? (
-            <section className="panel" aria-label="Tempo plan">
-              <h2>My plan</h2>
-              {plan.length ? (
-                <ol className="plan">
-                  {plan.map((p) => (
-                    <li key={p.id} className="row">
-                      <span className="tempo-badge">tempo {p.tempo}</span>
-                      <span className="grow">
-                        {rs?.catalog(view as never).find((a) => a.id === p.action)?.name ?? p.action}
-                        {p.taken ? ' (taken)' : ''}
-                      </span>
-                      {!p.taken ? (
-                        <button
-                          type="button"
-                          onClick={async () =>
-                            notify(await send({ type: 'unplan', actor, plan: p.id }), 'unplan')
-                          }
-                        >
-                          Withdraw
-                        </button>
-                      ) : null}
-                    </li>
-                  ))}
-                </ol>
-              ) : (
-                <p className="muted">Nothing planned yet: pick actions below.</p>
-              )}
-              {view.current === actor ? (
-                <button
-                  type="button"
-                  className="primary"
-                  onClick={async () => notify(await send({ type: 'act', actor }), 'act')}
-                >
-                  Take my action
-                </button>
-              ) : null}
-            </section>
-          ) : null}
-          <Palette view={view} actor={actor} send={send} notify={notify} compact />
-          {extra.length ? (
-            <CommandForm key={actor} view={view} types={extra} actor={actor} send={send} notify={notify} />
+          {panels.map((p) => (
+            <PanelView key={p.title} view={view} panel={p} actor={actor} send={send} notify={notify} />
+          ))}
+          <Palette key={`palette-${actor}`} view={view} actor={actor} send={send} notify={notify} compact />
+          <ul className="cards">
+            <CombatantCard view={view} id={actor} gm={false} own selected current={actor === view.current} />
+          </ul>
+          <Sheet view={view} id={actor} />
+          {forms.length ? (
+            <CommandForm
+              key={`other-${actor}`}
+              view={view}
+              forms={forms}
+              actor={actor}
+              send={send}
+              notify={notify}
+            />
           ) : null}
         </>
       ) : (
         <p className="muted">No character of yours is in this encounter.</p>
       )}
+      <section className="panel" aria-label="Everyone">
+        <h2>Everyone</h2>
+        <StatusList view={view} entries={entries} />
+      </section>
       <TimelineView view={view} highlight={actor} exportable={false} maxRounds={1} />
-      <LogView view={view} entries={entries} limit={15} />
+      <LogView view={view} entries={entries} limit={15} newestFirst />
     </main>
   );
+}
+
+/**
+ * Whether the rules let a player end their own turn (some leave the count to the GM): asked of the same
+ * engine, as this player. Only a refusal of who may send it hides the button; any other the server says.
+ */
+function mayEndTurn(view: EncounterView, own: string[]): boolean {
+  try {
+    // A player's view has no dice state: a dry run gets a throwaway one (nothing it rolls is kept).
+    const state: EncounterState = { ...asState(view), dice: seededDice(1) };
+    const r = decide(state, { type: 'next' }, rulesets, { by: { role: 'player', combatants: own } });
+    return !(isRejection(r) && r.code.startsWith('auth/'));
+  } catch {
+    return true;
+  }
+}
+
+/** The character's sheet: every stat with the ruleset's label. */
+function Sheet({ view, id }: { view: EncounterView; id: string }) {
+  const rs = rulesetOf(view);
+  const c = view.combatants[id];
+  const params = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
+  if (!c) return null;
+  const stats = (c.stats ?? {}) as Record<string, unknown>;
+  const rows = params
+    .filter((p) => stats[p.name] !== undefined)
+    .map((p) => ({ label: p.label, value: show(stats[p.name]) }));
+  if (!rows.length) return null;
+  return (
+    <details className="panel sheet">
+      <summary>
+        Sheet of <bdi>{c.name}</bdi>
+      </summary>
+      <dl className="resources">
+        {rows.map((r) => (
+          <div key={r.label} className="res">
+            <dt>{r.label}</dt>
+            <dd>
+              <bdi>{r.value}</bdi>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  );
+}
+
+/** A stat as a person reads it: numbers and words as they are, lists by their names. */
+function show(v: unknown): string {
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v === 'number' || typeof v === 'string') return String(v);
+  if (Array.isArray(v))
+    return v
+      .map((x) =>
+        typeof x === 'object' && x && 'name' in x ? String((x as { name: unknown }).name) : show(x),
+      )
+      .join(', ');
+  if (v && typeof v === 'object')
+    return Object.entries(v)
+      .map(([k, x]) => `${k} ${show(x)}`)
+      .join(', ');
+  return '';
 }

@@ -1,8 +1,28 @@
-import type { Combatant, EncounterView, LogEntry } from '@roundkeeper/engine';
-import { memo, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { api, errorMessage, type PlayerLink } from './api.js';
+import {
+  type Combatant,
+  type Command,
+  describeEvent,
+  type EncounterView,
+  type Json,
+  type LogEntry,
+  type Param,
+  paramsOfSchema,
+} from '@roundkeeper/engine';
+import { memo, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { api, type Creature, errorMessage, type PlayerLink } from './api.js';
+import { durationOf, payloadOf, type RawForm } from './form.js';
 import { type SendResult, useEncounter } from './live.js';
-import { actorCommands, expandCombatants, rulesetOf, turnOrder } from './model.js';
+import {
+  asState,
+  conditionsOf,
+  expandCombatants,
+  hpEdit,
+  otherForms,
+  roundOrder,
+  rulesetOf,
+  upNext,
+} from './model.js';
+import { DurationField, ParamFields } from './ParamForm.js';
 import { Player } from './Player.js';
 import {
   CombatantCard,
@@ -14,13 +34,15 @@ import {
   HelpOverlay,
   LogView,
   Palette,
+  reorderCommand,
   type Send,
   Status,
+  StatusList,
   TimelineView,
   useNotifier,
 } from './parts.js';
 import { QrCode } from './QrCode.js';
-import { type CombatantTemplate, library, rememberLink, removeTemplate, saveTemplate } from './storage.js';
+import { libraryKey, rememberLink } from './storage.js';
 
 /** Picks the screen for the link's role: GM tracker, table view or player controller. */
 export function EncounterPage({ id, token }: { id: string; token: string }) {
@@ -46,7 +68,8 @@ export function EncounterPage({ id, token }: { id: string; token: string }) {
     return (
       <Player view={view} mine={live.mine} entries={live.entries} send={send} connected={live.connected} />
     );
-  if (live.role === 'table') return <TableView view={view} connected={live.connected} />;
+  if (live.role === 'table')
+    return <TableView view={view} entries={live.entries} connected={live.connected} />;
   return (
     <GmTracker
       id={id}
@@ -59,38 +82,65 @@ export function EncounterPage({ id, token }: { id: string; token: string }) {
   );
 }
 
-export function TableView({ view, connected }: { view: EncounterView; connected: boolean }) {
-  const order = turnOrder(view);
+/** The table link opened with `&hp=all` (the GM's choice in "Share & export") shows NPCs' HP as numbers. */
+function showsNumbers(): boolean {
+  return new URLSearchParams(location.search).get('hp') === 'all';
+}
+
+export function TableView({
+  view,
+  entries,
+  connected,
+}: {
+  view: EncounterView;
+  entries: LogEntry[];
+  connected: boolean;
+}) {
+  const next = upNext(view);
   return (
     <main className="table-view">
       <header className="topbar">
-        <h1>{view.name}</h1>
+        <h1>
+          <bdi>{view.name}</bdi>
+        </h1>
         <ConnectionBadge connected={connected} />
       </header>
       <Headline view={view} />
+      {next.length ? (
+        <p className="up-next" data-testid="up-next">
+          Next:{' '}
+          {next.map((id, i) => (
+            <span key={id}>
+              {i ? ', ' : ''}
+              <bdi>{view.combatants[id]!.name}</bdi>
+            </span>
+          ))}
+        </p>
+      ) : null}
       <section className="panel" aria-label="Order">
         <h2>Order</h2>
-        <ol className="order big">
-          {order.map((cid) => (
-            <li
-              key={cid}
-              className={`${view.combatants[cid]!.side}${cid === view.current ? ' current' : ''}`}
-            >
-              {view.combatants[cid]!.name}
-            </li>
-          ))}
-        </ol>
+        <StatusList view={view} entries={entries} big numbers={showsNumbers()} />
       </section>
-      <TimelineView view={view} exportable={false} />
+      <TimelineView view={view} exportable={false} fill maxRounds={1} />
     </main>
   );
 }
 
-function isTyping(target: EventTarget | null): boolean {
+const NOT_TEXT = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'file', 'range', 'color']);
+
+/** Whether the key goes into a text field (where letters are text, not shortcuts): not a button or a list. */
+export function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;
   if (!el) return false;
-  const tag = el.tagName;
-  return tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || el.isContentEditable;
+  if (el.tagName === 'TEXTAREA' || el.isContentEditable) return true;
+  return el.tagName === 'INPUT' && !NOT_TEXT.has((el as HTMLInputElement).type);
+}
+
+/** The selected combatant, and the turn it was selected in: a selection follows the turn unless pinned. */
+interface Selection {
+  id: string;
+  turn: string;
+  pinned: boolean;
 }
 
 export function GmTracker({
@@ -110,12 +160,26 @@ export function GmTracker({
 }) {
   const rs = rulesetOf(view);
   const { message, notify } = useNotifier();
-  const [selected, setSelected] = useState<string | null>(null);
+  const [sel, setSel] = useState<Selection | null>(null);
   const [help, setHelp] = useState(false);
-  const actor = selected && view.combatants[selected] ? selected : (view.current ?? view.roster[0] ?? null);
-  const order = useMemo(() => turnOrder(view), [view]);
+  const order = useMemo(() => roundOrder(view, entries), [view, entries]);
+  // Each turn (a new actor, or a new round) selects whoever acts, unless the GM pinned someone.
+  const turn = `${view.status}|${view.round}|${view.current ?? ''}|${view.history.lastGroup}`;
+  const turnOnly = `${view.status}|${view.round}|${view.current ?? ''}`;
+  const kept = sel && view.combatants[sel.id] && (sel.pinned || sel.turn === turnOnly) ? sel : null;
+  const actor = kept ? kept.id : (view.current ?? order[0] ?? null);
+  const pinned = kept?.pinned === true;
+  const turnRef = useRef(turnOnly);
+  turnRef.current = turnOnly;
+  const select = useCallback((cid: string) => setSel({ id: cid, turn: turnRef.current, pinned: false }), []);
+  void turn;
 
   const run = async (type: string, label: string) => notify(await send({ type }), label);
+  const undoLabel = (which: 'undo' | 'redo') => {
+    const group = which === 'undo' ? view.history.undoable.at(-1) : view.history.redoable.at(-1);
+    const what = group === undefined ? null : describeGroup(view, entries, group);
+    return what ? `${which} ${what}` : which;
+  };
 
   // One listener for the page's lifetime; it calls the latest handler.
   const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
@@ -126,25 +190,33 @@ export function GmTracker({
     }
     if (isTyping(e.target)) return;
     const ctrl = e.ctrlKey || e.metaKey;
-    if (e.key === '?') {
+    const shortcut = (f: () => void) => {
+      // A focused list would take the letter as a search ("n" picks "none"): the shortcut wins.
       e.preventDefault();
-      setHelp((h) => !h);
-    } else if (ctrl && e.key.toLowerCase() === 'z') {
-      e.preventDefault();
-      void run(e.shiftKey ? 'redo' : 'undo', e.shiftKey ? 'redo' : 'undo');
-    } else if (ctrl || e.altKey) {
-      return;
-    } else if (e.key === 'n') void run('next', 'next');
-    else if (e.key === 'i') void run('start', 'roll initiative');
-    else if (e.key === 'u') void run('undo', 'undo');
-    else if (e.key === 'r') void run('redo', 'redo');
+      f();
+    };
+    if (e.key === '?') shortcut(() => setHelp((h) => !h));
+    else if (ctrl && e.key.toLowerCase() === 'z')
+      shortcut(() => void run(e.shiftKey ? 'redo' : 'undo', undoLabel(e.shiftKey ? 'redo' : 'undo')));
+    else if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown') && actor)
+      shortcut(() => void onMove(actor, e.key === 'ArrowUp' ? 'up' : 'down'));
+    else if (ctrl || e.altKey) return;
+    else if (e.key === 'n') shortcut(() => void run('next', 'next turn'));
+    else if (e.key === 'i') shortcut(() => void run('start', 'roll initiative'));
+    else if (e.key === 'u') shortcut(() => void run('undo', undoLabel('undo')));
+    else if (e.key === 'r') shortcut(() => void run('redo', undoLabel('redo')));
+    else if (e.key === 'p' && actor) shortcut(() => setSel({ id: actor, turn: turnOnly, pinned: !pinned }));
     else if (e.key === 'j' || e.key === 'k') {
-      const i = actor ? order.indexOf(actor) : -1;
-      const next = order[(i + (e.key === 'j' ? 1 : order.length - 1)) % Math.max(1, order.length)];
-      if (next) setSelected(next);
+      shortcut(() => {
+        const i = actor ? order.indexOf(actor) : -1;
+        const next = order[(i + (e.key === 'j' ? 1 : order.length - 1)) % Math.max(1, order.length)];
+        if (next) select(next);
+      });
     } else if (/^[1-9]$/.test(e.key)) {
-      const pick = order[Number(e.key) - 1];
-      if (pick) setSelected(pick);
+      shortcut(() => {
+        const pick = order[Number(e.key) - 1];
+        if (pick) select(pick);
+      });
     }
   };
   useEffect(() => {
@@ -153,20 +225,75 @@ export function GmTracker({
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const extra = rs ? actorCommands(rs) : [];
+  const forms = useMemo(() => (rs ? otherForms(rs) : []), [rs]);
+  const onHp = useCallback(
+    async (cid: string, text: string) => {
+      const edit = hpEdit(text);
+      const name = view.combatants[cid]?.name ?? cid;
+      if (!edit) {
+        notify(
+          {
+            ok: false,
+            error: `"${text}" is not an HP change: type -7 for damage, +5 to heal, 12 to set HP, t5 for temporary HP.`,
+          },
+          'hp',
+        );
+        return false;
+      }
+      const cmd: Command =
+        edit.kind === 'set'
+          ? { type: 'set-hp', combatant: cid, current: edit.current }
+          : edit.kind === 'temp'
+            ? { type: 'set-hp', combatant: cid, temp: edit.temp }
+            : { type: edit.kind, combatant: cid, amount: edit.amount };
+      const what = (() => {
+        switch (edit.kind) {
+          case 'damage':
+            return `${edit.amount} damage to ${name}`;
+          case 'heal':
+            return `${name} healed ${edit.amount}`;
+          case 'temp':
+            return `${name} has ${edit.temp} temporary HP`;
+          case 'set':
+            return `${name}'s HP set to ${edit.current}`;
+        }
+      })();
+      const r = await send(cmd);
+      notify(r, what);
+      return r.ok;
+    },
+    [view.combatants, send, notify],
+  );
+  const latestView = useRef(view);
+  latestView.current = view;
+  const onMove = useCallback(
+    async (cid: string, direction: 'up' | 'down') => {
+      const v = latestView.current;
+      const cmd = reorderCommand(v, cid, direction);
+      const name = v.combatants[cid]?.name ?? cid;
+      if (!cmd)
+        return notify({ ok: false, error: `${name} cannot move ${direction} the order here.` }, 'move');
+      notify(await send(cmd), `${name} moved ${direction} the order`);
+    },
+    [send, notify],
+  );
   // The dice and the log follow a change in a second, interruptible render: the headline, the cards, the
   // timeline and the palette are committed (and laid out) first.
   const laterView = useDeferredValue(view);
   const laterEntries = useDeferredValue(entries);
+  const c = actor ? view.combatants[actor] : undefined;
   return (
     <main className="tracker">
       <header className="topbar">
         <a href="/" className="home-link">
           Roundkeeper
         </a>
-        <h1>{view.name}</h1>
+        <h1>
+          <bdi>{view.name}</bdi>
+        </h1>
         <span className="muted">{rs?.name ?? view.ruleset}</span>
         <ConnectionBadge connected={connected} />
+        <Headline view={view} compact />
         <div className="row grow-end">
           <button
             type="button"
@@ -178,21 +305,21 @@ export function GmTracker({
           <button
             type="button"
             className="primary"
-            onClick={() => void run('next', 'next')}
+            onClick={() => void run('next', 'next turn')}
             disabled={view.status !== 'running'}
           >
             Next <kbd>n</kbd>
           </button>
           <button
             type="button"
-            onClick={() => void run('undo', 'undo')}
+            onClick={() => void run('undo', undoLabel('undo'))}
             disabled={!view.history.undoable.length}
           >
             Undo <kbd>u</kbd>
           </button>
           <button
             type="button"
-            onClick={() => void run('redo', 'redo')}
+            onClick={() => void run('redo', undoLabel('redo'))}
             disabled={!view.history.redoable.length}
           >
             Redo <kbd>r</kbd>
@@ -202,11 +329,10 @@ export function GmTracker({
           </button>
         </div>
       </header>
-      <Headline view={view} />
       <Status message={message} />
       <div className="tracker-grid">
-        <div className="col">
-          <section className="panel" aria-label="Combatants">
+        <div className="col roster-col">
+          <section className="panel roster" aria-label="Combatants">
             <h2>Combatants</h2>
             <ul className="cards" data-testid="combatants">
               {order.map((cid) => (
@@ -217,34 +343,74 @@ export function GmTracker({
                   gm
                   selected={cid === actor}
                   current={cid === view.current}
-                  onSelect={setSelected}
+                  onSelect={select}
+                  onHp={onHp}
+                  onMove={onMove}
                 />
               ))}
             </ul>
           </section>
-          {actor && view.combatants[actor] ? (
-            <GmQuick c={view.combatants[actor]} actor={actor} send={send} notify={notify} />
-          ) : null}
-          <AddCombatant ruleset={view.ruleset} roster={view.roster} send={send} notify={notify} />
-          <Share id={id} token={token} combatants={view.combatants} />
         </div>
         <div className="col wide">
+          {actor && c ? (
+            <>
+              <div className="acting-for" data-testid="acting-for">
+                <span>
+                  {actor === view.current ? 'Acting' : 'Selected'}: <bdi>{c.name}</bdi>
+                </span>
+                <button
+                  type="button"
+                  aria-pressed={pinned}
+                  onClick={() => setSel({ id: actor, turn: turnOnly, pinned: !pinned })}
+                  title="Keep this combatant selected when the turn changes"
+                >
+                  {pinned ? 'Pinned' : 'Pin'} <kbd>p</kbd>
+                </button>
+                {actor !== view.current && view.current ? (
+                  <button type="button" onClick={() => setSel(null)}>
+                    Back to the acting combatant
+                  </button>
+                ) : null}
+              </div>
+              <Palette key={`palette-${actor}`} view={view} actor={actor} send={send} notify={notify} />
+              <GmQuick key={`gm-${actor}`} view={view} c={c} actor={actor} send={send} notify={notify} />
+              {forms.length ? (
+                <CommandForm
+                  key={`other-${actor}`}
+                  view={view}
+                  forms={forms}
+                  actor={actor}
+                  send={send}
+                  notify={notify}
+                />
+              ) : null}
+            </>
+          ) : null}
           <TimelineView view={view} highlight={actor} />
-          {actor ? <Palette view={view} actor={actor} send={send} notify={notify} /> : null}
-          {actor && extra.length ? (
-            <CommandForm
-              key={`${actor}`}
+        </div>
+        <div className="col">
+          {/* Before the fight the roster is being built: adding comes first. Then the log does. */}
+          {view.status === 'setup' ? (
+            <AddCombatant
               view={view}
-              types={extra}
-              actor={actor}
+              ruleset={view.ruleset}
+              roster={view.roster}
               send={send}
               notify={notify}
             />
           ) : null}
-        </div>
-        <div className="col">
+          <Share id={id} token={token} combatants={view.combatants} />
+          <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
-          <LogView view={laterView} entries={laterEntries} />
+          {view.status === 'setup' ? null : (
+            <AddCombatant
+              view={view}
+              ruleset={view.ruleset}
+              roster={view.roster}
+              send={send}
+              notify={notify}
+            />
+          )}
         </div>
       </div>
       {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
@@ -252,12 +418,30 @@ export function GmTracker({
   );
 }
 
+/** What an undo or redo takes back, in words: the first log line of that command. */
+function describeGroup(view: EncounterView, entries: LogEntry[], group: number): string | null {
+  const rs = rulesetOf(view);
+  if (!rs) return null;
+  for (const e of entries) {
+    if (e.group !== group) continue;
+    try {
+      const line = describeEvent(e.event, asState(view), rs);
+      if (line) return `“${line.replace(/\.$/, '')}”`;
+    } catch {
+      // A line that cannot be described says nothing.
+    }
+  }
+  return null;
+}
+
 const GmQuick = memo(function GmQuick({
+  view,
   c,
   actor,
   send,
   notify,
 }: {
+  view: EncounterView;
   c: Combatant;
   actor: string;
   send: Send;
@@ -265,97 +449,320 @@ const GmQuick = memo(function GmQuick({
 }) {
   const [amount, setAmount] = useState('');
   const [effect, setEffect] = useState('');
-  const [until, setUntil] = useState('until-turn-start');
+  const [duration, setDuration] = useState<RawForm>({
+    'd.kind': 'turn-start',
+    'd.count': '1',
+    'd.combatant': actor,
+  });
+  const [confirm, setConfirm] = useState(false);
   const amountId = useId();
   const effectId = useId();
-  const untilId = useId();
-  const n = Math.max(0, Math.floor(Number(amount) || 0));
+  const n = Math.floor(Number(amount));
+  const valid = amount.trim() !== '' && Number.isFinite(n) && n > 0;
+  const go = async (cmd: Command, what: string) => {
+    const r = await send(cmd);
+    notify(r, what);
+    return r.ok;
+  };
   return (
-    <section className="panel" aria-label={`GM tools for ${c.name}`}>
-      <h2>GM · {c.name}</h2>
+    <section className="panel gm-tools" aria-label={`GM tools for ${c.name}`}>
+      <h2>
+        GM · <bdi>{c.name}</bdi>
+      </h2>
       <div className="row">
         <label htmlFor={amountId}>Amount</label>
         <input
           id={amountId}
           type="number"
-          min={0}
+          min={1}
           value={amount}
           onChange={(e) => setAmount(e.currentTarget.value)}
           className="narrow"
         />
         <button
           type="button"
-          onClick={async () =>
-            notify(await send({ type: 'damage', combatant: actor, amount: n }), `${n} damage to ${c.name}`)
-          }
+          disabled={!valid}
+          onClick={() => void go({ type: 'damage', combatant: actor, amount: n }, `${n} damage to ${c.name}`)}
         >
           Damage
         </button>
         <button
           type="button"
-          onClick={async () =>
-            notify(await send({ type: 'heal', combatant: actor, amount: n }), `heal ${c.name}`)
-          }
+          disabled={!valid}
+          onClick={() => void go({ type: 'heal', combatant: actor, amount: n }, `${c.name} healed ${n}`)}
         >
           Heal
         </button>
         <button
           type="button"
-          onClick={async () =>
-            notify(
-              await send({ type: c.active ? 'defeat' : 'revive', combatant: actor }),
-              c.active ? 'defeat' : 'revive',
+          disabled={!valid}
+          onClick={() =>
+            void go({ type: 'set-hp', combatant: actor, temp: n }, `${c.name} has ${n} temporary HP`)
+          }
+        >
+          Temp HP
+        </button>
+        <button
+          type="button"
+          onClick={() =>
+            void go(
+              { type: c.active ? 'defeat' : 'revive', combatant: actor },
+              c.active ? `${c.name} defeated` : `${c.name} back in the fight`,
             )
           }
         >
           {c.active ? 'Defeat' : 'Revive'}
         </button>
       </div>
-      <div className="row">
-        <label htmlFor={effectId}>Condition</label>
-        <input
-          id={effectId}
-          value={effect}
-          placeholder="Frightened"
-          onChange={(e) => setEffect(e.currentTarget.value)}
-        />
-        <label htmlFor={untilId} className="sr-only">
-          Lasts
-        </label>
-        <select id={untilId} value={until} onChange={(e) => setUntil(e.currentTarget.value)}>
-          <option value="until-turn-start">until start of their next turn</option>
-          <option value="until-turn-end">until end of their next turn</option>
-          <option value="until-round-end">until end of round</option>
-          <option value="indefinite">until removed</option>
-        </select>
-        <button
-          type="button"
-          disabled={!effect.trim()}
-          onClick={async () => {
-            const duration =
-              until === 'until-round-end' || until === 'indefinite'
-                ? { kind: until }
-                : { kind: until, combatant: actor };
-            notify(
-              await send({ type: 'add-effect', target: actor, name: effect.trim(), duration }),
-              `${effect} on ${c.name}`,
-            );
+      <form
+        className="condition-form"
+        aria-label={`Add a condition to ${c.name}`}
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const d = durationOf(duration, 'd', { round: view.round, actor });
+          if (typeof d === 'string') return notify({ ok: false, error: d }, 'condition');
+          if (
+            await go(
+              { type: 'add-effect', target: actor, name: effect.trim(), duration: d },
+              `${effect.trim()} on ${c.name}`,
+            )
+          )
             setEffect('');
-          }}
-        >
-          Add
-        </button>
-      </div>
+        }}
+      >
+        <div className="row">
+          <label htmlFor={effectId}>Condition</label>
+          <input
+            id={effectId}
+            value={effect}
+            placeholder="Frightened"
+            onChange={(e) => setEffect(e.currentTarget.value)}
+          />
+          <button type="submit" disabled={!effect.trim()}>
+            Add condition
+          </button>
+        </div>
+        <DurationField
+          label="Lasts"
+          k="d"
+          raw={duration}
+          set={(k, v) => setDuration({ ...duration, [k]: v })}
+          view={view}
+        />
+      </form>
+      <ConditionList view={view} id={actor} send={send} notify={notify} />
+      <details className="editor">
+        <summary>
+          Edit <bdi>{c.name}</bdi>
+        </summary>
+        <CombatantEditor view={view} c={c} send={send} notify={notify} />
+        <div className="row">
+          {confirm ? (
+            <>
+              <button
+                type="button"
+                className="danger"
+                onClick={() => void go({ type: 'remove-combatant', combatant: actor }, `${c.name} removed`)}
+              >
+                Remove {c.name} for good
+              </button>
+              <button type="button" onClick={() => setConfirm(false)}>
+                Keep
+              </button>
+            </>
+          ) : (
+            <button type="button" onClick={() => setConfirm(true)}>
+              Remove from the fight…
+            </button>
+          )}
+        </div>
+      </details>
     </section>
   );
 });
 
+/** The conditions on a combatant with their time left, each with a button that ends it now. */
+function ConditionList({
+  view,
+  id,
+  send,
+  notify,
+}: {
+  view: EncounterView;
+  id: string;
+  send: Send;
+  notify: (r: SendResult, what: string) => void;
+}) {
+  const conds = conditionsOf(view, id);
+  if (!conds.length) return null;
+  return (
+    <ul className="condition-list">
+      {conds.map((k) => (
+        <li key={k.id} className="row">
+          <span className="grow">
+            <strong>
+              <bdi>{k.name}</bdi>
+            </strong>{' '}
+            <span className="muted">{k.remaining}</span>
+          </span>
+          <button
+            type="button"
+            aria-label={`End ${k.name}`}
+            onClick={async () =>
+              notify(await send({ type: 'remove-effect', effect: k.id }), `${k.name} ended`)
+            }
+          >
+            End
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * Rename, side, group, hidden, max HP, notes and the ruleset's stats (their labels, bounds and defaults
+ * from the stats schema) of one combatant, sent as one change.
+ */
+function CombatantEditor({
+  view,
+  c,
+  send,
+  notify,
+}: {
+  view: EncounterView;
+  c: Combatant;
+  send: Send;
+  notify: (r: SendResult, what: string) => void;
+}) {
+  const rs = rulesetOf(view);
+  const statParams = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
+  const start = (): RawForm => {
+    const raw: RawForm = {
+      name: c.name,
+      group: c.group ?? '',
+      notes: c.notes ?? '',
+      max: c.hp ? String(c.hp.max) : '',
+    };
+    Object.assign(raw, statValues(statParams, c.stats as Record<string, unknown>));
+    return raw;
+  };
+  const [raw, setRaw] = useState<RawForm>(start);
+  const ids = { name: useId(), group: useId(), notes: useId(), max: useId() };
+  const set = (k: string, v: string | boolean) => setRaw({ ...raw, [k]: v });
+  return (
+    <form
+      className="combatant-editor"
+      aria-label={`Edit ${c.name}`}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const stats = payloadOf(statParams, raw, { round: view.round }, 'stats');
+        if (typeof stats === 'string') return notify({ ok: false, error: stats }, 'edit');
+        const name = String(raw.name ?? '').trim();
+        if (!name) return notify({ ok: false, error: 'A combatant needs a name.' }, 'edit');
+        const update: Command = {
+          type: 'update-combatant',
+          combatant: c.id,
+          name,
+          group: String(raw.group ?? '').trim() || null,
+          notes: String(raw.notes ?? ''),
+          stats: { ...(c.stats as Record<string, Json>), ...stats },
+        };
+        let r = await send(update);
+        const max = String(raw.max ?? '').trim();
+        if (r.ok && max && (!c.hp || Number(max) !== c.hp.max)) {
+          r = await send({ type: 'set-hp', combatant: c.id, max: Math.max(0, Math.floor(Number(max))) });
+        }
+        notify(r, `${name} changed`);
+      }}
+    >
+      <div className="row">
+        <div className="field">
+          <label htmlFor={ids.name}>Name</label>
+          <input
+            id={ids.name}
+            value={String(raw.name ?? '')}
+            onChange={(e) => set('name', e.currentTarget.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.max}>Max HP</label>
+          <input
+            id={ids.max}
+            type="number"
+            min={0}
+            className="narrow"
+            value={String(raw.max ?? '')}
+            onChange={(e) => set('max', e.currentTarget.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.group}>NPC group</label>
+          <input
+            id={ids.group}
+            value={String(raw.group ?? '')}
+            onChange={(e) => set('group', e.currentTarget.value)}
+          />
+        </div>
+      </div>
+      {statParams.length ? (
+        <fieldset className="stats">
+          <legend>Stats</legend>
+          <ParamFields params={statParams} raw={raw} set={set} view={view} prefix="stats" />
+        </fieldset>
+      ) : null}
+      <div className="field">
+        <label htmlFor={ids.notes}>GM notes</label>
+        <textarea
+          id={ids.notes}
+          rows={2}
+          value={String(raw.notes ?? '')}
+          onChange={(e) => set('notes', e.currentTarget.value)}
+        />
+      </div>
+      <div className="row">
+        <button type="submit" className="primary">
+          Save changes
+        </button>
+        <button
+          type="button"
+          onClick={async () =>
+            notify(
+              await send({ type: 'update-combatant', combatant: c.id, hidden: !c.hidden }),
+              c.hidden ? `${c.name} revealed to the players` : `${c.name} hidden from the players`,
+            )
+          }
+        >
+          {c.hidden ? 'Reveal to players' : 'Hide from players'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** A sheet's values as form text, under "stats.". */
+function statValues(params: readonly Param[], stats: Record<string, unknown>, prefix = 'stats'): RawForm {
+  const out: RawForm = {};
+  for (const p of params) {
+    const v = stats[p.name];
+    const k = `${prefix}.${p.name}`;
+    if (p.type === 'group' && v && typeof v === 'object' && !Array.isArray(v))
+      Object.assign(out, statValues(p.fields ?? [], v as Record<string, unknown>, k));
+    else if (typeof v === 'boolean') out[k] = v;
+    else if (typeof v === 'number' || typeof v === 'string') out[k] = String(v);
+    else if (v !== undefined && p.type === 'json') out[k] = JSON.stringify(v);
+  }
+  return out;
+}
+
 const AddCombatant = memo(function AddCombatant({
+  view,
   ruleset,
   roster,
   send,
   notify,
 }: {
+  view: EncounterView;
   ruleset: string;
   roster: string[];
   send: Send;
@@ -369,8 +776,22 @@ const AddCombatant = memo(function AddCombatant({
   const [group, setGroup] = useState('');
   const [hidden, setHidden] = useState(false);
   const [notes, setNotes] = useState('');
-  const [stats, setStats] = useState('{}');
-  const [lib, setLib] = useState<CombatantTemplate[]>(() => library());
+  const [stats, setStats] = useState<RawForm>({});
+  const [lib, setLib] = useState<{ creatures: Creature[]; examples: Creature[] }>({
+    creatures: [],
+    examples: [],
+  });
+  const fileId = useId();
+  const loadLibrary = useCallback(async () => {
+    try {
+      setLib(await api.library(ruleset, libraryKey()));
+    } catch (e) {
+      notify({ ok: false, error: `The library could not be read: ${errorMessage(e)}` }, 'library');
+    }
+  }, [ruleset, notify]);
+  useEffect(() => {
+    void loadLibrary();
+  }, [loadLibrary]);
   const ids = {
     name: useId(),
     side: useId(),
@@ -379,22 +800,14 @@ const AddCombatant = memo(function AddCombatant({
     group: useId(),
     hidden: useId(),
     notes: useId(),
-    stats: useId(),
   };
-  const statFields = useMemo(() => {
-    const shape = (rs?.statsSchema as unknown as { shape?: Record<string, unknown> } | undefined)?.shape;
-    return shape ? Object.keys(shape).join(', ') : '';
-  }, [rs]);
+  const statParams = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
 
-  const template = (): CombatantTemplate | string => {
+  const template = (): Creature | string => {
     if (!name.trim()) return 'Give the combatant a name.';
-    let parsed: Record<string, unknown>;
-    try {
-      parsed = JSON.parse(stats || '{}') as Record<string, unknown>;
-    } catch {
-      return 'Stats must be JSON, e.g. {"initiative": 2}.';
-    }
-    const t: CombatantTemplate = { name: name.trim(), side, stats: parsed, ruleset };
+    const parsed = payloadOf(statParams, stats, { round: 0 }, 'stats');
+    if (typeof parsed === 'string') return parsed;
+    const t: Creature = { name: name.trim(), side, stats: parsed };
     if (hp) t.hp = Math.max(0, Math.floor(Number(hp)));
     if (group.trim()) t.group = group.trim();
     if (hidden) t.hidden = true;
@@ -402,7 +815,7 @@ const AddCombatant = memo(function AddCombatant({
     return t;
   };
 
-  const add = async (t: CombatantTemplate, n: number) => {
+  const add = async (t: Creature, n: number) => {
     const commands = expandCombatants(t, n, roster);
     for (const cmd of commands) {
       const r = await send(cmd);
@@ -423,9 +836,12 @@ const AddCombatant = memo(function AddCombatant({
           e.preventDefault();
           const t = template();
           if (typeof t === 'string') return notify({ ok: false, error: t }, 'add');
-          // A GM note belongs to this combatant: clear it with the name so it is not copied onto the next one.
+          // A GM note, a group and hiding belong to this combatant: clear them with the name, so they are not
+          // copied onto the next one without the GM seeing it.
           setName('');
           setNotes('');
+          setGroup('');
+          setHidden(false);
           await add(t, Number(count) || 1);
         }}
       >
@@ -484,11 +900,18 @@ const AddCombatant = memo(function AddCombatant({
             <label htmlFor={ids.hidden}>Hidden from players</label>
           </div>
         </div>
-        <div className="field">
-          <label htmlFor={ids.stats}>Stats (JSON)</label>
-          <input id={ids.stats} value={stats} onChange={(e) => setStats(e.currentTarget.value)} />
-          {statFields ? <small className="muted">Fields: {statFields}</small> : null}
-        </div>
+        {statParams.length ? (
+          <fieldset className="stats">
+            <legend>Stats</legend>
+            <ParamFields
+              params={statParams}
+              raw={stats}
+              set={(k, v) => setStats({ ...stats, [k]: v })}
+              view={view}
+              prefix="stats"
+            />
+          </fieldset>
+        ) : null}
         <div className="field">
           <label htmlFor={ids.notes}>GM notes</label>
           <input id={ids.notes} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} />
@@ -499,47 +922,128 @@ const AddCombatant = memo(function AddCombatant({
           </button>
           <button
             type="button"
-            onClick={() => {
+            onClick={async () => {
               const t = template();
               if (typeof t === 'string') return notify({ ok: false, error: t }, 'save');
-              setLib(saveTemplate(t));
-              notify({ ok: true }, `saved ${t.name} to the library`);
+              try {
+                await api.saveCreature(ruleset, libraryKey(), t);
+                notify({ ok: true }, `saved ${t.name} to the library`);
+                await loadLibrary();
+              } catch (e) {
+                notify({ ok: false, error: errorMessage(e) }, 'save');
+              }
             }}
           >
             Save to library
           </button>
+          <label htmlFor={fileId} className="button-like">
+            Import creatures (JSON)
+          </label>
+          <input
+            id={fileId}
+            type="file"
+            accept=".json,application/json"
+            className="sr-only"
+            onChange={async (e) => {
+              const file = e.currentTarget.files?.[0];
+              e.currentTarget.value = '';
+              if (!file) return;
+              try {
+                const data: unknown = JSON.parse(await file.text());
+                // A file holds a list of creatures, or an object with one ({"creatures": [...]}, an export).
+                const list = Array.isArray(data)
+                  ? data
+                  : data &&
+                      typeof data === 'object' &&
+                      Array.isArray((data as { creatures?: unknown }).creatures)
+                    ? (data as { creatures: unknown[] }).creatures
+                    : null;
+                if (!list)
+                  throw new Error('the file holds no list of creatures, e.g. [{"name": "Orc", "hp": 15}].');
+                const r = await api.importCreatures(ruleset, libraryKey(), list);
+                notify(
+                  { ok: true },
+                  `imported ${r.added} creature${r.added === 1 ? '' : 's'} into the library`,
+                );
+                await loadLibrary();
+              } catch (err) {
+                notify(
+                  { ok: false, error: `The creatures could not be imported: ${errorMessage(err)}` },
+                  'import',
+                );
+              }
+            }}
+          />
         </div>
       </form>
-      {lib.length ? (
-        <div className="library">
-          <h3>Library</h3>
-          <ul>
-            {lib.map((t) => (
-              <li key={t.name} className="row">
-                <span className={`side-tag ${t.side}`}>{t.side === 'pc' ? 'PC' : 'NPC'}</span>
-                <span className="grow">{t.name}</span>
-                <button
-                  type="button"
-                  onClick={() => void add(t, Number(count) || 1)}
-                  aria-label={`Add ${t.name} from the library`}
-                >
-                  Add
-                </button>
-                <button
-                  type="button"
-                  onClick={() => setLib(removeTemplate(t.name))}
-                  aria-label={`Remove ${t.name} from the library`}
-                >
-                  ×
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      <div className="library">
+        {lib.creatures.length ? (
+          <>
+            <h3>Library</h3>
+            <CreatureList
+              items={lib.creatures}
+              from="the library"
+              onAdd={(t) => void add(t, Number(count) || 1)}
+              onRemove={async (t) => {
+                try {
+                  await api.removeCreature(ruleset, libraryKey(), t.name);
+                  await loadLibrary();
+                } catch (e) {
+                  notify({ ok: false, error: errorMessage(e) }, 'remove');
+                }
+              }}
+            />
+          </>
+        ) : null}
+        {lib.examples.length ? (
+          <details>
+            <summary>Examples ({lib.examples.length})</summary>
+            <CreatureList
+              items={lib.examples}
+              from="the examples"
+              onAdd={(t) => void add(t, Number(count) || 1)}
+            />
+          </details>
+        ) : null}
+      </div>
     </section>
   );
 });
+
+/** Creatures to add with one click: name, side, HP and the ruleset's stats in a line. */
+function CreatureList({
+  items,
+  from,
+  onAdd,
+  onRemove,
+}: {
+  items: Creature[];
+  from: string;
+  onAdd: (c: Creature) => void;
+  onRemove?: (c: Creature) => void;
+}) {
+  return (
+    <ul>
+      {items.map((t) => (
+        <li key={t.name} className="row">
+          <span className={`side-tag ${t.side}`}>{t.side === 'pc' ? 'PC' : 'NPC'}</span>
+          <span className="grow">
+            <bdi>{t.name}</bdi>
+            {t.hp !== undefined ? <span className="muted"> · {t.hp} HP</span> : null}
+          </span>
+          <button type="button" onClick={() => onAdd(t)} aria-label={`Add ${t.name} from ${from}`}>
+            Add
+          </button>
+          {onRemove ? (
+            <button type="button" onClick={() => onRemove(t)} aria-label={`Remove ${t.name} from ${from}`}>
+              ×
+            </button>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 const Share = memo(function Share({
   id,
@@ -603,6 +1107,14 @@ const Share = memo(function Share({
             </li>
           ))}
         </ul>
+      ) : null}
+      {links ? (
+        <p className="small">
+          <a href={`${abs(links.table)}&hp=all`} target="_blank" rel="noreferrer">
+            Table screen showing NPCs' HP as numbers
+          </a>{' '}
+          (otherwise they read unhurt, hurt, bloodied or down)
+        </p>
       ) : null}
     </section>
   );

@@ -83,7 +83,26 @@ async function call<T>(method: string, path: string, token: string | null, body?
   return data as T;
 }
 
+/** A creature of the library: a combatant template for one ruleset. */
+export interface Creature {
+  name: string;
+  side: 'pc' | 'npc';
+  hp?: number;
+  group?: string;
+  hidden?: boolean;
+  notes?: string;
+  stats: Record<string, unknown>;
+}
+
 export const api = {
+  library: (ruleset: string, key: string) =>
+    call<{ creatures: Creature[]; examples: Creature[] }>('GET', `/api/library/${enc(ruleset)}`, key),
+  saveCreature: (ruleset: string, key: string, creature: Creature) =>
+    call<{ creature: Creature }>('PUT', `/api/library/${enc(ruleset)}`, key, { creature }),
+  importCreatures: (ruleset: string, key: string, creatures: unknown[]) =>
+    call<{ added: number }>('POST', `/api/library/${enc(ruleset)}/import`, key, { creatures }),
+  removeCreature: (ruleset: string, key: string, name: string) =>
+    call<void>('DELETE', `/api/library/${enc(ruleset)}/${enc(name)}`, key),
   rulesets: () =>
     call<{ rulesets: RulesetInfo[] } | RulesetInfo[]>('GET', '/api/rulesets', null).then((r) =>
       Array.isArray(r) ? r : r.rulesets,

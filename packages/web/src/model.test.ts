@@ -1,8 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { commandForms, EncounterLog, isRejection, seededDice } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, parseFields } from './fields.js';
+import { durationOf, initialValues, missingParams, payloadOf } from './form.js';
 import { backoff, mergeEntries } from './merge.js';
-import { expandCombatants } from './model.js';
+import { expandCombatants, hpEdit, otherForms, splitNames } from './model.js';
 
 describe('web model helpers', () => {
   it('adds several combatants at once as an NPC group with unique ids', () => {
@@ -27,9 +29,100 @@ describe('web model helpers', () => {
     expect(backoff(10)).toBe(5000);
   });
 
-  it('reads command forms from the rulesets’ schemas', () => {
-    const fields = fieldsOf(rulesets.opend6!.commands.declare!);
-    expect(fields.map((f) => f.name)).toEqual(['actor', 'actions']);
-    expect(parseFields(fields, { actor: 'ana', actions: '2' })).toEqual({ actor: 'ana', actions: 2 });
+  it('builds command forms from the rulesets’ declared parameters, in words', () => {
+    const declare = commandForms(rulesets.opend6!).find((f) => f.type === 'declare')!;
+    expect(declare.forActor).toBe(true);
+    expect(declare.params.map((p) => p.name)).toEqual(['actions']);
+    const raw = initialValues(declare.params, { round: 1, actor: 'ana' });
+    expect(payloadOf(declare.params, { ...raw, actions: '2' }, { round: 1 })).toEqual({ actions: 2 });
+    // A refusal names the field by its label, not its name.
+    const label = declare.params[0]!.label;
+    expect(payloadOf(declare.params, { actions: 'x' }, { round: 1 })).toBe(`${label} must be a number.`);
+    // Every other command's fields have a form: no raw JSON anywhere.
+    for (const rs of Object.values(rulesets))
+      for (const f of otherForms(rs))
+        for (const p of f.params) expect(`${rs.id}.${f.type}.${p.name}:${p.type}`).not.toMatch(/:json$/);
+  });
+
+  it('says a required field is missing; a click opens the form only then', () => {
+    const ready = commandForms(rulesets.classic!).find((f) => f.type === 'ready')!;
+    expect(missingParams(ready.params, {}).map((p) => p.name)).toEqual(['action', 'trigger']);
+    expect(payloadOf(ready.params, { action: 'attack' }, { round: 1 })).toMatch(/^Fill in /);
+  });
+
+  it('offers every duration the engine supports', () => {
+    const ctx = { round: 3, actor: 'ana' };
+    expect(durationOf({ 'd.kind': 'rounds', 'd.count': '2' }, 'd', ctx)).toEqual({
+      kind: 'until-round-end',
+      round: 4,
+    });
+    expect(durationOf({ 'd.kind': 'units', 'd.count': '10' }, 'd', ctx)).toEqual({ kind: 'for', amount: 10 });
+    expect(durationOf({ 'd.kind': 'turn-end', 'd.count': '2', 'd.combatant': 'orc' }, 'd', ctx)).toEqual({
+      kind: 'until-turn-end',
+      combatant: 'orc',
+      turns: 2,
+    });
+    expect(durationOf({ 'd.kind': 'indefinite' }, 'd', ctx)).toEqual({ kind: 'indefinite' });
+    expect(durationOf({ 'd.kind': 'turn-start', 'd.count': '1' }, 'd', ctx)).toMatch(/whose turn/);
+  });
+
+  it('reads an HP change typed on the HP value', () => {
+    expect(hpEdit('-7')).toEqual({ kind: 'damage', amount: 7 });
+    expect(hpEdit('+5')).toEqual({ kind: 'heal', amount: 5 });
+    expect(hpEdit(' 12 ')).toEqual({ kind: 'set', current: 12 });
+    expect(hpEdit('t4')).toEqual({ kind: 'temp', temp: 4 });
+    expect(hpEdit('-0')).toBeNull();
+    expect(hpEdit('')).toBeNull();
+    expect(hpEdit('seven')).toBeNull();
+  });
+
+  it('names no ruleset in the app: what differs comes from the rulesets’ declarations', () => {
+    const dir = new URL('.', import.meta.url);
+    const ids = Object.keys(rulesets);
+    expect(ids.length).toBeGreaterThan(5);
+    for (const file of readdirSync(dir)) {
+      if (!/\.tsx?$/.test(file) || file.endsWith('.test.ts')) continue;
+      const text = readFileSync(new URL(file, dir), 'utf8');
+      for (const id of ids)
+        expect(text.includes(`'${id}'`) || text.includes(`"${id}"`), `${file} names ${id}`).toBe(false);
+    }
+  });
+
+  it('moves a combatant up or down the order where the rules let the GM set it', () => {
+    for (const ruleset of ['classic', 'stamina']) {
+      const enc = EncounterLog.create(
+        { id: 't', name: 'T', ruleset, options: {}, dice: seededDice(1) },
+        rulesets,
+      );
+      if (isRejection(enc)) throw new Error(enc.message);
+      for (const id of ['ana', 'bo', 'cy'])
+        enc.execute({ type: 'add-combatant', combatant: { id, name: id, side: 'pc', hp: 9, stats: {} } });
+      enc.execute({ type: 'start', initiative: { ana: 15, bo: 10, cy: 5 } });
+      const present = rulesets[ruleset]!.present!;
+      const c = (id: string) => enc.state.combatants[id]!;
+      expect(present.reorder!(enc.state, c('ana'), 'up')).toBeNull();
+      expect(present.reorder!(enc.state, c('cy'), 'down')).toBeNull();
+      const up = present.reorder!(enc.state, c('cy'), 'up')!;
+      expect(up).toEqual({ type: 'set-initiative', actor: 'cy', value: 11 });
+      expect(isRejection(enc.execute(up))).toBe(false);
+      // Cy now comes before Bo.
+      const keyOf = (id: string) => (c(id).cs as { key: number[] }).key;
+      expect(keyOf('cy')[0]!).toBeLessThan(keyOf('bo')[0]!);
+    }
+    // A ruleset whose order the GM does not set offers no move.
+    expect(rulesets['tara-corax']!.present?.reorder).toBeUndefined();
+  });
+
+  it('cuts a log line where names stand, longest first, so each can be isolated', () => {
+    const evil = 'Evil\u202Eeman';
+    expect(splitNames(`${evil} hits Goblin 10 and Goblin 1.`, ['Goblin 1', 'Goblin 10', evil, ''])).toEqual([
+      { text: evil, name: true },
+      { text: ' hits ', name: false },
+      { text: 'Goblin 10', name: true },
+      { text: ' and ', name: false },
+      { text: 'Goblin 1', name: true },
+      { text: '.', name: false },
+    ]);
+    expect(splitNames('No names here.', [])).toEqual([{ text: 'No names here.', name: false }]);
   });
 });

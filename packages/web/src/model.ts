@@ -1,11 +1,18 @@
 import {
   type AnyRuleset,
+  actionCommandOf,
   type Combatant,
   type Command,
+  type CommandForm,
+  commandForms,
   describeDuration,
   type EncounterState,
   type EncounterView,
+  type Gauge,
+  type Json,
   type LegalAction,
+  type LogEntry,
+  legalActions,
 } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 
@@ -25,6 +32,8 @@ export interface Headline {
   /** Whose turn it is, by name, or a sentence when nobody's. */
   actor: string;
   status: string;
+  /** The clock already says whose turn it is ("Round 2 · Ana's turn"): a short headline may skip `actor`. */
+  named?: boolean;
 }
 
 export function headline(v: EncounterView): Headline {
@@ -35,11 +44,29 @@ export function headline(v: EncounterView): Headline {
     return { clock: 'Not started', actor: 'Roll initiative to begin', status: 'setup' };
   if (v.status === 'ended')
     return { clock: `Ended in round ${v.round}`, actor: 'The encounter is over', status: 'ended' };
-  const clock = v.now && rs ? rs.clock.describe(state, v.now) : `Round ${v.round}`;
-  const actor = actorName ? `${actorName}'s turn` : 'No one is acting';
+  let clock = `Round ${v.round}`;
+  try {
+    if (v.now && rs) clock = rs.clock.describe(state, v.now);
+  } catch {
+    // A clock that cannot describe the moment still has the round.
+  }
+  if (!actorName) {
+    // Between turns, or during a turn this viewer may not see: the moment, unless it names someone's
+    // turn (a turn that has passed, or one the viewer may not see), and the phase.
+    const names = v.roster.some((id) => {
+      const name = v.combatants[id]?.name;
+      return name ? clock.includes(name) : false;
+    });
+    const phase = phaseOf(v);
+    return {
+      clock: names || /turn/i.test(clock) ? `Round ${v.round}` : clock,
+      actor: phase ?? 'Waiting for the next turn',
+      status: v.status,
+    };
+  }
   // Some clocks already name the actor ("Round 2 · Ana's turn"); then say what the clock does not.
-  if (actorName && clock.includes(actorName)) return { clock, actor: `${actorName} acts`, status: v.status };
-  return { clock, actor, status: v.status };
+  if (clock.includes(actorName)) return { clock, actor: `${actorName} acts`, status: v.status, named: true };
+  return { clock, actor: `${actorName}'s turn`, status: v.status };
 }
 
 export interface Resource {
@@ -49,101 +76,33 @@ export interface Resource {
   fill?: number;
 }
 
-function num(x: unknown): number | null {
-  return typeof x === 'number' && Number.isFinite(x) ? x : null;
-}
-
-/** The resources that matter in this ruleset, headline first. */
-export function resourcesOf(v: EncounterView, c: Combatant): Resource[] {
+/**
+ * What a card shows: HP (the engine's), then the ruleset's gauges, headline first. Private gauges (a
+ * secret plan's size) only for the GM and the combatant's own player.
+ */
+export function resourcesOf(v: EncounterView, c: Combatant, showPrivate = true): Resource[] {
   const out: Resource[] = [];
-  const cs = (c.cs ?? {}) as Record<string, unknown>;
-  const stats = (c.stats ?? {}) as Record<string, unknown>;
-  const opts = (v.options ?? {}) as Record<string, unknown>;
   if (c.hp) {
     out.push({
       label: 'HP',
-      value: `${c.hp.current}/${c.hp.max}${c.hp.temp ? ` +${c.hp.temp}` : ''}`,
+      value: `${c.hp.current}/${c.hp.max}${c.hp.temp ? ` +${c.hp.temp} temp` : ''}`,
       fill: c.hp.max ? Math.max(0, Math.min(1, c.hp.current / c.hp.max)) : undefined,
     });
   }
-  switch (v.ruleset) {
-    case 'tara-corax': {
-      const left = num(cs.marksLeft);
-      const score = num(cs.initiativeScore);
-      if (left !== null)
-        out.push({
-          label: 'Marks left',
-          value: String(left),
-          fill: score ? left / Math.max(score, left) : undefined,
-        });
-      if (score !== null) out.push({ label: 'Initiative Score', value: String(score) });
-      if (num(cs.carryOver)) out.push({ label: 'Carry-over', value: `${cs.carryOver} Marks` });
-      const sets = ['meleeSet', 'rangedSet', 'castingSet']
-        .filter((k) => cs[k] === true)
-        .map((k) => k.replace('Set', ''));
-      if (sets.length) out.push({ label: 'Set', value: sets.join(', ') });
-      break;
-    }
-    case 'six-second': {
-      const total = num(opts.turnSeconds) ?? 6;
-      const used = num(cs.secondsUsed) ?? 0;
-      out.push({
-        label: 'Seconds left',
-        value: `${Math.max(0, total - used)}/${total}`,
-        fill: Math.max(0, total - used) / total,
-      });
-      if (num(cs.initiative) !== null) out.push({ label: 'Initiative', value: String(cs.initiative) });
-      const pending = Array.isArray(cs.pending) ? cs.pending.length : 0;
-      if (pending) out.push({ label: 'Pending effects', value: String(pending) });
-      if (cs.delaying) out.push({ label: 'Delaying', value: 'yes' });
-      break;
-    }
-    case 'tempo': {
-      const max = Math.max(1, 2 + (num(stats.FOR) ?? 0));
-      const ex = num(cs.exertion) ?? 0;
-      out.push({ label: 'Exertion', value: `${ex}/${max}`, fill: ex / max });
-      const plan = Array.isArray(cs.plan) ? cs.plan.length : 0;
-      const per = num(opts.actionsPerRound) ?? 2;
-      out.push({ label: 'Planned', value: `${plan}/${per}` });
-      if (num(cs.momentum)) out.push({ label: 'Momentum', value: String(cs.momentum) });
-      break;
-    }
-    case 'stamina': {
-      const sMax = num(stats.stamina) ?? 10;
-      const dMax = num(stats.defense) ?? 10;
-      const s = num(cs.stamina);
-      const d = num(cs.defense);
-      if (s !== null)
-        out.push({ label: 'Stamina', value: `${s}/${sMax}`, fill: sMax ? s / sMax : undefined });
-      if (d !== null)
-        out.push({ label: 'Defense', value: `${d}/${dMax}`, fill: dMax ? d / dMax : undefined });
-      if (num(cs.initiative) !== null) out.push({ label: 'Initiative', value: String(cs.initiative) });
-      break;
-    }
-    case 'opend6': {
-      if (num(cs.initiative) !== null) out.push({ label: 'Initiative', value: String(cs.initiative) });
-      out.push({ label: 'Character Points', value: String(num(cs.characterPoints) ?? 0) });
-      const declared = num(cs.declared);
-      out.push({
-        label: 'Actions',
-        value: declared === null ? 'not declared' : `${num(cs.used) ?? 0}/${declared}`,
-      });
-      if (cs.waiting) out.push({ label: 'Waiting', value: 'yes' });
-      if (cs.unable) out.push({ label: 'Unable', value: String(cs.unable) });
-      break;
-    }
-    default: {
-      if (num(cs.initiative) !== null) out.push({ label: 'Initiative', value: String(cs.initiative) });
-      const used = cs.used as Record<string, boolean> | undefined;
-      if (used && typeof used === 'object') {
-        const left = Object.entries(used)
-          .filter(([, u]) => !u)
-          .map(([k]) => k);
-        out.push({ label: 'Available', value: left.length ? left.join(', ') : 'nothing' });
-      }
-      if (cs.delaying) out.push({ label: 'Delaying', value: 'yes' });
-      break;
-    }
+  const rs = rulesetOf(v);
+  let gauges: Gauge[] = [];
+  try {
+    gauges = rs?.present?.gauges?.(asState(v), c) ?? [];
+  } catch {
+    gauges = [];
+  }
+  for (const g of gauges) {
+    if (g.private && !showPrivate) continue;
+    out.push(
+      g.fill === undefined
+        ? { label: g.label, value: g.value }
+        : { label: g.label, value: g.value, fill: g.fill },
+    );
   }
   return out;
 }
@@ -221,21 +180,35 @@ export function turnOrder(v: EncounterView): string[] {
   return out;
 }
 
-/** Whether the count is in tempo's planning phase. */
-export function inPlanning(v: EncounterView): boolean {
-  return v.ruleset === 'tempo' && v.status === 'running' && (!v.now || v.now.at.length === 0);
+/** The phase the fight is in when it is nobody's turn ("Planning — …"), in the ruleset's words. */
+export function phaseOf(v: EncounterView): string | null {
+  if (v.status !== 'running') return null;
+  try {
+    return rulesetOf(v)?.present?.phase?.(asState(v)) ?? null;
+  } catch {
+    return null;
+  }
 }
 
-/** The command a click on a palette action sends, in this ruleset's words. */
-export function actionCommand(v: EncounterView, actor: string, la: LegalAction, target?: string): Command {
-  const cmd: Command =
-    v.ruleset === 'tempo'
-      ? la.action.kind === 'reaction'
-        ? { type: 'react', actor, reaction: la.action.id, trigger: 'GM call' }
-        : { type: 'plan', actor, action: la.action.id }
-      : { type: 'act', actor, action: la.action.id };
-  if (target) cmd.target = target;
-  return cmd;
+/** The command a click on a palette action sends, in this ruleset's words, with its parameters. */
+export function actionCommand(
+  v: EncounterView,
+  actor: string,
+  la: LegalAction,
+  params: Record<string, Json> = {},
+): Command {
+  const base = actionCommandOf(rulesetOf(v)?.present, asState(v), actor, la.action);
+  return { ...base, ...params };
+}
+
+/** The actions of a combatant with their parameters resolved for it (empty when it cannot be worked out). */
+export function legalOf(v: EncounterView, actor: string): LegalAction[] {
+  if (!v.combatants[actor]) return [];
+  try {
+    return legalActions(asState(v), actor, rulesets);
+  } catch {
+    return [];
+  }
 }
 
 export interface NewCombatant {
@@ -278,9 +251,14 @@ export function expandCombatants(input: NewCombatant, count: number, roster: rea
   return out;
 }
 
-/** Commands this ruleset accepts from an actor besides the palette (delay, resume, declare…). */
-export function actorCommands(rs: AnyRuleset): string[] {
-  return Object.keys(rs.commands).filter((k) => k !== 'start' && k !== 'next' && k !== 'act');
+/**
+ * The ruleset's commands besides the palette's actions and the buttons (start, next), as forms: for the GM
+ * all of them; for a player only those sent for their character, not the GM's.
+ */
+export function otherForms(rs: AnyRuleset, player = false): CommandForm[] {
+  return commandForms(rs).filter(
+    (f) => f.type !== 'start' && f.type !== 'next' && (!player || (f.forActor && !f.gm)),
+  );
 }
 
 const NAME = '\u0000';
@@ -329,4 +307,122 @@ export function sharedReason(shown: readonly LegalAction[]): { key: string; text
     return `${acc}${start ? 'Each' : 'each'} greyed-out action${part}`;
   });
   return { key: best, text };
+}
+
+/** Command groups the log has undone (and not redone since). */
+function undoneGroups(entries: readonly LogEntry[]): Set<number> {
+  const undone = new Set<number>();
+  for (const e of entries) {
+    if (e.event.type === 'undo' && typeof e.event.group === 'number') undone.add(e.event.group);
+    else if (e.event.type === 'redo' && typeof e.event.group === 'number') undone.delete(e.event.group);
+  }
+  return undone;
+}
+
+/**
+ * The round's order, kept still while the round goes on: who already had a turn this round (in the order
+ * the log shows), the one acting, the turns still to come, then everyone else. The cards and the table
+ * read it top to bottom; only the marks of who acts move.
+ */
+export function roundOrder(v: EncounterView, entries: readonly LogEntry[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  const push = (id: string | undefined | null) => {
+    if (id && !seen.has(id) && v.combatants[id]) {
+      seen.add(id);
+      out.push(id);
+    }
+  };
+  if (v.status === 'running') {
+    const undone = undoneGroups(entries);
+    const acted: string[] = [];
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i]!;
+      if (undone.has(e.group)) continue;
+      if (e.event.type === 'round/started') break;
+      if (e.event.type === 'turn/started' && typeof e.event.combatant === 'string')
+        acted.push(e.event.combatant);
+    }
+    for (let i = acted.length - 1; i >= 0; i--) if (acted[i] !== v.current) push(acted[i]);
+  }
+  for (const id of turnOrder(v)) push(id);
+  return out;
+}
+
+/** Who acts after the current turn, in order (at most `n`). */
+export function upNext(v: EncounterView, n = 3): string[] {
+  const out: string[] = [];
+  for (const a of v.agenda) {
+    if (out.length >= n) break;
+    if (
+      a.kind === 'turn' &&
+      a.combatant &&
+      a.combatant !== v.current &&
+      v.combatants[a.combatant] &&
+      !out.includes(a.combatant)
+    )
+      out.push(a.combatant);
+  }
+  return out;
+}
+
+/** How hurt a combatant looks from across the table, without its numbers. */
+export function hurtWords(c: Combatant): string | null {
+  if (!c.active) return 'down';
+  if (!c.hp?.max) return null;
+  if (c.hp.current <= 0) return 'down';
+  if (c.hp.current < c.hp.max / 2) return 'bloodied';
+  if (c.hp.current < c.hp.max) return 'hurt';
+  return 'unhurt';
+}
+
+/**
+ * What a GM types on an HP value: "-7" is 7 damage, "+5" heals 5, "12" sets the current HP, "t5" or
+ * "temp 5" sets temporary HP. Null when it reads as none of these.
+ */
+export function hpEdit(
+  text: string,
+):
+  | { kind: 'damage' | 'heal'; amount: number }
+  | { kind: 'set'; current: number }
+  | { kind: 'temp'; temp: number }
+  | null {
+  const t = text.trim().toLowerCase();
+  let m = /^([+-])\s*(\d{1,7})$/.exec(t);
+  if (m) {
+    const amount = Number(m[2]);
+    if (amount === 0) return null;
+    return { kind: m[1] === '-' ? 'damage' : 'heal', amount };
+  }
+  m = /^(?:t|temp)\s*(\d{1,7})$/.exec(t);
+  if (m) return { kind: 'temp', temp: Number(m[1]) };
+  m = /^(\d{1,7})$/.exec(t);
+  if (m) return { kind: 'set', current: Number(m[1]) };
+  return null;
+}
+
+/**
+ * A line of text cut where the given names stand (longest first, so "Goblin 10" is not read as "Goblin
+ * 1"): each name can then be isolated on its own (`<bdi>`), so a right-to-left override inside a name
+ * cannot reorder the words after it.
+ */
+export function splitNames(text: string, names: readonly string[]): { text: string; name: boolean }[] {
+  const sorted = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length);
+  const out: { text: string; name: boolean }[] = [];
+  let plain = '';
+  let i = 0;
+  while (i < text.length) {
+    const hit = sorted.find((n) => text.startsWith(n, i));
+    if (hit) {
+      if (plain) out.push({ text: plain, name: false });
+      plain = '';
+      out.push({ text: hit, name: true });
+      i += hit.length;
+    } else {
+      plain += text[i];
+      i++;
+    }
+  }
+  if (plain) out.push({ text: plain, name: false });
+  return out;
 }

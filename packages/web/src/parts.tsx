@@ -1,15 +1,24 @@
 import {
+  type AnyRuleset,
   type Combatant,
   type Command,
+  type CommandForm as CommandFormSpec,
+  commandForms,
+  commandLabel,
   describeCost,
   describeEvent,
   type EncounterView,
+  humanize,
+  type Json,
   type LegalAction,
   type LogEntry,
+  paramsOfSchema,
+  type Panel as RulesetPanel,
+  resolveParams,
   type Timeline,
 } from '@roundkeeper/engine';
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { type FieldSpec, fieldsOf, parseFields } from './fields.js';
+import { initialValues, missingParams, payloadOf, type RawForm } from './form.js';
 import type { SendResult } from './live.js';
 import {
   actionCommand,
@@ -17,25 +26,31 @@ import {
   type ConditionLine,
   conditionsOf,
   headline,
+  hurtWords,
+  legalOf,
   type Resource,
   reasonKey,
   resourcesOf,
+  roundOrder,
   rulesetOf,
   sharedReason,
+  splitNames,
 } from './model.js';
+import { ParamFields } from './ParamForm.js';
 import { piecesSvg, SVG_FONT, timelinePieces } from './timeline-svg.js';
 
 export type Send = (command: Command) => Promise<SendResult>;
 
 /** The big "whose turn, which Mark" banner. */
-export function Headline({ view }: { view: EncounterView }) {
+/** When the clock already names whose turn it is, the actor line is for screen readers only. */
+export function Headline({ view, compact = false }: { view: EncounterView; compact?: boolean }) {
   const h = headline(view);
   return (
-    <section className="headline" aria-live="polite" aria-label="Whose turn">
+    <section className={compact ? 'headline compact' : 'headline'} aria-live="polite" aria-label="Whose turn">
       <div className="headline-clock" data-testid="clock">
         {h.clock}
       </div>
-      <div className="headline-actor" data-testid="current-actor">
+      <div className={h.named ? 'headline-actor sr-only' : 'headline-actor'} data-testid="current-actor">
         {h.actor}
       </div>
     </section>
@@ -100,11 +115,14 @@ export const TimelineView = memo(function TimelineView({
   highlight,
   exportable = true,
   maxRounds = 2,
+  fill = false,
 }: {
   view: EncounterView;
   highlight?: string | null;
   exportable?: boolean;
   maxRounds?: number;
+  /** Stretch the picture to the panel's width (the table screen), not only shrink it. */
+  fill?: boolean;
 }) {
   const t = useMemo(() => timelineOf(view), [view]);
   const pic = useMemo(
@@ -135,7 +153,7 @@ export const TimelineView = memo(function TimelineView({
           </div>
         ) : null}
       </div>
-      <div className="timeline-scroll" data-testid="timeline">
+      <div className={fill ? 'timeline-scroll fill' : 'timeline-scroll'} data-testid="timeline">
         <svg
           xmlns="http://www.w3.org/2000/svg"
           viewBox={`0 0 ${pic.width} ${pic.height}`}
@@ -163,12 +181,14 @@ interface ActionItemProps {
   /** The palette states this action's reason once for all: here it is for screen readers only. */
   quiet: boolean;
   onAct: (la: LegalAction) => void;
+  onDetails: (la: LegalAction) => void;
 }
 
 /** One palette button; skipped on re-render when what it shows is the same. */
 const ActionItem = memo(
-  function ActionItem({ la: l, uid, quiet, onAct }: ActionItemProps) {
+  function ActionItem({ la: l, uid, quiet, onAct, onDetails }: ActionItemProps) {
     const why = `${uid}-${l.action.id}-why`;
+    const needs = (l.params ?? []).some((p) => p.required && p.default === undefined && p.name !== 'target');
     return (
       <li>
         <button
@@ -181,11 +201,23 @@ const ActionItem = memo(
         >
           <span className="action-name">
             {l.action.name}
+            {needs ? '…' : null}
             {l.enabled ? null : <span className="sr-only"> (not available now; the server will refuse)</span>}
           </span>
           <span className="action-cost">{describeCost(l.cost)}</span>
           {l.preview ? <span className="action-preview">→ {l.preview.label}</span> : null}
         </button>
+        {l.params?.length && !needs ? (
+          <button
+            type="button"
+            className="action-more"
+            aria-label={`${l.action.name} with details`}
+            title="Fill in its details first (target, roll…)"
+            onClick={() => onDetails(l)}
+          >
+            ⋯
+          </button>
+        ) : null}
         <div id={why} className={l.enabled || quiet ? 'sr-only' : 'reason'}>
           {l.enabled ? l.action.text : l.reason}
         </div>
@@ -196,16 +228,41 @@ const ActionItem = memo(
     a.uid === b.uid &&
     a.quiet === b.quiet &&
     a.onAct === b.onAct &&
+    a.onDetails === b.onDetails &&
     a.la.enabled === b.la.enabled &&
     a.la.reason === b.la.reason &&
     a.la.action.id === b.la.action.id &&
     a.la.action.name === b.la.action.name &&
     a.la.action.text === b.la.action.text &&
     a.la.preview?.label === b.la.preview?.label &&
+    (a.la.params?.length ?? 0) === (b.la.params?.length ?? 0) &&
     describeCost(a.la.cost) === describeCost(b.la.cost),
 );
 
-/** Every catalog action of the actor: enabled ones to click, the others with their reason. */
+/** The values a click gives an action before any form: the palette's target, where the action takes one. */
+function givenFor(l: LegalAction, target: string): Record<string, Json> {
+  if (!target) return {};
+  const params = l.params ?? [];
+  // An action that declares no parameters yet still gets the target (the rulesets read it when present).
+  if (!params.length) return { target };
+  const p = params.find((x) => x.name === 'target');
+  if (!p) return {};
+  if (p.options && !p.options.some((o) => String(o.value) === target)) return {};
+  return { target };
+}
+
+/** The action whose form is open, for which actor, with what the form holds. */
+interface OpenForm {
+  actor: string;
+  la: LegalAction;
+  raw: RawForm;
+}
+
+/**
+ * Every catalog action of the actor: the available ones first (by kind), the others folded below with the
+ * rule's reason. A click sends the action; one that needs more (a required field) opens its form first.
+ * The target is the actor's own: it starts empty for every actor and never offers the actor.
+ */
 export function Palette({
   view,
   actor,
@@ -220,83 +277,189 @@ export function Palette({
   compact?: boolean;
 }) {
   const rs = rulesetOf(view);
-  const [target, setTarget] = useState('');
-  const [filter, setFilter] = useState<'all' | 'legal'>('all');
+  const [chosen, setChosen] = useState<{ actor: string; target: string }>({ actor, target: '' });
+  const [form, setForm] = useState<OpenForm | null>(null);
   const targetId = useId();
   const uid = useId();
-  const legal: LegalAction[] = useMemo(() => {
-    if (!rs || !view.combatants[actor]) return [];
-    try {
-      return rs.legalActions(asState(view), actor);
-    } catch {
-      return [];
-    }
-  }, [rs, view, actor]);
-  // The click handler reads the latest props, so it stays the same function and the buttons can be skipped.
+  const legal: LegalAction[] = useMemo(() => legalOf(view, actor), [view, actor]);
+  const others = view.roster.filter((id) => id !== actor && view.combatants[id]?.active);
+  // The target belongs to the actor it was chosen for: the next actor starts with none.
+  const target = chosen.actor === actor && others.includes(chosen.target) ? chosen.target : '';
+  const open = form && form.actor === actor ? form : null;
+  // The click handlers read the latest props, so they stay the same functions and the buttons can be skipped.
   const latest = useRef({ view, actor, target, send, notify });
   latest.current = { view, actor, target, send, notify };
-  const onAct = useCallback(async (l: LegalAction) => {
-    const { view: v, actor: who, target: on, send: go, notify: tell } = latest.current;
-    const r = await go(actionCommand(v, who, l, on || undefined));
+  const go = useCallback(async (l: LegalAction, params: Record<string, Json>) => {
+    const { view: v, actor: who, send: sendIt, notify: tell } = latest.current;
+    const r = await sendIt(actionCommand(v, who, l, params));
     tell(r, `${v.combatants[who]?.name ?? who}: ${l.action.name}`);
+    return r.ok;
   }, []);
+  const openForm = useCallback((l: LegalAction) => {
+    const { view: v, actor: who, target: on } = latest.current;
+    const raw = initialValues(l.params ?? [], { round: v.round, actor: who });
+    const given = givenFor(l, on);
+    if (typeof given.target === 'string') raw.target = given.target;
+    setForm({ actor: who, la: l, raw });
+  }, []);
+  const onAct = useCallback(
+    (l: LegalAction) => {
+      const given = givenFor(l, latest.current.target);
+      if (missingParams(l.params ?? [], given).length) openForm(l);
+      else void go(l, given);
+    },
+    [go, openForm],
+  );
   const c = view.combatants[actor];
   if (!c) return null;
-  const shown = filter === 'legal' ? legal.filter((l) => l.enabled) : legal;
-  const kinds = [...new Set(shown.map((l) => l.action.kind))];
-  const shared = sharedReason(shown);
+  const enabled = legal.filter((l) => l.enabled);
+  const disabled = legal.filter((l) => !l.enabled);
+  const shared = sharedReason(legal);
+  const hint = (() => {
+    try {
+      return rs?.present?.paletteHint?.(asState(view)) ?? null;
+    } catch {
+      return null;
+    }
+  })();
+  const list = (items: LegalAction[]) =>
+    [...new Set(items.map((l) => l.action.kind))].map((kind) => (
+      <div key={kind} className="palette-group">
+        <h3>{kindWords(kind)}</h3>
+        <ul className={compact ? 'actions compact' : 'actions'}>
+          {items
+            .filter((l) => l.action.kind === kind)
+            .map((l) => (
+              <ActionItem
+                key={l.action.id}
+                la={l}
+                uid={uid}
+                quiet={shared !== null && reasonKey(l) === shared.key}
+                onAct={onAct}
+                onDetails={openForm}
+              />
+            ))}
+        </ul>
+      </div>
+    ));
   return (
     <section className="panel palette" aria-label={`Actions of ${c.name}`}>
       <div className="panel-head">
         <h2>
-          Actions · {c.name}
-          {view.ruleset === 'tempo' ? <span className="muted"> (click to plan)</span> : null}
+          Actions · <bdi>{c.name}</bdi>
+          {hint ? <span className="muted"> ({hint})</span> : null}
         </h2>
         <div className="row">
           <label htmlFor={targetId}>Target</label>
-          <select id={targetId} value={target} onChange={(e) => setTarget(e.currentTarget.value)}>
-            <option value="">none</option>
-            {view.roster
-              .filter((id) => id !== actor && view.combatants[id])
-              .map((id) => (
-                <option key={id} value={id}>
-                  {view.combatants[id]!.name}
-                </option>
-              ))}
-          </select>
-          <button
-            type="button"
-            aria-pressed={filter === 'legal'}
-            onClick={() => setFilter(filter === 'all' ? 'legal' : 'all')}
+          <select
+            id={targetId}
+            value={target}
+            onChange={(e) => setChosen({ actor, target: e.currentTarget.value })}
           >
-            {filter === 'all' ? 'Only legal' : 'Show all'}
-          </button>
+            <option value="">no target</option>
+            {others.map((id) => (
+              <option key={id} value={id}>
+                {view.combatants[id]!.name}
+              </option>
+            ))}
+          </select>
         </div>
       </div>
+      {open ? (
+        <ActionForm
+          key={open.la.action.id}
+          view={view}
+          open={open}
+          setRaw={(raw) => setForm({ ...open, raw })}
+          close={() => setForm(null)}
+          send={go}
+        />
+      ) : null}
       {shared ? (
         <p className="reason shared-reason" data-testid="palette-reason">
           {shared.text}
         </p>
       ) : null}
-      {kinds.map((kind) => (
-        <div key={kind} className="palette-group">
-          <h3>{kind}</h3>
-          <ul className={compact ? 'actions compact' : 'actions'}>
-            {shown
-              .filter((l) => l.action.kind === kind)
-              .map((l) => (
-                <ActionItem
-                  key={l.action.id}
-                  la={l}
-                  uid={uid}
-                  quiet={shared !== null && reasonKey(l) === shared.key}
-                  onAct={onAct}
-                />
-              ))}
-          </ul>
-        </div>
-      ))}
+      {enabled.length ? list(enabled) : <p className="muted">Nothing is available to {c.name} right now.</p>}
+      {disabled.length ? (
+        <details className="unavailable-actions" data-testid="unavailable-actions">
+          <summary>Not available now ({disabled.length})</summary>
+          {list(disabled)}
+        </details>
+      ) : null}
     </section>
+  );
+}
+
+/** The palette's kind headings: the rulesets' kinds as a person reads them. */
+function kindWords(kind: string): string {
+  return humanize(kind);
+}
+
+/** The form of an action that needs more than a click: its parameters, Enter sends, Escape closes. */
+function ActionForm({
+  view,
+  open,
+  setRaw,
+  close,
+  send,
+}: {
+  view: EncounterView;
+  open: OpenForm;
+  setRaw: (raw: RawForm) => void;
+  close: () => void;
+  send: (l: LegalAction, params: Record<string, Json>) => Promise<boolean>;
+}) {
+  const [error, setError] = useState('');
+  const ref = useRef<HTMLFormElement | null>(null);
+  useEffect(() => {
+    ref.current?.querySelector<HTMLElement>('input, select')?.focus();
+  }, []);
+  const who = view.combatants[open.actor]?.name ?? open.actor;
+  return (
+    <form
+      ref={ref}
+      className="action-form"
+      aria-label={`${open.la.action.name} for ${who}`}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          close();
+        }
+      }}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const payload = payloadOf(open.la.params ?? [], open.raw, { round: view.round, actor: open.actor });
+        if (typeof payload === 'string') {
+          setError(payload);
+          return;
+        }
+        if (await send(open.la, payload)) close();
+      }}
+    >
+      <h3>
+        {open.la.action.name} · <bdi>{who}</bdi>
+      </h3>
+      <ParamFields
+        params={open.la.params ?? []}
+        raw={open.raw}
+        set={(k, v) => setRaw({ ...open.raw, [k]: v })}
+        view={view}
+      />
+      {error ? (
+        <p className="reason" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="row">
+        <button type="submit" className="primary">
+          {open.la.action.name}
+        </button>
+        <button type="button" onClick={close}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
 
@@ -320,12 +483,109 @@ interface CardProps {
   selected: boolean;
   current: boolean;
   onSelect?: (id: string) => void;
+  /** The GM's inline HP change: "-7", "+5", "12", "t5". Resolves to whether it was done. */
+  onHp?: (id: string, text: string) => Promise<boolean>;
+  /** Moves the combatant up or down the order, where the rules let the GM set it. */
+  onMove?: (id: string, direction: 'up' | 'down') => void;
+  canMove?: { up: boolean; down: boolean };
   gm: boolean;
+}
+
+/** Notes longer than this are folded: a 10,000-character note must not grow the page. */
+export const NOTE_FOLD = 160;
+
+/** A GM note: shown whole when short, folded behind its first words when long. */
+export function Note({ text }: { text: string }) {
+  if (text.length <= NOTE_FOLD && !text.includes('\n'))
+    return (
+      <p className="notes">
+        GM note: <bdi>{text}</bdi>
+      </p>
+    );
+  return (
+    <details className="notes">
+      <summary>
+        GM note: <bdi>{text.slice(0, 80).split('\n')[0]}</bdi>…
+      </summary>
+      <div className="note-body">
+        <bdi>{text}</bdi>
+      </div>
+    </details>
+  );
+}
+
+/** The HP value, which a GM clicks to type a change: "-7" damage, "+5" heal, "12" set, "t5" temporary. */
+function HpValue({
+  id,
+  name,
+  value,
+  onHp,
+}: {
+  id: string;
+  name: string;
+  value: string;
+  onHp: CardProps['onHp'];
+}) {
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState('');
+  if (!onHp) return <>{value}</>;
+  if (!editing)
+    return (
+      <button
+        type="button"
+        className="hp-value"
+        aria-label={`HP of ${name}: ${value}. Change it`}
+        title="Type -7 for damage, +5 to heal, 12 to set, t5 for temporary HP"
+        onClick={() => {
+          setText('');
+          setEditing(true);
+        }}
+      >
+        {value}
+      </button>
+    );
+  return (
+    <form
+      className="hp-edit"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        if (await onHp(id, text)) setEditing(false);
+      }}
+    >
+      <input
+        // biome-ignore lint/a11y/noAutofocus: the field opens on the GM's click to be typed in at once.
+        autoFocus
+        aria-label={`Change ${name}'s HP: -7 damage, +5 heal, 12 set, t5 temporary`}
+        className="narrow"
+        value={text}
+        placeholder="-7 / +5"
+        onChange={(e) => setText(e.currentTarget.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') setEditing(false);
+        }}
+        onBlur={() => {
+          if (!text.trim()) setEditing(false);
+        }}
+      />
+    </form>
+  );
 }
 
 /** The card's markup; skipped when the combatant (kept by identity, see `share`) and what it shows are the same. */
 const CardBody = memo(
-  function CardBody({ c, id, res, conds, selected, current, onSelect, gm }: CardProps) {
+  function CardBody({
+    c,
+    id,
+    res,
+    conds,
+    selected,
+    current,
+    onSelect,
+    onHp,
+    onMove,
+    canMove,
+    gm,
+  }: CardProps) {
     return (
       <li
         className={`card ${c.side}${selected ? ' selected' : ''}${current ? ' current' : ''}${c.active ? '' : ' out'}`}
@@ -338,18 +598,49 @@ const CardBody = memo(
           onClick={onSelect ? () => onSelect(id) : undefined}
         >
           <span className={`side-tag ${c.side}`}>{c.side === 'pc' ? 'PC' : 'NPC'}</span>
-          {c.name}
+          <bdi className="name">{c.name}</bdi>
           {current ? <span className="now-tag"> · acting</span> : null}
           {c.active ? null : <span className="muted"> · out</span>}
           {gm && c.hidden ? <span className="hidden-tag"> · hidden</span> : null}
-          {c.group ? <span className="muted"> · {c.group}</span> : null}
+          {c.group ? (
+            <span className="muted">
+              {' '}
+              · <bdi>{c.group}</bdi>
+            </span>
+          ) : null}
         </button>
+        {onMove && canMove && (canMove.up || canMove.down) ? (
+          <span className="move">
+            <button
+              type="button"
+              aria-label={`Move ${c.name} up the order`}
+              title="Move up the order (Alt+↑)"
+              disabled={!canMove.up}
+              onClick={() => onMove(id, 'up')}
+            >
+              ▲
+            </button>
+            <button
+              type="button"
+              aria-label={`Move ${c.name} down the order`}
+              title="Move down the order (Alt+↓)"
+              disabled={!canMove.down}
+              onClick={() => onMove(id, 'down')}
+            >
+              ▼
+            </button>
+          </span>
+        ) : null}
         <dl className="resources">
           {res.map((r) => (
             <div key={r.label} className="res">
               <dt>{r.label}</dt>
               <dd>
-                {r.value}
+                {r.label === 'HP' && onHp ? (
+                  <HpValue id={id} name={c.name} value={r.value} onHp={onHp} />
+                ) : (
+                  r.value
+                )}
                 {r.fill !== undefined ? (
                   <span className="bar" aria-hidden="true">
                     <span style={{ width: `${Math.round(r.fill * 100)}%` }} />
@@ -363,12 +654,15 @@ const CardBody = memo(
           <ul className="conditions" aria-label={`Conditions on ${c.name}`}>
             {conds.map((k) => (
               <li key={k.id}>
-                <strong>{k.name}</strong> <span className="muted">{k.remaining}</span>
+                <strong>
+                  <bdi>{k.name}</bdi>
+                </strong>{' '}
+                <span className="muted">{k.remaining}</span>
               </li>
             ))}
           </ul>
         ) : null}
-        {gm && c.notes ? <p className="notes">GM note: {c.notes}</p> : null}
+        {gm && c.notes ? <Note text={c.notes} /> : null}
       </li>
     );
   },
@@ -379,18 +673,25 @@ const CardBody = memo(
     a.current === b.current &&
     a.gm === b.gm &&
     a.onSelect === b.onSelect &&
+    a.onHp === b.onHp &&
+    a.onMove === b.onMove &&
+    a.canMove?.up === b.canMove?.up &&
+    a.canMove?.down === b.canMove?.down &&
     sameList(a.res, b.res) &&
     sameList(a.conds, b.conds),
 );
 
-/** A combatant's card: side, HP and the ruleset's resources, conditions with what ends them. */
+/** A combatant's card: side, HP and the ruleset's gauges, conditions with what ends them. */
 export function CombatantCard({
   view,
   id,
   selected,
   current,
   onSelect,
+  onHp,
+  onMove,
   gm,
+  own = false,
 }: {
   view: EncounterView;
   id: string;
@@ -398,7 +699,11 @@ export function CombatantCard({
   current: boolean;
   /** Called with the card's id; pass a stable function so unchanged cards are not redrawn. */
   onSelect?: (id: string) => void;
+  onHp?: CardProps['onHp'];
+  onMove?: CardProps['onMove'];
   gm: boolean;
+  /** The viewer plays this combatant: its private gauges show. */
+  own?: boolean;
 }) {
   const c = view.combatants[id];
   if (!c) return null;
@@ -406,14 +711,57 @@ export function CombatantCard({
     <CardBody
       c={c}
       id={id}
-      res={resourcesOf(view, c)}
+      res={resourcesOf(view, c, gm || own)}
       conds={conditionsOf(view, id)}
       selected={selected}
       current={current}
       onSelect={onSelect}
+      onHp={onHp}
+      {...(onMove ? { onMove, canMove: movesOf(view, id) } : {})}
       gm={gm}
     />
   );
+}
+
+/** The order moves the rules allow a GM for this combatant (`present.reorder`), as commands or null. */
+export function reorderCommand(view: EncounterView, id: string, direction: 'up' | 'down'): Command | null {
+  const c = view.combatants[id];
+  if (!c) return null;
+  try {
+    return rulesetOf(view)?.present?.reorder?.(asState(view), c, direction) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function movesOf(view: EncounterView, id: string): { up: boolean; down: boolean } {
+  return { up: reorderCommand(view, id, 'up') !== null, down: reorderCommand(view, id, 'down') !== null };
+}
+
+/**
+ * A log line: the ruleset's words for the event; an undo or redo says what it took back or brought back
+ * (the first line of that command), never a command number.
+ */
+function lineOf(e: LogEntry, entries: LogEntry[], view: EncounterView, rs: AnyRuleset): string | null {
+  const describe = (x: LogEntry) => {
+    try {
+      return describeEvent(x.event, asState(view), rs);
+    } catch {
+      return null;
+    }
+  };
+  if ((e.event.type === 'undo' || e.event.type === 'redo') && typeof e.event.group === 'number') {
+    const group = e.event.group;
+    let what: string | null = null;
+    for (const x of entries) {
+      if (x.group !== group || x.event.type === 'undo' || x.event.type === 'redo') continue;
+      what = describe(x);
+      if (what) break;
+    }
+    const verb = e.event.type === 'undo' ? 'Undone' : 'Redone';
+    return what ? `${verb}: ${what}` : `${verb}: the GM's last change.`;
+  }
+  return describe(e);
 }
 
 /** The log in the GM's words (or the player's, redacted by the server), newest last. */
@@ -421,15 +769,20 @@ export const LogView = memo(function LogView({
   view,
   entries,
   limit = 60,
+  newestFirst = false,
 }: {
   view: EncounterView;
   entries: LogEntry[];
   limit?: number;
+  /** The GM's log reads from the newest line down, beside the palette. */
+  newestFirst?: boolean;
 }) {
   const rs = rulesetOf(view);
   // A past event's line depends on the names it mentions, not on the rest of the state: lines are kept
   // per entry and described again only when a name, the roster or the options change.
   const names = view.roster.map((id) => `${id}=${view.combatants[id]?.name ?? ''}`).join('\n');
+  // Names are isolated inside each line (a right-to-left override stays inside its name).
+  const roster = view.roster.map((id) => view.combatants[id]?.name ?? '');
   const cache = useRef<{ key: unknown[]; text: WeakMap<LogEntry, string | null> }>({
     key: [],
     text: new WeakMap(),
@@ -445,24 +798,25 @@ export const LogView = memo(function LogView({
       const e = entries[i]!;
       let line = text.get(e);
       if (line === undefined) {
-        try {
-          line = describeEvent(e.event, asState(view), rs);
-        } catch {
-          line = null;
-        }
+        line = lineOf(e, entries, view, rs);
         text.set(e, line);
       }
       if (line) out.push({ seq: e.seq, text: line, kind: e.event.type });
     }
-    return out.reverse();
-  }, [entries, view, rs, limit, text]);
+    return newestFirst ? out : out.reverse();
+  }, [entries, view, rs, limit, text, newestFirst]);
   return (
     <section className="panel log" aria-label="Log">
       <h2>Log</h2>
       <ol className="log-lines" data-testid="log">
         {lines.map((l) => (
           <li key={l.seq} className={l.kind.replace(/[^a-z]+/g, '-')}>
-            {l.text}
+            <bdi>
+              {splitNames(l.text, roster).map((part, i) =>
+                // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed line, in order.
+                part.name ? <bdi key={i}>{part.text}</bdi> : <span key={i}>{part.text}</span>,
+              )}
+            </bdi>
           </li>
         ))}
       </ol>
@@ -514,139 +868,119 @@ export const DicePanel = memo(function DicePanel({
   );
 });
 
-/** Any ruleset command by form: fields read from its schema (delay, resume, declare, exert…). */
+/**
+ * The ruleset's other commands by form (delay, ready, declare, exert…): labels, fields and choices from
+ * their declarations. A command sent for a combatant says whom it acts for.
+ */
 export function CommandForm({
   view,
-  types,
+  forms,
   actor,
   send,
   notify,
+  title = 'Other commands',
+  fixed,
+  bare = false,
 }: {
   view: EncounterView;
-  types: string[];
+  forms: CommandFormSpec[];
   actor?: string;
   send: Send;
   notify: (r: SendResult, what: string) => void;
+  /** The form's heading (a ruleset panel's title). */
+  title?: string;
+  /** Fields already filled, not shown (a panel's command for its combatant). */
+  fixed?: Record<string, Json>;
+  /** Inside a ruleset's panel, which has the heading: no frame and no heading of its own. */
+  bare?: boolean;
 }) {
-  const rs = rulesetOf(view);
-  const [type, setType] = useState(types[0] ?? '');
-  const [raw, setRaw] = useState<Record<string, string | boolean>>({});
+  const [type, setType] = useState(forms[0]?.type ?? '');
+  const [raw, setRaw] = useState<RawForm | null>(null);
+  const [error, setError] = useState('');
   const typeId = useId();
-  const fields: FieldSpec[] = useMemo(() => {
-    const schema = rs?.commands[type];
-    return schema ? fieldsOf(schema).filter((f) => !(actor && f.name === 'actor')) : [];
-  }, [rs, type, actor]);
-  if (!rs || !types.length) return null;
+  const spec = forms.find((f) => f.type === type) ?? forms[0];
+  const params = useMemo(() => {
+    if (!spec) return [];
+    const rs = rulesetOf(view);
+    const catalog = rs ? [...rs.catalog(asState(view)), ...view.customActions] : [];
+    const shown = spec.params.filter((p) => !fixed || !Object.hasOwn(fixed, p.name));
+    return resolveParams(asState(view), actor ?? '', shown, catalog);
+  }, [spec, view, actor, fixed]);
+  if (!spec) return null;
+  const ctx = { round: view.round, ...(actor ? { actor } : {}) };
+  const values = raw ?? initialValues(params, ctx);
+  const who = actor ? view.combatants[actor]?.name : undefined;
   return (
     <form
-      className="panel command-form"
-      aria-label="Other commands"
+      className={bare ? 'command-form bare' : 'panel command-form'}
+      aria-label={title}
       onSubmit={async (e) => {
         e.preventDefault();
-        const payload = parseFields(fields, raw);
+        const payload = payloadOf(params, values, ctx);
         if (typeof payload === 'string') {
-          notify({ ok: false, error: payload }, type);
+          setError(payload);
           return;
         }
-        const cmd: Command = { type, ...payload };
-        if (actor) cmd.actor = actor;
+        setError('');
+        const cmd: Command = { type: spec.type, ...payload, ...fixed };
+        if (actor && spec.forActor) cmd.actor = actor;
         const r = await send(cmd);
-        notify(r, type);
+        notify(r, who && spec.forActor ? `${spec.label} for ${who}` : spec.label);
+        if (r.ok) setRaw(null);
       }}
     >
-      <h2>Other commands</h2>
-      <div className="row">
+      <h2 className={bare ? 'sr-only' : undefined}>
+        {title}
+        {who ? (
+          <>
+            {' '}
+            · <bdi>{who}</bdi>
+          </>
+        ) : null}
+      </h2>
+      <div className={forms.length > 1 ? 'row' : 'sr-only'}>
         <label htmlFor={typeId}>Command</label>
         <select
           id={typeId}
-          value={type}
+          value={spec.type}
           data-testid="command-type"
           onChange={(e) => {
             setType(e.currentTarget.value);
-            setRaw({});
+            setRaw(null);
+            setError('');
           }}
         >
-          {types.map((t) => (
-            <option key={t} value={t}>
-              {t}
+          {forms.map((f) => (
+            <option key={f.type} value={f.type}>
+              {f.label}
             </option>
           ))}
         </select>
       </div>
-      {fields.map((f) => (
-        <Field
-          key={`${type}.${f.name}`}
-          f={f}
-          view={view}
-          value={raw[f.name]}
-          set={(v) => setRaw({ ...raw, [f.name]: v })}
-        />
-      ))}
+      {spec.help ? <p className="muted">{spec.help}</p> : null}
+      <ParamFields params={params} raw={values} set={(k, v) => setRaw({ ...values, [k]: v })} view={view} />
+      {error ? (
+        <p className="reason" role="alert">
+          {error}
+        </p>
+      ) : null}
       <button type="submit" className="primary">
-        Send {type}
+        {spec.label}
+        {who && spec.forActor ? ` for ${who}` : ''}
       </button>
     </form>
   );
 }
 
-function Field({
-  f,
-  view,
-  value,
-  set,
-}: {
-  f: FieldSpec;
-  view: EncounterView;
-  value: string | boolean | undefined;
-  set: (v: string | boolean) => void;
-}) {
-  const id = useId();
-  const who = ['actor', 'target', 'combatant'].includes(f.name);
-  return (
-    <div className="field">
-      <label htmlFor={id}>
-        {f.name}
-        {f.optional ? '' : ' *'}
-      </label>
-      {f.kind === 'boolean' ? (
-        <input
-          id={id}
-          type="checkbox"
-          checked={value === true}
-          onChange={(e) => set(e.currentTarget.checked)}
-        />
-      ) : f.kind === 'enum' || who ? (
-        <select id={id} value={String(value ?? '')} onChange={(e) => set(e.currentTarget.value)}>
-          <option value="">—</option>
-          {(f.kind === 'enum' ? (f.options ?? []) : view.roster.filter((r) => view.combatants[r])).map(
-            (o) => (
-              <option key={o} value={o}>
-                {view.combatants[o]?.name ?? o}
-              </option>
-            ),
-          )}
-        </select>
-      ) : (
-        <input
-          id={id}
-          type={f.kind === 'number' ? 'number' : 'text'}
-          value={String(value ?? '')}
-          placeholder={f.kind === 'json' ? 'JSON' : ''}
-          onChange={(e) => set(e.currentTarget.value)}
-        />
-      )}
-      {f.description ? <small className="muted">{f.description}</small> : null}
-    </div>
-  );
-}
-
 export const SHORTCUTS: [string, string][] = [
-  ['n', 'Next turn (the ruleset’s “next”)'],
+  ['n', 'Next turn'],
   ['i', 'Roll initiative / start the fight'],
   ['u or Ctrl+Z', 'Undo'],
   ['r or Ctrl+Shift+Z', 'Redo'],
   ['j / k', 'Select the next / previous combatant'],
   ['1–9', 'Select combatant by position'],
+  ['p', 'Pin the selection (keep it when the turn changes)'],
+  ['Alt+↑ / Alt+↓', 'Move the selected combatant up / down the order (where the rules let the GM set it)'],
   ['?', 'Show or hide this help'],
   ['Esc', 'Close dialogs'],
 ];
@@ -729,5 +1063,145 @@ export function ConnectionBadge({ connected }: { connected: boolean }) {
     <span className={`conn ${connected ? 'on' : 'off'}`} data-testid="connection">
       {connected ? 'live' : 'reconnecting…'}
     </span>
+  );
+}
+
+/** A ruleset's panel for one combatant (a declaration, a secret plan): what stands, and its form. */
+export function PanelView({
+  view,
+  panel,
+  actor,
+  send,
+  notify,
+}: {
+  view: EncounterView;
+  panel: RulesetPanel;
+  actor: string;
+  send: Send;
+  notify: (r: SendResult, what: string) => void;
+}) {
+  const rs = rulesetOf(view);
+  const type = panel.act ? 'act' : panel.command;
+  const form = type && rs ? panelForm(rs, type) : undefined;
+  return (
+    <section className="panel ruleset-panel" aria-label={panel.title}>
+      <h2>{panel.title}</h2>
+      {panel.help ? <p className="muted">{panel.help}</p> : null}
+      {panel.items?.length ? (
+        <ol className="plan">
+          {panel.items.map((item) => (
+            <li
+              key={`${item.badge ?? ''}-${item.label}-${JSON.stringify(item.remove?.command ?? null)}`}
+              className="row"
+            >
+              {item.badge ? <span className="tempo-badge">{item.badge}</span> : null}
+              <span className="grow">
+                <bdi>{item.label}</bdi>
+                {item.done ? ' (done)' : ''}
+              </span>
+              {item.remove ? (
+                <button
+                  type="button"
+                  onClick={async () =>
+                    notify(await send(item.remove!.command), `${item.remove!.label}: ${item.label}`)
+                  }
+                >
+                  {item.remove.label}
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {form ? (
+        <CommandForm
+          view={view}
+          forms={[form]}
+          actor={actor}
+          send={send}
+          notify={notify}
+          title={form.label}
+          bare
+          {...(panel.fixed ? { fixed: panel.fixed } : {})}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/** A panel's command as a form: one of the ruleset's command forms, or its `act` (taken outside the palette). */
+function panelForm(rs: AnyRuleset, type: string): CommandFormSpec | undefined {
+  const known = commandForms(rs).find((f) => f.type === type);
+  if (known || !Object.hasOwn(rs.commands, type)) return known;
+  const schema = rs.commands[type]!;
+  const all = paramsOfSchema(schema);
+  return {
+    type,
+    ...commandLabel(type, schema),
+    forActor: all.some((p) => p.name === 'actor'),
+    gm: false,
+    params: all.filter((p) => p.name !== 'actor'),
+  };
+}
+
+/** A ruleset's panels for a combatant, or none. */
+export function panelsOf(view: EncounterView, id: string): RulesetPanel[] {
+  const c = view.combatants[id];
+  if (!c) return [];
+  try {
+    return rulesetOf(view)?.present?.panels?.(asState(view), c) ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Everyone's visible status, in the round's order: PCs' HP, NPCs as unhurt / hurt / bloodied / down,
+ * conditions with their time left. The table screen and the player's phone.
+ */
+export function StatusList({
+  view,
+  entries,
+  exclude = [],
+  big = false,
+  numbers = false,
+}: {
+  view: EncounterView;
+  entries: LogEntry[];
+  exclude?: string[];
+  big?: boolean;
+  /** NPCs' HP as numbers too (the GM chose to show them), not only as words. */
+  numbers?: boolean;
+}) {
+  const order = roundOrder(view, entries).filter((id) => !exclude.includes(id));
+  return (
+    <ol className={big ? 'order big' : 'order'}>
+      {order.map((cid) => {
+        const c = view.combatants[cid]!;
+        const status = (c.side === 'pc' || numbers) && c.hp ? `${c.hp.current}/${c.hp.max} HP` : hurtWords(c);
+        const conds = conditionsOf(view, cid);
+        return (
+          <li
+            key={cid}
+            data-combatant={cid}
+            className={`${c.side}${cid === view.current ? ' current' : ''}${c.active ? '' : ' out'}`}
+          >
+            <span className="order-name">
+              <bdi>{c.name}</bdi>
+            </span>
+            {status ? <span className="order-status">{status}</span> : null}
+            {conds.length ? (
+              <ul className="order-conditions" aria-label={`Conditions on ${c.name}`}>
+                {conds.map((k) => (
+                  <li key={k.id}>
+                    <bdi>{k.name}</bdi> <span className="muted">{k.remaining}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </li>
+        );
+      })}
+    </ol>
   );
 }

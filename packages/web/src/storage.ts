@@ -1,4 +1,4 @@
-/** What this browser remembers: the encounter links it holds, and the GM's combatant library. */
+/** What this browser remembers: the encounter links it holds, and the key of the GM's creature library. */
 export interface StoredLink {
   id: string;
   token: string;
@@ -6,20 +6,8 @@ export interface StoredLink {
   role?: string;
 }
 
-export interface CombatantTemplate {
-  name: string;
-  side: 'pc' | 'npc';
-  hp?: number;
-  group?: string;
-  hidden?: boolean;
-  notes?: string;
-  player?: string;
-  stats: Record<string, unknown>;
-  ruleset?: string;
-}
-
 const LINKS = 'roundkeeper.links';
-const LIBRARY = 'roundkeeper.library';
+const LIBRARY_KEY = 'roundkeeper.libraryKey';
 
 function read<T>(key: string, fallback: T): T {
   try {
@@ -55,20 +43,18 @@ export function forgetLink(token: string): void {
   );
 }
 
-export function library(): CombatantTemplate[] {
-  return read<CombatantTemplate[]>(LIBRARY, []);
-}
-
-export function saveTemplate(t: CombatantTemplate): CombatantTemplate[] {
-  const next = [...library().filter((x) => x.name !== t.name), t].sort((a, b) =>
-    a.name.localeCompare(b.name),
-  );
-  write(LIBRARY, next);
-  return next;
-}
-
-export function removeTemplate(name: string): CombatantTemplate[] {
-  const next = library().filter((x) => x.name !== name);
-  write(LIBRARY, next);
-  return next;
+/**
+ * The key of this browser's creature library on the server (192 random bits, base64url), made on first
+ * use. The server keeps only its hash; whoever holds the key holds the library.
+ */
+export function libraryKey(): string {
+  const have = read<string | null>(LIBRARY_KEY, null);
+  if (typeof have === 'string' && /^[A-Za-z0-9_-]{22,64}$/.test(have)) return have;
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  const key = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+  write(LIBRARY_KEY, key);
+  return key;
 }

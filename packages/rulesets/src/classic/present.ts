@@ -1,4 +1,4 @@
-import type { Analysis, Gauge, Presentation } from '@roundkeeper/engine';
+import { type Analysis, type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
 import type { ClassicTypes } from './index.js';
 
 const SLOT_WORDS = { action: 'action', bonus: 'bonus action', reaction: 'reaction' } as const;
@@ -15,6 +15,8 @@ export const classicPresent: Presentation<ClassicTypes> = {
     if (c.cs.delaying) out.push({ label: 'Delaying', value: 'yes' });
     return out;
   },
+  // The GM may set anyone's initiative (`set-initiative`, -100..200): moving a card sets it.
+  reorder: (state, c, direction) => reorderByInitiative(state, c, direction, { min: -100, max: 200 }),
 };
 
 /** `analyze`: initiative is the initiative dice plus the modifier; a tie goes to the higher modifier. */

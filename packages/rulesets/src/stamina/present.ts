@@ -1,4 +1,4 @@
-import type { Analysis, Gauge, Presentation } from '@roundkeeper/engine';
+import { type Analysis, type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
 import { refsOf, type StaminaTypes } from './types.js';
 
 /** What a card shows: Stamina and Defense against their rested and composed maximums, initiative. */
@@ -20,6 +20,8 @@ export const staminaPresent: Presentation<StaminaTypes> = {
     if (c.cs.initiative !== null) out.push({ label: 'Initiative', value: String(c.cs.initiative) });
     return out;
   },
+  // The GM may set anyone's initiative (`set-initiative`, -1000..1000): moving a card sets it.
+  reorder: (state, c, direction) => reorderByInitiative(state, c, direction, { min: -1000, max: 1000 }),
 };
 
 /** `analyze`: the initiative check is the encounter's formula over the sheet; a tie goes to the higher modifier. */

@@ -40,12 +40,22 @@ export const tempoPresent: Presentation<TempoTypes> = {
         ? {}
         : { remove: { label: 'Withdraw', command: { type: 'unplan', actor: c.id, plan: p.id } } }),
     }));
-    return [
+    const panels: Panel[] = [
       {
         title: 'Plan',
         help: '003: pick your actions for the round in secret; they happen at their tempo.',
         items,
-      } satisfies Panel,
+      },
     ];
+    // On its turn the character takes the planned action (its target, weapon, roll); the GM counts on.
+    if (state.current === c.id) {
+      panels.unshift({
+        title: 'Take the planned action',
+        help: 'It is this tempo: say how the planned action goes; the GM then counts on.',
+        act: true,
+        fixed: { actor: c.id },
+      });
+    }
+    return panels;
   },
 };

@@ -161,5 +161,33 @@ export function storageContract(
       await s.addLinks([{ ...link('h3', 'a', 'table'), generation: 2 }]);
       expect((await s.findLink('h3'))!.revoked).toBe(true);
     });
+
+    it('keeps each library’s creatures per ruleset, replaces by name, counts and deletes them', async () => {
+      const c = (owner: string, ruleset: string, name: string, hp = 7) => ({
+        owner,
+        ruleset,
+        name,
+        creature: { name, side: 'npc', hp, stats: {} },
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      });
+      await s.putCreatures([
+        c('o1', 'classic', 'Orc'),
+        c('o1', 'classic', 'Goblin'),
+        c('o1', 'opend6', 'Orc'),
+      ]);
+      await s.putCreatures([c('o2', 'classic', 'Orc'), c('o1', 'classic', 'Orc', 15)]);
+      expect(
+        (await s.listCreatures('o1', 'classic')).map((r) => [r.name, (r.creature as { hp: number }).hp]),
+      ).toEqual([
+        ['Goblin', 7],
+        ['Orc', 15],
+      ]);
+      expect((await s.listCreatures('o1', 'opend6')).map((r) => r.name)).toEqual(['Orc']);
+      expect(await s.countCreatures('o1')).toBe(3);
+      await s.deleteCreature('o1', 'classic', 'Orc');
+      expect((await s.listCreatures('o1', 'classic')).map((r) => r.name)).toEqual(['Goblin']);
+      expect((await s.listCreatures('o2', 'classic')).map((r) => r.name)).toEqual(['Orc']);
+      expect(await s.listCreatures('nobody', 'classic')).toEqual([]);
+    });
   });
 }

@@ -1,6 +1,7 @@
 import type { EncounterState, LogEntry } from '@roundkeeper/engine';
 import {
   type CommandRecord,
+  type CreatureRecord,
   type EncounterRecord,
   type LinkRecord,
   type Storage,
@@ -15,6 +16,7 @@ export class MemoryStorage implements Storage {
   private readonly commands = new Map<string, CommandRecord[]>();
   private readonly snapshots = new Map<string, { seq: number; state: string }>();
   private readonly links = new Map<string, LinkRecord>();
+  private readonly creatures = new Map<string, CreatureRecord>();
 
   private copy<T>(x: T): T {
     return structuredClone(x);
@@ -121,6 +123,25 @@ export class MemoryStorage implements Storage {
   async updateLink(hash: string, patch: { allowed?: string[]; label?: string; revoked?: true }) {
     const l = this.links.get(hash);
     if (l) this.links.set(hash, { ...l, ...patch });
+  }
+
+  async listCreatures(owner: string, ruleset: string) {
+    return [...this.creatures.values()]
+      .filter((c) => c.owner === owner && c.ruleset === ruleset)
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .map((c) => this.copy(c));
+  }
+
+  async countCreatures(owner: string) {
+    return [...this.creatures.values()].filter((c) => c.owner === owner).length;
+  }
+
+  async putCreatures(records: CreatureRecord[]) {
+    for (const r of records) this.creatures.set(JSON.stringify([r.owner, r.ruleset, r.name]), this.copy(r));
+  }
+
+  async deleteCreature(owner: string, ruleset: string, name: string) {
+    this.creatures.delete(JSON.stringify([owner, ruleset, name]));
   }
 
   async close() {}

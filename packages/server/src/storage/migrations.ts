@@ -58,4 +58,18 @@ export const MIGRATIONS: Array<{ id: number; name: string; sql: string }> = [
       ALTER TABLE links ADD COLUMN revoked INTEGER NOT NULL DEFAULT 0 CHECK (revoked IN (0, 1));
     `,
   },
+  {
+    id: 3,
+    name: 'creature library',
+    sql: `
+      CREATE TABLE creatures (
+        owner TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        name TEXT NOT NULL,
+        creature TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (owner, ruleset, name)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -59,4 +59,18 @@ export const POSTGRES_MIGRATIONS: Array<{ id: number; name: string; sql: string 
       ALTER TABLE links ADD COLUMN revoked BOOLEAN NOT NULL DEFAULT false;
     `,
   },
+  {
+    id: 3,
+    name: 'creature library',
+    sql: `
+      CREATE TABLE creatures (
+        owner TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        name TEXT NOT NULL,
+        creature TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (owner, ruleset, name)
+      );
+    `,
+  },
 ];

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 import {
   type CommandRecord,
+  type CreatureRecord,
   type EncounterRecord,
   type LinkRecord,
   type Storage,
@@ -402,6 +403,47 @@ export class PostgresStorage implements Storage {
         patch.revoked === true,
       ],
     );
+  }
+
+  async listCreatures(owner: string, ruleset: string): Promise<CreatureRecord[]> {
+    const r = await this.pool.query<{ name: string; creature: string; updated_at: string }>(
+      'SELECT name, creature, updated_at FROM creatures WHERE owner = $1 AND ruleset = $2 ORDER BY name COLLATE "C"',
+      [owner, ruleset],
+    );
+    return r.rows.map((row) => ({
+      owner,
+      ruleset,
+      name: row.name,
+      creature: JSON.parse(row.creature),
+      updatedAt: row.updated_at,
+    }));
+  }
+
+  async countCreatures(owner: string): Promise<number> {
+    const r = await this.pool.query<{ n: string }>('SELECT count(*) AS n FROM creatures WHERE owner = $1', [
+      owner,
+    ]);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  async putCreatures(records: CreatureRecord[]): Promise<void> {
+    await this.transaction(async (c) => {
+      for (const x of records) {
+        await c.query(
+          `INSERT INTO creatures (owner, ruleset, name, creature, updated_at) VALUES ($1, $2, $3, $4, $5)
+           ON CONFLICT (owner, ruleset, name) DO UPDATE SET creature = EXCLUDED.creature, updated_at = EXCLUDED.updated_at`,
+          [x.owner, x.ruleset, x.name, JSON.stringify(x.creature), x.updatedAt],
+        );
+      }
+    });
+  }
+
+  async deleteCreature(owner: string, ruleset: string, name: string): Promise<void> {
+    await this.pool.query('DELETE FROM creatures WHERE owner = $1 AND ruleset = $2 AND name = $3', [
+      owner,
+      ruleset,
+      name,
+    ]);
   }
 
   async close(): Promise<void> {

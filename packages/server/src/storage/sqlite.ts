@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
 import {
   type CommandRecord,
+  type CreatureRecord,
   type EncounterRecord,
   type LinkRecord,
   type Storage,
@@ -356,6 +357,44 @@ export class SqliteStorage implements Storage {
     if (patch.allowed) this.stmt.setAllowed.run(JSON.stringify(patch.allowed), hash);
     if (patch.label !== undefined) this.stmt.setLabel.run(patch.label, hash);
     if (patch.revoked) this.stmt.revokeLink.run(hash);
+  }
+
+  async listCreatures(owner: string, ruleset: string): Promise<CreatureRecord[]> {
+    return this.db
+      .prepare<[string, string], { name: string; creature: string; updated_at: string }>(
+        'SELECT name, creature, updated_at FROM creatures WHERE owner = ? AND ruleset = ? ORDER BY name',
+      )
+      .all(owner, ruleset)
+      .map((r) => ({
+        owner,
+        ruleset,
+        name: r.name,
+        creature: JSON.parse(r.creature),
+        updatedAt: r.updated_at,
+      }));
+  }
+
+  async countCreatures(owner: string): Promise<number> {
+    return (
+      this.db
+        .prepare<[string], { n: number }>('SELECT count(*) AS n FROM creatures WHERE owner = ?')
+        .get(owner)?.n ?? 0
+    );
+  }
+
+  async putCreatures(records: CreatureRecord[]): Promise<void> {
+    const put = this.db.prepare(
+      'INSERT OR REPLACE INTO creatures (owner, ruleset, name, creature, updated_at) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.db.transaction(() => {
+      for (const r of records) put.run(r.owner, r.ruleset, r.name, JSON.stringify(r.creature), r.updatedAt);
+    })();
+  }
+
+  async deleteCreature(owner: string, ruleset: string, name: string): Promise<void> {
+    this.db
+      .prepare('DELETE FROM creatures WHERE owner = ? AND ruleset = ? AND name = ?')
+      .run(owner, ruleset, name);
   }
 
   async close(): Promise<void> {

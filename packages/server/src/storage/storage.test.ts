@@ -22,7 +22,7 @@ describe('sqlite migrations', () => {
   it('runs the numbered migrations once, from the first, and keeps data across reopening', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
     const a = new SqliteStorage(file);
-    expect(a.migrations()).toEqual([1, 2]);
+    expect(a.migrations()).toEqual(MIGRATIONS.map((m) => m.id));
     await a.createEncounter(
       {
         id: 'x',
@@ -40,7 +40,7 @@ describe('sqlite migrations', () => {
     );
     await a.close();
     const b = new SqliteStorage(file);
-    expect(b.migrations()).toEqual([1, 2]);
+    expect(b.migrations()).toEqual(MIGRATIONS.map((m) => m.id));
     expect((await b.getEncounter('x'))?.name).toBe('X');
     await b.close();
   });

@@ -43,6 +43,18 @@ export interface CommandRecord {
   role: Role;
 }
 
+/**
+ * A creature of a GM's library: a combatant template for one ruleset (its stats mean something only
+ * there). `owner` is the SHA-256 of the browser's library key, never the key.
+ */
+export interface CreatureRecord {
+  owner: string;
+  ruleset: string;
+  name: string;
+  creature: Json;
+  updatedAt: string;
+}
+
 export class StorageConflictError extends Error {
   constructor(message: string) {
     super(message);
@@ -95,5 +107,12 @@ export interface Storage {
   listLinks(encounterId: string): Promise<LinkRecord[]>;
   /** Changes a link; `revoked: true` revokes it for good (there is no un-revoking: rotate instead). */
   updateLink(hash: string, patch: { allowed?: string[]; label?: string; revoked?: true }): Promise<void>;
+  /** A library's creatures for one ruleset, by name. */
+  listCreatures(owner: string, ruleset: string): Promise<CreatureRecord[]>;
+  /** How many creatures a library holds, every ruleset together. */
+  countCreatures(owner: string): Promise<number>;
+  /** Adds or replaces creatures (same owner, ruleset and name), all or none. */
+  putCreatures(records: CreatureRecord[]): Promise<void>;
+  deleteCreature(owner: string, ruleset: string, name: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,0 +1,216 @@
+import {
+  type AnyRuleset,
+  explainZodError,
+  type Json,
+  type RulesetRegistry,
+  reject,
+} from '@roundkeeper/engine';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { HubError } from './hub.js';
+import { hashToken } from './links.js';
+import type { CreatureRecord, Storage } from './storage/storage.js';
+
+/**
+ * The creature library: a GM's combatant templates, per ruleset (a template's stats mean something only
+ * in its ruleset: a Dexterity code is nothing to a 6-second sheet), stored on the server under the
+ * browser's library key (a random token the browser keeps; the server stores only its SHA-256), with a
+ * few ready examples per ruleset. Routes in docs/api.md.
+ */
+
+/** How many creatures one library may hold, every ruleset together. */
+export const LIBRARY_MAX = 500;
+/** How many creatures one import may bring. */
+export const IMPORT_MAX = 200;
+
+const KEY = /^[A-Za-z0-9_-]{22,64}$/;
+
+export const creatureSchema = z
+  .object({
+    name: z.string().trim().min(1).max(80),
+    side: z.enum(['pc', 'npc']).default('npc'),
+    hp: z.number().int().min(0).max(1_000_000).optional(),
+    group: z.string().trim().min(1).max(80).optional(),
+    hidden: z.boolean().optional(),
+    notes: z.string().max(2000).optional(),
+    stats: z.record(z.string(), z.json()).default({}),
+  })
+  .strict();
+export type Creature = z.output<typeof creatureSchema>;
+
+const c = (name: string, hp: number, stats: Record<string, Json>, notes?: string): Creature => ({
+  name,
+  side: 'npc',
+  hp,
+  stats,
+  ...(notes ? { notes } : {}),
+});
+
+/** Ready examples, per ruleset id: what a GM starts from before their own library fills up. */
+export const EXAMPLES: Record<string, Creature[]> = {
+  classic: [
+    c('Goblin', 7, { initiative: 2 }, 'Nimble Escape: Disengage or Hide as a bonus action.'),
+    c('Orc', 15, { initiative: 1 }),
+    c('Ogre', 59, { initiative: -1 }),
+    c('Bandit captain', 65, { initiative: 3 }),
+  ],
+  'tara-corax': [
+    c('Ogre', 40, { initiative: 3 }),
+    c('Bandit', 18, { initiative: 8, meleeAttacks: 1 }),
+    c('Wolf', 14, { initiative: 12, landSpeed: 20 }),
+  ],
+  'six-second': [
+    c('Thug', 12, { dexterity: 0 }),
+    c('Troll', 40, { dexterity: 1 }),
+    c('Assassin', 16, { dexterity: 3 }),
+  ],
+  opend6: [
+    c('Bandit', 10, { perception: '2D', reflexes: '2D+1' }),
+    c('Brute', 14, { perception: '2D+2', reflexes: '2D' }),
+    c('Guard', 12, { perception: '3D', reflexes: '2D', skills: { search: '4D' } }),
+  ],
+  tempo: [c('Orc', 15, { speed: 5 }), c('Wolf', 11, { speed: 8 }), c('Cultist', 10, { FOR: 0, speed: 5 })],
+  stamina: [c('Wolf', 12, { stamina: 6 }), c('Bandit', 14, { stamina: 8 }), c('Brute', 20, { stamina: 12 })],
+};
+
+/** A creature checked against its ruleset: its stats must be the ruleset's, by name and by value. */
+export function checkCreature(rs: AnyRuleset, input: unknown): Creature {
+  const parsed = creatureSchema.safeParse(input);
+  if (!parsed.success)
+    throw new HubError(400, reject('library/invalid', explainZodError(parsed.error, 'creature')));
+  const creature = parsed.data;
+  const shape = (rs.statsSchema as { shape?: Record<string, unknown> }).shape ?? {};
+  const unknown = Object.keys(creature.stats).filter((k) => !Object.hasOwn(shape, k));
+  if (unknown.length) {
+    throw new HubError(
+      400,
+      reject(
+        'library/unknown-stat',
+        `${rs.name} has no stat ${unknown.map((k) => `"${k}"`).join(', ')} (${creature.name} was made for another ruleset?). Its stats: ${Object.keys(shape).join(', ') || 'none'}.`,
+      ),
+    );
+  }
+  const stats = rs.statsSchema.safeParse(creature.stats);
+  if (!stats.success) {
+    throw new HubError(
+      400,
+      reject('library/invalid', explainZodError(stats.error, `${rs.name} stats of ${creature.name}`)),
+    );
+  }
+  return creature;
+}
+
+function rulesetOf(registry: RulesetRegistry, id: string): AnyRuleset {
+  const rs = Object.hasOwn(registry, id) ? registry[id] : undefined;
+  if (!rs) {
+    throw new HubError(
+      404,
+      reject(
+        'ruleset/unknown',
+        `There is no ruleset "${id}". Choose one of: ${Object.keys(registry).join(', ')}.`,
+      ),
+    );
+  }
+  return rs;
+}
+
+function ownerOf(req: FastifyRequest, required: true): string;
+function ownerOf(req: FastifyRequest, required: false): string | undefined;
+function ownerOf(req: FastifyRequest, required: boolean): string | undefined {
+  const h = req.headers.authorization;
+  const key = h?.startsWith('Bearer ') ? h.slice(7).trim() : undefined;
+  if (key && KEY.test(key)) return hashToken(key);
+  if (!required) return undefined;
+  throw new HubError(
+    401,
+    reject(
+      'library/key',
+      'A library needs its key: send the key this browser keeps (22–64 letters, digits, - or _).',
+    ),
+  );
+}
+
+const params = z.object({ ruleset: z.string().min(1).max(40) });
+const named = z.object({ ruleset: z.string().min(1).max(40), name: z.string().min(1).max(80) });
+const putBody = z.object({ creature: z.unknown() }).strict();
+const importBody = z.object({ creatures: z.array(z.unknown()).max(IMPORT_MAX) }).strict();
+
+function parse<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
+  const r = schema.safeParse(data);
+  if (!r.success) throw new HubError(400, reject('request/invalid', explainZodError(r.error, what)));
+  return r.data;
+}
+
+async function room(storage: Storage, owner: string, adding: number): Promise<void> {
+  const have = await storage.countCreatures(owner);
+  if (have + adding > LIBRARY_MAX) {
+    throw new HubError(
+      413,
+      reject(
+        'library/full',
+        `A library holds at most ${LIBRARY_MAX} creatures; this one has ${have}. Remove some first.`,
+      ),
+    );
+  }
+}
+
+export function registerLibrary(
+  app: FastifyInstance,
+  options: { storage: Storage; registry: RulesetRegistry },
+): void {
+  const { storage, registry } = options;
+  const record = (owner: string, ruleset: string, creature: Creature): CreatureRecord => ({
+    owner,
+    ruleset,
+    name: creature.name,
+    creature: creature as unknown as Json,
+    updatedAt: new Date().toISOString(),
+  });
+
+  app.get('/api/library/:ruleset', async (req) => {
+    const { ruleset } = parse(params, req.params, 'library');
+    rulesetOf(registry, ruleset);
+    const owner = ownerOf(req, false);
+    const creatures = owner ? (await storage.listCreatures(owner, ruleset)).map((r) => r.creature) : [];
+    return { ruleset, creatures, examples: EXAMPLES[ruleset] ?? [] };
+  });
+
+  app.put('/api/library/:ruleset', async (req) => {
+    const { ruleset } = parse(params, req.params, 'library');
+    const rs = rulesetOf(registry, ruleset);
+    const owner = ownerOf(req, true);
+    const creature = checkCreature(rs, parse(putBody, req.body, 'creature').creature);
+    const existing = (await storage.listCreatures(owner, ruleset)).some((r) => r.name === creature.name);
+    if (!existing) await room(storage, owner, 1);
+    await storage.putCreatures([record(owner, ruleset, creature)]);
+    return { creature };
+  });
+
+  app.post('/api/library/:ruleset/import', async (req) => {
+    const { ruleset } = parse(params, req.params, 'library');
+    const rs = rulesetOf(registry, ruleset);
+    const owner = ownerOf(req, true);
+    const { creatures } = parse(importBody, req.body, 'import');
+    // All or nothing: the first creature that does not fit its ruleset refuses the file, by name.
+    const checked = creatures.map((x, i) => {
+      try {
+        return checkCreature(rs, x);
+      } catch (e) {
+        if (e instanceof HubError)
+          throw new HubError(400, { ...e.rejection, message: `Creature ${i + 1}: ${e.rejection.message}` });
+        throw e;
+      }
+    });
+    const have = new Set((await storage.listCreatures(owner, ruleset)).map((r) => r.name));
+    await room(storage, owner, new Set(checked.map((x) => x.name).filter((n) => !have.has(n))).size);
+    await storage.putCreatures(checked.map((x) => record(owner, ruleset, x)));
+    return { added: checked.length };
+  });
+
+  app.delete('/api/library/:ruleset/:name', async (req, reply) => {
+    const { ruleset, name } = parse(named, req.params, 'creature');
+    rulesetOf(registry, ruleset);
+    await storage.deleteCreature(ownerOf(req, true), ruleset, name);
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,576 @@
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { endToEnd, shots } from './harness.js';
+
+/**
+ * End to end, the GM's table as a GM runs a session: who is acting (the selection follows the turn, the
+ * target belongs to its actor, shortcuts work on a focused list), editing the fight (HP typed on the card,
+ * temporary HP, rename, reveal, remove, an add form that forgets group and hidden), conditions with every
+ * duration and their time left, the table screen, the player's phone, words a person reads, the layout
+ * of a laptop screen, and hostile text (right-to-left overrides, unbroken names, huge notes). At the three
+ * screen sizes of the issue: 1280×720 (GM), 360×740 (player), 1920×1080 (table).
+ */
+const env = endToEnd();
+
+const LAPTOP = { width: 1280, height: 720 };
+const PHONE = { width: 360, height: 740 };
+const TABLE = { width: 1920, height: 1080 };
+
+interface Created {
+  id: string;
+  gm: string;
+  table: string;
+  players: Record<string, string>;
+}
+
+async function api(method: string, path: string, token: string | null, body?: unknown): Promise<unknown> {
+  const res = await fetch(`${env.server.url}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = (await res.json()) as unknown;
+  if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(data)}`);
+  return data;
+}
+
+async function create(
+  ruleset: string,
+  combatants: Record<string, unknown>[],
+  initiative?: Record<string, number>,
+): Promise<Created> {
+  const r = (await api('POST', '/api/encounters', null, {
+    name: 'Session',
+    ruleset,
+    seed: 3,
+    combatants,
+  })) as {
+    encounter: { id: string };
+    tokens: { gm: string; table: string; players: Record<string, string> };
+  };
+  const created = { id: r.encounter.id, ...r.tokens };
+  if (initiative) await command(created, { type: 'start', initiative });
+  return created;
+}
+
+async function command(e: Created, cmd: Record<string, unknown>): Promise<void> {
+  await api('POST', `/api/encounters/${e.id}/commands`, e.gm, { command: cmd });
+}
+
+async function open(
+  browser: Browser,
+  e: Created,
+  token: string,
+  viewport: { width: number; height: number },
+) {
+  const ctx = await browser.newContext({ viewport, isMobile: viewport.width < 500 });
+  const page = await ctx.newPage();
+  await page.goto(`${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(token)}`);
+  await page.getByTestId('clock').waitFor();
+  return { ctx, page };
+}
+
+const text = async (page: Page, testId: string) => (await page.getByTestId(testId).textContent()) ?? '';
+const status = (page: Page) => text(page, 'status');
+const actor = (page: Page) => text(page, 'current-actor');
+
+async function shoot(page: Page, file: string): Promise<void> {
+  await page.screenshot({ path: join(shots, file) });
+}
+
+/** Ana (PC), a Raven mage and an Orc in classic, started in that order. */
+async function trio(): Promise<Created> {
+  return create(
+    'classic',
+    [
+      { id: 'ana', name: 'Ana', side: 'pc', hp: 24 },
+      { id: 'raven', name: 'Raven mage', side: 'npc', hp: 18 },
+      { id: 'orc', name: 'Orc', side: 'npc', hp: 15 },
+    ],
+    { ana: 20, raven: 15, orc: 10 },
+  );
+}
+
+describe('the GM’s table, end to end', () => {
+  it('who is acting: the selection follows the turn unless pinned; the target is the actor’s own', async () => {
+    const e = await trio();
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      const palette = page.locator('section.palette');
+      await expect.poll(() => palette.locator('h2').textContent()).toContain('Ana');
+      // Select the Orc, then Next: the tools follow the turn to the Raven mage.
+      await page.locator('body').press('3');
+      await expect.poll(() => palette.locator('h2').textContent()).toContain('Orc');
+      await page.locator('body').press('n');
+      await expect.poll(() => actor(page)).toContain('Raven mage');
+      await expect.poll(() => palette.locator('h2').textContent()).toContain('Raven mage');
+      await expect.poll(() => text(page, 'acting-for')).toContain('Acting: Raven mage');
+      // "Other commands" says whom it acts for.
+      expect(await page.getByRole('form', { name: 'Other commands' }).locator('h2').textContent()).toContain(
+        'Raven mage',
+      );
+      // The target never offers the actor; chosen from the list, it keeps the focus, and `n` still advances.
+      const target = palette.getByLabel('Target');
+      expect(await target.locator('option').allTextContents()).not.toContain('Raven mage');
+      await target.selectOption('orc');
+      await target.focus();
+      await page.keyboard.press('n');
+      await expect.poll(() => actor(page)).toContain('Orc');
+      // The next actor starts with no target (the Raven mage's choice was the Orc itself).
+      await expect.poll(() => palette.locator('h2').textContent()).toContain('Orc');
+      expect(await palette.getByLabel('Target').inputValue()).toBe('');
+      expect(await palette.getByLabel('Target').locator('option').allTextContents()).not.toContain('Orc');
+      // Pinned, a selection stays when the turn moves on.
+      await page.locator('body').press('1');
+      await page.locator('body').press('p');
+      await page.locator('body').press('n');
+      await expect.poll(() => actor(page)).toContain('Ana');
+      await page.locator('body').press('n');
+      await expect.poll(() => actor(page)).toContain('Raven mage');
+      expect(await palette.locator('h2').textContent()).toContain('Ana');
+      expect(await page.getByRole('button', { name: /^Pinned/ }).count()).toBe(1);
+      await shoot(page, 'table-who-acts-1280.png');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('an action with a required field opens its form; Enter sends it', async () => {
+    const e = await trio();
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      const other = page.getByRole('form', { name: 'Other commands' });
+      await other.getByLabel('Command').selectOption({ label: 'Ready an action' });
+      // Labels, not field names; the action to ready is picked from the catalog by name.
+      await other.getByLabel('Action to ready').selectOption({ label: 'Attack' });
+      await other.getByLabel('Trigger').fill('the orc moves');
+      await other.getByLabel('Trigger').press('Enter');
+      await expect.poll(() => status(page)).toBe('Done: Ready an action for Ana.');
+      // A palette action whose details are optional sends on a click; `⋯` opens its form.
+      await page.getByRole('button', { name: 'Attack with details' }).click();
+      const form = page.getByRole('form', { name: /^Attack for / });
+      await form.getByLabel('Target').selectOption({ label: 'Orc' });
+      await form.getByLabel('Roll (dice)').fill('1d20+5');
+      await form.getByLabel('Roll (dice)').press('Enter');
+      await expect.poll(() => status(page)).toMatch(/^(Done: .+: Attack\.|Refused: )/);
+      expect(await page.getByTestId('log').textContent()).toContain('Orc');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('editing the fight: HP typed on the card, temporary HP, rename, reveal, remove; the add form forgets', async () => {
+    const e = await create('classic', [
+      { id: 'ana', name: 'Ana', side: 'pc', hp: 24 },
+      { id: 'spy', name: 'Spy', side: 'npc', hp: 10, hidden: true },
+    ]);
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      const ana = page.locator('li.card[data-combatant="ana"]');
+      await ana.getByRole('button', { name: /^HP of Ana/ }).click();
+      await page.keyboard.type('-7');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => ana.textContent()).toContain('17/24');
+      await ana.getByRole('button', { name: /^HP of Ana/ }).click();
+      await page.keyboard.type('+5');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => ana.textContent()).toContain('22/24');
+      await ana.getByRole('button', { name: /^HP of Ana/ }).click();
+      await page.keyboard.type('t4');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => ana.textContent()).toContain('22/24 +4 temp');
+      // An empty amount is no damage: the buttons wait for a number.
+      const tools = page.getByRole('region', { name: 'GM tools for Ana' });
+      expect(await tools.getByRole('button', { name: 'Damage' }).isDisabled()).toBe(true);
+      // Rename and a new max HP from the editor.
+      await tools.locator('summary').filter({ hasText: 'Edit' }).click();
+      const editor = tools.getByRole('form', { name: 'Edit Ana' });
+      await editor.getByLabel('Name', { exact: true }).fill('Ana the Bold');
+      await editor.getByLabel('Max HP').fill('30');
+      await editor.getByLabel('Initiative').fill('3');
+      await editor.getByRole('button', { name: 'Save changes' }).click();
+      await expect.poll(() => ana.textContent()).toContain('Ana the Bold');
+      await expect.poll(() => ana.textContent()).toContain('/30');
+      // Reveal the hidden spy, then remove it.
+      await page
+        .locator('li.card[data-combatant="spy"]')
+        .getByRole('button', { pressed: false })
+        .first()
+        .click();
+      const spyTools = page.getByRole('region', { name: 'GM tools for Spy' });
+      await spyTools.locator('summary').filter({ hasText: 'Edit' }).click();
+      await spyTools.getByRole('button', { name: 'Reveal to players' }).click();
+      await expect
+        .poll(() => page.locator('li.card[data-combatant="spy"]').textContent())
+        .not.toContain('hidden');
+      await spyTools.getByRole('button', { name: 'Remove from the fight…' }).click();
+      await spyTools.getByRole('button', { name: 'Remove Spy for good' }).click();
+      await expect.poll(() => page.locator('li.card[data-combatant="spy"]').count()).toBe(0);
+      // The add form does not keep a group or "hidden" from one add to the next.
+      const add = page.getByRole('region', { name: 'Add combatants' });
+      await add.getByLabel('Name', { exact: true }).fill('Scout');
+      await add.getByLabel('NPC group').fill('Ambushers');
+      await add.getByLabel('Hidden from players').check();
+      await add.getByRole('button', { name: 'Add', exact: true }).click();
+      await expect.poll(() => status(page)).toBe('Done: added 1 × Scout.');
+      expect(await add.getByLabel('NPC group').inputValue()).toBe('');
+      expect(await add.getByLabel('Hidden from players').isChecked()).toBe(false);
+      // Stats are the ruleset's fields, by label, not JSON.
+      expect(await add.getByRole('group', { name: 'Stats' }).getByLabel('Initiative').count()).toBe(1);
+      await shoot(page, 'table-editing-1280.png');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('conditions: N rounds, a named combatant’s Nth turn, and the time left on the card', async () => {
+    const e = await trio();
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      const tools = page.getByRole('region', { name: 'GM tools for Ana' });
+      const form = tools.getByRole('form', { name: 'Add a condition to Ana' });
+      await form.getByLabel('Condition').fill('Blessed');
+      await form.getByLabel('Lasts').selectOption('rounds');
+      await form.getByLabel('Rounds').fill('3');
+      await form.getByRole('button', { name: 'Add condition' }).click();
+      const ana = page.locator('li.card[data-combatant="ana"]');
+      await expect
+        .poll(() => ana.textContent())
+        .toContain('Blessed until the end of round 3 (2 more rounds)');
+      await form.getByLabel('Condition').fill('Marked');
+      await form.getByLabel('Lasts').selectOption('turn-end');
+      await form.getByLabel('Turn').fill('2');
+      await form.getByLabel('of').selectOption({ label: 'Orc' });
+      await form.getByRole('button', { name: 'Add condition' }).click();
+      await expect
+        .poll(() => ana.textContent())
+        .toContain("Marked until the end of Orc's turn, 2 turns from now");
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('the table screen: the round’s order at its last turn, status and conditions, no past turn during a hidden one', async () => {
+    const e = await create(
+      'classic',
+      [
+        { id: 'orc', name: 'Orc', side: 'npc', hp: 20 },
+        { id: 'ana', name: 'Ana', side: 'pc', hp: 24 },
+        { id: 'lurker', name: 'Lurker', side: 'npc', hp: 9, hidden: true },
+        { id: 'bren', name: 'Bren', side: 'pc', hp: 30 },
+      ],
+      { ana: 20, lurker: 15, bren: 12, orc: 5 },
+    );
+    await command(e, { type: 'damage', combatant: 'orc', amount: 12 });
+    await command(e, { type: 'add-effect', target: 'bren', name: 'Prone', duration: { kind: 'indefinite' } });
+    await command(e, { type: 'next' }); // the lurker's turn, which the table may not see
+    const { ctx, page } = await open(env.browser, e, e.table, TABLE);
+    try {
+      await expect.poll(() => text(page, 'clock')).toContain('Round 1');
+      expect(await actor(page)).not.toContain('Ana');
+      expect(await text(page, 'clock')).not.toContain('Ana');
+      await command(e, { type: 'next' });
+      await command(e, { type: 'next' }); // the Orc, last of the round
+      await expect.poll(() => actor(page)).toContain('Orc');
+      const order = page.getByRole('region', { name: 'Order' });
+      const ids = await order
+        .locator('ol.order > li')
+        .evaluateAll((els) => els.map((el) => el.getAttribute('data-combatant')));
+      expect(ids).toEqual(['ana', 'bren', 'orc']);
+      const orcLine = order.locator('li[data-combatant="orc"]');
+      expect(await orcLine.textContent()).toContain('bloodied');
+      expect(await orcLine.textContent()).not.toContain('8/20');
+      expect(await order.locator('li[data-combatant="bren"]').textContent()).toContain('30/30 HP');
+      expect(await order.locator('li[data-combatant="bren"]').textContent()).toContain('Prone until removed');
+      // The timeline fills the screen's width; the headline is big enough for two metres.
+      const svgWidth = await page
+        .getByTestId('timeline')
+        .locator('svg')
+        .evaluate((el) => el.getBoundingClientRect().width);
+      expect(svgWidth).toBeGreaterThan(1700);
+      const size = await page
+        .getByTestId('clock')
+        .evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
+      expect(size).toBeGreaterThanOrEqual(48);
+      await shoot(page, 'table-screen-1920.png');
+      // The GM's other table link shows NPCs' HP as numbers.
+      await page.goto(
+        `${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.table)}&hp=all`,
+      );
+      await expect
+        .poll(() =>
+          page.getByRole('region', { name: 'Order' }).locator('li[data-combatant="orc"]').textContent(),
+        )
+        .toContain('8/20 HP');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('the player’s phone: available actions first, their sheet, everyone’s status, no command numbers', async () => {
+    const e = await trio();
+    await command(e, { type: 'damage', combatant: 'orc', amount: 3 });
+    await command(e, { type: 'undo' });
+    const { ctx, page } = await open(env.browser, e, e.players.ana!, PHONE);
+    try {
+      const palette = page.locator('section.palette');
+      await expect.poll(() => palette.locator('button.action').count()).toBeGreaterThan(0);
+      expect(await palette.locator('button.action').first().getAttribute('class')).toBe('action');
+      // The unavailable ones wait, folded, below.
+      expect(await palette.getByTestId('unavailable-actions').getAttribute('open')).toBeNull();
+      const everyone = page.getByRole('region', { name: 'Everyone' });
+      expect(await everyone.textContent()).toContain('Raven mage');
+      const log = await text(page, 'log');
+      expect(log).not.toMatch(/command \d+/);
+      expect(log).toContain('Undone');
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(wide).toBeLessThanOrEqual(PHONE.width);
+      await shoot(page, 'table-player-360.png');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('words: undo says what it undid; options have labels, not field names', async () => {
+    const e = await trio();
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      await page
+        .locator('li.card[data-combatant="orc"]')
+        .getByRole('button', { name: /^HP of Orc/ })
+        .click();
+      await page.keyboard.type('-4');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => status(page)).toBe('Done: 4 damage to Orc.');
+      await page.locator('body').press('u');
+      await expect.poll(() => status(page)).toMatch(/^Done: undo “Orc: HP 15 → 11/);
+      await page.goto(`${env.server.url}/`);
+      const form = page.getByRole('region', { name: 'New encounter' });
+      await form.getByLabel('Ruleset').selectOption('classic');
+      const labels = await form.locator('fieldset label').allTextContents();
+      expect(labels.length).toBeGreaterThan(0);
+      for (const l of labels) expect(l).not.toMatch(/[a-z][A-Z]/);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('the GM’s main loop fits a 1280×720 laptop: acting, actions, damage and Next without scrolling', async () => {
+    const e = await create(
+      'classic',
+      Array.from({ length: 8 }, (_, i) => ({
+        id: `c${i}`,
+        name: `Fighter ${i + 1}`,
+        side: i < 3 ? 'pc' : 'npc',
+        hp: 20,
+      })),
+      Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`c${i}`, 20 - i])),
+    );
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      const within = async (loc: ReturnType<Page['locator']>) => {
+        const box = await loc.boundingBox();
+        return box !== null && box.y >= 0 && box.y + box.height <= LAPTOP.height;
+      };
+      expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeLessThanOrEqual(
+        LAPTOP.height,
+      );
+      expect(await within(page.getByRole('button', { name: /^Next/ }))).toBe(true);
+      expect(await within(page.getByTestId('current-actor'))).toBe(true);
+      expect(await within(page.locator('section.palette button.action').first())).toBe(true);
+      expect(await within(page.getByRole('button', { name: 'Damage' }))).toBe(true);
+      expect(await within(page.getByTestId('log'))).toBe(true);
+      await shoot(page, 'table-gm-1280.png');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('hostile text: an RTL override stays inside its name, long names wrap, long notes fold', async () => {
+    const rlo = 'Evil\u202Eeman\u202C';
+    const long = 'X'.repeat(80);
+    const e = await create(
+      'classic',
+      [
+        { id: 'ana', name: 'Ana', side: 'pc', hp: 24 },
+        { id: 'evil', name: rlo, side: 'npc', hp: 9, notes: 'note '.repeat(2000) },
+        { id: 'long', name: long, side: 'pc', hp: 9 },
+      ],
+      { ana: 20, evil: 15, long: 10 },
+    );
+    await command(e, { type: 'damage', combatant: 'evil', amount: 2 });
+    const gm = await open(env.browser, e, e.gm, LAPTOP);
+    const phone = await open(env.browser, e, e.players.long!, PHONE);
+    const table = await open(env.browser, e, e.table, TABLE);
+    try {
+      // Every log line is isolated, so the override cannot reorder the words around the name.
+      await expect.poll(() => gm.page.getByTestId('log').locator('li').count()).toBeGreaterThan(0);
+      const isolated = await gm.page
+        .getByTestId('log')
+        .locator('li bdi')
+        .evaluateAll((els) => els.map((el) => getComputedStyle(el).unicodeBidi));
+      expect(isolated.length).toBeGreaterThan(0);
+      expect(new Set(isolated)).toEqual(new Set(['isolate']));
+      // Inside a line, the name is isolated on its own: the words after it keep their order.
+      const named = await gm.page
+        .getByTestId('log')
+        .locator('li bdi bdi')
+        .evaluateAll((els) => els.map((el) => el.textContent));
+      expect(named).toContain(rlo);
+      const card = gm.page.locator('li.card[data-combatant="evil"]');
+      expect(await card.locator('bdi.name').evaluate((el) => getComputedStyle(el).unicodeBidi)).toBe(
+        'isolate',
+      );
+      // 10,000 characters of notes fold: the card stays small.
+      const box = await card.boundingBox();
+      expect(box?.height ?? 0).toBeLessThan(200);
+      // An 80-character name wraps on the phone and in the table's order.
+      const wide = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+      expect(wide).toBeLessThanOrEqual(PHONE.width);
+      const clipped = await table.page
+        .getByRole('region', { name: 'Order' })
+        .locator('li[data-combatant="long"] .order-name')
+        .evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+      expect(clipped).toBe(false);
+      await shoot(gm.page, 'hostile-gm-1280.png');
+      await shoot(phone.page, 'hostile-player-360.png');
+      await shoot(table.page, 'hostile-table-1920.png');
+    } finally {
+      await gm.ctx.close();
+      await phone.ctx.close();
+      await table.ctx.close();
+    }
+  });
+
+  it('encounters: dates, status and round; duplicate, reset to before the fight, archive and restore', async () => {
+    const ctx = await env.browser.newContext({ viewport: LAPTOP });
+    const page = await ctx.newPage();
+    try {
+      await page.goto(`${env.server.url}/`);
+      const form = page.getByRole('region', { name: 'New encounter' });
+      await form.getByLabel('Name').fill('Tavern brawl');
+      await form.getByLabel('Ruleset').selectOption('classic');
+      await form.getByRole('button', { name: 'Create encounter' }).click();
+      await page.waitForURL(/\/e\/[^/?]+\?token=/);
+      const url = new URL(page.url());
+      const e: Created = {
+        id: decodeURIComponent(url.pathname.split('/')[2]!),
+        gm: url.searchParams.get('token')!,
+        table: '',
+        players: {},
+      };
+      await command(e, { type: 'add-combatant', combatant: { id: 'ana', name: 'Ana', side: 'pc', hp: 20 } });
+      await command(e, { type: 'add-combatant', combatant: { id: 'orc', name: 'Orc', side: 'npc', hp: 9 } });
+      await command(e, { type: 'start', initiative: { ana: 10, orc: 5 } });
+      await command(e, { type: 'next' });
+      await command(e, { type: 'next' });
+      await page.goto(`${env.server.url}/`);
+      const list = page.getByTestId('encounters');
+      const item = list.locator(`li[data-encounter="${e.id}"]`);
+      await expect.poll(() => item.getByTestId('fight').textContent()).toBe('round 2');
+      expect(await item.textContent()).toMatch(/created .*\d/);
+      // Duplicate: a second entry, told apart by its name.
+      await page.getByRole('button', { name: 'Duplicate Tavern brawl' }).click();
+      await expect.poll(() => list.getByText('Tavern brawl (copy)').count()).toBe(1);
+      // Reset: a copy from before the fight; the fought one goes to the archive.
+      await page.getByRole('button', { name: 'Reset Tavern brawl to before the fight' }).click();
+      await expect.poll(() => page.getByTestId('archived-encounters').locator('li').count()).toBe(1);
+      const fresh = list
+        .locator('li')
+        .filter({ has: page.getByRole('link', { name: 'Tavern brawl', exact: true }) });
+      await expect.poll(() => fresh.getByTestId('fight').textContent()).toBe('not started');
+      await fresh.getByRole('link').click();
+      await expect.poll(() => page.getByTestId('combatants').locator('li.card').count()).toBe(2);
+      await page.goto(`${env.server.url}/`);
+      // Restore from the archive.
+      await page.locator('details.archived summary').click();
+      await page
+        .getByTestId('archived-encounters')
+        .getByRole('button', { name: 'Restore Tavern brawl' })
+        .click();
+      await expect.poll(() => page.getByTestId('archived-encounters').count()).toBe(0);
+      await expect.poll(() => list.locator('li').count()).toBe(3);
+      await shoot(page, 'table-encounters-1280.png');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('the creature library: per ruleset, on the server, with examples, importable from a file', async () => {
+    const six = await create('six-second', []);
+    const d6 = await create('opend6', []);
+    const ctx = await env.browser.newContext({ viewport: LAPTOP });
+    const page = await ctx.newPage();
+    const go = async (e: Created) => {
+      await page.goto(`${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.gm)}`);
+      await page.getByTestId('clock').waitFor();
+    };
+    try {
+      await go(six);
+      const add = page.getByRole('region', { name: 'Add combatants' });
+      await add.locator('summary').filter({ hasText: 'Examples' }).click();
+      await add.getByRole('button', { name: 'Add Thug from the examples' }).click();
+      await expect.poll(() => status(page)).toBe('Done: added 1 × Thug.');
+      await expect.poll(() => page.getByTestId('combatants').textContent()).toContain('Thug');
+      // Saved with its stats, by label.
+      await add.getByLabel('Name', { exact: true }).fill('Knife thug');
+      await add.getByRole('group', { name: 'Stats' }).getByLabel('Dexterity').fill('2');
+      await add.getByRole('button', { name: 'Save to library' }).click();
+      await expect.poll(() => status(page)).toBe('Done: saved Knife thug to the library.');
+      await expect
+        .poll(() => add.getByRole('button', { name: 'Add Knife thug from the library' }).count())
+        .toBe(1);
+      // Another ruleset has its own library and examples: the six-second thug is not offered there.
+      await go(d6);
+      await expect.poll(() => add.locator('summary').filter({ hasText: 'Examples' }).count()).toBe(1);
+      expect(await add.getByRole('button', { name: 'Add Knife thug from the library' }).count()).toBe(0);
+      // A file of creatures: a six-second one is refused by name, a D6 one is imported.
+      const file = add.locator('input[type="file"]');
+      await file.setInputFiles({
+        name: 'thugs.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify([{ name: 'Knife thug', stats: { dexterity: 2 } }])),
+      });
+      await expect.poll(() => status(page)).toMatch(/has no stat "dexterity"/);
+      await file.setInputFiles({
+        name: 'bandits.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(
+          JSON.stringify({ creatures: [{ name: 'Raider', hp: 9, stats: { perception: '3D' } }] }),
+        ),
+      });
+      await expect.poll(() => status(page)).toBe('Done: imported 1 creature into the library.');
+      await expect
+        .poll(() => add.getByRole('button', { name: 'Add Raider from the library' }).count())
+        .toBe(1);
+      await shoot(page, 'table-library-1280.png');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('reorders with the keyboard or the card’s arrows where the rules let the GM set the order', async () => {
+    const e = await trio();
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      const orc = page.locator('li.card[data-combatant="orc"]');
+      await orc.locator('button.card-name').click();
+      await page.locator('body').press('Alt+ArrowUp');
+      await expect.poll(() => status(page)).toBe('Done: Orc moved up the order.');
+      await expect.poll(() => orc.textContent()).toContain('Initiative16');
+      await page.getByRole('button', { name: 'Move Orc up the order' }).click();
+      await expect.poll(() => orc.textContent()).toContain('Initiative21');
+      expect(await page.getByRole('button', { name: 'Move Orc up the order' }).isDisabled()).toBe(true);
+      await page.getByRole('button', { name: 'Move Ana down the order' }).click();
+      await expect
+        .poll(() => page.locator('li.card[data-combatant="ana"]').textContent())
+        .toContain('Initiative14');
+    } finally {
+      await ctx.close();
+    }
+  });
+});
