@@ -49,7 +49,18 @@ export interface Panel {
   items?: PanelItem[];
 }
 
+/** A creature ready to add from the library, before a GM's own fills up (its stats are the ruleset's). */
+export interface ReadyCreature {
+  name: string;
+  side?: 'pc' | 'npc';
+  hp?: number;
+  stats: { [key: string]: Json };
+  notes?: string;
+}
+
 export interface Presentation<T extends RulesetTypes = RulesetTypes> {
+  /** A few ready creatures for the library (an Orc, a Wolf…). Default: none. */
+  creatures?: ReadyCreature[];
   /** Gauges of one combatant, headline first (HP is the engine's and always shown). Default: none. */
   gauges?(state: EncounterState<T>, combatant: Combatant<T>): Gauge[];
   /**

@@ -41,7 +41,8 @@ describe('the boundary: only packages/rulesets names a ruleset', () => {
       readFileSync(file, 'utf8')
         .split('\n')
         .map((line, i) => ({ line, at: `${relative(root, file)}:${i + 1}` }))
-        .filter(({ line }) => quoted.test(line))
+        // Comments may use the rules' words ('tempo' is also a clock unit); code may not name a ruleset.
+        .filter(({ line }) => !/^\s*(\/\/|\*|\/\*)/.test(line) && quoted.test(line))
         .map(({ line, at }) => `${at}: ${line.trim()}`),
     );
     expect(named).toEqual([]);

@@ -38,40 +38,10 @@ export const creatureSchema = z
   .strict();
 export type Creature = z.output<typeof creatureSchema>;
 
-const c = (name: string, hp: number, stats: Record<string, Json>, notes?: string): Creature => ({
-  name,
-  side: 'npc',
-  hp,
-  stats,
-  ...(notes ? { notes } : {}),
-});
-
-/** Ready examples, per ruleset id: what a GM starts from before their own library fills up. */
-export const EXAMPLES: Record<string, Creature[]> = {
-  classic: [
-    c('Goblin', 7, { initiative: 2 }, 'Nimble Escape: Disengage or Hide as a bonus action.'),
-    c('Orc', 15, { initiative: 1 }),
-    c('Ogre', 59, { initiative: -1 }),
-    c('Bandit captain', 65, { initiative: 3 }),
-  ],
-  'tara-corax': [
-    c('Ogre', 40, { initiative: 3 }),
-    c('Bandit', 18, { initiative: 8, meleeAttacks: 1 }),
-    c('Wolf', 14, { initiative: 12, landSpeed: 20 }),
-  ],
-  'six-second': [
-    c('Thug', 12, { dexterity: 0 }),
-    c('Troll', 40, { dexterity: 1 }),
-    c('Assassin', 16, { dexterity: 3 }),
-  ],
-  opend6: [
-    c('Bandit', 10, { perception: '2D', reflexes: '2D+1' }),
-    c('Brute', 14, { perception: '2D+2', reflexes: '2D' }),
-    c('Guard', 12, { perception: '3D', reflexes: '2D', skills: { search: '4D' } }),
-  ],
-  tempo: [c('Orc', 15, { speed: 5 }), c('Wolf', 11, { speed: 8 }), c('Cultist', 10, { FOR: 0, speed: 5 })],
-  stamina: [c('Wolf', 12, { stamina: 6 }), c('Bandit', 14, { stamina: 8 }), c('Brute', 20, { stamina: 12 })],
-};
+/** The ruleset's ready creatures (`present.creatures`), as library entries. */
+export function examplesOf(rs: AnyRuleset): Creature[] {
+  return (rs.present?.creatures ?? []).map((c) => ({ side: 'npc', ...c }));
+}
 
 /** A creature checked against its ruleset: its stats must be the ruleset's, by name and by value. */
 export function checkCreature(rs: AnyRuleset, input: unknown): Creature {
@@ -169,10 +139,10 @@ export function registerLibrary(
 
   app.get('/api/library/:ruleset', async (req) => {
     const { ruleset } = parse(params, req.params, 'library');
-    rulesetOf(registry, ruleset);
+    const rs = rulesetOf(registry, ruleset);
     const owner = ownerOf(req, false);
     const creatures = owner ? (await storage.listCreatures(owner, ruleset)).map((r) => r.creature) : [];
-    return { ruleset, creatures, examples: EXAMPLES[ruleset] ?? [] };
+    return { ruleset, creatures, examples: examplesOf(rs) };
   });
 
   app.put('/api/library/:ruleset', async (req) => {

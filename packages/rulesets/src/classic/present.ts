@@ -5,6 +5,18 @@ const SLOT_WORDS = { action: 'action', bonus: 'bonus action', reaction: 'reactio
 
 /** What a card shows: initiative and what is left of the action, bonus action and reaction. */
 export const classicPresent: Presentation<ClassicTypes> = {
+  /** Ready creatures for the library. */
+  creatures: [
+    {
+      name: 'Goblin',
+      hp: 7,
+      stats: { initiative: 2 },
+      notes: 'Nimble Escape: Disengage or Hide as a bonus action.',
+    },
+    { name: 'Orc', hp: 15, stats: { initiative: 1 } },
+    { name: 'Ogre', hp: 59, stats: { initiative: -1 } },
+    { name: 'Bandit captain', hp: 65, stats: { initiative: 3 } },
+  ],
   gauges(_state, c) {
     const out: Gauge[] = [];
     if (c.cs.initiative !== null) out.push({ label: 'Initiative', value: String(c.cs.initiative) });

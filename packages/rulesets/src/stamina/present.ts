@@ -3,6 +3,12 @@ import { refsOf, type StaminaTypes } from './types.js';
 
 /** What a card shows: Stamina and Defense against their rested and composed maximums, initiative. */
 export const staminaPresent: Presentation<StaminaTypes> = {
+  /** Ready creatures for the library. */
+  creatures: [
+    { name: 'Wolf', hp: 12, stats: { stamina: 6 } },
+    { name: 'Bandit', hp: 14, stats: { stamina: 8 } },
+    { name: 'Brute', hp: 20, stats: { stamina: 12 } },
+  ],
   gauges(_state, c) {
     const { stamina, defense } = c.stats;
     const out: Gauge[] = [

@@ -3,6 +3,12 @@ import type { TaraTypes } from './types.js';
 
 /** What a card shows: the Marks left of the Initiative Score (the budget), carry-over and Sets. */
 export const taraPresent: Presentation<TaraTypes> = {
+  /** Ready creatures for the library. */
+  creatures: [
+    { name: 'Ogre', hp: 40, stats: { initiative: 3 } },
+    { name: 'Bandit', hp: 18, stats: { initiative: 8, meleeAttacks: 1 } },
+    { name: 'Wolf', hp: 14, stats: { initiative: 12, landSpeed: 20 } },
+  ],
   gauges(_state, c) {
     const out: Gauge[] = [];
     const { marksLeft, initiativeScore, carryOver } = c.cs;

@@ -10,6 +10,12 @@ const planning = (state: State) => state.status === 'running' && state.rs.phase 
  * own), "Planning" as the phase, and palette clicks that plan an action while the round is being planned.
  */
 export const tempoPresent: Presentation<TempoTypes> = {
+  /** Ready creatures for the library. */
+  creatures: [
+    { name: 'Orc', hp: 15, stats: { speed: 5 } },
+    { name: 'Wolf', hp: 11, stats: { speed: 8 } },
+    { name: 'Cultist', hp: 10, stats: { FOR: 0, speed: 5 } },
+  ],
   gauges(state, c) {
     const max = maxExertion(c);
     const out: Gauge[] = [

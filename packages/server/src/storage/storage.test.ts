@@ -67,7 +67,7 @@ describe('sqlite migration 2 (link generations and revocation)', () => {
       .run();
     old.close();
     const s = new SqliteStorage(file);
-    expect(s.migrations()).toEqual([1, 2]);
+    expect(s.migrations()).toEqual(MIGRATIONS.map((m) => m.id));
     expect(await s.findLink('h')).toEqual({
       hash: 'h',
       encounterId: 'x',
