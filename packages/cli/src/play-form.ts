@@ -21,7 +21,7 @@ export class ParamForm {
     const p = this.params[this.index]!;
     const lines = [`${this.title} — ${p.label}${p.required ? '' : ' (Enter to skip)'}${hintOf(p)}`];
     if (p.help) lines.push(`  ${p.help}`);
-    (p.options ?? []).forEach((o, i) => lines.push(`  ${i + 1}. ${o.label}`));
+    for (const [i, o] of (p.options ?? []).entries()) lines.push(`  ${i + 1}. ${o.label}`);
     return lines.join('\n');
   }
 
