@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, totalmem } from 'node:os';
 import { benchCli } from './cli.js';
+import { benchCluster } from './cluster.js';
 import { benchDice } from './dice.js';
 import { benchEngine, type Row } from './engine.js';
 import { benchServer } from './server.js';
@@ -12,7 +13,7 @@ import { benchWeb } from './web.js';
  */
 async function main(): Promise<void> {
   const rows: Row[] = [];
-  // `--only=engine,dice,cli,server,web` runs some sections; the default runs them all.
+  // `--only=engine,dice,cli,server,cluster,web` runs some sections; the default runs them all.
   const only = process.argv
     .find((a) => a.startsWith('--only='))
     ?.slice(7)
@@ -45,6 +46,7 @@ async function main(): Promise<void> {
     rows.push(...(await benchCli('tara-corax', { agility: 6, intellect: 4, landSpeed: 10 })));
   }
   if (want('server')) rows.push(...(await benchServer()));
+  if (want('cluster')) rows.push(...(await benchCluster()));
   if (want('web')) {
     process.stderr.write('web benchmarks…\n');
     rows.push(...(await benchWeb()));

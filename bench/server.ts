@@ -73,7 +73,7 @@ function rssMB(pid: number): number {
   return (kb * 1024) / 1e6;
 }
 
-function pct(sorted: number[], p: number): number {
+export function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
@@ -99,7 +99,7 @@ const combatants = [
   { id: 'orc', name: 'Orc', stats: { initiative: 0 }, hp: 30 },
 ];
 
-async function createEncounters(url: string, n: number, watch: boolean): Promise<Enc[]> {
+export async function createEncounters(url: string, n: number, watch: boolean): Promise<Enc[]> {
   const out: Enc[] = [];
   for (let i = 0; i < n; i++) {
     const r = await post(url, '/api/encounters', {
@@ -129,7 +129,7 @@ async function createEncounters(url: string, n: number, watch: boolean): Promise
 }
 
 /** Sends commands at `rate` per second for `seconds`, round-robin over encounters; latency = until all viewers saw it. */
-async function paced(url: string, encs: Enc[], rate: number, seconds: number): Promise<number[]> {
+export async function paced(url: string, encs: Enc[], rate: number, seconds: number): Promise<number[]> {
   const latencies: number[] = [];
   const total = rate * seconds;
   const pending: Promise<void>[] = [];
@@ -155,7 +155,7 @@ async function paced(url: string, encs: Enc[], rate: number, seconds: number): P
 }
 
 /** As many commands as the server takes, 16 in flight, for `seconds`. */
-async function saturate(url: string, encs: Enc[], seconds: number): Promise<number> {
+export async function saturate(url: string, encs: Enc[], seconds: number): Promise<number> {
   let done = 0;
   const end = performance.now() + seconds * 1000;
   let i = 0;

@@ -20,7 +20,7 @@ export const MAX_ORDER_COMBATANTS = 9;
 
 /**
  * `analyze`: exact answers from the dice engine, no sampling. Each combatant's initiative score is a
- * dice expression (the scenario names it, or classic's own rule is used); everything else follows
+ * dice expression (the scenario names it, or the ruleset's own formula is used); everything else follows
  * from those independent distributions: who acts before whom, each one's place in the order, the
  * probability of every full order, and questions written as comparisons of scores.
  */
@@ -82,7 +82,7 @@ export function contenders(
       );
     }
   }
-  const classic = scenario.ruleset === 'classic';
+  const ruleset = Object.hasOwn(registry, scenario.ruleset) ? registry[scenario.ruleset] : undefined;
   return state.roster
     .filter((id) => state.combatants[id]!.active)
     .map((id) => {
@@ -92,17 +92,17 @@ export function contenders(
       let expression = section.initiative[id];
       let tie = section.ties[id] ?? 0;
       if (expression === undefined) {
-        if (!classic) {
+        // The ruleset's own formula, when it has one (classic: the initiative dice plus the modifier).
+        const formula = ruleset?.analysis?.initiative?.(state, c);
+        if (!formula) {
           throw new CliError(
             `${path}: say how ${c.name}'s initiative is rolled: add analyze: { initiative: { ${id}: '1d10+@stat' } } (a dice expression; @name reads ${c.name}'s stats).`,
             EXIT.unreadable,
           );
         }
-        // classic: initiativeDice + the modifier; ties go to the higher modifier, then a roll-off.
-        const dice = (state.options as { initiativeDice?: string }).initiativeDice ?? '1d20';
-        refs.initiative ??= 0;
-        expression = `${dice}+@initiative`;
-        if (section.ties[id] === undefined) tie = refs.initiative;
+        expression = formula.expression;
+        Object.assign(refs, formula.refs);
+        if (section.ties[id] === undefined) tie = formula.tie;
       }
       let d: Distribution;
       try {

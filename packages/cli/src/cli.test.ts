@@ -306,7 +306,7 @@ describe('roundkeeper simulate and analyze', () => {
     const text = roundkeeper('simulate', file, '--trials', '100');
     expect(text.stdout).toContain('Simulator: the compiled Tara-Corax Round');
     expect(roundkeeper('simulate', duel, '--trials', '20').stdout).toContain(
-      'Simulator: the engine, every command decided by the rules (the ruleset is classic',
+      'Simulator: the engine, every command decided by the rules (Classic has no compiled Round',
     );
     const two = roundkeeper('simulate', file, '--trials', '150', '--seed', '2', '--json', '--workers', '2');
     expect(two.stdout).toBe(fast.stdout);
@@ -522,7 +522,8 @@ describe('roundkeeper export / import', () => {
       // Every example is one command line a user can copy.
       const lines = examples.trimEnd().split('\n');
       expect(lines.length).toBeGreaterThanOrEqual(2);
-      for (const line of lines) expect(line).toMatch(/^ {2}\$ (roundkeeper|printf) /);
+      for (const line of lines)
+        expect(line).toMatch(/^ {2}\$ ([A-Z_]+=\S+ )*(roundkeeper|printf|npm start) /);
     }
   });
 });
@@ -556,7 +557,7 @@ describe('roundkeeper serve', () => {
     const r = roundkeeper('serve', '--log-level', 'loud', '--port', '0');
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
-      'roundkeeper: --log-level must be one of fatal, error, warn, info, debug, not "loud".\n',
+      'roundkeeper serve: --log-level must be one of fatal, error, warn, info, debug, not "loud".\n(run with --help for usage)\n',
     );
   });
 

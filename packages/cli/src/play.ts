@@ -401,7 +401,8 @@ export function openSession(start: PlayStart, registry: RulesetRegistry): PlaySe
     }
     return session;
   }
-  const id = start.ruleset ?? 'classic';
+  // The registry's first ruleset (the reference one) unless another is named.
+  const id = start.ruleset ?? Object.keys(registry)[0] ?? '';
   if (!Object.hasOwn(registry, id)) {
     throw new CliError(
       `There is no ruleset "${id}". Installed: ${Object.keys(registry).join(', ')}.`,

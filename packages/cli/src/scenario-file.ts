@@ -1,5 +1,4 @@
 import {
-  type Command,
   type EncounterState,
   isRejection,
   type Json,

@@ -8,24 +8,18 @@ import {
   evolve,
   isRejection,
   type Json,
+  KERNEL_METRICS,
+  type KernelRule,
   type Rejection,
   type RulesetRegistry,
   reject,
   rollTotal,
   type Scenario,
+  type SimulationKernel,
   StateRng,
   seededDice,
   seededRng,
 } from '@roundkeeper/engine';
-import {
-  compileTaraKernel,
-  KERNEL_ATTACKS,
-  KERNEL_FIELDS,
-  kernelRound,
-  type TaraKernel,
-  type TaraKernelCombatant,
-  type TaraStats,
-} from '@roundkeeper/rulesets';
 import { z } from 'zod';
 import { type Choice, choose, DEFAULT_POLICY, type PolicyRule, ruleSchema } from './policy.js';
 import { addTrial, emptySums, mergeSums, type Sums } from './stats.js';
@@ -508,14 +502,13 @@ function inOrder(names: readonly string[], at: ReadonlyMap<string, number>, miss
 const STATIC_TARGETS = new Set(['enemy', 'weakest-enemy', 'random-enemy', 'ally', 'self']);
 
 /**
- * The compiled Tara-Corax Round for this plan, or the reason the plan needs the engine. It fits when
- * every policy is one rule taking melee attacks (`tag: attack` or `action: melee-attack`, any
- * `target` and `times`, no `when`, `with` or `damage`), the scenario only starts the fight, has no
- * custom actions, every combatant is active, and no events or questions are named: then nothing but
- * the Initiative Roll is random and nobody leaves the fight (see `compileTaraKernel`).
+ * The ruleset's compiled Round for this plan (`Ruleset.analysis.kernel`), or the reason the plan needs
+ * the engine. Before asking the ruleset: the scenario only starts the fight, has no custom actions, every
+ * combatant is active, and no events or questions are named (a compiled Round counts only its figures).
  */
-function kernelFor(p: Prepared, plan: SimPlan): TaraKernel | string {
-  if (p.ruleset.id !== 'tara-corax') return `the ruleset is ${p.ruleset.id}; the fast path covers tara-corax`;
+function kernelFor(p: Prepared, plan: SimPlan): SimulationKernel | string {
+  const compile = p.ruleset.analysis?.kernel;
+  if (!compile) return `${p.ruleset.name} has no compiled Round; the engine plays every trial`;
   const { sim } = plan;
   if (p.matchers.length || sim.questions.length) return 'the scenario names events or questions';
   if (p.base.customActions.length) return 'the scenario defines custom actions';
@@ -529,31 +522,33 @@ function kernelFor(p: Prepared, plan: SimPlan): TaraKernel | string {
     const pcs = combatants.filter((c) => c.side === 'pc').length;
     if (pcs === 0 || pcs === combatants.length) return 'until: end with one side empty';
   }
-  const options = p.base.options as {
-    roundMode: 'full' | 'simple' | 'very-simply';
-    explodingInitiative: 'once' | 'keep';
-  };
-  const list: TaraKernelCombatant[] = [];
+  const rules: Record<string, KernelRule[]> = {};
+  const canAct: Record<string, boolean> = {};
   for (const c of combatants) {
     const policy = p.policies.get(c.id)!;
-    const rule = policy[0];
-    if (policy.length !== 1 || !rule) return `${c.id}'s policy is not a single attack rule`;
-    const melee =
-      (rule.tag === 'attack' || rule.tag === undefined) &&
-      (rule.action === 'melee-attack' || (rule.action === undefined && rule.tag === 'attack'));
-    if (!melee || rule.kind !== undefined || rule.when || rule.with || rule.damage !== undefined)
-      return `${c.id}'s policy does more than attack`;
-    let canAct = true;
-    const t = rule.target;
+    rules[c.id] = policy.map((rule) => ({
+      ...(rule.action !== undefined ? { action: rule.action } : {}),
+      ...(rule.tag !== undefined ? { tag: rule.tag } : {}),
+      ...(rule.kind !== undefined ? { kind: rule.kind } : {}),
+      ...(rule.target !== undefined ? { target: rule.target } : {}),
+      times: rule.times,
+      conditional: Boolean(rule.when || rule.with || rule.damage !== undefined),
+    }));
+    const t = policy[0]?.target;
+    let can = true;
     if (t !== undefined) {
-      if (!STATIC_TARGETS.has(t)) canAct = p.roster.includes(t);
-      else if (t === 'ally') canAct = combatants.some((o) => o.id !== c.id && o.side === c.side);
-      else if (t !== 'self') canAct = combatants.some((o) => o.side !== c.side);
+      if (!STATIC_TARGETS.has(t)) can = p.roster.includes(t);
+      else if (t === 'ally') can = combatants.some((o) => o.id !== c.id && o.side === c.side);
+      else if (t !== 'self') can = combatants.some((o) => o.side !== c.side);
     }
-    list.push({ stats: c.stats as unknown as TaraStats, canAct, actionsPerTurn: rule.times });
+    canAct[c.id] = can;
   }
-  return compileTaraKernel(options, list);
+  return compile({ state: p.base, rules, canAct });
 }
+
+/** Figures per combatant in a compiled Round's output, and where its attacks are. */
+const KERNEL_FIELDS = KERNEL_METRICS.length;
+const KERNEL_ATTACKS = KERNEL_METRICS.indexOf('attacks');
 
 /** A plan ready to run: prepared once (per thread), then asked for any ranges of trials. */
 export interface Simulator {
@@ -597,7 +592,7 @@ export function createSimulator(
  * Trials through the compiled Round: the same dice as the engine (the encounter's seeded generator),
  * the same counts, the same sums, in the same order — so the tally is identical, only faster.
  */
-function kernelSimulator(p: Prepared, kernel: TaraKernel, limit: number): Simulator {
+function kernelSimulator(p: Prepared, kernel: SimulationKernel, limit: number): Simulator {
   const n = p.roster.length;
   const round = new Int32Array(n * KERNEL_FIELDS);
   const trial = new Int32Array(n * KERNEL_FIELDS);
@@ -617,7 +612,7 @@ function kernelSimulator(p: Prepared, kernel: TaraKernel, limit: number): Simula
         let commands = 1;
         for (let r = 0; r < limit; r++) {
           round.fill(0);
-          const entries = kernelRound(kernel, rng, round);
+          const entries = kernel.round(rng, round);
           commands += Math.max(entries, 1) + 1;
           for (let i = 0; i < n; i++) {
             const o = i * KERNEL_FIELDS;

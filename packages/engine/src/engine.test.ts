@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { describeCost, describeDuration } from './describe.js';
 import { scriptedDice, seededDice } from './dice/rng.js';
 import { decide } from './engine.js';
+import { namedId } from './events.js';
 import { deepFreeze, isPlainJson } from './json.js';
 import { EncounterLog, reduce } from './log.js';
 import { roundRobin } from './test-ruleset.js';
@@ -68,6 +70,25 @@ describe('engine properties', () => {
         expect(JSON.parse(JSON.stringify(enc.state))).toEqual(enc.state);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('a log that adopts what another writer stored reaches the same state, and refuses a gap', () => {
+    fc.assert(
+      fc.property(fc.array(commandArb, { maxLength: 30 }), fc.integer(), (commands, seed) => {
+        const writer = make(seed);
+        const follower = EncounterLog.fromLog(writer.entries.slice(), registry);
+        for (const c of commands) {
+          const r = writer.execute(c);
+          if (!isRejection(r)) follower.adopt(structuredClone(r));
+        }
+        expect(follower.state).toEqual(writer.state);
+        expect(follower.entries).toEqual(writer.entries);
+        expect([...follower.everHidden]).toEqual([...writer.everHidden]);
+        const next = (writer.entries.at(-1)?.seq ?? 0) + 2;
+        expect(() => follower.adopt([{ seq: next, group: 99, event: { type: 'note/added' } }])).toThrow();
+      }),
+      { numRuns: 100 },
     );
   });
 
@@ -352,6 +373,23 @@ describe('redaction of events that list combatants', () => {
       viewEvent({ ...event, combatants: ['ana', 'bren'] }, { role: 'table' }, enc.state, roundRobin),
     ).not.toBeNull();
   });
+
+  it('an event its ruleset never declared reaches only the GM while anyone is hidden: nobody can say whom it names', () => {
+    const enc = make(3);
+    const event = { type: 'rr/undeclared', who: 'ana' };
+    // Nothing hidden: nothing it could give away.
+    expect(viewEvent(event, { role: 'table' }, enc.state, roundRobin)).toEqual(event);
+    ok(enc, { type: 'add-combatant', combatant: { id: 'lurker', name: 'Lurker', hidden: true } });
+    expect(viewEvent(event, { role: 'table' }, enc.state, roundRobin)).toBeNull();
+    expect(viewEvent(event, { role: 'player', combatants: ['ana'] }, enc.state, roundRobin)).toBeNull();
+    expect(viewEvent(event, { role: 'gm' }, enc.state, roundRobin)).toEqual(event);
+    // Declared, the same fact reaches the table: its declaration says it names nobody hidden.
+    const declared = {
+      ...roundRobin,
+      events: { ...roundRobin.events, 'rr/undeclared': z.object({ who: namedId() }) },
+    };
+    expect(viewEvent(event, { role: 'table' }, enc.state, declared)).toEqual(event);
+  });
 });
 
 describe('refusals never name what the viewer cannot see', () => {
@@ -414,5 +452,36 @@ describe('describeDuration', () => {
     expect(describeDuration(enc.state, { kind: 'until-turn-end', combatant: 'ana', turns: 0 })).toBe(
       "until the end of Ana's turn",
     );
+  });
+});
+
+describe('events applied once', () => {
+  it('a command folds each of its events once: the log appends the state decide settled to', () => {
+    let calls = 0;
+    const counting = {
+      ...roundRobin,
+      evolve: (
+        state: Parameters<typeof roundRobin.evolve>[0],
+        event: Parameters<typeof roundRobin.evolve>[1],
+      ) => {
+        calls++;
+        return roundRobin.evolve(state, event);
+      },
+    };
+    const enc = EncounterLog.create(
+      { id: 'e', name: 'E', ruleset: 'round-robin', dice: seededDice(1) },
+      { 'round-robin': counting },
+    );
+    if (isRejection(enc)) throw new Error(enc.message);
+    for (const name of ['Ana', 'Bren']) enc.execute({ type: 'add-combatant', combatant: { name } });
+    enc.execute({ type: 'start' });
+    calls = 0;
+    const entries = enc.execute({ type: 'roll', actor: 'ana' });
+    if (isRejection(entries)) throw new Error(entries.message);
+    const own = entries.filter((e) => !['dice/state', 'dice/rolled'].includes(e.event.type)).length;
+    expect(own).toBeGreaterThan(0);
+    expect(calls).toBe(own);
+    // And the state is still the fold of the log.
+    expect(reduce(enc.entries, { 'round-robin': counting })).toEqual(enc.state);
   });
 });

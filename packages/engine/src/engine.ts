@@ -101,6 +101,13 @@ function expiries(state: EncounterState, event: EngineEvent): EngineEvent[] {
   return out;
 }
 
+/** A decision with the state it settled to: the events and their fold, so nobody folds them again. */
+export interface Settled {
+  events: EngineEvent[];
+  /** The state after every event (history and seq are the log's to update). */
+  state: EncounterState;
+}
+
 /**
  * Decides a command against the current state: the events it causes (cascades included, in order,
  * each consequence right after its cause) or a rejection. Never throws on malformed input.
@@ -111,6 +118,17 @@ export function decide(
   registry: RulesetRegistry,
   options: DecideOptions = {},
 ): EngineEvent[] | Rejection {
+  const settled = decideSettled(state, command, registry, options);
+  return isRejection(settled) ? settled : settled.events;
+}
+
+/** `decide`, with the state the events settled to (the log appends both instead of folding twice). */
+export function decideSettled(
+  state: EncounterState,
+  command: unknown,
+  registry: RulesetRegistry,
+  options: DecideOptions = {},
+): Settled | Rejection {
   try {
     const decided = decideUnsafe(state, command, registry, options);
     // A refusal sent to a player or the table never names what their view hides.
@@ -140,7 +158,7 @@ function decideUnsafe(
   raw: unknown,
   registry: RulesetRegistry,
   options: DecideOptions,
-): EngineEvent[] | Rejection {
+): Settled | Rejection {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return reject('command/invalid', 'A command must be an object with a "type", like {"type": "next"}.');
   }
@@ -202,7 +220,7 @@ function checkTarget(state: EncounterState, command: Command, by: Viewer): Rejec
 }
 
 /** Applies events one by one on a draft, queueing what each one causes; then records the dice state. */
-function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): EngineEvent[] | Rejection {
+function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Settled | Rejection {
   const out: EngineEvent[] = [];
   const queue = [...decided];
   let draft = ctx.state;
@@ -220,8 +238,12 @@ function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Engi
     const follow = [...expiries(draft, event), ...(ruleset.react?.(ctx, event) ?? [])];
     queue.unshift(...follow);
   }
-  if (ctx.rng.count > 0) out.push({ type: 'dice/state', dice: ctx.rng.snapshot() as unknown as JsonObject });
-  return out;
+  if (ctx.rng.count > 0) {
+    const dice: EngineEvent = { type: 'dice/state', dice: ctx.rng.snapshot() as unknown as JsonObject };
+    out.push(dice);
+    draft = evolve(draft, dice, ruleset);
+  }
+  return { events: out, state: draft };
 }
 
 export interface NewEncounter {

@@ -16,6 +16,7 @@ export * from './present.js';
 export * from './refusals.js';
 export * from './ruleset.js';
 export * from './scenario.js';
+export * from './simulation.js';
 export * from './timeline.js';
 export * from './types.js';
 export * from './view.js';

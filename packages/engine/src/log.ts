@@ -1,4 +1,10 @@
-import { createEncounter, type DecideOptions, decide, type NewEncounter, rulesetFor } from './engine.js';
+import {
+  createEncounter,
+  type DecideOptions,
+  decideSettled,
+  type NewEncounter,
+  rulesetFor,
+} from './engine.js';
 import { evolve } from './evolve.js';
 import type { RulesetRegistry } from './ruleset.js';
 import {
@@ -150,20 +156,46 @@ export class EncounterLog {
     everHiddenIn(this.entries, this.everHidden);
   }
 
-  /** Decides and applies a command; returns the new log entries or the rejection. */
+  /**
+   * Folds entries stored by another writer (another server instance on the same database). They must
+   * continue this log: the first one's seq is the next one.
+   */
+  adopt(entries: readonly LogEntry[]): void {
+    const next = (this.entries.at(-1)?.seq ?? 0) + 1;
+    if (entries.length === 0) return;
+    if (entries[0]!.seq !== next) {
+      throw new Error(`Entries from seq ${entries[0]!.seq} do not continue a log that ends before ${next}.`);
+    }
+    this.entries.push(...entries);
+    everHiddenIn(entries, this.everHidden);
+    this.state = applyEntries(this.state, entries, this.entries, this.registry);
+  }
+
+  /**
+   * Decides and applies a command; returns the new log entries or the rejection. The state is the one the
+   * command settled to while it was decided: its events are folded once, not again here (an undo or redo
+   * still refolds the log, which it needs whole).
+   */
   execute(command: unknown, options: DecideOptions & { time?: string } = {}): LogEntry[] | Rejection {
-    const events = decide(this.state, command, this.registry, options);
-    if (isRejection(events)) return events;
+    const settled = decideSettled(this.state, command, this.registry, options);
+    if (isRejection(settled)) return settled;
     const group = this.state.history.lastGroup + 1;
     let seq = this.entries.length ? this.entries.at(-1)!.seq : 0;
-    const entries = events.map((event): LogEntry => {
+    const entries = settled.events.map((event): LogEntry => {
       const entry: LogEntry = { seq: ++seq, group, event };
       if (options.time) entry.time = options.time;
       return entry;
     });
     this.entries.push(...entries);
     everHiddenIn(entries, this.everHidden);
-    this.state = applyEntries(this.state, entries, this.entries, this.registry);
+    if (entries.length === 0 || entries.some((e) => isUndoRedo(e.event))) {
+      this.state = applyEntries(this.state, entries, this.entries, this.registry);
+    } else {
+      let history = this.state.history;
+      const undone = new Set<number>();
+      for (const entry of entries) history = track(history, entry, undone);
+      this.state = { ...settled.state, history, seq };
+    }
     return entries;
   }
 }

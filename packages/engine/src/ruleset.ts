@@ -3,6 +3,7 @@ import type { Instant } from './clock.js';
 import type { DiceRoll, RollOptions } from './dice/index.js';
 import type { Rng } from './dice/rng.js';
 import type { Presentation } from './present.js';
+import type { Analysis } from './simulation.js';
 import type { Timeline } from './timeline.js';
 import type {
   ActionDef,
@@ -111,6 +112,8 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
   canSetOptions?(state: EncounterState<T>, next: T['options']): Rejection | undefined;
   /** What the apps show and ask for: gauges, phase words, panels, the palette's command. */
   present?: Presentation<T>;
+  /** For `analyze` and `simulate`: the exact initiative distribution, a compiled Round. */
+  analysis?: Analysis<T>;
 }
 
 export type AnyRuleset = Ruleset<RulesetTypes>;

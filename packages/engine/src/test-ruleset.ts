@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { reach, schedule } from './agenda.js';
+import { namedId } from './events.js';
 import type { Ruleset } from './ruleset.js';
 import type { AgendaEntry, EngineEvent } from './types.js';
 import { reject } from './types.js';
@@ -16,6 +17,12 @@ export const roundRobin: Ruleset = {
   optionsSchema: z.object({ dice: z.string().default('1d6') }),
   statsSchema: z.object({ bonus: z.number().int().default(0) }),
   commands: { start: z.object({}), next: z.object({}), roll: z.object({ actor: z.string() }) },
+  events: {
+    /** A combatant's roll. */
+    'rr/rolled': z.object({ combatant: namedId(), total: z.number(), faces: z.array(z.number()) }),
+    /** Tied combatants rolled again (the redaction tests send it by hand). */
+    'rr/roll-off': z.object({ combatants: z.array(namedId()), rolls: z.array(z.number()) }),
+  },
   clock: {
     unit: 'slot',
     describe: (_s, at) => `Round ${at.round} · slot ${at.at[0] ?? 0}`,

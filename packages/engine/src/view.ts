@@ -76,29 +76,6 @@ function controls(viewer: Viewer, combatant: string | undefined): boolean {
   return viewer.role === 'player' && combatant !== undefined && viewer.combatants.includes(combatant);
 }
 
-/** Fields by which events name combatants, and nested objects that do too (an effect, an agenda entry). */
-const PEOPLE_FIELDS = ['combatant', 'actor', 'target', 'source', 'by', 'during'] as const;
-const NESTED_FIELDS = ['effect', 'entry'] as const;
-
-/** Fields that list several combatants (a roll-off, a group). */
-const PEOPLE_LIST_FIELDS = ['combatants', 'members', 'order', 'with'] as const;
-
-function names(obj: Record<string, unknown>, hidden: ReadonlySet<string>): boolean {
-  for (const f of PEOPLE_LIST_FIELDS) {
-    const v = obj[f];
-    if (Array.isArray(v) && v.some((x) => typeof x === 'string' && hidden.has(x))) return true;
-  }
-  for (const f of PEOPLE_FIELDS) {
-    const v = obj[f];
-    if (typeof v === 'string' && hidden.has(v)) return true;
-    if (v && typeof v === 'object' && !Array.isArray(v)) {
-      const id = (v as { id?: unknown }).id;
-      if (typeof id === 'string' && hidden.has(id)) return true;
-    }
-  }
-  return false;
-}
-
 /** The schema of an event type: the engine's own, or the ruleset's declaration; undefined if undeclared. */
 export function eventSchema(ruleset: AnyRuleset, type: string): z.ZodType | undefined {
   if (Object.hasOwn(coreEventSchemas, type)) return coreEventSchemas[type as keyof typeof coreEventSchemas];
@@ -111,19 +88,14 @@ export function namedBy(event: EngineEvent, ruleset: AnyRuleset): string[] | nul
   return schema ? combatantsIn(schema, event) : null;
 }
 
+/**
+ * Whether the event names a combatant the viewer may not see, by its declaration. An event type nobody
+ * declared could name anyone: it counts as naming someone hidden whenever anyone is.
+ */
 function mentions(event: EngineEvent, hidden: ReadonlySet<string>, ruleset: AnyRuleset): boolean {
   if (hidden.size === 0) return false;
   const declared = namedBy(event, ruleset);
-  if (declared?.some((id) => hidden.has(id))) return true;
-  // Undeclared fields (an event a ruleset has not declared yet, or extra fields on a loose schema) are
-  // still checked by the field names events have always used.
-  if (names(event, hidden)) return true;
-  for (const f of NESTED_FIELDS) {
-    const v = event[f];
-    if (v && typeof v === 'object' && !Array.isArray(v) && names(v as Record<string, unknown>, hidden))
-      return true;
-  }
-  return false;
+  return declared === null || declared.some((id) => hidden.has(id));
 }
 
 /**

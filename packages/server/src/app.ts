@@ -34,6 +34,8 @@ export interface AppOptions extends HubOptions {
   /** Heartbeat interval for WebSockets (ms). Default 15 s. */
   heartbeatMs?: number;
   version?: string;
+  /** Where share links point, given the origin the request came to (default: that origin). */
+  linkOrigin?: (requestOrigin: string) => string;
 }
 
 const createSchema = z.union([
@@ -200,10 +202,25 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     });
   }
 
-  const base = (req: FastifyRequest) => `${req.protocol}://${req.host}`;
+  const base = (req: FastifyRequest) => {
+    const origin = `${req.protocol}://${req.host}`;
+    return options.linkOrigin ? options.linkOrigin(origin) : origin;
+  };
   const pageUrl = (req: FastifyRequest, id: string, token: string) => `${base(req)}/e/${id}?token=${token}`;
 
-  app.get('/api/health', async () => ({ ok: true, version: options.version ?? '0.1.0' }));
+  // Whether this instance can serve: a load balancer takes it out while its database is unreachable.
+  app.get('/api/health', async (_req, reply) => {
+    const version = options.version ?? '0.1.0';
+    const reachable = await Promise.race([
+      options.storage.ping().then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref()),
+    ]);
+    if (!reachable) return reply.status(503).send({ ok: false, version, database: 'unreachable' });
+    return { ok: true, version, database: 'reachable' };
+  });
 
   app.get('/api/rulesets', async () => {
     return Object.values(options.registry).map((r) => {

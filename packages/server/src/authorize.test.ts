@@ -61,8 +61,6 @@ function place(path: readonly PathStep[], id: string): unknown {
   return { x: place(rest, id) };
 }
 
-const shapeOf = (schema: unknown): object => (schema as { shape?: object }).shape ?? {};
-
 describe('authorization: a player link acts only for its own characters, in every field a command declares', () => {
   for (const ruleset of Object.values(rulesets)) {
     const state = stateOf(ruleset);

@@ -20,6 +20,7 @@ import {
   view,
   viewLog,
 } from '@roundkeeper/engine';
+import { type Change, type Fanout, InProcessFanout } from './fanout.js';
 import {
   authorize,
   defaultPlayerCommands,
@@ -29,7 +30,13 @@ import {
   playerLink,
   viewerOf,
 } from './links.js';
-import type { CommandRecord, EncounterRecord, LinkRecord, Storage } from './storage/storage.js';
+import {
+  type CommandRecord,
+  type EncounterRecord,
+  type LinkRecord,
+  type Storage,
+  StorageConflictError,
+} from './storage/storage.js';
 
 /** A connected viewer: the server pushes its redacted view of every change. */
 export interface Subscriber {
@@ -75,7 +82,18 @@ export interface HubOptions {
   keepUnwatched?: number;
   /** The wall clock, injected (tests use a fake one). */
   now?: () => Date;
+  /**
+   * How this instance hears what other instances on the same database changed (default: in process,
+   * for one server on its own database).
+   */
+  fanout?: Fanout;
 }
+
+/**
+ * How many times a command is decided again after another instance appended first. Each retry follows
+ * a real append by someone else, so this bounds only a pathological race, never a normal one.
+ */
+const MAX_REDECISIONS = 100;
 
 /** An encounter's row as a link reads it. */
 export type EncounterSummary = Omit<EncounterRecord, 'origin'> & { origin?: Json };
@@ -110,6 +128,7 @@ export class Hub {
   private readonly idleMs: number;
   private readonly keepUnwatched: number;
   private readonly now: () => Date;
+  readonly fanout: Fanout;
 
   constructor(
     readonly storage: Storage,
@@ -120,6 +139,10 @@ export class Hub {
     this.idleMs = options.idleMs ?? 5 * 60_000;
     this.keepUnwatched = options.keepUnwatched ?? 32;
     this.now = options.now ?? (() => new Date());
+    this.fanout = options.fanout ?? new InProcessFanout();
+    this.fanout.listen((change) => {
+      void this.heard(change);
+    });
   }
 
   private time(): string {
@@ -291,7 +314,8 @@ export class Hub {
     const snapshot = await this.storage.latestSnapshot(id);
     const log = EncounterLog.fromLog(entries, this.registry, snapshot);
     const live: Live = {
-      record,
+      // Another instance may have appended between the two reads: the log read is what this copy holds.
+      record: { ...record, seq: entries.at(-1)?.seq ?? record.seq },
       log,
       ruleset: this.rulesetOf(record.ruleset),
       queue: Promise.resolve(),
@@ -352,16 +376,25 @@ export class Hub {
     command: unknown,
   ): Promise<{ seq: number; entries: LogEntry[] }> {
     const live = await this.open(id);
-    return this.serialize(live, async () => {
+    // A command decided against a state another instance has since moved past is decided again against
+    // the new one (its append is refused first, so nothing forks): never lost, and a command the new
+    // state refuses is refused.
+    const decide = async (redecisions: number): Promise<{ seq: number; entries: LogEntry[] }> => {
       if (typeof command === 'object' && command !== null && !Array.isArray(command)) {
         const refused = authorize(link, command as Command, live.log.state, live.ruleset);
-        if (refused) throw new HubError(403, refused);
+        if (refused) {
+          if (await this.behind(id, live, redecisions)) return decide(redecisions + 1);
+          throw new HubError(403, refused);
+        }
       }
       const before = { length: live.log.entries.length, state: live.log.state };
       const viewer = viewerOf(link);
       const time = this.time();
       const result = live.log.execute(command, { by: viewer, time });
-      if (isRejection(result)) throw new HubError(422, result);
+      if (isRejection(result)) {
+        if (await this.behind(id, live, redecisions)) return decide(redecisions + 1);
+        throw new HubError(422, result);
+      }
       if (result.length === 0) return { seq: live.record.seq, entries: [] };
       try {
         await this.storage.append(
@@ -373,15 +406,102 @@ export class Hub {
         );
       } catch (error) {
         live.log.rollback(before);
-        throw error;
+        if (!(error instanceof StorageConflictError) || redecisions >= MAX_REDECISIONS) throw error;
+        await this.catchUp(id, live);
+        return decide(redecisions + 1);
       }
       const seq = result.at(-1)!.seq;
       const crossed = Math.floor(seq / this.snapshotEvery) > Math.floor(live.record.seq / this.snapshotEvery);
       live.record = { ...live.record, seq, updatedAt: time };
       if (crossed) await this.storage.saveSnapshot(id, seq, live.log.state);
       this.broadcast(live, result);
+      void this.fanout.publish({ encounter: id, kind: 'appended', seq }).catch(() => undefined);
       return { seq, entries: viewLog(result, viewer, live.log.state, live.ruleset, live.log.everHidden) };
-    });
+    };
+    return this.serialize(live, () => decide(0));
+  }
+
+  /**
+   * Folds what other instances appended since this copy's seq and sends this instance's viewers each
+   * command's change, as the instance that stored it sent its own; runs in the encounter's queue. An
+   * encounter deleted meanwhile is dropped (404).
+   */
+  private async catchUp(id: string, live: Live): Promise<void> {
+    const entries = await this.storage.readEntries(id, live.record.seq);
+    if (entries.length === 0) {
+      const record = await this.storage.getEncounter(id);
+      if (record) {
+        live.record = { ...record, seq: live.record.seq };
+        return;
+      }
+      this.dropDeleted(id, live);
+      throw new HubError(
+        404,
+        reject('encounter/unknown', `There is no encounter "${id}" (it may have been deleted).`),
+      );
+    }
+    if (entries[0]!.seq !== (live.log.entries.at(-1)?.seq ?? 0) + 1) {
+      // The copy does not match its own seq (a bug): drop it, and its viewers, who reconnect and resume
+      // from a copy rebuilt from the database.
+      if (this.live.get(id) === live) this.live.delete(id);
+      for (const sub of live.subscribers) sub.close();
+      throw new Error(`The copy of encounter ${id} in memory did not match the database; it was dropped.`);
+    }
+    for (let from = 0; from < entries.length; ) {
+      let to = from + 1;
+      while (to < entries.length && entries[to]!.group === entries[from]!.group) to++;
+      const change = entries.slice(from, to);
+      live.log.adopt(change);
+      const last = change.at(-1)!;
+      live.record = { ...live.record, seq: last.seq, updatedAt: last.time ?? live.record.updatedAt };
+      this.broadcast(live, change);
+      from = to;
+    }
+  }
+
+  /**
+   * Before a refusal: whether this copy was behind the database (another instance appended and its
+   * notice has not come yet), in which case it has caught up and the command is decided again — a
+   * refusal is only ever the current state's.
+   */
+  private async behind(id: string, live: Live, redecisions: number): Promise<boolean> {
+    if (redecisions >= MAX_REDECISIONS) return false;
+    const stored = await this.storage.getEncounter(id);
+    if (stored && stored.seq <= live.record.seq) return false;
+    await this.catchUp(id, live);
+    return true;
+  }
+
+  /** Tells the viewers of a deleted encounter, closes them, and forgets it. */
+  private dropDeleted(id: string, live: Live): void {
+    for (const sub of live.subscribers) {
+      sub.send(JSON.stringify({ type: 'deleted' }));
+      sub.close();
+    }
+    if (this.live.get(id) === live) this.live.delete(id);
+  }
+
+  /**
+   * A change some instance announced: a loaded (or loading) encounter catches up; one not in memory
+   * loads fresh when next opened. `undefined` (the announcements had a gap): every loaded one checks.
+   */
+  private async heard(change: Change | undefined): Promise<void> {
+    const ids = change ? [change.encounter] : [...this.live.keys()];
+    for (const id of ids) {
+      const live = this.live.get(id) ?? (await this.loading.get(id)?.catch(() => undefined));
+      if (!live) continue;
+      if (change?.kind === 'appended' && change.seq <= live.record.seq) continue;
+      if (change?.kind === 'deleted') {
+        await this.serialize(live, async () => this.dropDeleted(id, live));
+        continue;
+      }
+      // Checked again in the queue: the notice of this instance's own append can come before the
+      // command that made it has finished.
+      await this.serialize(live, async () => {
+        if (change?.kind === 'appended' && change.seq <= live.record.seq) return;
+        await this.catchUp(id, live);
+      }).catch(() => undefined);
+    }
   }
 
   /** Sends each subscriber its own view of the change; views are computed once per kind of viewer. */
@@ -410,11 +530,13 @@ export class Hub {
     link: LinkRecord,
   ): Promise<{ record: EncounterRecord; seq: number; state: EncounterView }> {
     const live = await this.open(id);
-    return {
+    // In the encounter's queue, like every read of its log: a command being stored has already
+    // changed the copy in memory, and must not be seen before it is stored.
+    return this.serialize(live, async () => ({
       record: live.record,
       seq: live.record.seq,
       state: view(live.log.state, viewerOf(link), live.ruleset),
-    };
+    }));
   }
 
   async eventsSince(
@@ -423,11 +545,13 @@ export class Hub {
     after: number,
   ): Promise<{ seq: number; entries: LogEntry[] }> {
     const live = await this.open(id);
-    const entries = live.log.entries.filter((e) => e.seq > after);
-    return {
-      seq: live.record.seq,
-      entries: viewLog(entries, viewerOf(link), live.log.state, live.ruleset, live.log.everHidden),
-    };
+    return this.serialize(live, async () => {
+      const entries = live.log.entries.filter((e) => e.seq > after);
+      return {
+        seq: live.record.seq,
+        entries: viewLog(entries, viewerOf(link), live.log.state, live.ruleset, live.log.everHidden),
+      };
+    });
   }
 
   /**
@@ -438,31 +562,40 @@ export class Hub {
     let live = await this.open(id);
     // Unloaded between the two (only if a quarter second passed): take the copy in memory now.
     while (this.live.get(id) !== live) live = await this.open(id);
-    live.subscribers.add(sub);
-    const viewer = viewerOf(link);
-    sub.send(
-      JSON.stringify({
-        type: 'hello',
-        role: link.role,
-        combatants: link.combatants,
-        encounter: recordFor(live.record, link.role),
-        seq: live.record.seq,
-        state: view(live.log.state, viewer, live.ruleset),
-      }),
-    );
-    if (after !== undefined && after < live.record.seq) {
-      const missed = live.log.entries.filter((e) => e.seq > after);
+    const current = live;
+    // In the encounter's queue: never between a command's decision and its append (the copy in memory
+    // already shows it, the change that announces it is still to come).
+    return this.serialize(current, async () => {
+      const live = current;
+      // The viewer saw more than this copy holds: another instance appended and its notice is on its
+      // way. Catch up first, or the notice would send the viewer what it already has.
+      if (after !== undefined && after > live.record.seq) await this.catchUp(id, live);
+      live.subscribers.add(sub);
+      const viewer = viewerOf(link);
       sub.send(
         JSON.stringify({
-          type: 'events',
-          entries: viewLog(missed, viewer, live.log.state, live.ruleset, live.log.everHidden),
+          type: 'hello',
+          role: link.role,
+          combatants: link.combatants,
+          encounter: recordFor(live.record, link.role),
+          seq: live.record.seq,
+          state: view(live.log.state, viewer, live.ruleset),
         }),
       );
-    }
-    return () => {
-      live.subscribers.delete(sub);
-      live.lastUsed = Date.now();
-    };
+      if (after !== undefined && after < live.record.seq) {
+        const missed = live.log.entries.filter((e) => e.seq > after);
+        sub.send(
+          JSON.stringify({
+            type: 'events',
+            entries: viewLog(missed, viewer, live.log.state, live.ruleset, live.log.everHidden),
+          }),
+        );
+      }
+      return () => {
+        live.subscribers.delete(sub);
+        live.lastUsed = Date.now();
+      };
+    });
   }
 
   async update(
@@ -474,6 +607,7 @@ export class Hub {
       const time = this.time();
       await this.storage.updateEncounter(id, patch, time);
       live.record = { ...live.record, ...patch, updatedAt: time };
+      void this.fanout.publish({ encounter: id, kind: 'updated' }).catch(() => undefined);
       return live.record;
     });
   }
@@ -482,11 +616,8 @@ export class Hub {
     const live = await this.open(id);
     await this.serialize(live, async () => {
       await this.storage.deleteEncounter(id);
-      for (const sub of live.subscribers) {
-        sub.send(JSON.stringify({ type: 'deleted' }));
-        sub.close();
-      }
-      this.live.delete(id);
+      this.dropDeleted(id, live);
+      void this.fanout.publish({ encounter: id, kind: 'deleted' }).catch(() => undefined);
     });
   }
 

@@ -3,6 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { rulesets } from '@roundkeeper/rulesets';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { PostgresFanout } from './fanout.js';
+import { lanAddresses, linkOrigin } from './network.js';
+import { PostgresStorage } from './storage/postgres.js';
 import { SqliteStorage } from './storage/sqlite.js';
 
 export interface ServeOptions {
@@ -13,28 +16,59 @@ export interface ServeOptions {
   logLevel?: string;
   rateLimit?: number;
   synchronous?: 'full' | 'normal';
+  /** Listen on every network of this machine (unless `host` says otherwise) and point links at a LAN address. */
+  lan?: boolean;
+  /** The origin share links point at (a hosted server behind a proxy): `https://rk.example.org`. */
+  publicUrl?: string;
+  /** A PostgreSQL URL: encounters live there, shared with the other instances using it (not SQLite). */
+  databaseUrl?: string;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** The URL to open on this machine. */
+  url: string;
+  /** With `lan`: the URLs other devices on the local network can open, the likeliest first. */
+  lanUrls: string[];
+  close(): Promise<void>;
 }
 
 /** The web app's production build, beside this package in the workspace. */
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-/** Starts the server on an SQLite file under the data directory; resolves once it listens. */
-export async function startServer(
-  opts: ServeOptions = {},
-): Promise<{ app: FastifyInstance; url: string; close(): Promise<void> }> {
+/**
+ * Starts the server on an SQLite file under the data directory, or on PostgreSQL with `databaseUrl`
+ * (then it hears the other instances' changes through LISTEN/NOTIFY); resolves once it listens.
+ */
+export async function startServer(opts: ServeOptions = {}): Promise<RunningServer> {
   const dataDir = opts.dataDir ?? 'data';
-  const storage = new SqliteStorage(join(dataDir, 'roundkeeper.sqlite'), {
-    synchronous: opts.synchronous ?? 'normal',
-  });
+  const postgres = opts.databaseUrl ? await PostgresStorage.open(opts.databaseUrl) : undefined;
+  const fanout = postgres ? await PostgresFanout.open(opts.databaseUrl!, postgres.pool) : undefined;
+  const storage =
+    postgres ??
+    new SqliteStorage(join(dataDir, 'roundkeeper.sqlite'), {
+      synchronous: opts.synchronous ?? 'normal',
+    });
+  // Known once the server listens (the port may be 0 until then); links are built per request.
+  let lanOrigin: string | undefined;
   const { app } = await buildApp({
     storage,
     registry: rulesets,
     webRoot: opts.webRoot ?? DEFAULT_WEB_ROOT,
     logLevel: opts.logLevel ?? 'warn',
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    linkOrigin: (requestOrigin) => linkOrigin(requestOrigin, { publicUrl: opts.publicUrl, lanOrigin }),
+    ...(fanout ? { fanout } : {}),
   });
-  app.addHook('onClose', async () => storage.close());
-  const address = await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 4321 });
+  app.addHook('onClose', async () => {
+    await fanout?.close();
+    await storage.close();
+  });
+  const host = opts.host ?? (opts.lan ? '0.0.0.0' : '127.0.0.1');
+  const address = await app.listen({ host, port: opts.port ?? 4321 });
   const url = address.replace('[::1]', 'localhost');
-  return { app, url, close: () => app.close() };
+  const port = new URL(url).port;
+  const lanUrls = opts.lan ? lanAddresses().map((a) => `http://${a.address}:${port}`) : [];
+  lanOrigin = lanUrls[0];
+  return { app, url, lanUrls, close: () => app.close() };
 }

@@ -19,6 +19,7 @@ import {
   TimelineView,
   useNotifier,
 } from './parts.js';
+import { QrCode } from './QrCode.js';
 import { type CombatantTemplate, library, rememberLink, removeTemplate, saveTemplate } from './storage.js';
 
 /** Picks the screen for the link's role: GM tracker, table view or player controller. */
@@ -588,12 +589,17 @@ const Share = memo(function Share({
             <a href={abs(links.table)} target="_blank" rel="noreferrer">
               Table view
             </a>
+            <QrCode url={abs(links.table)} label="QR code of the table view link" />
           </li>
           {links.players.map((p) => (
             <li key={p.combatant}>
               <a href={abs(p.url)} data-player={p.combatant} target="_blank" rel="noreferrer">
                 Player: {combatants[p.combatant]?.name ?? p.name}
               </a>
+              <QrCode
+                url={abs(p.url)}
+                label={`QR code of ${combatants[p.combatant]?.name ?? p.name}'s link`}
+              />
             </li>
           ))}
         </ul>

@@ -29,7 +29,8 @@ import {
 } from '@roundkeeper/engine';
 import { z } from 'zod';
 import { CLASSIC_CATALOG, type Slot } from './catalog.js';
-import { classicPresent } from './present.js';
+import { classicEvents } from './events.js';
+import { classicAnalysis, classicPresent } from './present.js';
 
 /**
  * `classic`: d20 + modifier, highest first; ties by modifier, then a roll-off. One action, one bonus
@@ -605,6 +606,7 @@ export const classic: Ruleset<ClassicTypes> = {
   optionsSchema: classicOptions,
   statsSchema: classicStats,
   commands,
+  events: classicEvents,
   clock: {
     unit: 'turn',
     describe(state: State, at: Instant): string {
@@ -622,4 +624,5 @@ export const classic: Ruleset<ClassicTypes> = {
   timeline,
   describeEvent,
   present: classicPresent,
+  analysis: classicAnalysis,
 };

@@ -1,4 +1,4 @@
-import type { Gauge, Presentation } from '@roundkeeper/engine';
+import type { Analysis, Gauge, Presentation } from '@roundkeeper/engine';
 import type { ClassicTypes } from './index.js';
 
 const SLOT_WORDS = { action: 'action', bonus: 'bonus action', reaction: 'reaction' } as const;
@@ -15,4 +15,13 @@ export const classicPresent: Presentation<ClassicTypes> = {
     if (c.cs.delaying) out.push({ label: 'Delaying', value: 'yes' });
     return out;
   },
+};
+
+/** `analyze`: initiative is the initiative dice plus the modifier; a tie goes to the higher modifier. */
+export const classicAnalysis: Analysis<ClassicTypes> = {
+  initiative: (state, c) => ({
+    expression: `${state.options.initiativeDice}+@initiative`,
+    refs: { initiative: c.stats.initiative },
+    tie: c.stats.initiative,
+  }),
 };

@@ -34,6 +34,7 @@ import {
   unableCheck,
 } from './actions.js';
 import { flagsOf, OPEND6_CATALOG, validateCustomAction } from './catalog.js';
+import { opend6Events } from './events.js';
 import { canAct, ladder, rollInitiative, setOrder, unitsOf } from './initiative.js';
 import { effective, effectiveCodes, penaltyFor, penaltyOf, traitOf } from './penalty.js';
 import { opend6Present } from './present.js';
@@ -1016,6 +1017,7 @@ export const openD6: Ruleset<Opend6Types> = {
   optionsSchema: opend6Options,
   statsSchema: opend6Stats,
   commands,
+  events: opend6Events,
   clock: {
     unit: 'turn',
     describe(state: State, at: Instant): string {

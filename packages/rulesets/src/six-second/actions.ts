@@ -30,7 +30,7 @@ export function legality(state: State, id: string, action: ActionDef, seconds = 
   if (c.cs.delaying) {
     return no(
       'turn/delaying',
-      `${c.name} is delaying; take the delayed turn first ("take-turn"), at any moment before ${c.name}'s next turn.`,
+      `${c.name} is delaying; take the delayed turn first (Take turn), at any moment before ${c.name}'s next turn.`,
     );
   }
   if (state.current !== id) {
@@ -53,7 +53,7 @@ export function legality(state: State, id: string, action: ActionDef, seconds = 
   if (left === 0) {
     return no(
       'seconds/none-left',
-      `${action.name} needs ${s(seconds)} and ${c.name} has 0 s left this turn; end the turn ("next") and act on the next one.`,
+      `${action.name} needs ${s(seconds)} and ${c.name} has 0 s left this turn; end the turn (Next) and act on the next one.`,
     );
   }
   if (seconds <= left) return { ok: true, seconds, carry: 0 };

@@ -33,8 +33,12 @@ export function describeEvent(event: EngineEvent, state: State): string | null {
     case 'six-second/joins-next-round':
       return `${who}'s place in the order has passed this round; ${who} acts from next round.`;
     case 'six-second/turn-began': {
+      // The event lists what was pending as the turn opened; older logs don't, and fall back to the state.
       const c = state.combatants[String(event.combatant)];
-      const pending = (c?.cs.pending ?? []).map((p) => `${p.name} in ${remainingSeconds(state, c!.id, p)} s`);
+      const listed = event.pending as Array<{ name: string; seconds: number }> | undefined;
+      const pending = listed
+        ? listed.map((p) => `${p.name} in ${p.seconds} s`)
+        : (c?.cs.pending ?? []).map((p) => `${p.name} in ${remainingSeconds(state, c!.id, p)} s`);
       const waiting = pending.length > 0 ? ` Pending: ${pending.join(', ')}.` : '';
       return event.delayed
         ? `${who} takes the delayed turn now: ${n} s.${waiting}`
@@ -88,7 +92,9 @@ export function describeEvent(event: EngineEvent, state: State): string | null {
     case 'six-second/delay-lapsed':
       return `${who} never took the delayed turn; it lapses as the next turn comes.`;
     case 'six-second/turn-interrupted':
-      return `${name(event.by)} interrupts ${who}'s turn after second ${String(event.second)}.`;
+      return event.runningOn
+        ? `${name(event.by)} interrupts ${who}'s turn after second ${String(event.second)} (${who}'s ${String(event.runningOn)} goes on at the start of ${who}'s next turn).`
+        : `${name(event.by)} interrupts ${who}'s turn after second ${String(event.second)}.`;
     case 'six-second/turn-resumed':
       return event.combatant ? `${who}'s turn resumes.` : null;
     default:

@@ -6,6 +6,7 @@ import {
   type Decision,
   type EngineEvent,
   type Instant,
+  type JsonObject,
   notRunning,
   notStarted,
   type Ruleset,
@@ -21,6 +22,7 @@ import { act, legalActions } from './actions.js';
 import { builtInCatalog, validateCustomAction } from './catalog.js';
 import { describeInstant, shiftTuple } from './clock.js';
 import { describeEvent } from './describe.js';
+import { sixSecondEvents } from './events.js';
 import { contest, insertLateArrival, rollInitiative } from './initiative.js';
 import { sixSecondPresent } from './present.js';
 import { timeline } from './timeline.js';
@@ -170,25 +172,10 @@ function decide(ctx: Ctx, command: Command): Decision {
       // 001: "he can take his turn — even if it is in the middle of someone else's turn (but not in the
       // middle of an action …). The other character begins his turn, the delayed character interrupts him,
       // and the other character finishes." Actions are taken whole, so between commands no action is open.
-      // An action that runs on into its actor's next turn is still going on: interrupting now would be
-      // "in the middle of an action".
-      const running = state.current ? state.combatants[state.current] : undefined;
-      if (running?.cs.carry) {
-        const carry = running.cs.carry;
-        // A hidden combatant's name and action stay hidden from a player asking.
-        const secret = running.hidden && ctx.by.role !== 'gm';
-        const who = secret ? 'the current turn' : running.name;
-        const what = secret
-          ? 'an action that runs on into its next turn'
-          : carry.secondsLeft > state.options.turnSeconds
-            ? `${carry.name} (${carry.secondsLeft} s more, over ${running.name}'s next turns)`
-            : `${carry.name} (${carry.secondsLeft} s more at the start of ${running.name}'s next turn)`;
-        return reject(
-          'delay/inside-action',
-          `${c.name} cannot take the delayed turn now: ${who} is in the middle of ${what}, and a delayed turn never interrupts an action. Take it when the next turn begins, or before a long action starts.`,
-          { actor: id },
-        );
-      }
+      // An action running on into its actor's next turn has taken every second left of this turn: the
+      // moment after that last second is between two of its parts (as every other turn before the
+      // actor's next one is), so the delayed turn may come there. It is the last such moment when the
+      // actor is the last in the order, and the delayed turn must have one before its character's next turn.
       const entry: AgendaEntry = {
         id: ctx.newId('turn'),
         at: { round: state.round, at: [...state.now.at, 1, 0] },
@@ -205,6 +192,7 @@ function decide(ctx: Ctx, command: Command): Decision {
           combatant: current.id,
           by: id,
           second: current.cs.secondsUsed,
+          ...(current.cs.carry ? { runningOn: current.cs.carry.name } : {}),
         });
       }
       events.push(schedule(entry), ...reach(entry));
@@ -396,14 +384,27 @@ function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
     case 'turn/started': {
       const c = state.combatants[event.combatant as string];
       if (!c || !state.now) return [];
+      const turn = c.cs.delaying ? c.cs.turnNo : c.cs.turnNo + 1;
+      const n = state.options.turnSeconds;
+      // What is pending as the turn opens, and how many of the character's own seconds away: the rest of
+      // an action carried into this turn comes first, then its delay (001: "two seconds after casting").
+      const pending: JsonObject[] = c.cs.pending.map((p) => ({
+        name: p.name,
+        seconds: Math.max(0, (p.due.turn - turn) * n + p.due.second),
+      }));
+      const carry = c.cs.carry;
+      if (carry && !c.cs.delaying && carry.delay !== null) {
+        pending.push({ name: carry.effect ?? carry.name, seconds: carry.secondsLeft + carry.delay });
+      }
       return [
         {
           type: 'six-second/turn-began',
           combatant: c.id,
-          turn: c.cs.delaying ? c.cs.turnNo : c.cs.turnNo + 1,
+          turn,
           base: state.now.at.slice(0, -1),
           round: state.round,
           delayed: c.cs.delaying,
+          pending,
         },
       ];
     }
@@ -523,6 +524,7 @@ export const sixSecond: Ruleset<SixSecondTypes> = {
   optionsSchema: sixSecondOptions,
   statsSchema: sixSecondStats as unknown as Ruleset<SixSecondTypes>['statsSchema'],
   commands,
+  events: sixSecondEvents,
   clock: {
     unit: 'second',
     describe: describeInstant,

@@ -4,12 +4,16 @@ import {
   EncounterLog,
   type EncounterState,
   type EngineEvent,
+  isRejection,
+  parseScenario,
   renderTimelineAscii,
+  runScenario,
   scriptedDice,
   view,
   viewLog,
 } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { encounter, must, refused, registryWith, stateOf } from '../testing/harness.js';
 import { SIX_SECOND_CATALOG, type SixSecondTypes, sixSecond } from './index.js';
 import { dueOf } from './turns.js';
@@ -447,25 +451,24 @@ describe('001 Delay Initiative: skip the turn, take it before the next — even 
     expect([enc.state.round, enc.state.current]).toEqual([2, 'bren']);
   });
 
-  it('never inside an action: not while the current character’s action runs on into their next turn', () => {
+  it('after the last second of a turn whose action runs on into the next turn: the delayed turn comes there', () => {
     const enc = started();
     must(enc, { type: 'delay', actor: 'ana' });
     for (let i = 0; i < 3; i++) must(enc, { type: 'act', actor: 'bren', action: 'move' });
     must(enc, { type: 'act', actor: 'bren', action: 'cast-spell', effect: 'Mist' });
     expect(cs(enc, 'bren').carry).toMatchObject({ secondsLeft: 1 });
-    const r = refused(enc, { type: 'take-turn', actor: 'ana' });
-    expect(r.code).toBe('delay/inside-action');
-    expect(r.message).toBe(
-      "Ana cannot take the delayed turn now: Bren is in the middle of Cast most spells (1 s more at the start of Bren's next turn), and a delayed turn never interrupts an action. Take it when the next turn begins, or before a long action starts.",
-    );
-    // When the next turn begins the cast is no business of the Orc's turn: Ana may interrupt it.
-    must(enc, { type: 'next' });
-    expect(enc.state.current).toBe('orc');
     must(enc, { type: 'take-turn', actor: 'ana' });
     expect(enc.state.current).toBe('ana');
+    // Right after Bren's second 6, the last of this turn: not inside the cast's seconds of this turn.
+    expect(enc.state.now).toEqual({ round: 1, at: [2, 6, 1, 0] });
+    expect(cs(enc, 'bren').carry).toMatchObject({ secondsLeft: 1 });
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('bren');
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('orc');
   });
 
-  it('never inside an action: a turn spent wholly on a running action cannot be interrupted', () => {
+  it('a turn spent wholly on a running action can be followed by the delayed turn after its last second', () => {
     const enc = started();
     must(enc, {
       type: 'define-action',
@@ -479,7 +482,12 @@ describe('001 Delay Initiative: skip the turn, take it before the next — even 
     // Round 2: Bren's whole turn continues the ritual (6 of its remaining 8 s).
     expect(enc.state.current).toBe('bren');
     expect(cs(enc, 'bren')).toMatchObject({ secondsUsed: 6, carry: { secondsLeft: 2 } });
-    expect(refused(enc, { type: 'take-turn', actor: 'ana' }).code).toBe('delay/inside-action');
+    const entries = must(enc, { type: 'take-turn', actor: 'ana' });
+    expect(events(entries, 'six-second/turn-interrupted')[0]).toMatchObject({
+      second: 6,
+      runningOn: 'Ritual',
+    });
+    expect(enc.state.now).toEqual({ round: 2, at: [2, 6, 1, 0] });
   });
 
   it('a delayed turn not taken before the next turn lapses; its pending delay elapses with it', () => {
@@ -662,6 +670,41 @@ describe('timeline: spans per turn second, pending delays, the running turn', ()
     must(enc, { type: 'act', actor: 'ana', action: 'move' });
     const later = sixSecond.timeline(st(enc)).lanes.find((l) => l.id === 'ana')!;
     expect(later.markers.find((m) => m.kind === 'effect')).toMatchObject({ round: 2, at: 1 });
+  });
+
+  it('shows a delayed turn taken in the same round as the own turn on a row of its own (examples/six-second/delayed-turn-in-the-same-round.yaml)', () => {
+    const file = fileURLToPath(
+      new URL('../../../../examples/six-second/delayed-turn-in-the-same-round.yaml', import.meta.url),
+    );
+    const scenario = parseScenario(parseYaml(readFileSync(file, 'utf8')));
+    if (isRejection(scenario)) throw new Error(scenario.message);
+    const result = runScenario(scenario, registry);
+    if (isRejection(result)) throw new Error(result.message);
+    expect(result.failures).toEqual([]);
+    const t = sixSecond.timeline(result.encounter.state as unknown as EncounterState<SixSecondTypes>);
+    // No row holds two spans over the same second of one round: each turn can be seen.
+    for (const lane of t.lanes) {
+      for (const a of lane.spans) {
+        for (const b of lane.spans) {
+          if (a === b || a.round !== b.round) continue;
+          expect(a.to < b.from || b.to < a.from, `${lane.label}, round ${a.round}`).toBe(true);
+        }
+      }
+    }
+    const own = t.lanes.find((l) => l.id === 'troll')!;
+    const delayed = t.lanes.find((l) => l.id === 'troll/delayed')!;
+    expect(delayed.label).toBe('Troll (delayed turn)');
+    expect(t.lanes.indexOf(delayed)).toBe(t.lanes.indexOf(own) + 1);
+    expect(delayed.spans.map((s) => [s.round, s.from, s.to, s.label])).toEqual([
+      [2, 1, 1, 'Move'],
+      [2, 2, 2, 'Move'],
+    ]);
+    expect(own.spans.map((s) => [s.round, s.from, s.to, s.label])).toEqual([
+      [1, 1, 6, 'delays'],
+      [2, 1, 2, 'Single Melee attack'],
+    ]);
+    const ascii = renderTimelineAscii(t);
+    expect(ascii).toContain('Troll (delayed');
   });
 
   it('describes instants in the GM’s words', () => {

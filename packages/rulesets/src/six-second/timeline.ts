@@ -25,17 +25,28 @@ export function timeline(state: State): Timeline {
     (id) => state.combatants[id],
   );
   let last = round;
-  const lanes: TimelineLane[] = ids.map((id) => {
+  const lanes: TimelineLane[] = ids.flatMap((id) => {
     const c = state.combatants[id]!;
     const spans: TimelineSpan[] = [];
     const markers: TimelineMarker[] = [];
+    // A delayed turn may be taken in the same round as the character's own turn (001: "At any time after
+    // his skipped turn but before his next turn"): its seconds go on a row of their own, so neither turn
+    // hides the other. What follows a turn's "delays" record in the history, with its number, is that
+    // turn taken later.
+    const delayedSpans: TimelineSpan[] = [];
+    const delayedMarkers: TimelineMarker[] = [];
+    const skipped = new Set<number>();
     for (const h of c.cs.history) {
+      const later = h.kind !== 'delay' && skipped.has(h.turn);
+      if (h.kind === 'delay') skipped.add(h.turn);
+      const rowSpans = later ? delayedSpans : spans;
+      const rowMarkers = later ? delayedMarkers : markers;
       if (h.kind === 'effect') {
-        markers.push({ round: h.round, at: Math.max(1, h.to), kind: 'effect', label: h.label });
+        rowMarkers.push({ round: h.round, at: Math.max(1, h.to), kind: 'effect', label: h.label });
       } else if (h.to < h.from) {
-        markers.push({ round: h.round, at: Math.max(1, h.to), kind: 'free', label: `${h.label} (0 s)` });
+        rowMarkers.push({ round: h.round, at: Math.max(1, h.to), kind: 'free', label: `${h.label} (0 s)` });
       } else {
-        spans.push({
+        rowSpans.push({
           round: h.round,
           from: h.from,
           to: h.to,
@@ -68,14 +79,27 @@ export function timeline(state: State): Timeline {
       });
     }
     if (state.current === id) {
-      markers.push({
+      // A delayed turn lives after its moment in someone else's turn: [slot, second, 1, second].
+      const inDelayedTurn = (c.cs.base?.length ?? 0) > 2;
+      (inDelayedTurn ? delayedMarkers : markers).push({
         round,
         at: Math.max(1, c.cs.secondsUsed),
         kind: 'turn',
         label: `${n - c.cs.secondsUsed} s left`,
       });
     }
-    return { id, label: c.name, side: c.side, spans, markers };
+    const lane: TimelineLane = { id, label: c.name, side: c.side, spans, markers };
+    if (delayedSpans.length === 0 && delayedMarkers.length === 0) return [lane];
+    return [
+      lane,
+      {
+        id: `${id}/delayed`,
+        label: `${c.name} (delayed turn)`,
+        side: c.side,
+        spans: delayedSpans,
+        markers: delayedMarkers,
+      },
+    ];
   });
   const rounds: number[] = [];
   for (let r = Math.max(1, round - PAST_ROUNDS); r <= last; r++) rounds.push(r);

@@ -10,7 +10,8 @@ import {
 } from '@roundkeeper/engine';
 import { ACTION_KINDS, STAMINA_CATALOG } from './catalog.js';
 import { AIM_AT, commands, decide, react } from './decide.js';
-import { staminaPresent } from './present.js';
+import { staminaEvents } from './events.js';
+import { staminaAnalysis, staminaPresent } from './present.js';
 import { catalogOf, isRefusal, planUse } from './rules.js';
 import { timeline } from './timeline.js';
 import {
@@ -423,6 +424,7 @@ export const stamina: Ruleset<StaminaTypes> = {
   optionsSchema: staminaOptions,
   statsSchema: staminaStats,
   commands,
+  events: staminaEvents,
   clock: {
     unit: 'turn',
     describe(state: State, at: Instant): string {
@@ -456,4 +458,5 @@ export const stamina: Ruleset<StaminaTypes> = {
   redactEvent,
   validateCustomAction,
   present: staminaPresent,
+  analysis: staminaAnalysis,
 };

@@ -1,5 +1,5 @@
-import type { Gauge, Presentation } from '@roundkeeper/engine';
-import type { StaminaTypes } from './types.js';
+import type { Analysis, Gauge, Presentation } from '@roundkeeper/engine';
+import { refsOf, type StaminaTypes } from './types.js';
 
 /** What a card shows: Stamina and Defense against their rested and composed maximums, initiative. */
 export const staminaPresent: Presentation<StaminaTypes> = {
@@ -20,4 +20,13 @@ export const staminaPresent: Presentation<StaminaTypes> = {
     if (c.cs.initiative !== null) out.push({ label: 'Initiative', value: String(c.cs.initiative) });
     return out;
   },
+};
+
+/** `analyze`: the initiative check is the encounter's formula over the sheet; a tie goes to the higher modifier. */
+export const staminaAnalysis: Analysis<StaminaTypes> = {
+  initiative: (state, c) => ({
+    expression: state.options.initiativeDice,
+    refs: refsOf(c.stats),
+    tie: c.stats.initiative,
+  }),
 };

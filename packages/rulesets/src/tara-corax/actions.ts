@@ -13,7 +13,15 @@ import {
 } from '@roundkeeper/engine';
 import { type ActionInfo, infoOf, TARA_CATALOG } from './catalog.js';
 import { turnEntry } from './initiative.js';
-import { attackOffsets, FULL_ACTION, instantAt, MARKS_PER_ROUND, markOf, tieKey } from './marks.js';
+import {
+  attackOffsets,
+  FULL_ACTION,
+  instantAt,
+  MARKS_PER_ROUND,
+  MAX_CASTING_TIME,
+  markOf,
+  tieKey,
+} from './marks.js';
 import type { Casting, HistorySpan, TaraCombatant, TaraState, TaraTypes } from './types.js';
 
 type Ctx = DecideContext<TaraTypes>;
@@ -44,6 +52,8 @@ export interface Plan {
   outOfTurn: boolean;
   /** Marks the action costs as written (before the Full Action exception). */
   marks: number;
+  /** Started with too few Marks left: the rest carries over into the next Round (000 Carry Over). */
+  carry: boolean;
   /** 000: "a character can always perform a Full Action once per Round, even if they don't have enough Initiative Score IF AND ONLY IF they have performed no other Action that Round". */
   exception: boolean;
   /** Units moved, and how many of them count against Land Speed. */
@@ -62,6 +72,27 @@ function isFree(info: ActionInfo): boolean {
   return info.marks === 0 && info.rule !== 'move' && info.rule !== 'channel';
 }
 
+const NEVER_CARRIED: ReadonlySet<string> = new Set([
+  'move',
+  'melee-attack',
+  'ranged-attack',
+  'desperate-shot',
+  'channel',
+  'break-channel',
+  'combat-casting-move',
+]);
+
+/**
+ * 000 Carry Over: "Initiative can carry over into the following Round if there is a certain number of
+ * Initiative Marks it takes to complete. This IS NOT the case with attacks and movement." A spell, a
+ * potion, a Skill, an item: yes; an attack (or an ability that attacks or moves) and movement: no.
+ */
+export function carriesOver(info: ActionInfo): boolean {
+  if (isFree(info) || NEVER_CARRIED.has(info.rule)) return false;
+  const f = info.flags;
+  return !f.attack && f.grantsAttack === undefined && f.freeMove === undefined;
+}
+
 export function currentMark(state: TaraState): number {
   return state.now && state.now.round === state.round ? markOf(state.now) : MARKS_PER_ROUND;
 }
@@ -72,6 +103,25 @@ function nextTurnMark(state: TaraState, id: string): number | null {
 }
 
 const fail = (code: string, message: string): Rejection => reject(code, message);
+
+/** What a character's last action this Round was, in words ("casting Sleep", "with Melee attacks"). */
+function lastActivity(state: TaraState, id: string): string {
+  const span = state.rs.history.spans.findLast((s) => s.combatant === id && s.round === state.round);
+  if (!span) return 'with the last action';
+  if (span.kind === 'cast') return `casting ${span.label}`;
+  if (span.kind === 'move') return 'moving';
+  return `with ${span.label}`;
+}
+
+/**
+ * 000 Ties: "If they are all the same, then simultaneous actions". While the clock stands at the instant
+ * of a full tie, every combatant of it acts at that Mark, in either order (and one defeated there by a
+ * simultaneous blow still takes that action).
+ */
+export function actsSimultaneouslyNow(state: TaraState, id: string): boolean {
+  const t = state.rs.together;
+  return !!t && !!state.now && compareInstants(t.at, state.now) === 0 && t.ids.includes(id);
+}
 
 /**
  * Whether the actor may take the action now, and at what cost: the budget (000 "This Initiative Score
@@ -89,13 +139,13 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
   if (state.rs.phase === 'between') {
     return fail(
       'round/between',
-      `Round ${state.round} has ended; send "next" to roll Initiative for round ${state.round + 1} before anyone acts.`,
+      `Round ${state.round} has ended; press Next to roll Initiative for round ${state.round + 1} before anyone acts.`,
     );
   }
-  if (!actor.active)
+  if (!actor.active && !actsSimultaneouslyNow(state, id))
     return fail(
       'combatant/defeated',
-      `${actor.name} is out of the fight; revive them (revive) to bring them back, and they act again from the next Round's roll.`,
+      `${actor.name} is out of the fight; revive them to bring them back, and they act again from the next Round's roll.`,
     );
   const cs = actor.cs;
   const info = infoOf(action);
@@ -108,12 +158,12 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     if (cs.channeling !== 'channeling')
       return fail(
         'channel/not-channeling',
-        `${name} is not Channeling, so there is nothing to break; only a character who Channels (channel) can break it.`,
+        `${name} is not Channeling, so there is nothing to break; only a character who Channels can break it.`,
       );
   } else if (cs.channeling === 'channeling') {
     return fail(
       'channel/channeling',
-      `${name} is Channeling and can make no other Action, not even a Free Action; break the Channel first (break-channel).`,
+      `${name} is Channeling and can make no other Action, not even a Free Action; break the Channel first (Break the Channel).`,
     );
   } else if (cs.channeling === 'broken' && !(free || info.rule === 'move')) {
     return fail(
@@ -122,21 +172,34 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     );
   }
 
-  const outOfTurn = state.current !== id;
+  const outOfTurn = state.current !== id && !actsSimultaneouslyNow(state, id);
   if (outOfTurn && !free && !info.flags.reactive) {
     const who = state.current
       ? `${state.combatants[state.current]?.name ?? state.current}'s turn`
       : 'no one’s turn';
     // 000: the Initiative Score is "the place within the 30 Marks of a Round that a character can act".
     const own = nextTurnMark(state, id);
+    const anyTime = '(only Free and reactive actions can be taken any time)';
+    // 000 The Full Round: "Subsequent Action then take place the number of Marks later, equal to the last
+    // Action they took"; Casting Spells: "cannot take another action until 15 Marks has passed".
+    const currentName = state.current ? (state.combatants[state.current]?.name ?? state.current) : null;
+    const busy =
+      own !== null && own !== mark && state.rs.roundMode === 'full' && cs.actedAt?.round === state.round
+        ? lastActivity(state, id)
+        : null;
+    if (busy) {
+      return fail(
+        'turn/not-yours',
+        `It is Mark ${mark}: ${name} is busy ${busy} until Mark ${own}; ${action.name} can be taken then ${anyTime}.`,
+      );
+    }
     const when =
       own === null
         ? `${action.name} waits for the next Round's roll: ${name} has no Mark left to act at this Round`
-        : `${action.name} is taken when ${name}'s own Mark comes up (Mark ${own})`;
-    return fail(
-      'turn/not-yours',
-      `It is Mark ${mark}, ${who}; ${when} (only Free and reactive actions can be taken any time).`,
-    );
+        : own === mark && currentName
+          ? `${name} acts at this Mark too, after ${currentName}'s turn (a tie goes to the higher raw Initiative, then Agility, then Intellect): ${action.name} can be taken then, once the GM presses Next`
+          : `${action.name} is taken when ${name}'s own Mark comes up (Mark ${own})`;
+    return fail('turn/not-yours', `It is Mark ${mark}, ${who}; ${when} ${anyTime}.`);
   }
   // 000 The Full Round: "Subsequent Action then take place the number of Marks later, equal to the last Action they took."
   if (
@@ -151,8 +214,8 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     return fail(
       'action/busy',
       at === null
-        ? `${name} has no time left this Round for another action (only Free Actions); send "next".`
-        : `${name} is busy until Mark ${at}: in a Full Round the next action starts when the last one's Marks have elapsed. Send "next".`,
+        ? `${name} has no time left this Round for another action (only Free Actions); press Next.`
+        : `${name} is busy until Mark ${at}: in a Full Round the next action starts when the last one's Marks have elapsed. Press Next.`,
     );
   }
 
@@ -189,7 +252,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (!cs.casting?.combatCasting) {
         return fail(
           'combat-casting/not-casting',
-          `${name} is not casting with Combat Casting; this movement is free only while casting a spell started with combatCasting. Use move (1 Mark per Unit) instead.`,
+          `${name} is not casting with Combat Casting; this movement is free only while casting a spell cast with Combat Casting. Use Move (1 Mark per Unit) instead.`,
         );
       }
       const allowed = p.check === undefined ? undefined : Math.max(0, Math.floor((p.check - 2) / 3));
@@ -210,7 +273,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (movedIntoMelee && !cs.meleeSet) {
         return fail(
           'set/required',
-          `${name} moved this Round and must Set (Quarter Action, 5 Marks) before attacking in melee, unless an ability Sets automatically or someone moved into melee with ${name} (defending: true).`,
+          `${name} moved this Round and must Set (Quarter Action, 5 Marks) before attacking in melee, unless an ability Sets automatically or someone moved into melee with ${name} (then say ${name} is defending).`,
         );
       }
       // "the Round they move into Combat is limited to a single attack".
@@ -220,9 +283,10 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     case 'ranged-attack': {
       // 000 Setting: "If shooting a ranged attack preceded by a non-Free Action, unless That last Action was a ranged attack / Using a Throwing Weapon".
       if (!cs.rangedSet && !p.throwing) {
+        const why = cs.rangedUnsetBy ? `acted (${cs.rangedUnsetBy})` : 'moved';
         return fail(
           'set/required',
-          `${name} moved or acted since last shooting and must Set (Quarter Action, 5 Marks) first; a throwing weapon or a Desperate Shot needs no Set.`,
+          `${name} ${why} since last Setting and must Set (Quarter Action, 5 Marks) before shooting; a throwing weapon or a Desperate Shot needs no Set.`,
         );
       }
       // "Perform a full number of attacks per Round of ranged attacks if not acted / a single ranged attack if acted previous".
@@ -236,7 +300,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (p.castingTime === undefined) {
         return fail(
           'cast/casting-time',
-          `Give the spell's Casting Time in Marks (castingTime) so Roundkeeper knows when it goes off.`,
+          `Give the spell's Casting Time in Marks so Roundkeeper knows when it goes off.`,
         );
       }
       if (cs.casting) {
@@ -246,6 +310,12 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
         return fail(
           'cast/already-casting',
           `${name} is still casting ${cs.casting.spell}, which goes off at ${when}; a new spell can start after that (or once it fizzles).`,
+        );
+      }
+      if (p.castingTime > MAX_CASTING_TIME) {
+        return fail(
+          'cast/casting-time',
+          `A Casting Time of ${p.castingTime} Marks is more than ${MAX_CASTING_TIME / MARKS_PER_ROUND} Rounds, the longest Roundkeeper follows; give at most ${MAX_CASTING_TIME} Marks (and fizzle or recast it later if the ritual runs longer).`,
         );
       }
       // 000 Setting: "Before using the Combat Casting Skill."
@@ -292,21 +362,31 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     return fail('move/units', 'Units moved are a whole number, 0 or more.');
 
   let exception = false;
+  let carry = false;
   if (marks > cs.marksLeft) {
     const eligible = marks === FULL_ACTION && !cs.acted && !cs.fullActionException;
-    if (!eligible) {
-      const why =
-        marks === FULL_ACTION
-          ? cs.fullActionException
-            ? ' (the once-per-Round Full Action is used)'
-            : ' (a Full Action without enough Initiative is allowed only if no other Action was taken this Round)'
-          : '';
+    // The Full Action exception first (nothing carries over). A Full Action is otherwise refused: the
+    // exception is "IF AND ONLY IF they have performed no other Action that Round". Any other action
+    // that may carry over starts with the Marks left and finishes in the next Round.
+    const full = marks === FULL_ACTION;
+    if (eligible) exception = true;
+    else if (!full && carriesOver(info) && cs.marksLeft > 0) carry = true;
+    else {
+      const why = full
+        ? cs.fullActionException
+          ? ' (the once-per-Round Full Action is used)'
+          : ' (a Full Action without enough Initiative is allowed only if no other Action was taken this Round)'
+        : '';
+      const never = !carriesOver(info) ? 'Attacks and movement never carry over into the next Round: c' : 'C';
+      const advice =
+        cs.marksLeft > 0
+          ? `${never}hoose an action of ${cs.marksLeft} Marks or less, or a Quarter or Half Action that may carry over into the next Round (a potion, a Skill, an item), or wait for the next Round.`
+          : 'Only Free Actions remain this Round; wait for the next Round.';
       return fail(
         'budget/insufficient',
-        `${action.name} needs ${marks} Marks; ${name} has ${cs.marksLeft} left${why}. ${cs.marksLeft > 0 ? `Choose an action of ${cs.marksLeft} Marks or less, or wait for the next Round.` : 'Only Free Actions remain this Round; wait for the next Round.'}`,
+        `${action.name} needs ${marks} Marks; ${name} has ${cs.marksLeft} left${why}. ${advice}`,
       );
     }
-    exception = true;
   }
   return {
     action,
@@ -315,6 +395,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
     mark,
     outOfTurn,
     marks,
+    carry,
     exception,
     units,
     landSpeedUnits,
@@ -347,13 +428,16 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
     duration = Math.max(FULL_ACTION, t);
     // Full Round: it goes off Casting Time Marks after it starts, maybe in the next Round (Mark 30 − overflow).
     // Simple Round: at the caster's Mark, unless the Casting Time is more than the Marks left.
+    // Carry Over: the Marks the cast needs beyond those left bleed into the next Round (the 15 Marks of
+    // the Full Action exception do not; a Casting Time beyond the Marks left always does).
+    const left = cs.marksLeft;
+    const needed = plan.exception ? t : duration;
+    const overflow = Math.max(0, needed - left);
     let resolvesAt: Instant;
-    if (full) resolvesAt = instantAt(round, mark - t, key, 'resolve');
-    else if (t > cs.marksLeft)
-      resolvesAt = instantAt(round + 1, MARKS_PER_ROUND - (t - cs.marksLeft), key, 'resolve');
+    if (t > left) resolvesAt = instantAt(round, left - t, key, 'resolve');
+    else if (full) resolvesAt = instantAt(round, mark - t, key, 'resolve');
     else resolvesAt = instantAt(round, mark, key, 'resolve');
-    const overflow = resolvesAt.round > round ? MARKS_PER_ROUND - markOf(resolvesAt) : 0;
-    spent = overflow > 0 || plan.exception ? cs.marksLeft : Math.min(duration, cs.marksLeft);
+    spent = overflow > 0 || plan.exception ? left : Math.min(duration, left);
     const entry = ctx.newId('spell');
     casting = {
       spell: p.spell ?? 'spell',
@@ -367,7 +451,7 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
     after.casting = casting;
     // Carry Over: "subtracting it from their Initiative Roll".
     if (overflow > 0) after.carryOver = overflow;
-    const immediate = !full && overflow === 0;
+    const immediate = !full && t <= left;
     if (!immediate) {
       events.push(
         schedule({
@@ -382,6 +466,17 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
       );
       if (resolvesAt.round > round) {
         spans.push({ round, combatant: id, from: mark, to: 1, kind: 'cast', label: casting.spell });
+        // A spell longer than the Round takes every Round in between whole.
+        for (let r = round + 1; r < resolvesAt.round; r++) {
+          spans.push({
+            round: r,
+            combatant: id,
+            from: MARKS_PER_ROUND,
+            to: 1,
+            kind: 'carry',
+            label: `${casting.spell} (carried over)`,
+          });
+        }
         spans.push({
           round: resolvesAt.round,
           combatant: id,
@@ -392,6 +487,36 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
         });
       }
     }
+  }
+
+  // Any other action that carries over: done in the next Round at Mark 30 − the Marks it still needs.
+  if (plan.carry && info.rule !== 'cast') {
+    const overflow = plan.marks - cs.marksLeft;
+    spent = cs.marksLeft;
+    const completesAt = instantAt(round, -overflow, key, 'resolve');
+    const entry = ctx.newId('done');
+    after.carrying = { action: action.id, name: action.name, completesAt, entry };
+    after.carryOver = overflow;
+    events.push(
+      schedule({
+        id: entry,
+        at: completesAt,
+        kind: 'complete',
+        combatant: id,
+        label: `${actor.name}'s ${action.name} is done (Mark ${markOf(completesAt)})`,
+        ...(actor.hidden ? { secret: true } : {}),
+        data: { action: action.id, name: action.name },
+      }),
+    );
+    spans.push({ round, combatant: id, from: mark, to: 1, kind: 'action', label: action.name });
+    spans.push({
+      round: completesAt.round,
+      combatant: id,
+      from: MARKS_PER_ROUND,
+      to: markOf(completesAt),
+      kind: 'carry',
+      label: `${action.name} (carried over)`,
+    });
   }
 
   const marksLeft = cs.marksLeft - spent;
@@ -406,6 +531,7 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
     after.unitsMoved = cs.unitsMoved + plan.units;
     after.meleeSet = false;
     after.rangedSet = false;
+    after.rangedUnsetBy = null;
     after.castingSet = false;
     if (info.rule === 'combat-casting-move' && cs.casting) {
       after.casting = { ...cs.casting, combatCastingMoved: cs.casting.combatCastingMoved + plan.units };
@@ -422,7 +548,10 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
     // Attacks granted by a GM-defined ability count as the ability's own (Firing Assault, Stand and Fire).
     const shot = info.rule === 'ranged-attack' || info.rule === 'desperate-shot';
     const grantedAttack = info.rule === 'generic' && plan.attacks > 0;
-    if (!shot && !grantedAttack) after.rangedSet = false;
+    if (!shot && !grantedAttack && plan.units === 0) {
+      after.rangedSet = false;
+      after.rangedUnsetBy = action.name;
+    }
     // "Before using the Combat Casting Skill": the text lists no exception for attacks here, so any
     // non-Free Action since the Set (an attack too) calls for a new one.
     after.castingSet = false;
@@ -459,7 +588,7 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
       from: mark,
       to: full ? Math.max(1, mark - Math.max(duration, 1) + 1) : mark,
       kind: info.rule === 'move' ? 'move' : info.rule === 'cast' ? 'cast' : 'action',
-      label: action.name,
+      label: casting ? casting.spell : action.name,
     });
   }
   if (info.rule === 'channel')
@@ -482,6 +611,10 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
   if (plan.outOfTurn) acted.outOfTurn = true;
   if (p.target) acted.target = p.target;
   if (p.defending && info.rule === 'melee-attack') acted.defending = true;
+  if (after.carrying) {
+    acted.completesAt = after.carrying.completesAt as unknown as JsonObject;
+    acted.carryOver = after.carryOver ?? 0;
+  }
   if (info.rule === 'cast') {
     acted.castingTime = plan.castingTime;
     acted.resolvesAt = casting!.resolvesAt as unknown as JsonObject;
@@ -524,12 +657,21 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): EngineEvent[] {
       }
     });
   }
-  if (
-    casting &&
-    !full &&
-    !events.some((e) => e.type === 'agenda/scheduled' && (e.entry as { kind?: string }).kind === 'resolve')
-  ) {
+  const resolvesLater = events.some(
+    (e) => e.type === 'agenda/scheduled' && (e.entry as { kind?: string }).kind === 'resolve',
+  );
+  if (casting && !full && !resolvesLater) {
     events.push({ type: 'tara/spell-resolved', combatant: id, spell: casting.spell, round, mark });
+  }
+  // A character defeated at the Mark of a simultaneous action takes that action and nothing after it:
+  // later attacks, a next action, a spell still to go off or an action still to finish are gone.
+  if (!actor.active) {
+    const kept = events.filter((e) => e.type !== 'agenda/scheduled');
+    if (casting && resolvesLater)
+      kept.push({ type: 'tara/spell-fizzled', combatant: id, spell: casting.spell });
+    if (after.carrying)
+      kept.push({ type: 'tara/carry-dropped', combatant: id, action: action.id, name: action.name });
+    return kept;
   }
   return events;
 }

@@ -22,6 +22,7 @@ const act = (
   text: string,
   rule: ActionRule = 'generic',
   tags: string[] = [],
+  extra: { attack?: true } = {},
 ): ActionDef => ({
   id,
   name,
@@ -29,7 +30,7 @@ const act = (
   cost: { marks: CATEGORY_MARKS[category] },
   tags: [category, ...tags],
   text,
-  data: { category, rule },
+  data: { category, rule, ...extra },
 });
 
 /** 000 "Actions in Combat": every example of each kind, plus the actions with their own rules. */
@@ -122,14 +123,25 @@ export const TARA_CATALOG: ActionDef[] = [
     'cast',
     ['spell'],
   ),
-  act('maneuver', 'Weapon Maneuver', 'full', 'Perform a Maneuver with a weapon.'),
+  // A Maneuver and an attacking item are attacks: like them, they never carry over (000 Carry Over).
+  act('maneuver', 'Weapon Maneuver', 'full', 'Perform a Maneuver with a weapon.', 'generic', [], {
+    attack: true,
+  }),
   act(
     'full-skill',
     'Full-concentration Skill',
     'full',
     'A Skill of 10 seconds or less needing full concentration (Read Scrolls, Monster Lore).',
   ),
-  act('attacking-item', 'Activate an attacking item', 'full', 'Activate an attacking magical item.'),
+  act(
+    'attacking-item',
+    'Activate an attacking item',
+    'full',
+    'Activate an attacking magical item.',
+    'generic',
+    [],
+    { attack: true },
+  ),
   act('pull-from-sack', 'Pull something out of a sack', 'full', 'Rummage in a sack.'),
   act('hide', 'Become Hidden', 'full', 'Become Hidden through a Skill.'),
   // Movement: 1 Mark per Unit, up to Land Speed per Round.
@@ -179,6 +191,10 @@ export const customFlags = z
       .optional()
       .describe('The action grants this many attacks, now.'),
     reactive: z.boolean().default(false).describe('Usable outside the character’s own turn, as a reaction.'),
+    attack: z
+      .boolean()
+      .default(false)
+      .describe('An attack: like attacks and movement, it never carries over into the next Round.'),
   })
   .loose();
 export type CustomFlags = z.output<typeof customFlags>;

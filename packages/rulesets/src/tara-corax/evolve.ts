@@ -1,4 +1,4 @@
-import type { EngineEvent, JsonObject } from '@roundkeeper/engine';
+import type { EngineEvent, Instant, JsonObject } from '@roundkeeper/engine';
 import type { HistoryMarker, HistorySpan, TaraCombatant, TaraRound, TaraState } from './types.js';
 
 function patchCs(state: TaraState, id: string, patch: Partial<TaraCombatant>): TaraState {
@@ -39,7 +39,7 @@ export function evolveTara(state: TaraState, event: EngineEvent): TaraState | un
         initiativeRoll: event.initiativeRoll as number,
         initiativeScore: score,
         marksLeft: score,
-        carryOver: 0,
+        carryOver: (event.carryOverLeft as number | undefined) ?? 0,
         delaying: (event.delay as TaraCombatant['delaying']) ?? null,
         acted: false,
         fullActionException: false,
@@ -97,14 +97,39 @@ export function evolveTara(state: TaraState, event: EngineEvent): TaraState | un
         ],
       );
     }
+    case 'tara/action-completed': {
+      const s = patchCs(state, id, { carrying: null });
+      return addHistory(
+        s,
+        [],
+        [
+          {
+            round: event.round as number,
+            combatant: id,
+            at: event.mark as number,
+            kind: 'resolve',
+            label: `${String(event.name)} done`,
+          },
+        ],
+      );
+    }
+    case 'tara/carry-dropped':
+      return patchCs(state, id, { carrying: null, carryOver: 0 });
     case 'tara/spell-fizzled':
       return patchCs(state, id, { casting: null, carryOver: 0 });
     case 'tara/forfeited':
       return patchCs(state, id, { marksLeft: 0 });
     case 'tara/round-over':
       return patchRs(state, { phase: 'between' });
+    case 'tara/simultaneous': {
+      // Older logs carry no instant: the tie is then only a label.
+      if (!event.at) return state;
+      const ids = [id, ...(event.with as string[])];
+      return patchRs(state, {
+        together: { at: event.at as unknown as Instant, ids: ids.filter((x, i) => ids.indexOf(x) === i) },
+      });
+    }
     case 'tara/joins-next-round':
-    case 'tara/simultaneous':
       return state;
     default:
       return undefined;

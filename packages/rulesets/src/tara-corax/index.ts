@@ -20,12 +20,21 @@ import {
   type Viewer,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { type ActParams, check, currentMark, perform, taraCatalog } from './actions.js';
+import {
+  type ActParams,
+  actsSimultaneouslyNow,
+  check,
+  currentMark,
+  perform,
+  taraCatalog,
+} from './actions.js';
+import { taraAnalysis } from './analysis.js';
 import { TARA_CATALOG, validateCustomAction } from './catalog.js';
 import { describeTaraEvent } from './describe.js';
+import { taraEvents } from './events.js';
 import { evolveTara } from './evolve.js';
 import { type RollRequest, reachEntry, rollInitiative, startRound, turnEntry } from './initiative.js';
-import { instantAt, MARKS_PER_ROUND, markOf } from './marks.js';
+import { instantAt, markOf } from './marks.js';
 import { taraPresent } from './present.js';
 import { taraTimeline } from './timeline.js';
 import {
@@ -65,9 +74,10 @@ const commands = {
       .number()
       .int()
       .min(1)
-      .max(MARKS_PER_ROUND)
       .optional()
-      .describe('The spell’s Casting Time in Marks.'),
+      .describe(
+        'The spell’s Casting Time in Marks; longer than the Marks left, it carries over into as many Rounds as it takes.',
+      ),
     spell: z.string().min(1).max(80).optional(),
     target: z.string().min(1).max(64).optional(),
     throwing: z.boolean().optional().describe('A throwing weapon: no Set needed to attack at range.'),
@@ -123,10 +133,19 @@ function next(ctx: Ctx, req: RollRequest): Decision {
   if (bad) return bad;
   if (state.rs.phase === 'between')
     return noRollToGive(state, req, state.round + 1) ?? startRound(ctx, state.round + 1, req);
+  // 000 Delaying: "Your character may always delay their actions once per Round".
+  const delayedAgain = Object.keys(req.delay ?? {}).find((id) => state.combatants[id]?.cs.delaying);
+  if (delayedAgain) {
+    const c = state.combatants[delayedAgain]!;
+    return reject(
+      'delay/not-now',
+      `${c.name} already delayed this Round (announced with the roll, half rounded ${c.cs.delaying}: Mark ${c.cs.initiativeScore ?? 0}); a character delays at most once per Round. Announce the next delay with the next Round's roll.`,
+    );
+  }
   if (req.delay || req.rolls) {
     return reject(
       'delay/not-now',
-      `Delays and table rolls are given with the Initiative Roll; round ${state.round} is still running (send "next" until it ends).`,
+      `Delays and table rolls are given with the Initiative Roll; round ${state.round} is still running (press Next until it ends, then give them with the roll).`,
     );
   }
   const events: EngineEvent[] = [];
@@ -198,10 +217,23 @@ function react(ctx: Ctx, event: EngineEvent): EngineEvent[] {
   if (event.type === 'combatant/defeated') {
     const c = state.combatants[event.combatant as string];
     if (!c) return [];
+    // A turn at the instant of a simultaneous action stays: the defeated character still takes it.
+    const simultaneousTurn = (e: { kind: string; at: Instant }) =>
+      e.kind === 'turn' &&
+      actsSimultaneouslyNow(state, c.id) &&
+      !!state.now &&
+      compareInstants(e.at, state.now) === 0;
     const out: EngineEvent[] = state.agenda
-      .filter((e) => e.combatant === c.id)
+      .filter((e) => e.combatant === c.id && !simultaneousTurn(e))
       .map((e) => unschedule(e.id, 'defeated'));
     if (c.cs.casting) out.push({ type: 'tara/spell-fizzled', combatant: c.id, spell: c.cs.casting.spell });
+    if (c.cs.carrying)
+      out.push({
+        type: 'tara/carry-dropped',
+        combatant: c.id,
+        action: c.cs.carrying.action,
+        name: c.cs.carrying.name,
+      });
     return out;
   }
   if (event.type === 'combatant/added' && state.status === 'running' && state.rs.phase === 'round') {
@@ -250,6 +282,7 @@ function redact(state: TaraState, _viewer: Viewer): TaraState {
     rs: {
       ...state.rs,
       order: state.rs.order.map((g) => g.filter(seen)).filter((g) => g.length > 0),
+      together: state.rs.together ? { ...state.rs.together, ids: state.rs.together.ids.filter(seen) } : null,
       history: {
         spans: h.spans.filter((s) => seen(s.combatant)),
         markers: h.markers.filter((m) => seen(m.combatant)),
@@ -280,6 +313,7 @@ const initRound = (options: TaraOptions): TaraRound => ({
   phase: 'setup',
   roundMode: options.roundMode,
   order: [],
+  together: null,
   history: { spans: [], markers: [] },
 });
 
@@ -295,9 +329,11 @@ const initCombatant = (): TaraCombatant => ({
   movedThisRound: false,
   meleeSet: false,
   rangedSet: true,
+  rangedUnsetBy: null,
   castingSet: false,
   actedAt: null,
   casting: null,
+  carrying: null,
   channeling: 'no',
   unitsMoved: 0,
   attacksMade: 0,
@@ -316,6 +352,7 @@ export const taraCorax: Ruleset<TaraTypes> = {
   optionsSchema: taraOptions,
   statsSchema: taraStats,
   commands,
+  events: taraEvents,
   clock: {
     unit: 'Mark',
     describe: (_state, at: Instant) => `Round ${at.round} · Mark ${markOf(at)}`,
@@ -344,10 +381,11 @@ export const taraCorax: Ruleset<TaraTypes> = {
     if (changed.length === 0) return undefined;
     return reject(
       'options/mid-round',
-      `Options change between Rounds: round ${state.round} is under way. Send "next" until it ends, then change ${changed.join(', ')}.`,
+      `Options change between Rounds: round ${state.round} is under way. Press Next until it ends, then change ${changed.join(', ')}.`,
     );
   },
   present: taraPresent,
+  analysis: taraAnalysis,
 };
 
 export { currentMark };

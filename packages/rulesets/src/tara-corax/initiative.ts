@@ -71,7 +71,9 @@ export function rollInitiative(
       : delay === 'down'
         ? Math.floor(initiativeRoll / 2)
         : initiativeRoll;
-  const carryOver = c.cs.carryOver;
+  // A spell longer than a Round bleeds a whole Round (30 Marks) into each Round it spans.
+  const carryOver = Math.min(MARKS_PER_ROUND, c.cs.carryOver);
+  const carryOverLeft = c.cs.carryOver - carryOver;
   const score = Math.max(0, halved - carryOver);
   events.push({
     type: 'tara/initiative',
@@ -83,6 +85,7 @@ export function rollInitiative(
     initiativeRoll,
     delay,
     carryOver,
+    ...(carryOverLeft > 0 ? { carryOverLeft } : {}),
     score,
   });
   return events;
@@ -136,7 +139,7 @@ export function startRound(ctx: Ctx, round: number, req: RollRequest): EngineEve
   const first = [...state.agenda.filter((a) => a.at.round === round), ...entries].sort((a, b) =>
     compareAt(a.at.at, b.at.at),
   )[0];
-  if (first) events.push(...reachEntry(state, first));
+  if (first) events.push(...reachEntry(state, first, entries));
   return events;
 }
 
@@ -156,8 +159,15 @@ function groupSimultaneous(entries: AgendaEntry[]): AgendaEntry[][] {
   return groups;
 }
 
-/** Reaching an agenda entry: the clock moves there, and what was scheduled happens. */
-export function reachEntry(state: TaraState, entry: AgendaEntry): EngineEvent[] {
+/**
+ * Reaching an agenda entry: the clock moves there, and what was scheduled happens. `scheduling` holds
+ * entries scheduled by the same command and not yet on the agenda (a new Round's turns).
+ */
+export function reachEntry(
+  state: TaraState,
+  entry: AgendaEntry,
+  scheduling: readonly AgendaEntry[] = [],
+): EngineEvent[] {
   const events = reach(entry);
   const d = entry.data ?? {};
   const mark = MARKS_PER_ROUND - (entry.at.at[0] ?? 0);
@@ -165,13 +175,19 @@ export function reachEntry(state: TaraState, entry: AgendaEntry): EngineEvent[] 
     // 000 Ties: "If they are all the same, then simultaneous actions".
     const same = (at: { round: number; at: number[] }) =>
       at.round === entry.at.round && at.at.join() === entry.at.at.join();
-    const partners = state.agenda
+    const partners = [...state.agenda, ...scheduling]
       .filter((e) => e.id !== entry.id && e.kind === 'turn' && same(e.at))
       .map((e) => e.combatant!);
     if (state.now && state.current && state.current !== entry.combatant && same(state.now))
       partners.unshift(state.current);
     if (partners.length > 0)
-      events.push({ type: 'tara/simultaneous', combatant: entry.combatant!, with: partners, mark });
+      events.push({
+        type: 'tara/simultaneous',
+        combatant: entry.combatant!,
+        with: partners,
+        mark,
+        at: entry.at as unknown as JsonObject,
+      });
   }
   if (entry.kind === 'attack') {
     events.push({
@@ -183,6 +199,16 @@ export function reachEntry(state: TaraState, entry: AgendaEntry): EngineEvent[] 
       round: entry.at.round,
       mark,
       ...(typeof d.target === 'string' ? { target: d.target } : {}),
+    });
+  }
+  if (entry.kind === 'complete') {
+    events.push({
+      type: 'tara/action-completed',
+      combatant: entry.combatant!,
+      action: String(d.action ?? ''),
+      name: String(d.name ?? d.action ?? 'action'),
+      round: entry.at.round,
+      mark,
     });
   }
   if (entry.kind === 'resolve') {

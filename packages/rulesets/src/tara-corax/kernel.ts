@@ -1,4 +1,4 @@
-import { DICE_LIMITS, type Rng } from '@roundkeeper/engine';
+import { DICE_LIMITS, KERNEL_METRICS, type Rng } from '@roundkeeper/engine';
 import {
   armorModifier,
   attackOffsets,
@@ -40,12 +40,12 @@ export interface TaraKernelCombatant {
 }
 
 /** Per-Round figures of one combatant, in `out` at `index * KERNEL_FIELDS`. */
-export const KERNEL_FIELDS = 5;
-export const KERNEL_TURNS = 0;
-export const KERNEL_ACTIONS = 1;
-export const KERNEL_ATTACKS = 2;
-export const KERNEL_FORFEITS = 3;
-export const KERNEL_FIRST = 4;
+export const KERNEL_FIELDS = KERNEL_METRICS.length;
+export const KERNEL_TURNS = KERNEL_METRICS.indexOf('turns');
+export const KERNEL_ACTIONS = KERNEL_METRICS.indexOf('actions');
+export const KERNEL_ATTACKS = KERNEL_METRICS.indexOf('attacks');
+export const KERNEL_FORFEITS = KERNEL_METRICS.indexOf('forfeits');
+export const KERNEL_FIRST = KERNEL_METRICS.indexOf('first');
 
 export interface TaraKernel {
   readonly size: number;

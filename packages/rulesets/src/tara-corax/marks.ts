@@ -4,6 +4,9 @@ import type { TaraStats } from './types.js';
 /** 000: "A Round is broken up into 30 'Marks' … The Round always begins at Mark 30 and then decreases by 1." */
 export const MARKS_PER_ROUND = 30;
 
+/** The longest Casting Time followed: ten Rounds (000 has no spell longer than a Round). */
+export const MAX_CASTING_TIME = 10 * MARKS_PER_ROUND;
+
 /**
  * What happens at one Mark, in order: a spell resolves, then an attack lands, then someone starts an
  * action. Among combatants the tie-break key decides (000 "Ties").

@@ -31,7 +31,7 @@ const commandArb: fc.Arbitrary<unknown> = fc.oneof(
       actor: fc.constantFrom(...ids),
       action: fc.constantFrom(...actions),
       units: fc.integer({ min: 0, max: 12 }),
-      castingTime: fc.integer({ min: 1, max: 30 }),
+      castingTime: fc.integer({ min: 1, max: 90 }),
       combatCasting: fc.boolean(),
     }),
   },

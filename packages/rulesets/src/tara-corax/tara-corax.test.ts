@@ -197,15 +197,73 @@ describe('000 Budget: Free 0, Quarter 5, Half 10, Full 15, movement 1 Mark per U
     ).toEqual([15, 15, 15, 15, 15, 15, 15, 15]);
   });
 
-  it('spends the score: a Half Action with 8 Marks left is refused with the numbers', () => {
+  it('spends the score: an attack with 8 Marks left is refused with the numbers', () => {
     const enc = fight({ ana: { initiative: 10 } }, { roundMode: 'simple' });
     must(enc, { type: 'start', rolls: { ana: 3 } });
     must(enc, { type: 'act', actor: 'ana', action: 'draw' });
-    const r = refused(enc, { type: 'act', actor: 'ana', action: 'drink-potion' });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
     expect(r.code).toBe('budget/insufficient');
     expect(r.message).toBe(
-      'Drink a potion needs 10 Marks; Ana has 8 left. Choose an action of 8 Marks or less, or wait for the next Round.',
+      'Melee attacks needs 15 Marks; Ana has 8 left (a Full Action without enough Initiative is allowed only if no other Action was taken this Round). Attacks and movement never carry over into the next Round: choose an action of 8 Marks or less, or a Quarter or Half Action that may carry over into the next Round (a potion, a Skill, an item), or wait for the next Round.',
     );
+  });
+
+  it('Carry Over: a Half Action with 8 Marks left carries 2 over (Simple Round); a Maneuver is an attack and does not', () => {
+    const enc = fight({ ana: { initiative: 10 } }, { roundMode: 'simple' });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'draw' });
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'maneuver' }).code).toBe('budget/insufficient');
+    must(enc, { type: 'act', actor: 'ana', action: 'drink-potion' });
+    expect(cs(enc, 'ana').marksLeft).toBe(0);
+    expect(cs(enc, 'ana').carryOver).toBe(2);
+    expect(cs(enc, 'ana').carrying?.completesAt).toEqual(st(enc).agenda[0]!.at);
+    endRound(enc);
+    const next = must(enc, { type: 'next', rolls: { ana: 3 } });
+    expect(cs(enc, 'ana').initiativeScore).toBe(11);
+    expect(next.some((e) => e.event.type === 'tara/action-completed' && e.event.mark === 28)).toBe(true);
+    expect(cs(enc, 'ana').carrying).toBeNull();
+  });
+
+  it('Carry Over: a Full Action (a spell, a Full Skill) with too few Marks after another Action is refused, not carried', () => {
+    const enc = fight({ ana: { initiative: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 1 });
+    must(enc, { type: 'next' });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 10, spell: 'Spark' });
+    expect(r.code).toBe('budget/insufficient');
+    expect(r.message).toBe(
+      'Cast a Spell needs 15 Marks; Ana has 12 left (a Full Action without enough Initiative is allowed only if no other Action was taken this Round). Choose an action of 12 Marks or less, or a Quarter or Half Action that may carry over into the next Round (a potion, a Skill, an item), or wait for the next Round.',
+    );
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'full-skill' }).code).toBe(
+      'budget/insufficient',
+    );
+    must(enc, { type: 'act', actor: 'ana', action: 'concentration-skill' });
+  });
+
+  it('Carry Over: a Casting Time over ten Rounds is refused with a sentence, not a schema message', () => {
+    const enc = fight({ ana: { initiative: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    const r = refused(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 301 });
+    expect(r.code).toBe('cast/casting-time');
+    expect(r.message).toBe(
+      'A Casting Time of 301 Marks is more than 10 Rounds, the longest Roundkeeper follows; give at most 300 Marks (and fizzle or recast it later if the ritual runs longer).',
+    );
+    must(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 300 });
+    expect(cs(enc, 'ana').carryOver).toBe(287);
+    expect(cs(enc, 'ana').casting!.resolvesAt.round).toBe(11);
+  });
+
+  it('Carry Over: an action carried over is cut short when its character is defeated, and bleeds nothing', () => {
+    const enc = fight({ ana: { initiative: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    must(enc, { type: 'act', actor: 'ana', action: 'move', units: 5 });
+    must(enc, { type: 'next' });
+    must(enc, { type: 'act', actor: 'ana', action: 'concentration-skill' });
+    expect(cs(enc, 'ana').carryOver).toBe(2);
+    must(enc, { type: 'defeat', combatant: 'ana' });
+    expect(cs(enc, 'ana').carryOver).toBe(0);
+    expect(cs(enc, 'ana').carrying).toBeNull();
+    expect(st(enc).agenda).toHaveLength(0);
   });
 
   it('a Free Action costs nothing and can be taken outside one’s turn', () => {
@@ -419,6 +477,69 @@ describe('000 Ties: higher raw Initiative, then Agility, then Intellect, else si
   });
 });
 
+describe('refusals out of turn: busy with the last action, or after the turn ahead at the same Mark', () => {
+  it('says busy with the last action while someone else has the turn, and "after" at the own Mark', () => {
+    const enc = fight({ ana: { initiative: 12, meleeAttacks: 2 }, bo: { initiative: 15, landSpeed: 20 } });
+    must(enc, { type: 'start', rolls: { ana: 8, bo: 2 } });
+    // Ana 20, Bo 17. Ana attacks at 20 (and 13); Bo acts at 17 and moves 12 Units, to Mark 5.
+    must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
+    until(enc, 'bo');
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'draw' }).message).toBe(
+      'It is Mark 17: Ana is busy with Melee attacks until Mark 5; Draw a weapon or item can be taken then (only Free and reactive actions can be taken any time).',
+    );
+    must(enc, { type: 'act', actor: 'bo', action: 'move', units: 12 });
+    must(enc, { type: 'next' });
+    until(enc, 'bo');
+    expect(mark(enc)).toBe(5);
+    // Ana's next action is due at Mark 5 too, after Bo's (higher raw Initiative): not "busy".
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'draw' }).message).toContain(
+      "It is Mark 5, Bo's turn; Ana acts at this Mark too, after Bo's turn",
+    );
+  });
+});
+
+describe('log lines: capped rolls, empty orders', () => {
+  it('says when an Initiative Roll was capped at 30, and when nobody has a Mark to act at a Round', () => {
+    const enc = fight({ ana: { initiative: 25 } });
+    const first = must(enc, { type: 'start', rolls: { ana: 9 } });
+    const roll = first.find((e) => e.event.type === 'tara/initiative')!;
+    expect(describeTaraEvent(roll.event, st(enc))).toBe(
+      'Ana: Initiative Roll 30 (9 rolled, Initiative 25: 34, capped at 30) → Initiative Score 30.',
+    );
+    must(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 90 });
+    endRound(enc);
+    const entries = must(enc, { type: 'next', rolls: { ana: 3 } });
+    const order = entries.find((e) => e.event.type === 'tara/round-order')!;
+    expect(describeTaraEvent(order.event, st(enc))).toBe(
+      'Order: nobody has a Mark to act at this Round (no Initiative Score above 0).',
+    );
+  });
+});
+
+describe('000 Ties: simultaneous actions survive a defeat at that Mark', () => {
+  it('a caster defeated at the Mark of a simultaneous action still casts: at once in a Simple Round, fizzling if it would go off later', () => {
+    for (const roundMode of ['simple', 'full'] as const) {
+      const enc = fight(
+        { ana: { initiative: 10 }, bo: { initiative: 10 }, cara: { initiative: 5 } },
+        { roundMode },
+      );
+      must(enc, { type: 'start', rolls: { ana: 5, bo: 5, cara: 1 } });
+      expect(enc.state.current).toBe('ana');
+      must(enc, { type: 'defeat', combatant: 'bo' });
+      const cast = must(enc, { type: 'act', actor: 'bo', action: 'cast', castingTime: 5, spell: 'Spark' });
+      const types = cast.map((e) => e.event.type);
+      expect(types).toContain(roundMode === 'simple' ? 'tara/spell-resolved' : 'tara/spell-fizzled');
+      expect(cs(enc, 'bo').casting).toBeNull();
+      expect(st(enc).agenda.filter((e) => e.combatant === 'bo' && e.kind !== 'turn')).toHaveLength(0);
+      // The clock moves on: the moment is over, and so is the defeated character's part in it.
+      must(enc, { type: 'next' });
+      must(enc, { type: 'next' });
+      expect(enc.state.current).toBe('cara');
+      expect(refused(enc, { type: 'act', actor: 'bo', action: 'draw' }).code).toBe('combatant/defeated');
+    }
+  });
+});
+
 describe('000 Channeling: all the round’s Initiative, nothing else; breaking leaves movement and Free actions', () => {
   it('refuses everything while Channeling, even Free Actions; after breaking, only moves and Free Actions', () => {
     const enc = fight({ ana: { initiative: 15, landSpeed: 10 } });
@@ -514,7 +635,9 @@ describe('000 Setting', () => {
     must(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
     const r = refused(enc, { type: 'act', actor: 'ana', action: 'ranged-attack' });
     expect(r.code).toBe('set/required');
-    expect(r.message).toContain('must Set (Quarter Action, 5 Marks) first');
+    expect(r.message).toContain(
+      'Ana acted (Melee attacks) since last Setting and must Set (Quarter Action, 5 Marks)',
+    );
   });
 
   it('the defender someone moved into melee with needs no Set and keeps the full set, even after moving earlier (defending)', () => {
@@ -524,7 +647,7 @@ describe('000 Setting', () => {
     must(enc, { type: 'next' });
     const r = refused(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
     expect(r.code).toBe('set/required');
-    expect(r.message).toContain('defending: true');
+    expect(r.message).toContain('someone moved into melee with Ana (then say Ana is defending)');
     const entries = must(enc, { type: 'act', actor: 'ana', action: 'melee-attack', defending: true });
     expect(entries.filter((e) => e.event.type === 'tara/attack')).toHaveLength(1);
     const line = describeTaraEvent(entries.find((e) => e.event.type === 'tara/acted')!.event, st(enc));
@@ -708,9 +831,8 @@ describe('legalActions and the timeline', () => {
     expect(list.find((l) => l.action.id === 'speak')!.enabled).toBe(true);
     until(enc, 'ana');
     const now = taraCorax.legalActions(st(enc), 'ana');
-    expect(now.find((l) => l.action.id === 'drink-potion')!.reason).toBe(
-      'Drink a potion needs 10 Marks; Ana has 8 left. Choose an action of 8 Marks or less, or wait for the next Round.',
-    );
+    expect(now.find((l) => l.action.id === 'drink-potion')!.enabled).toBe(true);
+    expect(now.find((l) => l.action.id === 'move')!.enabled).toBe(true);
     expect(now.find((l) => l.action.id === 'maneuver')!.enabled).toBe(true);
     expect(now.find((l) => l.action.id === 'set')!.preview?.label).toBe('Mark 8 → Mark 3');
   });

@@ -20,7 +20,8 @@ export function taraTimeline(state: TaraState): Timeline {
       .filter((m) => m.combatant === id)
       .map(({ combatant: _c, ...m }) => m);
     for (const e of state.agenda.filter((a) => a.combatant === id)) {
-      const kind = e.kind === 'resolve' ? 'resolve' : e.kind === 'attack' ? 'attack' : 'turn';
+      const kind =
+        e.kind === 'resolve' || e.kind === 'complete' ? 'resolve' : e.kind === 'attack' ? 'attack' : 'turn';
       // Partners acting at the same moment, among the entries this state holds (a viewer's state holds
       // only what that viewer may see).
       const partners =

@@ -90,6 +90,19 @@ export interface Casting {
   combatCastingMoved: number;
 }
 
+/**
+ * An action other than a spell that carries over into the next Round (000 Carry Over: "Initiative can
+ * carry over into the following Round if there is a certain number of Initiative Marks it takes to
+ * complete"): started with too few Marks left, done in the next Round.
+ */
+export interface Carried {
+  action: string;
+  name: string;
+  completesAt: Instant;
+  /** The agenda entry of its completion. */
+  entry: string;
+}
+
 /** Per-combatant runtime state. Everything marked "this round" resets when a round's initiative is rolled. */
 export interface TaraCombatant {
   /** The Initiative Roll this round (1d10 + characteristic + modifiers, capped at 30); null before the first. */
@@ -113,11 +126,15 @@ export interface TaraCombatant {
   meleeSet: boolean;
   /** Set to shoot: lost on moving or on any non-Free Action other than an attack; kept across rounds. */
   rangedSet: boolean;
+  /** The non-Free Action that lost the ranged Set (null: a move did, or nothing; absent in older states). */
+  rangedUnsetBy?: string | null;
   /** Set since the last move or non-Free Action (attacks included): Combat Casting may be used; kept across rounds. */
   castingSet: boolean;
   /** The instant of the last non-Free Action in a Full Round (the character is busy until the next turn entry). */
   actedAt: Instant | null;
   casting: Casting | null;
+  /** An action other than a spell carried over into the next Round (absent in older states). */
+  carrying?: Carried | null;
   channeling: 'no' | 'channeling' | 'broken';
   /** Totals over the fight, for the GM's summary. */
   unitsMoved: number;
@@ -149,6 +166,12 @@ export interface TaraRound {
   roundMode: RoundMode;
   /** This round's order: groups of combatants that act at the same Mark simultaneously (ties unbroken). */
   order: string[][];
+  /**
+   * 000 Ties: "If they are all the same, then simultaneous actions". The combatants whose turns fall at
+   * one instant with the same tie-break key: while the clock stands there, each of them may act
+   * (absent in older states).
+   */
+  together?: { at: Instant; ids: string[] } | null;
   history: { spans: HistorySpan[]; markers: HistoryMarker[] };
 }
 

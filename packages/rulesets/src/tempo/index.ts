@@ -3,6 +3,7 @@ import { actionsFor, isReaction, TEMPO_CATALOG, validateCustomAction } from './c
 import { tempoCommands } from './commands.js';
 import { decide, react } from './decide.js';
 import { describeEvent } from './describe.js';
+import { tempoEvents } from './events.js';
 import { evolve } from './evolve.js';
 import { tempoPresent } from './present.js';
 import { planLegality, reactionLegality } from './rules.js';
@@ -57,6 +58,7 @@ export const tempo: Ruleset<TempoTypes> = {
   optionsSchema: tempoOptions,
   statsSchema: tempoStats,
   commands: tempoCommands,
+  events: tempoEvents,
   clock: {
     unit: 'tempo',
     describe(_state: State, at: Instant): string {

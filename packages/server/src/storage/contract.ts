@@ -3,10 +3,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type EncounterRecord, type LinkRecord, type Storage, StorageConflictError } from './storage.js';
 
 /**
- * The contract every storage adapter keeps. Run it for each adapter (SQLite and memory now; PostgreSQL
- * when it comes): `storageContract('sqlite', () => new SqliteStorage(':memory:'))`.
+ * The contract every storage adapter keeps. Run it for each adapter (SQLite, memory and PostgreSQL):
+ * `storageContract('sqlite', () => new SqliteStorage(':memory:'))`. `cleanUp` runs after each test
+ * has closed its storage (PostgreSQL drops the test's database).
  */
-export function storageContract(name: string, make: () => Storage | Promise<Storage>): void {
+export function storageContract(
+  name: string,
+  make: () => Storage | Promise<Storage>,
+  cleanUp?: () => Promise<void>,
+): void {
   describe(`storage contract: ${name}`, () => {
     let s: Storage;
     beforeEach(async () => {
@@ -14,6 +19,7 @@ export function storageContract(name: string, make: () => Storage | Promise<Stor
     });
     afterEach(async () => {
       await s.close();
+      await cleanUp?.();
     });
 
     const record = (id: string, seq = 1): EncounterRecord => ({
@@ -54,6 +60,7 @@ export function storageContract(name: string, make: () => Storage | Promise<Stor
       expect(await s.findLink('h1')).toEqual(link('h1', 'a'));
       expect(await s.getEncounter('nope')).toBeUndefined();
       expect(await s.countEncounters()).toBe(1);
+      await expect(s.ping()).resolves.toBeUndefined();
     });
 
     it('appends in order, reads after a seq, and never forks the log', async () => {
@@ -74,6 +81,30 @@ export function storageContract(name: string, make: () => Storage | Promise<Stor
       await expect(s.append('zzz', 0, [entry(1, 1)], null, 'x')).rejects.toBeInstanceOf(StorageConflictError);
       expect((await s.readEntries('a')).map((e) => e.seq)).toEqual([1, 2, 3]);
       expect(await s.readCommands('a')).toHaveLength(1);
+      await s.append('a', 3, [entry(4, 2)], null, '2026-01-03T00:00:00.000Z');
+      expect((await s.readEntries('a', 3)).map((e) => e.seq)).toEqual([4]);
+      expect(await s.readCommands('a')).toHaveLength(1);
+    });
+
+    it('lets exactly one of two writers append after the same seq', async () => {
+      await s.createEncounter(record('a'), [entry(1, 0)], [], []);
+      const writers = await Promise.allSettled(
+        ['x', 'y'].map((who) =>
+          s.append(
+            'a',
+            1,
+            [entry(2, 1), entry(3, 1)],
+            { group: 1, command: { type: who }, role: 'gm' },
+            '2026-01-02T00:00:00.000Z',
+          ),
+        ),
+      );
+      expect(writers.filter((w) => w.status === 'fulfilled')).toHaveLength(1);
+      const refused = writers.find((w) => w.status === 'rejected');
+      expect(refused?.reason).toBeInstanceOf(StorageConflictError);
+      expect((await s.readEntries('a')).map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect(await s.readCommands('a')).toHaveLength(1);
+      expect((await s.getEncounter('a'))!.seq).toBe(3);
     });
 
     it('keeps entry times and event payloads exactly', async () => {

@@ -20,6 +20,8 @@ export class MemoryStorage implements Storage {
     return structuredClone(x);
   }
 
+  async ping() {}
+
   async createEncounter(
     record: EncounterRecord,
     entries: LogEntry[],

@@ -185,6 +185,10 @@ export class SqliteStorage implements Storage {
       .map((r) => r.id);
   }
 
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
   async createEncounter(
     record: EncounterRecord,
     entries: LogEntry[],

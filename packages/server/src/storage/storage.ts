@@ -45,11 +45,13 @@ export class StorageConflictError extends Error {
 
 /**
  * Where encounters live: an append-only event log per encounter, snapshots every N events, the accepted
- * commands, and link hashes. One interface for every adapter (SQLite now; PostgreSQL later), checked by
+ * commands, and link hashes. One interface for every adapter (SQLite, PostgreSQL, memory), checked by
  * one contract test suite (contract.ts). Methods are async so a networked database fits the same shape.
  */
 export interface Storage {
   readonly kind: string;
+  /** Resolves when the database answers (`/api/health`); rejects when it cannot be reached. */
+  ping(): Promise<void>;
   createEncounter(
     record: EncounterRecord,
     entries: LogEntry[],

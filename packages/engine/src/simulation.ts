@@ -1,0 +1,57 @@
+import type { Rng } from './dice/rng.js';
+import type { Combatant, EncounterState, RulesetTypes } from './types.js';
+
+/**
+ * What a ruleset offers the CLI's `analyze` and `simulate`, beyond playing through the engine: its exact
+ * initiative distribution, and a compiled Round for the fights where that is all that is random.
+ */
+
+/** A combatant's initiative as a dice expression over their sheet, and who wins a tied score. */
+export interface InitiativeFormula {
+  /** A dice expression; `@name` reads `refs`. */
+  expression: string;
+  refs: Record<string, number>;
+  /** Tie-break priority: the higher wins a tie (the text's own tie-breaks, e.g. the modifier). */
+  tie: number;
+}
+
+/** The figures a compiled Round adds per combatant (roster order), in this order. */
+export const KERNEL_METRICS = ['turns', 'actions', 'attacks', 'forfeits', 'first'] as const;
+
+/** One rule of a simulation policy, as a kernel may read it. */
+export interface KernelRule {
+  action?: string;
+  tag?: string;
+  kind?: string;
+  target?: string;
+  /** How many times in one turn the rule may be used. */
+  times: number;
+  /** The rule has a condition, a choice of weapon or damage: only the engine plays it. */
+  conditional: boolean;
+}
+
+export interface KernelRequest<T extends RulesetTypes = RulesetTypes> {
+  /** A fresh encounter: set up, not started, every combatant in the fight, no custom actions. */
+  state: EncounterState<T>;
+  /** Each combatant's policy rules, by id. */
+  rules: Record<string, KernelRule[]>;
+  /** Whether the targets a rule names exist (the kernel has no one leave the fight). */
+  canAct: Record<string, boolean>;
+}
+
+/** A Round compiled for speed: the same dice as the engine, the same figures, faster. */
+export interface SimulationKernel {
+  /**
+   * Plays one Round with the encounter's dice (`rng` advances exactly as the engine's would), adds each
+   * combatant's `KERNEL_METRICS` to `out` (that many numbers per combatant), and returns the agenda
+   * entries reached.
+   */
+  round(rng: Rng, out: Int32Array): number;
+}
+
+export interface Analysis<T extends RulesetTypes = RulesetTypes> {
+  /** The combatant's initiative as the rules roll it, or null when no formula says it. */
+  initiative?(state: EncounterState<T>, combatant: Combatant<T>): InitiativeFormula | null;
+  /** A compiled Round for this fight, or the sentence saying why it does not fit. */
+  kernel?(request: KernelRequest<T>): SimulationKernel | string;
+}

@@ -1,0 +1,114 @@
+import { namedId } from '@roundkeeper/engine';
+import { z } from 'zod';
+import { EXERT_USES } from './rules.js';
+
+/**
+ * The facts tempo records, one schema per event type, every combatant id marked with `namedId()`
+ * (redaction drops an event that names someone the viewer may not see). These are the facts as the log
+ * keeps them: `redactEvent` shows a viewer who does not control the planner only that a plan was made or
+ * withdrawn (`secret: true`), and an Exert without the plan it moved. Strict: a field the code adds
+ * without declaring it here fails the event checks in `sdk.test.ts`.
+ */
+
+const round = z.number().int();
+const tempo = z.number().int().min(0).max(9);
+const slot = z.enum(['action', 'extra', 'free', 'exert']);
+/** The encounter-wide turn number. */
+const turn = z.number().int().min(0);
+const exertion = z.number().int().min(0);
+
+/** One planned action (see `PlanItem` in types.ts). */
+const planItem = z.strictObject({
+  id: z.string(),
+  slot,
+  action: z.string(),
+  tempo,
+  taken: z.boolean(),
+  spell: z.string().optional(),
+  strike: z.literal(true).optional(),
+  exerted: z.boolean().optional(),
+});
+
+export const tempoEvents = {
+  /** A round's planning phase began: last round's plans, reactions, Guard and Rest are gone. */
+  'tempo/planning': z.strictObject({ round }),
+  /** Planning is over; the GM counts tempo 0 to 9. */
+  'tempo/counting': z.strictObject({ round }),
+  /** A character planned an action (or changed one it `replaces`); secret until taken. */
+  /** A character's action goes first among their side's at the tempo the count reaches next. */
+  'tempo/acts-next': z.strictObject({ combatant: namedId(), tempo: z.number().int().min(0).max(9) }),
+  'tempo/planned': z.strictObject({ combatant: namedId(), plan: planItem, replaces: z.string().optional() }),
+  /** A character withdrew a planned action not yet taken. */
+  'tempo/unplanned': z.strictObject({ combatant: namedId(), plan: z.string() }),
+  /** The count reached a planned action: its turn begins, with the Normal Move it grants. */
+  'tempo/action-taken': z.strictObject({
+    combatant: namedId(),
+    plan: z.string(),
+    action: z.string(),
+    slot,
+    tempo,
+    turn,
+    moveLeft: z.number().int().min(0),
+    spell: z.string().optional(),
+  }),
+  /** A character performed the action of its turn (a Strike's weapon, a Guard, Rest, an Inventory swap…). */
+  'tempo/acted': z.strictObject({
+    combatant: namedId(),
+    action: z.string(),
+    target: namedId().optional(),
+    weapon: z.string().optional(),
+    guarding: namedId().optional(),
+    rested: z.literal(true).optional(),
+    moveLeft: z.number().int().min(0).optional(),
+    held: z.array(z.string()).optional(),
+  }),
+  /** A character moved on its turn, before or after its action. */
+  'tempo/moved': z.strictObject({
+    combatant: namedId(),
+    distance: z.number().int().min(1),
+    left: z.number().int().min(0),
+    when: z.enum(['before', 'after']),
+  }),
+  /** A Shift after Rest recovered Exertion. */
+  'tempo/recovered': z.strictObject({ combatant: namedId(), from: exertion, to: exertion }),
+  /** A character used a reaction on a turn, at a tempo. */
+  'tempo/reacted': z.strictObject({
+    combatant: namedId(),
+    reaction: z.string(),
+    trigger: z.string(),
+    turn,
+    tempo,
+    target: namedId().optional(),
+  }),
+  /** A character Exerted for one of the text's uses (the plan it moved, the Momentum it rolled…). */
+  'tempo/exerted': z.strictObject({
+    combatant: namedId(),
+    use: z.enum(EXERT_USES),
+    amount: z.number().int().min(1),
+    exertion,
+    note: z.string().optional(),
+    plan: z.string().optional(),
+    tempo: tempo.optional(),
+    momentum: z.number().int().min(1).optional(),
+    /** The condition (effect id) an Exert cleared. */
+    effect: z.string().optional(),
+  }),
+  /** The GM forced Exertion on a character. */
+  'tempo/exertion-forced': z.strictObject({
+    combatant: namedId(),
+    amount: z.number().int().min(1),
+    exertion,
+    reason: z.string().optional(),
+  }),
+  /** A character died (forced beyond Maximum Exertion, or dying at it). */
+  'tempo/died': z.strictObject({ combatant: namedId(), reason: z.string() }),
+  /** The scene ended: the damage each PC who Exerted takes, by combatant. */
+  'tempo/scene-ended': z.strictObject({
+    scene: z.number().int(),
+    damage: z.record(namedId(), z.number().int().min(1)),
+  }),
+} as const;
+
+type Events = typeof tempoEvents;
+/** One of tempo's own events, as its schema infers it. */
+export type TempoEvent = { [K in keyof Events]: { type: K } & z.infer<Events[K]> }[keyof Events];

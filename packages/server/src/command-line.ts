@@ -1,0 +1,229 @@
+import { parseArgs } from 'node:util';
+import v8 from 'node:v8';
+import { parsePublicUrl } from './network.js';
+import type { ServeOptions } from './server.js';
+
+// The server's one command line: `npx roundkeeper serve`, `npm start` and packages/server/dist/main.js all
+// come here. Only node's own modules are imported above: the server itself loads in `serveCommandLine`,
+// after the memory settings are in place.
+
+export const SERVER_HELP = `roundkeeper serve — the server: the web app and its API, on an embedded SQLite database.
+
+Usage: roundkeeper serve [options]     (in the clone: npx roundkeeper serve; npm start -- [options]
+                                      is the same server)
+
+Options (each can also be set in the environment variable named; a flag wins):
+  --port <port>         port, 0 for any free one (RK_PORT or PORT; default 4321)
+  --host <host>         address to listen on (RK_HOST or HOST; default 127.0.0.1)
+  --lan                 listen on the local network so that players join from their phones on the
+                        same Wi-Fi: prints the addresses they can open, and share links point there
+                        (RK_LAN=1)
+  --public-url <url>    where players reach a hosted server, e.g. behind a proxy: share links point
+                        there, e.g. https://rk.example.org (RK_PUBLIC_URL)
+  --data-dir <dir>      where the database file lives (RK_DATA_DIR; default ./data)
+  --database-url <url>  postgres://… : keep encounters in PostgreSQL instead, shared by every
+                        instance given the same URL (RK_DATABASE_URL; see docs/deploy.md)
+  --web-root <dir>      the web app's build (RK_WEB_ROOT; default packages/web/dist)
+  --log-level <level>   fatal, error, warn, info or debug (RK_LOG_LEVEL; default warn)
+  --rate-limit <n>      requests per client per 10 s, 0 for none (RK_RATE_LIMIT; default 600)
+  --synchronous <mode>  normal: commits survive a crash of the process (default);
+                        full: also a power cut, with an fsync per command (RK_SYNCHRONOUS)
+  -h, --help            show this help
+
+Memory: the server holds V8's young generation at its first size (~30 MB less resident memory; a
+--max-semi-space-size in NODE_OPTIONS wins), and \`npx roundkeeper serve\` and \`npm start\` set
+MALLOC_ARENA_MAX=2 (~10 MB less) unless it is set already; set it yourself when you start
+packages/server/dist/main.js another way.
+
+Stop with Ctrl-C: open connections and the database close cleanly.
+
+Examples:
+  $ roundkeeper serve
+  $ npm start -- --lan
+  $ roundkeeper serve --port 8080 --data-dir ~/.roundkeeper
+  $ PORT=8080 RK_PUBLIC_URL=https://rk.example.org roundkeeper serve`;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug'];
+
+/** A command line the server cannot start from, with the sentence that says why. */
+export class ServerUsageError extends Error {}
+
+/** The first of these environment variables that is set and not empty. */
+function fromEnv(env: NodeJS.ProcessEnv, ...names: string[]): string | undefined {
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined && value !== '') return value;
+  }
+  return undefined;
+}
+
+/**
+ * Reads the server's flags and environment variables: a flag wins over its `RK_*` variable, which wins
+ * over the conventional `PORT`/`HOST`. Returns `help` for -h/--help.
+ */
+export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): ServeOptions | 'help' {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        lan: { type: 'boolean' },
+        'public-url': { type: 'string' },
+        'data-dir': { type: 'string' },
+        'database-url': { type: 'string' },
+        'web-root': { type: 'string' },
+        'log-level': { type: 'string' },
+        'rate-limit': { type: 'string' },
+        synchronous: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values;
+  } catch (error) {
+    throw new ServerUsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values.help) return 'help';
+  const flag = (name: string) => values[name] as string | undefined;
+
+  const portText = flag('port') ?? fromEnv(env, 'RK_PORT', 'PORT') ?? '4321';
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535)
+    throw new ServerUsageError(`--port must be a whole number from 0 to 65535, not "${portText}".`);
+
+  const lanText = fromEnv(env, 'RK_LAN');
+  if (lanText !== undefined && lanText !== '1' && lanText !== '0')
+    throw new ServerUsageError(`RK_LAN is 1 (listen on the local network) or 0, not "${lanText}".`);
+  const lan = values.lan === true || lanText === '1';
+  if (lan && flag('host') !== undefined)
+    throw new ServerUsageError(
+      '--lan listens on every network of this machine; leave out --host, or leave out --lan to listen on one address.',
+    );
+  // With --lan a host from the environment does not narrow it back to one address.
+  const host = lan ? undefined : (flag('host') ?? fromEnv(env, 'RK_HOST', 'HOST') ?? '127.0.0.1');
+
+  const publicText = flag('public-url') ?? fromEnv(env, 'RK_PUBLIC_URL');
+  let publicUrl: string | undefined;
+  if (publicText !== undefined) {
+    const parsed = parsePublicUrl(publicText);
+    if ('error' in parsed) throw new ServerUsageError(parsed.error);
+    publicUrl = parsed.origin;
+  }
+
+  const logLevel = flag('log-level') ?? fromEnv(env, 'RK_LOG_LEVEL') ?? 'warn';
+  if (!LOG_LEVELS.includes(logLevel))
+    throw new ServerUsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`);
+
+  const rateText = flag('rate-limit') ?? fromEnv(env, 'RK_RATE_LIMIT');
+  const rateLimit = rateText === undefined ? undefined : Number(rateText);
+  if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || rateLimit < 0))
+    throw new ServerUsageError(`--rate-limit must be a whole number ≥ 0, not "${rateText}".`);
+
+  const synchronous = flag('synchronous') ?? fromEnv(env, 'RK_SYNCHRONOUS') ?? 'normal';
+  if (synchronous !== 'normal' && synchronous !== 'full')
+    throw new ServerUsageError(`--synchronous is "normal" or "full", not "${synchronous}".`);
+
+  const webRoot = flag('web-root') ?? fromEnv(env, 'RK_WEB_ROOT');
+  const databaseUrl = flag('database-url') ?? fromEnv(env, 'RK_DATABASE_URL');
+  return {
+    ...(host !== undefined ? { host } : {}),
+    port,
+    lan,
+    ...(publicUrl !== undefined ? { publicUrl } : {}),
+    dataDir: flag('data-dir') ?? fromEnv(env, 'RK_DATA_DIR') ?? 'data',
+    ...(webRoot !== undefined ? { webRoot } : {}),
+    logLevel,
+    ...(rateLimit !== undefined ? { rateLimit } : {}),
+    synchronous,
+    ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+  };
+}
+
+/**
+ * A server's garbage is short-lived (a request, a broadcast): V8's young generation grows to 32 MiB by
+ * default, which only adds resident memory here. Held at its first size (1 MiB semi-spaces) it is
+ * scavenged more often, each time in well under a millisecond, and the process keeps ~30 MiB less.
+ * It must be set before the server's modules load (loading them grows it); an explicit
+ * --max-semi-space-size (node flag or NODE_OPTIONS) wins.
+ */
+export function holdYoungGeneration(): void {
+  if (!`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`.includes('semi-space')) {
+    v8.setFlagsFromString('--semi-space-growth-factor=1');
+  }
+}
+
+function fail(message: string): never {
+  process.stderr.write(`roundkeeper serve: ${message}\n(run with --help for usage)\n`);
+  process.exit(1);
+}
+
+/** What the server prints once it listens: where to open it and, on the local network, where phones go. */
+export function startupMessage(
+  server: { url: string; lanUrls: string[] },
+  options: Pick<ServeOptions, 'lan' | 'publicUrl'>,
+): string {
+  const lines = [`Roundkeeper listening on ${server.url}`];
+  if (options.lan) {
+    const [first, ...others] = server.lanUrls;
+    if (first) {
+      lines.push(`Players on this machine's network (the same Wi-Fi) open: ${first}`);
+      if (others.length) lines.push(`  other addresses of this machine: ${others.join(', ')}`);
+    } else {
+      lines.push(
+        'This machine has no address on a local network: connect it to the Wi-Fi the phones use, then restart.',
+      );
+    }
+  }
+  if (options.publicUrl) lines.push(`Share links point to ${options.publicUrl}`);
+  else if (options.lan && server.lanUrls[0]) lines.push(`Share links point to ${server.lanUrls[0]}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Starts the server from a command line, prints where to open it, and closes it cleanly on a signal. */
+export async function serveCommandLine(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let options: ServeOptions | 'help';
+  try {
+    options = parseServerCommandLine(args, env);
+  } catch (error) {
+    if (error instanceof ServerUsageError) fail(error.message);
+    throw error;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${SERVER_HELP}\n`);
+    return;
+  }
+  holdYoungGeneration();
+  const { startServer } = await import('./server.js');
+  try {
+    const server = await startServer(options);
+    process.stdout.write(startupMessage(server, options));
+    let closing = false;
+    const shutdown = (signal: string) => {
+      if (closing) return;
+      closing = true;
+      process.stderr.write(`${signal}: closing connections and the database…\n`);
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    // Diagnostics: `kill -USR2 <pid>` prints memory use to stderr.
+    process.on('SIGUSR2', () => {
+      const spaces = Object.fromEntries(
+        v8.getHeapSpaceStatistics().map((sp) => [sp.space_name, Math.round(sp.space_size / 1024)]),
+      );
+      process.stderr.write(`${JSON.stringify({ ...process.memoryUsage(), spacesKiB: spaces })}\n`);
+    });
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const port = options.port ?? 4321;
+    if (e.code === 'EADDRINUSE')
+      fail(`port ${port} is in use; pick another with --port (0 picks any free one).`);
+    if (e.code === 'EACCES') fail(`not allowed to listen on port ${port}; pick one above 1023 with --port.`);
+    if (e.code === 'EADDRNOTAVAIL')
+      fail(`this machine has no address ${options.host}; leave out --host, or use --lan for every network.`);
+    fail(e.message);
+  }
+}
