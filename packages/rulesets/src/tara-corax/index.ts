@@ -105,13 +105,10 @@ const commands = {
         description:
           'Someone moved into melee with this character: no Set is needed and the full set of melee attacks applies.',
       }),
-      combatCasting: z
-        .boolean()
-        .optional()
-        .meta({
-          label: 'With Combat Casting',
-          description: 'Cast using the Combat Casting Skill (needs a Set first).',
-        }),
+      combatCasting: z.boolean().optional().meta({
+        label: 'With Combat Casting',
+        description: 'Cast using the Combat Casting Skill (needs a Set first).',
+      }),
       check: z
         .number()
         .int()
