@@ -53,7 +53,7 @@ function expectDeclared(ruleset: AnyRuleset, event: EngineEvent): void {
 const playedStates = (id: string): EncounterState[] => played(id).map((e) => e.state);
 
 /** Rulesets whose every command and field carries a label a GM reads (the others still fall back to names). */
-const LABELLED = ['classic', 'stamina', 'opend6', 'tempo', 'tara-corax'];
+const LABELLED = ['classic', 'stamina', 'opend6', 'tempo', 'tara-corax', 'six-second'];
 
 describe('the SDK declarations of every ruleset', () => {
   for (const ruleset of Object.values(rulesets)) {

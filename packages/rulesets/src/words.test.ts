@@ -30,7 +30,7 @@ import { scenarioFiles } from './testing/harness.js';
  */
 
 /** Rulesets whose words are checked; the others still name internal fields somewhere. */
-const CHECKED = ['classic', 'stamina', 'opend6', 'tempo', 'tara-corax'];
+const CHECKED = ['classic', 'stamina', 'opend6', 'tempo', 'tara-corax', 'six-second'];
 
 const examples = fileURLToPath(new URL('../../../examples', import.meta.url));
 
