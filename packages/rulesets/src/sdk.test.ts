@@ -52,9 +52,6 @@ function expectDeclared(ruleset: AnyRuleset, event: EngineEvent): void {
 /** The state at the end of each of a ruleset's worked examples. */
 const playedStates = (id: string): EncounterState[] => played(id).map((e) => e.state);
 
-/** Rulesets whose every command and field carries a label a GM reads (the others still fall back to names). */
-const LABELLED = ['classic', 'stamina', 'opend6', 'tempo'];
-
 describe('the SDK declarations of every ruleset', () => {
   for (const ruleset of Object.values(rulesets)) {
     const created = createEncounter(
@@ -83,22 +80,19 @@ describe('the SDK declarations of every ruleset', () => {
       }
     });
 
-    it.runIf(LABELLED.includes(ruleset.id))(
-      `${ruleset.id}: every command and every field says in words what it is`,
-      () => {
-        for (const [type, schema] of Object.entries(ruleset.commands)) {
-          const node = jsonSchemaOf(schema);
-          if (type !== 'act') {
-            expect(node.label, `${type}: a label`).toBeTruthy();
-            expect(node.description, `${type}: what it does`).toBeTruthy();
-          }
-          for (const [name, raw] of Object.entries(node.properties ?? {})) {
-            const field = raw.anyOf?.find((a) => a.type !== 'null') ?? raw;
-            expect(raw.label ?? field.label, `${type}.${name}: a label`).toBeTruthy();
-          }
+    it(`${ruleset.id}: every command and every field says in words what it is`, () => {
+      for (const [type, schema] of Object.entries(ruleset.commands)) {
+        const node = jsonSchemaOf(schema);
+        if (type !== 'act') {
+          expect(node.label, `${type}: a label`).toBeTruthy();
+          expect(node.description, `${type}: what it does`).toBeTruthy();
         }
-      },
-    );
+        for (const [name, raw] of Object.entries(node.properties ?? {})) {
+          const field = raw.anyOf?.find((a) => a.type !== 'null') ?? raw;
+          expect(raw.label ?? field.label, `${type}.${name}: a label`).toBeTruthy();
+        }
+      }
+    });
 
     it(`${ruleset.id}: every event of its worked examples fits its declaration`, () => {
       for (const enc of played(ruleset.id))

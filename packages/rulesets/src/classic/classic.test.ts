@@ -135,6 +135,16 @@ describe('classic: delay, ready, late arrivals', () => {
   it('ready: spends the action; the trigger fires as a reaction', () => {
     const enc = encounter({ ruleset: 'classic', combatants: party });
     must(enc, { type: 'start', initiative: { ana: 12, bren: 18, orc: 5 } });
+    // An action the catalog lacks is refused with the ones it has, by the names a GM reads.
+    const typo = refused(enc, {
+      type: 'ready',
+      actor: 'bren',
+      action: 'atack',
+      trigger: 'the orc comes close',
+    });
+    expect(typo.message).toMatch(
+      /^There is no action "atack" here; pick one of Attack, Cast a Spell, Dash, /,
+    );
     must(enc, { type: 'ready', actor: 'bren', action: 'attack', trigger: 'the orc comes close' });
     expect(enc.state.current).toBe('ana');
     must(enc, { type: 'next' });

@@ -115,6 +115,12 @@ function catalog(state: State): ActionDef[] {
   return [...CLASSIC_CATALOG, ...state.customActions];
 }
 
+/** An action the catalog does not have: the ones it has, by name. */
+function unknownAction(state: State, action: unknown): string {
+  const names = catalog(state).map((x) => x.name);
+  return `There is no action "${String(action)}" here; pick one of ${names.join(', ')}.`;
+}
+
 function slotOf(action: ActionDef): Slot {
   const k = action.kind as Slot;
   return k === 'action' || k === 'bonus' || k === 'reaction' || k === 'free' ? k : 'action';
@@ -312,12 +318,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (!c) return unknownCombatant(state, id);
       const action = catalog(state).find((x) => x.id === command.action);
       if (!action) {
-        return reject(
-          'action/unknown',
-          `"${String(command.action)}" is not in the catalog. Try: ${catalog(state)
-            .map((x) => x.id)
-            .join(', ')}.`,
-        );
+        return reject('action/unknown', unknownAction(state, command.action));
       }
       const legal = legality(state, id, action);
       if (!legal.ok) return reject(legal.code, legal.reason, { actor: id, action: action.id });
@@ -387,7 +388,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (c.cs.used.action)
         return reject('action/used', `Readying takes ${c.name}'s action, which is already used this turn.`);
       const action = catalog(state).find((x) => x.id === command.action);
-      if (!action) return reject('action/unknown', `"${String(command.action)}" is not in the catalog.`);
+      if (!action) return reject('action/unknown', unknownAction(state, command.action));
       return [
         { type: 'classic/readied', combatant: id, action: action.id, trigger: command.trigger as string },
         ...advance(ctx),

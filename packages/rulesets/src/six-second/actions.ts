@@ -129,7 +129,7 @@ export function act(ctx: Ctx, command: Command): Decision {
   if (!action) {
     return reject(
       'action/unknown',
-      `"${String(command.action)}" is not in this encounter's catalog. Try: ${catalog.map((x) => x.id).join(', ')}.`,
+      `There is no action "${String(command.action)}" here; pick one of ${catalog.map((x) => x.name).join(', ')}.`,
     );
   }
   let seconds = secondsOf(action);
@@ -138,13 +138,13 @@ export function act(ctx: Ctx, command: Command): Decision {
     if (!isVariable(action) && command.seconds !== seconds) {
       return reject(
         'action/fixed-seconds',
-        `${action.name} takes ${s(seconds)}; only actions marked "or longer" take a declared time. The GM can change its time with the option actionSeconds.`,
+        `${action.name} takes ${s(seconds)}; only actions marked "or longer" take a declared time. The GM can change its time in the options (seconds per action).`,
       );
     }
     if (command.seconds < seconds) {
       return reject(
         'action/too-short',
-        `${action.name} takes at least ${s(seconds)}; declare ${s(seconds)} or more.`,
+        `${action.name} takes at least ${s(seconds)}; enter ${s(seconds)} or more as its Seconds.`,
       );
     }
     seconds = command.seconds;

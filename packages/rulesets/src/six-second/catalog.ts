@@ -1,4 +1,10 @@
-import { type ActionDef, type JsonObject, type Rejection, reject } from '@roundkeeper/engine';
+import {
+  type ActionDef,
+  type ActionParamRef,
+  type JsonObject,
+  type Rejection,
+  reject,
+} from '@roundkeeper/engine';
 import { z } from 'zod';
 import type { State } from './types.js';
 
@@ -7,6 +13,15 @@ import type { State } from './types.js';
  * Actions / Time Taken" lost its number, so this is Roundkeeper's default (see docs/rulesets/six-second.md).
  */
 type Source = 'text' | 'default';
+
+/** What an action takes beyond its actor: whom it is against, a spell's delay, a longer time. */
+const PARAMS: Record<string, ActionParamRef[]> = {
+  'cast-spell': ['target', 'delay', 'effect'],
+  combo: ['target'],
+  'melee-attack': ['target'],
+  'ranged-attack': ['target'],
+  run: ['seconds'],
+};
 
 const a = (
   id: string,
@@ -24,6 +39,7 @@ const a = (
   tags: seconds === 0 ? ['0SA'] : [`${seconds}SA`],
   text,
   data: { seconds, source, ...extra },
+  ...(PARAMS[id] ? { params: PARAMS[id] } : {}),
 });
 
 /** The default catalog. Every time is editable per encounter (option `actionSeconds`, or custom actions). */

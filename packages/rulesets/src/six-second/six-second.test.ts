@@ -5,6 +5,7 @@ import {
   type EncounterState,
   type EngineEvent,
   isRejection,
+  legalActions,
   parseScenario,
   renderTimelineAscii,
   runScenario,
@@ -613,9 +614,19 @@ describe('001 Example Actions: a default catalog (the table lost its numbers), G
     expect(refused(enc, { type: 'act', actor: 'ana', action: 'move', seconds: 2 }).code).toBe(
       'action/fixed-seconds',
     );
-    expect(refused(enc, { type: 'act', actor: 'ana', action: 'run', seconds: 1 }).code).toBe(
-      'action/too-short',
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'run', seconds: 1 }).message).toBe(
+      'Run (or longer) takes at least 3 s; enter 3 s or more as its Seconds.',
     );
+  });
+
+  it('the palette asks Run for its Seconds and a spell for its target, delay and effect, by their labels', () => {
+    const enc = started();
+    const params = (id: string) =>
+      legalActions(enc.state, 'ana', registry)
+        .find((l) => l.action.id === id)
+        ?.params?.map((p) => p.label);
+    expect(params('run')).toEqual(['Seconds']);
+    expect(params('cast-spell')).toEqual(['Target', 'Delay (seconds)', 'Effect']);
   });
 });
 

@@ -234,7 +234,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (units === 0) {
         return fail(
           'move/no-units',
-          `Moving 0 Units is no movement; give units (1 Mark per Unit, at most ${Math.max(0, Math.min(cs.marksLeft, landLeft))} now).`,
+          `Moving 0 Units is no movement; enter the Units to move (1 Mark per Unit, at most ${Math.max(0, Math.min(cs.marksLeft, landLeft))} now).`,
         );
       }
       landSpeedUnits = units;
@@ -273,7 +273,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (movedIntoMelee && !cs.meleeSet) {
         return fail(
           'set/required',
-          `${name} moved this Round and must Set (Quarter Action, 5 Marks) before attacking in melee, unless an ability Sets automatically or someone moved into melee with ${name} (then say ${name} is defending).`,
+          `${name} moved this Round and must Set (Quarter Action, 5 Marks) before attacking in melee, unless an ability Sets automatically or someone moved into melee with ${name} (then tick Defending).`,
         );
       }
       // "the Round they move into Combat is limited to a single attack".
@@ -300,7 +300,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (p.castingTime === undefined) {
         return fail(
           'cast/casting-time',
-          `Give the spell's Casting Time in Marks so Roundkeeper knows when it goes off.`,
+          `Enter the Casting Time (Marks) so Roundkeeper knows when the spell goes off.`,
         );
       }
       if (cs.casting) {
@@ -315,7 +315,7 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
       if (p.castingTime > MAX_CASTING_TIME) {
         return fail(
           'cast/casting-time',
-          `A Casting Time of ${p.castingTime} Marks is more than ${MAX_CASTING_TIME / MARKS_PER_ROUND} Rounds, the longest Roundkeeper follows; give at most ${MAX_CASTING_TIME} Marks (and fizzle or recast it later if the ritual runs longer).`,
+          `A Casting Time of ${p.castingTime} Marks is more than ${MAX_CASTING_TIME / MARKS_PER_ROUND} Rounds, the longest Roundkeeper follows; enter at most ${MAX_CASTING_TIME} Marks (and Fizzle the spell or recast it later if the ritual runs longer).`,
         );
       }
       // 000 Setting: "Before using the Combat Casting Skill."

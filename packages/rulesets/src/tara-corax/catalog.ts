@@ -1,4 +1,4 @@
-import { type ActionDef, type Rejection, reject } from '@roundkeeper/engine';
+import { type ActionDef, type ActionParamRef, type Rejection, reject } from '@roundkeeper/engine';
 import { z } from 'zod';
 import { CATEGORY_MARKS, type Category } from './marks.js';
 
@@ -14,6 +14,18 @@ export type ActionRule =
   | 'channel'
   | 'break-channel'
   | 'combat-casting-move';
+
+/** What each action takes beyond its actor: whom an attack or a spell is against, and what its rule reads. */
+const PARAMS: Record<string, ActionParamRef[]> = {
+  'combat-casting-move': ['units', 'check'],
+  'melee-attack': ['target', 'defending'],
+  'ranged-attack': ['target', 'throwing'],
+  'desperate-shot': ['target', 'faces'],
+  cast: [{ name: 'castingTime', required: true }, 'spell', 'target', 'combatCasting'],
+  maneuver: ['target'],
+  'attacking-item': ['target'],
+  move: ['units'],
+};
 
 const act = (
   id: string,
@@ -31,6 +43,7 @@ const act = (
   tags: [category, ...tags],
   text,
   data: { category, rule, ...extra },
+  ...(PARAMS[id] ? { params: PARAMS[id] } : {}),
 });
 
 /** 000 "Actions in Combat": every example of each kind, plus the actions with their own rules. */
@@ -153,6 +166,7 @@ export const TARA_CATALOG: ActionDef[] = [
     tags: ['move'],
     text: 'Move 1 Unit per Mark, up to Land Speed per Round.',
     data: { category: 'move', rule: 'move' },
+    params: PARAMS.move!,
   },
   // Channeling: all of the Round's Initiative.
   {

@@ -2,11 +2,13 @@ import {
   actorField,
   type Command,
   cannotStart,
+  combatantField,
   combatantOf,
   compareInstants,
   type DecideContext,
   type Decision,
   type EngineEvent,
+  humanize,
   type Instant,
   isRejection,
   type LegalAction,
@@ -54,57 +56,76 @@ type Ctx = DecideContext<TaraTypes>;
 const actor = actorField();
 const rollRequest = {
   delay: z
-    .record(actorField(), z.enum(['up', 'down']))
+    .record(
+      actorField(),
+      z.enum(['up', 'down']).meta({
+        label: 'Half the roll rounded',
+        choices: { up: 'Up', down: 'Down' },
+      }),
+    )
     .optional()
-    .describe('Combatants delaying this Round (announced with the roll), and how half the roll is rounded.'),
+    .meta({
+      label: 'Delaying this Round',
+      description: 'Announced with the roll; half the roll, rounded up or down.',
+    }),
   rolls: z
-    .record(actorField(), z.number().int().min(1).max(100))
+    .record(actorField(), z.number().int().min(1).max(100).meta({ label: 'Rolled' }))
     .optional()
-    .describe('Initiative dice rolled at the table (the d10 plus any extra d10s), by combatant.'),
+    .meta({
+      label: 'Initiative rolled at the table',
+      description: 'The d10 plus any extra d10s; the others are rolled.',
+    }),
 };
 
 const commands = {
-  start: z.object(rollRequest),
-  next: z.object(rollRequest),
-  act: z.object({
-    actor,
-    action: z.string().min(1).max(64),
-    units: z.number().int().min(0).max(100).optional().describe('Units to move.'),
-    castingTime: z
-      .number()
-      .int()
-      .min(1)
-      .optional()
-      .describe(
-        'The spell’s Casting Time in Marks; longer than the Marks left, it carries over into as many Rounds as it takes.',
-      ),
-    spell: z.string().min(1).max(80).optional(),
-    target: z.string().min(1).max(64).optional(),
-    throwing: z.boolean().optional().describe('A throwing weapon: no Set needed to attack at range.'),
-    defending: z
-      .boolean()
-      .optional()
-      .describe(
-        'Someone moved into melee with this character: as the defender, no Set is needed and the full set of melee attacks applies.',
-      ),
-    combatCasting: z
-      .boolean()
-      .optional()
-      .describe('Cast using the Combat Casting Skill (needs a Set first).'),
-    check: z
-      .number()
-      .int()
-      .min(0)
-      .max(100)
-      .optional()
-      .describe('A Skill Check total (Combat Casting movement).'),
-    faces: z
-      .array(z.number().int().min(1).max(100))
-      .max(10)
-      .optional()
-      .describe('Attack dice rolled at the table.'),
+  start: z
+    .object(rollRequest)
+    .meta({ label: 'Start the fight', description: 'Roll Initiative and begin round 1.', gm: true }),
+  next: z.object(rollRequest).meta({
+    label: 'Next',
+    description: 'Go to the next Mark; at the end of the Round, roll Initiative for the next one.',
   }),
-  fizzle: z.object({ actor }).meta({ label: 'Fizzle the spell', gm: true }),
+  act: z
+    .object({
+      actor,
+      action: z.string().min(1).max(64).meta({ label: 'Action', hidden: true }),
+      units: z.number().int().min(0).max(100).optional().meta({ label: 'Units to move' }),
+      castingTime: z.number().int().min(1).optional().meta({
+        label: 'Casting Time (Marks)',
+        description: 'Longer than the Marks left, the spell carries over into as many Rounds as it takes.',
+      }),
+      spell: z.string().min(1).max(80).optional().meta({ label: 'Spell' }),
+      target: combatantField('Target').optional(),
+      throwing: z
+        .boolean()
+        .optional()
+        .meta({ label: 'Throwing weapon', description: 'No Set needed to attack at range.' }),
+      defending: z.boolean().optional().meta({
+        label: 'Defending',
+        description:
+          'Someone moved into melee with this character: no Set is needed and the full set of melee attacks applies.',
+      }),
+      combatCasting: z.boolean().optional().meta({
+        label: 'With Combat Casting',
+        description: 'Cast using the Combat Casting Skill (needs a Set first).',
+      }),
+      check: z
+        .number()
+        .int()
+        .min(0)
+        .max(100)
+        .optional()
+        .meta({ label: 'Combat Casting Check', description: 'The Skill Check total: 1 Unit per 3 over 2.' }),
+      faces: z
+        .array(z.number().int().min(1).max(100))
+        .max(10)
+        .optional()
+        .meta({ label: 'Attack dice', description: 'Rolled at the table; left empty, they are rolled.' }),
+    })
+    .meta({ label: 'Take an action', description: "One of the catalog's actions, at the current Mark." }),
+  fizzle: z
+    .object({ actor: actorField('Combatant') })
+    .meta({ label: 'Fizzle the spell', description: 'The spell being cast does not go off.', gm: true }),
 };
 
 function checkRequest(state: TaraState, req: RollRequest): Rejection | undefined {
@@ -120,7 +141,7 @@ function noRollToGive(state: TaraState, req: RollRequest, round: number): Reject
     return undefined;
   return reject(
     'initiative/no-roll',
-    `Round ${round} is played Very Simply: nobody rolls Initiative, the score is the Initiative characteristic (rounded up) plus modifiers. Send it without rolls, or change roundMode to full or simple first.`,
+    `Round ${round} is played Very Simply: nobody rolls Initiative, the score is the Initiative characteristic (rounded up) plus modifiers. Leave the rolls empty, or change the Round mode option to Full or Simple first.`,
   );
 }
 
@@ -184,7 +205,7 @@ function decide(ctx: Ctx, command: Command): Decision {
       if (!action) {
         return reject(
           'action/unknown',
-          `"${String(command.action)}" is not an action here. Try: ${catalog.map((a) => a.id).join(', ')}.`,
+          `There is no action "${String(command.action)}" here; pick one of ${catalog.map((a) => a.name).join(', ')}.`,
         );
       }
       const params = command as unknown as ActParams;
@@ -381,7 +402,7 @@ export const taraCorax: Ruleset<TaraTypes> = {
     if (changed.length === 0) return undefined;
     return reject(
       'options/mid-round',
-      `Options change between Rounds: round ${state.round} is under way. Press Next until it ends, then change ${changed.join(', ')}.`,
+      `Options change between Rounds: round ${state.round} is under way. Press Next until it ends, then change ${changed.map((k) => humanize(k).toLowerCase()).join(', ')}.`,
     );
   },
   present: taraPresent,

@@ -2,6 +2,7 @@ import {
   type EncounterLog,
   isRejection,
   EncounterLog as Log,
+  legalActions,
   renderTimelineAscii,
   scriptedDice,
   view,
@@ -151,7 +152,7 @@ describe('000 Round modes: Full Round, Simple Round, Very Simply (switchable bet
     const r = refused(enc, { type: 'start', rolls: { ana: 7 } });
     expect(r.code).toBe('initiative/no-roll');
     expect(r.message).toBe(
-      'Round 1 is played Very Simply: nobody rolls Initiative, the score is the Initiative characteristic (rounded up) plus modifiers. Send it without rolls, or change roundMode to full or simple first.',
+      'Round 1 is played Very Simply: nobody rolls Initiative, the score is the Initiative characteristic (rounded up) plus modifiers. Leave the rolls empty, or change the Round mode option to Full or Simple first.',
     );
     must(enc, { type: 'start' });
     endRound(enc);
@@ -240,13 +241,28 @@ describe('000 Budget: Free 0, Quarter 5, Half 10, Full 15, movement 1 Mark per U
     must(enc, { type: 'act', actor: 'ana', action: 'concentration-skill' });
   });
 
+  it('Cast a Spell asks for its Casting Time in Marks, and without it is refused by that name', () => {
+    const enc = fight({ ana: { initiative: 10 } });
+    must(enc, { type: 'start', rolls: { ana: 3 } });
+    const cast = legalActions(enc.state, 'ana', registry).find((l) => l.action.id === 'cast')!;
+    expect(cast.params?.map((p) => [p.label, p.type, p.required])).toEqual([
+      ['Casting Time (Marks)', 'integer', true],
+      ['Spell', 'text', false],
+      ['Target', 'combatant', false],
+      ['With Combat Casting', 'boolean', false],
+    ]);
+    expect(refused(enc, { type: 'act', actor: 'ana', action: 'cast' }).message).toBe(
+      'Enter the Casting Time (Marks) so Roundkeeper knows when the spell goes off.',
+    );
+  });
+
   it('Carry Over: a Casting Time over ten Rounds is refused with a sentence, not a schema message', () => {
     const enc = fight({ ana: { initiative: 10 } });
     must(enc, { type: 'start', rolls: { ana: 3 } });
     const r = refused(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 301 });
     expect(r.code).toBe('cast/casting-time');
     expect(r.message).toBe(
-      'A Casting Time of 301 Marks is more than 10 Rounds, the longest Roundkeeper follows; give at most 300 Marks (and fizzle or recast it later if the ritual runs longer).',
+      'A Casting Time of 301 Marks is more than 10 Rounds, the longest Roundkeeper follows; enter at most 300 Marks (and Fizzle the spell or recast it later if the ritual runs longer).',
     );
     must(enc, { type: 'act', actor: 'ana', action: 'cast', castingTime: 300 });
     expect(cs(enc, 'ana').carryOver).toBe(287);
@@ -290,7 +306,9 @@ describe('000 Budget: Free 0, Quarter 5, Half 10, Full 15, movement 1 Mark per U
     must(enc, { type: 'start', rolls: { ana: 5 } });
     const r = refused(enc, { type: 'act', actor: 'ana', action: 'move', units: 0 });
     expect(r.code).toBe('move/no-units');
-    expect(r.message).toBe('Moving 0 Units is no movement; give units (1 Mark per Unit, at most 10 now).');
+    expect(r.message).toBe(
+      'Moving 0 Units is no movement; enter the Units to move (1 Mark per Unit, at most 10 now).',
+    );
     const volley = must(enc, { type: 'act', actor: 'ana', action: 'ranged-attack' });
     expect(volley.filter((e) => e.event.type === 'tara/attack')).toHaveLength(1);
     expect(st(enc).agenda.filter((e) => e.kind === 'attack')).toHaveLength(2);
@@ -647,7 +665,7 @@ describe('000 Setting', () => {
     must(enc, { type: 'next' });
     const r = refused(enc, { type: 'act', actor: 'ana', action: 'melee-attack' });
     expect(r.code).toBe('set/required');
-    expect(r.message).toContain('someone moved into melee with Ana (then say Ana is defending)');
+    expect(r.message).toContain('someone moved into melee with Ana (then tick Defending)');
     const entries = must(enc, { type: 'act', actor: 'ana', action: 'melee-attack', defending: true });
     expect(entries.filter((e) => e.event.type === 'tara/attack')).toHaveLength(1);
     const line = describeTaraEvent(entries.find((e) => e.event.type === 'tara/acted')!.event, st(enc));
