@@ -51,10 +51,22 @@ export interface RulesetInfo {
 export interface PlayerLink {
   combatant: string;
   name: string;
-  url: string;
-  token: string;
+  /** Absent once the GM revoked the link (until it is rotated). */
+  url?: string;
+  token?: string;
   allowed: string[];
+  revoked?: true;
 }
+
+/** The links of an encounter as the GM lists them; a revoked table link is null. */
+export interface EncounterLinks {
+  gm: string;
+  table: string | null;
+  players: PlayerLink[];
+}
+
+/** A link the GM revokes or rotates. */
+export type LinkName = { link: 'gm' } | { link: 'table' } | { link: 'player'; combatant: string };
 
 async function call<T>(method: string, path: string, token: string | null, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {};
@@ -127,11 +139,13 @@ export const api = {
     call<unknown>('PATCH', `/api/encounters/${enc(id)}`, token, body),
   remove: (id: string, token: string) => call<void>('DELETE', `/api/encounters/${enc(id)}`, token),
   links: (id: string, token: string) =>
-    call<{ gm: string; table: string; players: PlayerLink[] }>(
-      'GET',
-      `/api/encounters/${enc(id)}/links`,
-      token,
-    ),
+    call<EncounterLinks>('GET', `/api/encounters/${enc(id)}/links`, token),
+  /** Revokes the table's or a player's link: its token opens nothing from now on. */
+  revokeLink: (id: string, token: string, name: LinkName) =>
+    call<EncounterLinks>('POST', `/api/encounters/${enc(id)}/links/revoke`, token, name),
+  /** Replaces a link with a new one; rotating the GM's gives a new GM token (and new tokens for all). */
+  rotateLink: (id: string, token: string, name: LinkName) =>
+    call<EncounterLinks & { token: string }>('POST', `/api/encounters/${enc(id)}/links/rotate`, token, name),
   exportScenario: async (id: string, token: string, format: 'json' | 'yaml'): Promise<string> => {
     const res = await fetch(`/api/encounters/${enc(id)}/export?format=${format}`, {
       headers: { authorization: `Bearer ${token}` },

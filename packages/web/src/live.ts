@@ -87,6 +87,17 @@ export function useEncounter(id: string, token: string) {
             }));
             break;
           }
+          case 'revoked':
+            // The GM revoked or replaced this link: no reconnecting with it.
+            closed = true;
+            setLive((l) => ({
+              ...l,
+              status: 'error',
+              error: 'The GM revoked this link or replaced it with a new one: ask the GM for your new link.',
+              connected: false,
+            }));
+            ws.close();
+            break;
           case 'deleted':
             closed = true;
             setLive((l) => ({ ...l, status: 'deleted', connected: false }));
