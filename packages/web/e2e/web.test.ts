@@ -162,9 +162,9 @@ describe('web app end to end', () => {
           if (!playerActed && (await actorLine(gm)).startsWith('Ana')) {
             await expect.poll(() => actorLine(player)).toContain('Ana');
             if (ruleset === 'opend6') {
-              const declare = player.getByRole('form', { name: 'Declare' });
-              await declare.getByLabel('Actions').fill('1');
-              await declare.getByRole('button', { name: 'Declare for Ana' }).click();
+              const declare = player.getByRole('form', { name: 'Declare actions' });
+              await declare.getByLabel('Actions this round').fill('1');
+              await declare.getByRole('button', { name: 'Declare actions for Ana' }).click();
               await expect.poll(() => player.getByTestId('status').textContent()).toContain('Done');
             }
             await playerActs(player, gm);
@@ -251,8 +251,8 @@ describe('web app end to end', () => {
       // Once declared, the actions open and the sentence goes.
       const other = page.getByRole('form', { name: 'Other commands' });
       await other.getByLabel('Command').selectOption('declare');
-      await other.getByLabel('Actions').fill('1');
-      await other.getByRole('button', { name: /^Declare for / }).click();
+      await other.getByLabel('Actions this round').fill('1');
+      await other.getByRole('button', { name: /^Declare actions for / }).click();
       await expect.poll(() => palette.getByTestId('palette-reason').count()).toBe(0);
     } finally {
       await ctx.close();

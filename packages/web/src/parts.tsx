@@ -305,7 +305,8 @@ export function Palette({
   const onAct = useCallback(
     (l: LegalAction) => {
       const given = givenFor(l, latest.current.target);
-      if (missingParams(l.params ?? [], given).length) openForm(l);
+      // An action that is not available now is sent as it is: the answer is why, not a form to fill.
+      if (l.enabled && missingParams(l.params ?? [], given).length) openForm(l);
       else void go(l, given);
     },
     [go, openForm],
