@@ -121,7 +121,7 @@ describe('a GM session, end to end', () => {
             const take = phone.getByRole('region', { name: 'Take the planned action' });
             const legal = phone.locator('section.palette button.action:not(.unavailable)');
             if ((await take.count()) > 0) {
-              await take.getByRole('button', { name: /^Act/ }).click();
+              await take.getByRole('button', { name: /^Take my action/ }).click();
               await expect.poll(() => text(phone, 'status')).toMatch(/^Done/);
             } else if ((await legal.count()) > 0) {
               await legal.first().click();
