@@ -48,7 +48,16 @@ export const classicStats = z.object({
     .min(-20)
     .max(50)
     .default(0)
+    .meta({ label: 'Initiative modifier' })
     .describe('Initiative modifier (Dexterity, feats…).'),
+  armorClass: z
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .optional()
+    .meta({ label: 'Armor Class (AC)' })
+    .describe('What an attack roll must reach to hit; shown on the card for the GM to compare.'),
 });
 
 export interface ClassicCombatant {

@@ -10,15 +10,16 @@ export const classicPresent: Presentation<ClassicTypes> = {
     {
       name: 'Goblin',
       hp: 7,
-      stats: { initiative: 2 },
+      stats: { initiative: 2, armorClass: 15 },
       notes: 'Nimble Escape: Disengage or Hide as a bonus action.',
     },
-    { name: 'Orc', hp: 15, stats: { initiative: 1 } },
-    { name: 'Ogre', hp: 59, stats: { initiative: -1 } },
-    { name: 'Bandit captain', hp: 65, stats: { initiative: 3 } },
+    { name: 'Orc', hp: 15, stats: { initiative: 1, armorClass: 13 } },
+    { name: 'Ogre', hp: 59, stats: { initiative: -1, armorClass: 11 } },
+    { name: 'Bandit captain', hp: 65, stats: { initiative: 3, armorClass: 15 } },
   ],
   gauges(_state, c) {
     const out: Gauge[] = [];
+    if (c.stats.armorClass !== undefined) out.push({ label: 'AC', value: String(c.stats.armorClass) });
     if (c.cs.initiative !== null) out.push({ label: 'Initiative', value: String(c.cs.initiative) });
     const left = (Object.keys(SLOT_WORDS) as (keyof typeof SLOT_WORDS)[])
       .filter((slot) => !c.cs.used[slot])
