@@ -1,6 +1,7 @@
 import type { EncounterState, LogEntry } from '@roundkeeper/engine';
 import pg from 'pg';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
+import { type EncounterRow, type LinkRow, toLink, toRecord } from './rows.js';
 import {
   type CommandRecord,
   type CreatureRecord,
@@ -15,52 +16,6 @@ import {
  * when the events are committed, and never for a rolled-back append). Payload: `PostgresChange` JSON.
  */
 export const POSTGRES_CHANNEL = 'roundkeeper_changes';
-
-interface EncounterRow {
-  id: string;
-  name: string;
-  ruleset: string;
-  status: 'active' | 'archived';
-  created_at: string;
-  updated_at: string;
-  seq: number;
-  origin: string;
-}
-
-interface LinkRow {
-  hash: string;
-  encounter_id: string;
-  role: LinkRecord['role'];
-  combatants: string;
-  allowed: string;
-  label: string;
-  created_at: string;
-  generation: number;
-  revoked: boolean;
-}
-
-const toRecord = (r: EncounterRow): EncounterRecord => ({
-  id: r.id,
-  name: r.name,
-  ruleset: r.ruleset,
-  status: r.status,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  seq: r.seq,
-  origin: JSON.parse(r.origin),
-});
-
-const toLink = (r: LinkRow): LinkRecord => ({
-  hash: r.hash,
-  encounterId: r.encounter_id,
-  role: r.role,
-  combatants: JSON.parse(r.combatants),
-  allowed: JSON.parse(r.allowed),
-  label: r.label,
-  createdAt: r.created_at,
-  ...(r.generation ? { generation: r.generation } : {}),
-  ...(r.revoked ? { revoked: true as const } : {}),
-});
 
 /** Where a connection string points, without its password (for messages and logs). */
 function where(connectionString: string): string {

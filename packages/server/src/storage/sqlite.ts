@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { EncounterState, LogEntry } from '@roundkeeper/engine';
 import Database from 'better-sqlite3';
 import { MIGRATIONS } from './migrations.js';
+import { type EncounterRow, type LinkRow, toLink, toRecord } from './rows.js';
 import {
   type CommandRecord,
   type CreatureRecord,
@@ -11,52 +12,6 @@ import {
   type Storage,
   StorageConflictError,
 } from './storage.js';
-
-interface EncounterRow {
-  id: string;
-  name: string;
-  ruleset: string;
-  status: 'active' | 'archived';
-  created_at: string;
-  updated_at: string;
-  seq: number;
-  origin: string;
-}
-
-interface LinkRow {
-  hash: string;
-  encounter_id: string;
-  role: LinkRecord['role'];
-  combatants: string;
-  allowed: string;
-  label: string;
-  created_at: string;
-  generation: number;
-  revoked: number;
-}
-
-const toRecord = (r: EncounterRow): EncounterRecord => ({
-  id: r.id,
-  name: r.name,
-  ruleset: r.ruleset,
-  status: r.status,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  seq: r.seq,
-  origin: JSON.parse(r.origin),
-});
-
-const toLink = (r: LinkRow): LinkRecord => ({
-  hash: r.hash,
-  encounterId: r.encounter_id,
-  role: r.role,
-  combatants: JSON.parse(r.combatants),
-  allowed: JSON.parse(r.allowed),
-  label: r.label,
-  createdAt: r.created_at,
-  ...(r.generation ? { generation: r.generation } : {}),
-  ...(r.revoked ? { revoked: true as const } : {}),
-});
 
 export interface SqliteOptions {
   /** `full` (default) fsyncs every commit; `normal` survives a process crash but not a power cut. */
