@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { compareInstants } from './clock.js';
 import { coreCommandSchemas, explainZodError, isCoreCommand, unknownOptions } from './commands.js';
-import { decideCore } from './core-decide.js';
+import { decideCore, resolveExpiry } from './core-decide.js';
 import {
   DiceLimitError,
   DiceRefError,
@@ -19,6 +19,8 @@ import { notRunning } from './refusals.js';
 import type { AnyRuleset, DecideContext, RulesetRegistry } from './ruleset.js';
 import {
   type Command,
+  type Duration,
+  type EffectExpiry,
   type EncounterState,
   type EngineEvent,
   isRejection,
@@ -56,8 +58,12 @@ class Context implements DecideContext {
     readonly by: Viewer,
     dice: DiceState,
     private readonly baseSeq: number,
+    private readonly ruleset: AnyRuleset,
   ) {
     this.rng = new StateRng(dice);
+  }
+  expiry(duration: Duration): EffectExpiry | Rejection {
+    return resolveExpiry(this.state, this.ruleset, duration);
   }
   roll(expression: string, refs?: Record<string, number>, options?: RollOptions): DiceRoll {
     return rollDice(parseDice(expression), this.rng, refs, options);
@@ -191,7 +197,7 @@ function decideUnsafe(
   const valid = { ...(parsed.data as JsonObject), type: command.type } as Command;
   const unknownTarget = checkTarget(state, valid, options.by ?? { role: 'gm' });
   if (unknownTarget) return unknownTarget;
-  const ctx = new Context(state, valid, options.by ?? { role: 'gm' }, state.dice, state.seq);
+  const ctx = new Context(state, valid, options.by ?? { role: 'gm' }, state.dice, state.seq, ruleset);
   const decided = isCoreCommand(valid.type) ? decideCore(ctx, valid, ruleset) : ruleset.decide(ctx, valid);
   if (isRejection(decided)) return decided;
   return settle(ctx, ruleset, decided);

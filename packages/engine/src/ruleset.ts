@@ -9,6 +9,8 @@ import type {
   ActionDef,
   Combatant,
   Command,
+  Duration,
+  EffectExpiry,
   EncounterState,
   EngineEvent,
   LegalAction,
@@ -31,6 +33,11 @@ export interface DecideContext<T extends RulesetTypes = RulesetTypes> {
   readonly rng: Rng;
   /** A deterministic id, unique within the encounter: `${prefix}${seq}.${n}`. */
   newId(prefix: string): string;
+  /**
+   * When an effect with this duration ends, resolved now exactly as the engine's own `add-effect` does
+   * (whose turn, which round, which instant of this ruleset's clock), or why it cannot be.
+   */
+  expiry(duration: Duration): EffectExpiry | Rejection;
 }
 
 /** The clock a ruleset declares: its unit and how instants read. */

@@ -1,5 +1,5 @@
 import { type Analysis, type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
-import type { ClassicTypes } from './index.js';
+import type { ClassicTypes } from './types.js';
 
 const SLOT_WORDS = { action: 'action', bonus: 'bonus action', reaction: 'reaction' } as const;
 

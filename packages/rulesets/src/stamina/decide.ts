@@ -1,6 +1,5 @@
 import {
   type ActionDef,
-  type AnyRuleset,
   actorField,
   type Command,
   cannotStart,
@@ -9,13 +8,11 @@ import {
   compareInstants,
   type Decision,
   type Duration,
-  type EncounterState,
   type EngineEvent,
   isRejection,
   type JsonObject,
   notRunning,
   reject,
-  resolveExpiry,
   schedule,
   unknownCombatant,
   unschedule,
@@ -23,7 +20,6 @@ import {
 import { z } from 'zod';
 import { flagsOf, isAttack, kindOf } from './catalog.js';
 import { CONDITIONS, checkModifiers, type EffectData, movementPenalty } from './conditions.js';
-import { stamina } from './index.js';
 import { advance, checkInitiative, keysFrom, scheduleRound, turnEntry } from './initiative.js';
 import { catalogOf, findAction, isRefusal, planUse, type Use } from './rules.js';
 import { type Ctx, rank, refsOf, type State } from './types.js';
@@ -218,11 +214,7 @@ function effect(
   data: EffectData,
   source?: string,
 ): EngineEvent {
-  const expires = resolveExpiry(
-    ctx.state as unknown as EncounterState,
-    stamina as unknown as AnyRuleset,
-    duration,
-  );
+  const expires = ctx.expiry(duration);
   const fx: JsonObject = {
     id: ctx.newId('fx'),
     name,
