@@ -1146,29 +1146,31 @@ const Share = memo(function Share({
               </li>
             );
           })}
-          <li>
-            <button
-              type="button"
-              onClick={async () => {
-                if (
-                  !window.confirm(
-                    'Replace the GM link? This page moves to the new one, and every other link is replaced too (send the players their new links).',
-                  )
-                )
-                  return;
-                try {
-                  const rotated = await api.rotateLink(id, token, { link: 'gm' });
-                  forgetLink(token);
-                  location.assign(abs(rotated.gm));
-                } catch (e) {
-                  setError(errorMessage(e));
-                }
-              }}
-            >
-              New GM link (replaces every link)
-            </button>
-          </li>
         </ul>
+      ) : null}
+      {links ? (
+        <p>
+          <button
+            type="button"
+            onClick={async () => {
+              if (
+                !window.confirm(
+                  'Replace the GM link? This page moves to the new one, and every other link is replaced too (send the players their new links).',
+                )
+              )
+                return;
+              try {
+                const rotated = await api.rotateLink(id, token, { link: 'gm' });
+                forgetLink(token);
+                location.assign(abs(rotated.gm));
+              } catch (e) {
+                setError(errorMessage(e));
+              }
+            }}
+          >
+            New GM link (replaces every link)
+          </button>
+        </p>
       ) : null}
       {links?.table ? (
         <p className="small">
