@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { coreEventSchemas } from './events.js';
+import { coreEventSchemas, effectSchema } from './events.js';
 import type { Json, JsonObject } from './json.js';
 import { combatantsIn } from './params.js';
 import type { AnyRuleset } from './ruleset.js';
@@ -46,12 +46,6 @@ function stripNotes(c: Combatant): Combatant {
   return rest;
 }
 
-/** The combatant an effect's duration or expiry is counted on (`until-turn-end` of someone). */
-function anchorOf(value: unknown): string | undefined {
-  const combatant = (value as { combatant?: unknown } | undefined)?.combatant;
-  return typeof combatant === 'string' ? combatant : undefined;
-}
-
 /**
  * The state as a viewer may see it. Pure. The GM sees everything; the table view and players never
  * get the dice state, hidden combatants (or anything scheduled for, done by or counted on them), GM
@@ -66,7 +60,6 @@ export function view(
 ): EncounterView {
   if (viewer.role === 'gm') return state;
   const hidden = hiddenFrom(state, viewer, everHidden);
-  const names = (id: string | undefined) => id !== undefined && hidden.has(id);
   const combatants: Record<string, Combatant> = {};
   for (const [id, c] of Object.entries(state.combatants)) if (!hidden.has(id)) combatants[id] = stripNotes(c);
   const redacted: EncounterState = {
@@ -76,10 +69,8 @@ export function view(
     agenda: state.agenda.filter(
       (a) => (!a.secret || controls(viewer, a.combatant)) && !(a.combatant && hidden.has(a.combatant)),
     ),
-    effects: state.effects.filter(
-      (e) =>
-        !names(e.target) && !names(e.source) && !names(anchorOf(e.duration)) && !names(anchorOf(e.expires)),
-    ),
+    // By the effect's declaration, as events are: its target, its source, whose turns it is counted on.
+    effects: state.effects.filter((e) => !combatantsIn(effectSchema, e).some((id) => hidden.has(id))),
     current: state.current && hidden.has(state.current) ? null : state.current,
     gmNotes: [],
   };

@@ -22,19 +22,25 @@ function partyOf(ruleset: string): {
   return { options: s.options ?? {}, combatants: s.combatants };
 }
 
+/** A ruleset's first example's party, a PC among them, and a hidden NPC with a distinctive id. */
+function withHiddenSpy(ruleset: string): { enc: EncounterLog; pc: string } {
+  const { options, combatants } = partyOf(ruleset);
+  const enc = EncounterLog.create(
+    { id: 'spy', name: 'Spy', ruleset, options, dice: seededDice(1) },
+    rulesets,
+  );
+  if (isRejection(enc)) throw new Error(enc.message);
+  for (const combatant of combatants) must(enc, { type: 'add-combatant', combatant });
+  const npc = combatants.find((c) => c.side !== 'pc') ?? combatants[0]!;
+  const pc = enc.state.roster.find((id) => enc.state.combatants[id]!.side === 'pc')!;
+  must(enc, { type: 'add-combatant', combatant: { ...npc, id: 'spyzq', name: 'Spyzq', hidden: true } });
+  return { enc, pc };
+}
+
 describe('a hidden combatant removed from the fight stays hidden in the state', () => {
   for (const ruleset of Object.keys(rulesets)) {
     it(`${ruleset}: an effect it caused does not name it to the table or a player`, () => {
-      const { options, combatants } = partyOf(ruleset);
-      const enc = EncounterLog.create(
-        { id: 'leak', name: 'Leak', ruleset, options, dice: seededDice(1) },
-        rulesets,
-      );
-      if (isRejection(enc)) throw new Error(enc.message);
-      for (const combatant of combatants) must(enc, { type: 'add-combatant', combatant });
-      const npc = combatants.find((c) => c.side !== 'pc') ?? combatants[0]!;
-      const pc = enc.state.roster.find((id) => enc.state.combatants[id]!.side === 'pc')!;
-      must(enc, { type: 'add-combatant', combatant: { ...npc, id: 'spyzq', name: 'Spyzq', hidden: true } });
+      const { enc, pc } = withHiddenSpy(ruleset);
       must(enc, {
         type: 'add-effect',
         target: pc,
@@ -59,16 +65,7 @@ describe('a hidden combatant removed from the fight stays hidden in the state', 
 describe('an effect counted on a hidden combatant’s turns', () => {
   for (const ruleset of Object.keys(rulesets)) {
     it(`${ruleset}: is not shown to the table, in the state or the log, even with no source`, () => {
-      const { options, combatants } = partyOf(ruleset);
-      const enc = EncounterLog.create(
-        { id: 'anchor', name: 'Anchor', ruleset, options, dice: seededDice(1) },
-        rulesets,
-      );
-      if (isRejection(enc)) throw new Error(enc.message);
-      for (const combatant of combatants) must(enc, { type: 'add-combatant', combatant });
-      const npc = combatants.find((c) => c.side !== 'pc') ?? combatants[0]!;
-      const pc = enc.state.roster.find((id) => enc.state.combatants[id]!.side === 'pc')!;
-      must(enc, { type: 'add-combatant', combatant: { ...npc, id: 'spyzq', name: 'Spyzq', hidden: true } });
+      const { enc, pc } = withHiddenSpy(ruleset);
       must(enc, {
         type: 'add-effect',
         target: pc,
