@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { BinaryBitmap, HybridBinarizer, QRCodeReader, RGBLuminanceSource } from '@zxing/library';
 import type { Browser } from 'playwright-core';
 import pngjs from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { api, type ServerProcess, startServerProcess } from '../../server/src/test-process.js';
 import { ensureBuilt, launchBrowser, shots } from './harness.js';
 
@@ -12,18 +14,19 @@ import { ensureBuilt, launchBrowser, shots } from './harness.js';
  * link in the pixels the screen shows — a link at the address phones reach, not the laptop's loopback.
  */
 
-/** What a phone's camera app reads: the QR code in a PNG of the screen. */
-function readQrCode(png: Buffer): string {
+/**
+ * What a phone's camera app reads: the QR code in a PNG of the screen, decoded by ZXing's C++ reader (the
+ * decoder phone apps embed; the pure-JavaScript port misses some valid codes). The WebAssembly comes from
+ * the installed package, not the network.
+ */
+async function readQrCode(png: Buffer): Promise<string> {
   const image = pngjs.PNG.sync.read(png);
-  const luminance = new Uint8ClampedArray(image.width * image.height);
-  for (let i = 0; i < luminance.length; i++) {
-    const [r, g, b] = [image.data[i * 4]!, image.data[i * 4 + 1]!, image.data[i * 4 + 2]!];
-    luminance[i] = Math.round((r * 299 + g * 587 + b * 114) / 1000);
-  }
-  const bitmap = new BinaryBitmap(
-    new HybridBinarizer(new RGBLuminanceSource(luminance, image.width, image.height)),
+  const found = await readBarcodes(
+    { data: new Uint8ClampedArray(image.data), width: image.width, height: image.height, colorSpace: 'srgb' },
+    { formats: ['QRCode'] },
   );
-  return new QRCodeReader().decode(bitmap).getText();
+  expect(found.length, 'one QR code in the picture').toBe(1);
+  return found[0]!.text;
 }
 
 let server: ServerProcess;
@@ -31,6 +34,8 @@ let browser: Browser;
 
 beforeAll(async () => {
   ensureBuilt();
+  const wasm = createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm');
+  prepareZXingModule({ overrides: { wasmBinary: readFileSync(wasm).buffer as ArrayBuffer } });
   server = await startServerProcess(undefined, ['--rate-limit', '0', '--lan']);
   browser = await launchBrowser();
 }, 120_000);
@@ -53,7 +58,7 @@ describe('share links as QR codes', () => {
         ],
       })
     ).body as { encounter: { id: string }; tokens: { gm: string } };
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 2 });
     await page.goto(`${server.url}/e/${created.encounter.id}?token=${created.tokens.gm}`);
     const share = page.getByRole('region', { name: 'Share and export' });
     await share.getByRole('button', { name: 'Show links' }).click();
@@ -68,7 +73,7 @@ describe('share links as QR codes', () => {
       const href = (await item.locator('a').getAttribute('href'))!;
       const code = item.getByRole('img', { name: /^QR code of / });
       await code.scrollIntoViewIfNeeded();
-      const text = readQrCode(await code.screenshot());
+      const text = await readQrCode(await code.screenshot());
       expect(text).toBe(href);
       if (lanOrigin) expect(href.startsWith(`${lanOrigin}/e/`)).toBe(true);
       decoded.push(text);
