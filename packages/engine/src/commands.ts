@@ -158,3 +158,14 @@ export function unknownOptions(schema: z.ZodType, input: unknown, rulesetName: s
   const list = unknown.map((k) => `"${k}"`).join(', ');
   return `${rulesetName} has no option ${list}. Its options: ${Object.keys(shape).join(', ') || 'none'}.`;
 }
+
+/**
+ * The commands a record of schemas declares, as a union discriminated by `type`, each with its fields as
+ * validated (defaults applied): what `decide` receives after the engine has checked the command.
+ */
+export type CommandOf<S extends Record<string, z.ZodType>> = {
+  [K in keyof S & string]: { type: K } & z.output<S[K]>;
+}[keyof S & string];
+
+/** One of the engine's own commands, validated. */
+export type CoreCommand = CommandOf<typeof coreCommandSchemas>;

@@ -106,3 +106,14 @@ export const coreEventSchemas = {
 } as const;
 
 export type CoreEventSchemas = typeof coreEventSchemas;
+
+/**
+ * The events a record of schemas declares, as a union discriminated by `type`: what a ruleset's `evolve`,
+ * `react` and `describeEvent` switch on, each branch with its fields typed by its schema.
+ */
+export type EventOf<S extends Record<string, z.ZodType>> = {
+  [K in keyof S & string]: { type: K } & z.output<S[K]>;
+}[keyof S & string];
+
+/** One of the engine's own events. */
+export type CoreEvent = EventOf<CoreEventSchemas>;
