@@ -33,7 +33,7 @@ function* sources(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) yield* sources(path);
-    else if (/\.tsx?$/.test(name) && !/\.(test|property\.test|d)\.tsx?$/.test(name) && !/test-|fixtures/.test(name))
+    else if (/\.tsx?$/.test(name) && !/\.(test|property\.test|d)\.tsx?$/.test(name) && !/test-|fixtures/.test(name) && !path.includes('/testing/'))
       yield path;
   }
 }

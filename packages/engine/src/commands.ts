@@ -136,6 +136,11 @@ export function isCoreCommand(type: string): type is CoreCommandType {
   return Object.hasOwn(coreCommandSchemas, type);
 }
 
+/** A validated command of the engine's own (see `checkCommand`), with its fields typed. */
+export function isEngineCommand(command: { type: string }): command is CoreCommand {
+  return isCoreCommand(command.type);
+}
+
 /** One sentence from zod issues: which field, what is wrong. */
 export function explainZodError(error: z.ZodError, what: string): string {
   const parts = error.issues.slice(0, 3).map((i) => {
@@ -169,3 +174,19 @@ export type CommandOf<S extends Record<string, z.ZodType>> = {
 
 /** One of the engine's own commands, validated. */
 export type CoreCommand = CommandOf<typeof coreCommandSchemas>;
+
+/**
+ * A command's payload checked by the schema of its type: the one place where untyped input becomes a
+ * typed command. The schema for `type` accepted the payload, so together they are that branch of the union.
+ */
+export function checkCommand<S extends Record<string, z.ZodType>>(
+  schemas: S,
+  type: keyof S & string,
+  payload: unknown,
+): { command: CommandOf<S> } | { error: z.ZodError; schema: z.ZodType } {
+  const schema = schemas[type];
+  if (!schema) throw new Error(`No schema for the command "${type}".`);
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) return { error: parsed.error, schema };
+  return { command: Object.assign({ type }, parsed.data) as CommandOf<S> };
+}

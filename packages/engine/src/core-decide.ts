@@ -1,17 +1,12 @@
 import type { z } from 'zod';
-import {
-  type actionDefSchema,
-  type combatantInputSchema,
-  explainZodError,
-  unknownOptions,
-} from './commands.js';
-import type { JsonObject } from './json.js';
+import { type CoreCommand, type combatantInputSchema, explainZodError, unknownOptions } from './commands.js';
+import type { CoreEvent } from './events.js';
 import { unknownCombatant } from './refusals.js';
 import { type AnyRuleset, combatantOf, type DecideContext, type Decision } from './ruleset.js';
 import {
   type Combatant,
-  type Command,
   type Duration,
+  type Effect,
   type EffectExpiry,
   type EncounterState,
   type HitPoints,
@@ -126,29 +121,26 @@ export function resolveExpiry(
   }
 }
 
-export function decideCore(ctx: DecideContext, command: Command, ruleset: AnyRuleset): Decision {
+export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: AnyRuleset): Decision<never> {
   const state = ctx.state;
-  const need = (id: unknown): Combatant | Rejection =>
-    combatantOf(state, String(id)) ?? unknownCombatant(state, String(id));
+  const need = (id: string): Combatant | Rejection => combatantOf(state, id) ?? unknownCombatant(state, id);
   switch (command.type) {
     case 'add-combatant': {
-      const c = buildCombatant(state, ruleset, command.combatant as CombatantInput);
+      const c = buildCombatant(state, ruleset, command.combatant);
       if (isRejection(c)) return c;
-      return [{ type: 'combatant/added', combatant: c as unknown as JsonObject }];
+      return [{ type: 'combatant/added', combatant: c }];
     }
     case 'update-combatant': {
       const c = need(command.combatant);
       if (isRejection(c)) return c;
-      const { type: _t, combatant: _c, ...rest } = command;
-      const patch: JsonObject = {};
-      for (const [k, v] of Object.entries(rest)) {
-        if (v === undefined) continue;
-        if (k === 'stats') {
-          const stats = ruleset.statsSchema.safeParse({ ...c.stats, ...(v as JsonObject) });
-          if (!stats.success)
-            return reject('combatant/invalid-stats', explainZodError(stats.error, `sheet of ${c.name}`));
-          patch.stats = stats.data;
-        } else patch[k] = v as JsonObject[string];
+      const { type: _t, combatant: _c, stats, ...rest } = command;
+      const patch: Extract<CoreEvent, { type: 'combatant/updated' }>['patch'] = {};
+      for (const [k, v] of Object.entries(rest)) if (v !== undefined) Object.assign(patch, { [k]: v });
+      if (stats !== undefined) {
+        const checked = ruleset.statsSchema.safeParse({ ...c.stats, ...stats });
+        if (!checked.success)
+          return reject('combatant/invalid-stats', explainZodError(checked.error, `sheet of ${c.name}`));
+        patch.stats = checked.data;
       }
       return [{ type: 'combatant/updated', combatant: c.id, patch }];
     }
@@ -177,7 +169,7 @@ export function decideCore(ctx: DecideContext, command: Command, ruleset: AnyRul
       const hp = c.hp ?? { current: 0, max: 0, temp: 0 };
       let next: HitPoints;
       if (command.type === 'damage') {
-        const amount = command.amount as number;
+        const amount = command.amount;
         const fromTemp = Math.min(hp.temp, amount);
         next = { ...hp, temp: hp.temp - fromTemp, current: hp.current - (amount - fromTemp) };
       } else if (command.type === 'heal') {
@@ -186,22 +178,15 @@ export function decideCore(ctx: DecideContext, command: Command, ruleset: AnyRul
             'hp/untracked',
             `${c.name} has no hit points tracked; give them hit points first (set their HP).`,
           );
-        next = { ...hp, current: Math.min(hp.max, hp.current + (command.amount as number)) };
+        next = { ...hp, current: Math.min(hp.max, hp.current + command.amount) };
       } else {
         next = {
-          current: (command.current as number | undefined) ?? hp.current,
-          max: (command.max as number | undefined) ?? hp.max,
-          temp: (command.temp as number | undefined) ?? hp.temp,
+          current: command.current ?? hp.current,
+          max: command.max ?? hp.max,
+          temp: command.temp ?? hp.temp,
         };
       }
-      return [
-        {
-          type: 'hp/changed',
-          combatant: c.id,
-          from: hp as unknown as JsonObject,
-          hp: next as unknown as JsonObject,
-        },
-      ];
+      return [{ type: 'hp/changed', combatant: c.id, from: hp, hp: next }];
     }
     case 'add-effect': {
       const target = need(command.target);
@@ -210,28 +195,28 @@ export function decideCore(ctx: DecideContext, command: Command, ruleset: AnyRul
         const src = need(command.source);
         if (isRejection(src)) return src;
       }
-      const duration = command.duration as Duration;
+      const duration: Duration = command.duration;
       const expires = resolveExpiry(state, ruleset, duration);
       if (isRejection(expires)) return expires;
-      const effect: JsonObject = {
+      const effect: Effect = {
         id: ctx.newId('fx'),
-        name: command.name as string,
+        name: command.name,
         target: target.id,
-        duration: duration as unknown as JsonObject,
-        expires: expires as unknown as JsonObject,
+        duration,
+        expires,
       };
-      if (command.source !== undefined) effect.source = command.source as string;
-      if (command.note !== undefined) effect.note = command.note as string;
-      if (command.data !== undefined) effect.data = command.data as JsonObject;
+      if (command.source !== undefined) effect.source = command.source;
+      if (command.note !== undefined) effect.note = command.note;
+      if (command.data !== undefined) effect.data = command.data;
       return [{ type: 'effect/added', effect }];
     }
     case 'remove-effect': {
       const e = state.effects.find((x) => x.id === command.effect);
-      if (!e) return reject('effect/unknown', `There is no effect "${String(command.effect)}" active now.`);
+      if (!e) return reject('effect/unknown', `There is no effect "${command.effect}" active now.`);
       return [{ type: 'effect/removed', effect: e.id, name: e.name, target: e.target }];
     }
     case 'define-action': {
-      const action = { ...(command.action as z.output<typeof actionDefSchema>), custom: true };
+      const action = { ...command.action, custom: true };
       const clash = ruleset.catalog(state).find((a) => a.id === action.id);
       if (clash) {
         return reject(
@@ -241,18 +226,18 @@ export function decideCore(ctx: DecideContext, command: Command, ruleset: AnyRul
       }
       const problem = ruleset.validateCustomAction?.(action);
       if (problem) return problem;
-      return [{ type: 'action/defined', action: action as unknown as JsonObject }];
+      return [{ type: 'action/defined', action }];
     }
     case 'remove-action': {
       if (!state.customActions.some((a) => a.id === command.action)) {
-        return reject('action/unknown', `There is no custom action "${String(command.action)}" to remove.`);
+        return reject('action/unknown', `There is no custom action "${command.action}" to remove.`);
       }
-      return [{ type: 'action/removed', action: command.action as string }];
+      return [{ type: 'action/removed', action: command.action }];
     }
     case 'set-options': {
       const unknown = unknownOptions(ruleset.optionsSchema, command.options, ruleset.name);
       if (unknown) return reject('options/unknown', unknown);
-      const next = ruleset.optionsSchema.safeParse({ ...state.options, ...(command.options as JsonObject) });
+      const next = ruleset.optionsSchema.safeParse({ ...state.options, ...command.options });
       if (!next.success)
         return reject('options/invalid', explainZodError(next.error, `options for ${ruleset.name}`));
       const refused = ruleset.canSetOptions?.(state, next.data);
@@ -260,7 +245,7 @@ export function decideCore(ctx: DecideContext, command: Command, ruleset: AnyRul
       return [{ type: 'options/set', options: next.data, previous: state.options }];
     }
     case 'note':
-      return [{ type: 'note/added', text: command.text as string }];
+      return [{ type: 'note/added', text: command.text }];
     case 'end':
       return [{ type: 'encounter/ended', round: state.round }];
     case 'undo': {
@@ -278,7 +263,5 @@ export function decideCore(ctx: DecideContext, command: Command, ruleset: AnyRul
       }
       return [{ type: 'redo', group }];
     }
-    default:
-      return reject('command/unknown', `"${command.type}" is not a command here.`);
   }
 }

@@ -1,6 +1,13 @@
 import type { z } from 'zod';
 import { compareInstants } from './clock.js';
-import { coreCommandSchemas, explainZodError, isCoreCommand, unknownOptions } from './commands.js';
+import {
+  checkCommand,
+  coreCommandSchemas,
+  explainZodError,
+  isCoreCommand,
+  isEngineCommand,
+  unknownOptions,
+} from './commands.js';
 import { decideCore, resolveExpiry } from './core-decide.js';
 import {
   DiceLimitError,
@@ -178,27 +185,23 @@ function decideUnsafe(
     return notRunning(state, 'encounter')!;
   }
 
-  let schema: z.ZodType | undefined;
-  if (isCoreCommand(command.type)) schema = coreCommandSchemas[command.type];
-  else if (Object.hasOwn(ruleset.commands, command.type)) schema = ruleset.commands[command.type];
-  if (!schema) {
+  const { type, ...payload } = command;
+  if (!isCoreCommand(type) && !Object.hasOwn(ruleset.commands, type)) {
     const known = [...Object.keys(ruleset.commands), ...Object.keys(coreCommandSchemas)].join(', ');
-    return reject('command/unknown', `"${command.type}" is not a command here. Known commands: ${known}.`, {
-      type: command.type,
-    });
+    return reject('command/unknown', `"${type}" is not a command here. Known commands: ${known}.`, { type });
   }
-  const { type: _type, ...payload } = command;
-  const parsed = schema.safeParse(payload);
-  if (!parsed.success) {
-    return reject('command/invalid', explainCommandError(parsed.error, command.type, schema), {
-      type: command.type,
-    });
+  const by = options.by ?? { role: 'gm' };
+  const checked = isCoreCommand(type)
+    ? checkCommand(coreCommandSchemas, type, payload)
+    : checkCommand(ruleset.commands, type, payload);
+  if ('error' in checked) {
+    return reject('command/invalid', explainCommandError(checked.error, type, checked.schema), { type });
   }
-  const valid = { ...(parsed.data as JsonObject), type: command.type } as Command;
-  const unknownTarget = checkTarget(state, valid, options.by ?? { role: 'gm' });
+  const valid = checked.command;
+  const unknownTarget = checkTarget(state, valid, by);
   if (unknownTarget) return unknownTarget;
-  const ctx = new Context(state, valid, options.by ?? { role: 'gm' }, state.dice, state.seq, ruleset);
-  const decided = isCoreCommand(valid.type) ? decideCore(ctx, valid, ruleset) : ruleset.decide(ctx, valid);
+  const ctx = new Context(state, valid, by, state.dice, state.seq, ruleset);
+  const decided = isEngineCommand(valid) ? decideCore(ctx, valid, ruleset) : ruleset.decide(ctx, valid);
   if (isRejection(decided)) return decided;
   return settle(ctx, ruleset, decided);
 }

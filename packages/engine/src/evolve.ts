@@ -1,61 +1,31 @@
 import { compareInstants } from './clock.js';
-import type { DiceState } from './dice/rng.js';
 import type { AnyRuleset } from './ruleset.js';
-import type {
-  ActionDef,
-  AgendaEntry,
-  Combatant,
-  Effect,
-  EncounterState,
-  EngineEvent,
-  HitPoints,
-  Instant,
-} from './types.js';
+import type { z } from 'zod';
+import {
+  type CoreEvent,
+  type CoreEventSchemas,
+  type combatantPatchSchema,
+  coreEventSchemas,
+} from './events.js';
+import type { AgendaEntry, Combatant, EncounterState, EngineEvent } from './types.js';
+
+type CombatantPatch = z.output<typeof combatantPatchSchema>;
 
 /**
- * The engine's own event types. Everything else belongs to the ruleset named in the state.
- * Each is a fact; `evolve` applies it and never throws on an event `decide` produced.
+ * The engine's own event types (the keys of `coreEventSchemas`). Everything else belongs to the ruleset
+ * named in the state. Each is a fact; `evolve` applies it and never throws on an event `decide` produced.
  */
-export const CORE_EVENTS = [
-  'encounter/created',
-  'encounter/started',
-  'encounter/ended',
-  'combatant/added',
-  'combatant/updated',
-  'combatant/removed',
-  'combatant/defeated',
-  'combatant/revived',
-  'hp/changed',
-  'effect/added',
-  'effect/expired',
-  'effect/removed',
-  'action/defined',
-  'action/removed',
-  'options/set',
-  'note/added',
-  'round/started',
-  'round/ended',
-  'turn/started',
-  'turn/ended',
-  'clock/advanced',
-  'agenda/scheduled',
-  'agenda/removed',
-  'dice/rolled',
-  'dice/state',
-  'undo',
-  'redo',
-] as const;
+export const CORE_EVENTS = Object.keys(coreEventSchemas) as ReadonlyArray<keyof CoreEventSchemas>;
 
-export type CoreEventType = (typeof CORE_EVENTS)[number];
-const CORE = new Set<string>(CORE_EVENTS);
+export type CoreEventType = keyof CoreEventSchemas;
 
 export function isCoreEvent(type: string): type is CoreEventType {
-  return CORE.has(type);
+  return Object.hasOwn(coreEventSchemas, type);
 }
 
-function str(e: EngineEvent, key: string): string {
-  const v = e[key];
-  return typeof v === 'string' ? v : '';
+/** An event of the engine's own, with its fields as its schema declares them. */
+export function isCore(event: EngineEvent): event is CoreEvent {
+  return isCoreEvent(event.type);
 }
 
 function withCombatant(state: EncounterState, id: string, f: (c: Combatant) => Combatant): EncounterState {
@@ -68,34 +38,47 @@ function withCombatant(state: EncounterState, id: string, f: (c: Combatant) => C
 export function insertAgenda(agenda: readonly AgendaEntry[], entry: AgendaEntry): AgendaEntry[] {
   const out = agenda.filter((a) => a.id !== entry.id);
   let i = out.length;
-  while (i > 0 && compareInstants(out[i - 1]!.at, entry.at) > 0) i--;
+  for (let before = out[i - 1]; before && compareInstants(before.at, entry.at) > 0; before = out[i - 1]) i--;
   out.splice(i, 0, entry);
   return out;
 }
 
-/** Applies one core event. Ruleset events go to the ruleset; unknown events change nothing. */
+/** A combatant with a patch applied; `null` clears an optional field (a player link, a group). */
+function patched(c: Combatant, patch: CombatantPatch): Combatant {
+  const { player, group, ...rest } = patch;
+  const out: Combatant = { ...c, ...rest };
+  if (player === null) delete out.player;
+  else if (player !== undefined) out.player = player;
+  if (group === null) delete out.group;
+  else if (group !== undefined) out.group = group;
+  return out;
+}
+
+/** Applies one event: the engine's own here, the ruleset's by its `evolve`; unknown events change nothing. */
 export function evolve(state: EncounterState, event: EngineEvent, ruleset: AnyRuleset): EncounterState {
+  return isCore(event) ? evolveCore(state, event) : (ruleset.evolve(state, event) ?? state);
+}
+
+function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
   switch (event.type) {
     case 'encounter/created':
-      return event.state as unknown as EncounterState;
+      return event.state;
     case 'encounter/started':
       return { ...state, status: 'running' };
     case 'encounter/ended':
       return { ...state, status: 'ended', current: null };
     case 'combatant/added': {
-      const c = event.combatant as unknown as Combatant;
+      const c = event.combatant;
       return {
         ...state,
         combatants: { ...state.combatants, [c.id]: c },
         roster: state.roster.includes(c.id) ? state.roster : [...state.roster, c.id],
       };
     }
-    case 'combatant/updated': {
-      const patch = (event.patch ?? {}) as Partial<Combatant>;
-      return withCombatant(state, str(event, 'combatant'), (c) => ({ ...c, ...patch }));
-    }
+    case 'combatant/updated':
+      return withCombatant(state, event.combatant, (c) => patched(c, event.patch));
     case 'combatant/removed': {
-      const id = str(event, 'combatant');
+      const id = event.combatant;
       const { [id]: _gone, ...rest } = state.combatants;
       return {
         ...state,
@@ -107,63 +90,61 @@ export function evolve(state: EncounterState, event: EngineEvent, ruleset: AnyRu
       };
     }
     case 'combatant/defeated':
-      return withCombatant(state, str(event, 'combatant'), (c) => ({ ...c, active: false }));
+      return withCombatant(state, event.combatant, (c) => ({ ...c, active: false }));
     case 'combatant/revived':
-      return withCombatant(state, str(event, 'combatant'), (c) => ({ ...c, active: true }));
+      return withCombatant(state, event.combatant, (c) => ({ ...c, active: true }));
     case 'hp/changed': {
-      const hp = event.hp as unknown as HitPoints;
-      return withCombatant(state, str(event, 'combatant'), (c) => ({ ...c, hp }));
+      const hp = event.hp;
+      return withCombatant(state, event.combatant, (c) => ({ ...c, hp }));
     }
     case 'effect/added':
-      return { ...state, effects: [...state.effects, event.effect as unknown as Effect] };
+      return { ...state, effects: [...state.effects, event.effect] };
     case 'effect/expired':
     case 'effect/removed': {
-      const id = str(event, 'effect');
+      const id = event.effect;
       return { ...state, effects: state.effects.filter((e) => e.id !== id) };
     }
     case 'action/defined': {
-      const action = event.action as unknown as ActionDef;
+      const action = event.action;
       return { ...state, customActions: [...state.customActions.filter((a) => a.id !== action.id), action] };
     }
     case 'action/removed': {
-      const id = str(event, 'action');
+      const id = event.action;
       return { ...state, customActions: state.customActions.filter((a) => a.id !== id) };
     }
     case 'options/set':
-      return { ...state, options: event.options as EncounterState['options'] };
+      return { ...state, options: event.options };
     case 'note/added':
-      return { ...state, gmNotes: [...state.gmNotes, str(event, 'text')] };
+      return { ...state, gmNotes: [...state.gmNotes, event.text] };
     case 'round/started':
-      return { ...state, round: event.round as number, status: 'running' };
+      return { ...state, round: event.round, status: 'running' };
     case 'round/ended':
       return state;
     case 'turn/started': {
-      const id = str(event, 'combatant');
+      const id = event.combatant;
       const s = withCombatant(state, id, (c) => ({ ...c, turnsStarted: c.turnsStarted + 1 }));
       return { ...s, current: id };
     }
     case 'turn/ended': {
-      const id = str(event, 'combatant');
+      const id = event.combatant;
       const s = withCombatant(state, id, (c) => ({ ...c, turnsEnded: c.turnsEnded + 1 }));
       return { ...s, current: s.current === id ? null : s.current };
     }
     case 'clock/advanced':
-      return { ...state, now: event.to as unknown as Instant };
+      return { ...state, now: event.to };
     case 'agenda/scheduled':
-      return { ...state, agenda: insertAgenda(state.agenda, event.entry as unknown as AgendaEntry) };
+      return { ...state, agenda: insertAgenda(state.agenda, event.entry) };
     case 'agenda/removed': {
-      const id = str(event, 'entry');
+      const id = event.entry;
       return { ...state, agenda: state.agenda.filter((a) => a.id !== id) };
     }
     case 'dice/rolled':
       return state;
     case 'dice/state':
-      return { ...state, dice: event.dice as unknown as DiceState };
+      return { ...state, dice: event.dice };
     case 'undo':
     case 'redo':
       // Applied by the log fold (see log.ts), which needs the whole log, not by this reducer.
       return state;
-    default:
-      return ruleset.evolve(state, event) ?? state;
   }
 }

@@ -3,6 +3,8 @@ import type { Instant } from './clock.js';
 import type { DiceRoll, RollOptions } from './dice/index.js';
 import type { Rng } from './dice/rng.js';
 import type { Presentation } from './present.js';
+import type { CoreCommand } from './commands.js';
+import type { CoreEvent } from './events.js';
 import type { Analysis } from './simulation.js';
 import type { Timeline } from './timeline.js';
 import type {
@@ -15,6 +17,8 @@ import type {
   EngineEvent,
   LegalAction,
   Rejection,
+  RulesetCommand,
+  RulesetEvent,
   RulesetTypes,
   Viewer,
 } from './types.js';
@@ -25,7 +29,8 @@ import type {
  */
 export interface DecideContext<T extends RulesetTypes = RulesetTypes> {
   readonly state: EncounterState<T>;
-  readonly command: Command;
+  /** The command being decided (while it settles, `react` sees it too: an engine command or the ruleset's). */
+  readonly command: CoreCommand | RulesetCommand<T> | Command;
   readonly by: Viewer;
   /** Rolls a dice expression from the encounter's dice state; the result carries every face. */
   roll(expression: string, refs?: Record<string, number>, options?: RollOptions): DiceRoll;
@@ -50,8 +55,11 @@ export interface ClockSpec<T extends RulesetTypes = RulesetTypes> {
   after?(state: EncounterState<T>, from: Instant, amount: number): Instant | Rejection;
 }
 
-/** Decisions return events (facts) or a rejection. */
-export type Decision = EngineEvent[] | Rejection;
+/** Decisions return events (facts) or a rejection: the engine's events and, typed, the ruleset's own. */
+export type Decision<E = EngineEvent> = Array<CoreEvent | E> | Rejection;
+
+/** What a ruleset typed with `T` may record: the engine's events and its own. */
+export type EventsOf<T extends RulesetTypes> = CoreEvent | RulesetEvent<T>;
 
 /**
  * The one interface every ruleset implements. Methods use method syntax on purpose: a ruleset typed
@@ -83,14 +91,15 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
   /** The action catalog for this encounter (custom actions are appended by the engine). */
   catalog(state: EncounterState<T>): ActionDef[];
 
-  decide(ctx: DecideContext<T>, command: Command): Decision;
+  /** Decides one of the ruleset's own commands, already validated by its schema. */
+  decide(ctx: DecideContext<T>, command: RulesetCommand<T>): Decision<RulesetEvent<T>>;
   /** Applies one of the ruleset's own events; returns undefined for events it does not know. */
-  evolve(state: EncounterState<T>, event: EngineEvent): EncounterState<T> | undefined;
+  evolve(state: EncounterState<T>, event: RulesetEvent<T>): EncounterState<T> | undefined;
   /**
    * Cascades: called after each event is applied while a command settles (with the draft state), to
    * add what follows from it — a late arrival rolls initiative, a spell resolves when its Mark comes.
    */
-  react?(ctx: DecideContext<T>, event: EngineEvent): EngineEvent[];
+  react?(ctx: DecideContext<T>, event: EventsOf<T>): Array<EventsOf<T>>;
 
   /** Every catalog action for the actor, enabled or with the reason it is not. */
   legalActions(state: EncounterState<T>, actor: string): LegalAction[];
@@ -106,13 +115,13 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
    * use it rather than the state's flags, which know nothing of the departed.
    */
   redactEvent?(
-    event: EngineEvent,
+    event: EventsOf<T>,
     viewer: Viewer,
     state: EncounterState<T>,
     hidden: ReadonlySet<string>,
-  ): EngineEvent | null;
-  /** A log line for one of the ruleset's own events, or null to use the default. */
-  describeEvent?(event: EngineEvent, state: EncounterState<T>): string | null;
+  ): EventsOf<T> | null;
+  /** A log line for an event (the engine's or the ruleset's own), or null to use the default. */
+  describeEvent?(event: EventsOf<T>, state: EncounterState<T>): string | null;
   /** Extra checks on a custom action's data (flags such as free move units). */
   validateCustomAction?(action: ActionDef): Rejection | undefined;
   /** Whether options may change now (e.g. only between rounds). */

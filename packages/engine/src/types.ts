@@ -19,7 +19,23 @@ export interface RulesetTypes {
   rs: Json;
   /** The ruleset's own per-combatant state (Marks left, stamina, Exertion…). */
   cs: Json;
+  /**
+   * The ruleset's own commands, as `decide` receives them: `CommandOf<typeof commands>`, a union
+   * discriminated by `type`. Left out, `decide` takes any `Command`.
+   */
+  command?: Command;
+  /** The ruleset's own events, as `evolve` receives them: `EventOf<typeof events>`. */
+  event?: EngineEvent;
 }
+
+/** The commands a ruleset typed with `T` decides. */
+export type RulesetCommand<T extends RulesetTypes> = T extends { command: infer C extends Command }
+  ? C
+  : Command;
+/** The events a ruleset typed with `T` records and applies. */
+export type RulesetEvent<T extends RulesetTypes> = T extends { event: infer E extends EngineEvent }
+  ? E
+  : EngineEvent;
 
 export type Side = 'pc' | 'npc';
 
