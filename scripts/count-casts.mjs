@@ -16,11 +16,14 @@ export function countCasts(source, fileName = 'x.ts') {
     if (!node || typeof node !== 'object') return;
     if (node.type === 'TSAsExpression' || node.type === 'TSTypeAssertion') {
       const t = node.typeAnnotation;
-      const isConst = t.type === 'TSTypeReference' && t.typeName.type === 'Identifier' && t.typeName.name === 'const';
+      const isConst =
+        t.type === 'TSTypeReference' && t.typeName.type === 'Identifier' && t.typeName.name === 'const';
       if (!isConst) {
         counts.as++;
-        const inner = node.expression.type === 'ParenthesizedExpression' ? node.expression.expression : node.expression;
-        if (inner.type === 'TSAsExpression' && inner.typeAnnotation.type === 'TSUnknownKeyword') counts.viaUnknown++;
+        const inner =
+          node.expression.type === 'ParenthesizedExpression' ? node.expression.expression : node.expression;
+        if (inner.type === 'TSAsExpression' && inner.typeAnnotation.type === 'TSUnknownKeyword')
+          counts.viaUnknown++;
       }
     } else if (node.type === 'TSNonNullExpression') counts.nonNull++;
     for (const key in node) if (key !== 'parent') visit(node[key]);
@@ -33,7 +36,12 @@ function* sources(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) yield* sources(path);
-    else if (/\.tsx?$/.test(name) && !/\.(test|property\.test|d)\.tsx?$/.test(name) && !/test-|fixtures/.test(name) && !path.includes('/testing/'))
+    else if (
+      /\.tsx?$/.test(name) &&
+      !/\.(test|property\.test|d)\.tsx?$/.test(name) &&
+      !/test-|fixtures/.test(name) &&
+      !path.includes('/testing/')
+    )
       yield path;
   }
 }
@@ -52,12 +60,19 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const files = countTree(dir);
     const total = { as: 0, nonNull: 0, viaUnknown: 0 };
     const rows = Object.entries(files).map(([path, c]) => {
-      total.as += c.as; total.nonNull += c.nonNull; total.viaUnknown += c.viaUnknown;
+      total.as += c.as;
+      total.nonNull += c.nonNull;
+      total.viaUnknown += c.viaUnknown;
       return [path, c];
     });
     if (perFile)
       for (const [path, c] of rows.sort((a, b) => b[1].as + b[1].nonNull - a[1].as - a[1].nonNull))
-        if (c.as + c.nonNull) console.log(`${String(c.as + c.nonNull).padStart(4)}  as ${c.as}  ! ${c.nonNull}  via unknown ${c.viaUnknown}  ${path}`);
-    console.log(`${dir}: ${total.as + total.nonNull} casts (as ${total.as}, ! ${total.nonNull}; ${total.viaUnknown} via unknown)`);
+        if (c.as + c.nonNull)
+          console.log(
+            `${String(c.as + c.nonNull).padStart(4)}  as ${c.as}  ! ${c.nonNull}  via unknown ${c.viaUnknown}  ${path}`,
+          );
+    console.log(
+      `${dir}: ${total.as + total.nonNull} casts (as ${total.as}, ! ${total.nonNull}; ${total.viaUnknown} via unknown)`,
+    );
   }
 }

@@ -81,6 +81,7 @@ export const diceStateSchema = z.discriminatedUnion('mode', [
     mode: z.literal('scripted'),
     faces: z.array(z.number()),
     used: z.number(),
+    // biome-ignore lint/suspicious/noThenProperty: the stored dice state's field (what comes after the script).
     then: z.union([z.literal('error'), z.object({ seed: z.number() })]),
     state: z.array(z.number()).optional(),
   }),

@@ -1,12 +1,12 @@
-import { compareInstants } from './clock.js';
-import type { AnyRuleset } from './ruleset.js';
 import type { z } from 'zod';
+import { compareInstants } from './clock.js';
 import {
   type CoreEvent,
   type CoreEventSchemas,
   type combatantPatchSchema,
   coreEventSchemas,
 } from './events.js';
+import type { AnyRuleset } from './ruleset.js';
 import type { AgendaEntry, Combatant, EncounterState, EngineEvent } from './types.js';
 
 type CombatantPatch = z.output<typeof combatantPatchSchema>;

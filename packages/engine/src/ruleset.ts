@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import type { Instant } from './clock.js';
+import type { CoreCommand } from './commands.js';
 import type { DiceRoll, RollOptions } from './dice/index.js';
 import type { Rng } from './dice/rng.js';
-import type { Presentation } from './present.js';
-import type { CoreCommand } from './commands.js';
 import type { CoreEvent } from './events.js';
+import type { Presentation } from './present.js';
 import type { Analysis } from './simulation.js';
 import type { Timeline } from './timeline.js';
 import type {
