@@ -1,16 +1,16 @@
 import { compareInstants, type Instant } from './clock.js';
-import type { JsonObject } from './json.js';
-import type { AgendaEntry, EncounterState, EngineEvent } from './types.js';
+import type { CoreEvent } from './events.js';
+import type { AgendaEntry, EncounterState } from './types.js';
 
 /**
  * Helpers for the agenda, the one mechanism behind every clock: a ruleset schedules entries (turns,
  * completions, delayed effects) and reaches them in clock order.
  */
-export function schedule(entry: AgendaEntry): EngineEvent {
-  return { type: 'agenda/scheduled', entry: entry as unknown as JsonObject };
+export function schedule(entry: AgendaEntry): CoreEvent {
+  return { type: 'agenda/scheduled', entry };
 }
 
-export function unschedule(id: string, reason = 'cancelled'): EngineEvent {
+export function unschedule(id: string, reason = 'cancelled'): CoreEvent {
   return { type: 'agenda/removed', entry: id, reason };
 }
 
@@ -24,10 +24,10 @@ export function nextEntry(
 }
 
 /** Events that reach an entry: it leaves the agenda, the clock moves to it, and a turn entry starts that turn. */
-export function reach(entry: AgendaEntry): EngineEvent[] {
-  const out: EngineEvent[] = [
+export function reach(entry: AgendaEntry): CoreEvent[] {
+  const out: CoreEvent[] = [
     { type: 'agenda/removed', entry: entry.id, reason: 'reached' },
-    { type: 'clock/advanced', to: entry.at as unknown as JsonObject },
+    { type: 'clock/advanced', to: entry.at },
   ];
   if (entry.kind === 'turn' && entry.combatant)
     out.push({ type: 'turn/started', combatant: entry.combatant });

@@ -5,10 +5,10 @@
  * prefix: [5] < [5, 1] < [6]. That is how "right after this moment" is expressed (a delayed turn, a
  * reaction) without renumbering anything.
  */
-export interface Instant {
+export type Instant = {
   round: number;
   at: number[];
-}
+};
 
 export function compareTuples(a: readonly number[], b: readonly number[]): number {
   const n = Math.min(a.length, b.length);

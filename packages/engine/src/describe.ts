@@ -1,3 +1,5 @@
+import type { CoreEvent } from './events.js';
+import { isCore } from './evolve.js';
 import type { AnyRuleset } from './ruleset.js';
 import type { Duration, EncounterState, EngineEvent } from './types.js';
 
@@ -60,7 +62,10 @@ export function describeCost(cost: Readonly<Record<string, number>>): string {
 export function describeEvent(event: EngineEvent, state: EncounterState, ruleset: AnyRuleset): string | null {
   const own = ruleset.describeEvent?.(event, state);
   if (own !== undefined && own !== null) return own;
-  const who = (k: string) => nameOf(state, event[k]);
+  return isCore(event) ? describeCore(event, state, ruleset) : null;
+}
+
+function describeCore(event: CoreEvent, state: EncounterState, ruleset: AnyRuleset): string | null {
   switch (event.type) {
     case 'encounter/created':
       return `Encounter created (${ruleset.name}).`;
@@ -68,62 +73,51 @@ export function describeEvent(event: EngineEvent, state: EncounterState, ruleset
       return 'The fight begins.';
     case 'encounter/ended':
       return 'The encounter ends.';
-    case 'combatant/added': {
-      const c = event.combatant as { name?: string; hidden?: boolean };
-      return `${c.name ?? '?'} joins the encounter${c.hidden ? ' (hidden)' : ''}.`;
-    }
+    case 'combatant/added':
+      return `${event.combatant.name} joins the encounter${event.combatant.hidden ? ' (hidden)' : ''}.`;
     case 'combatant/updated':
-      return `${who('combatant')} is updated.`;
+      return `${nameOf(state, event.combatant)} is updated.`;
     case 'combatant/removed':
-      return `${String(event.name ?? event.combatant)} leaves the encounter.`;
+      return `${event.name} leaves the encounter.`;
     case 'combatant/defeated':
-      return `${who('combatant')} is out of the fight.`;
+      return `${nameOf(state, event.combatant)} is out of the fight.`;
     case 'combatant/revived':
-      return `${who('combatant')} is back in the fight.`;
-    case 'hp/changed': {
-      const from = (event.from as { current: number }).current;
-      const to = (event.hp as { current: number; max: number }).current;
-      const max = (event.hp as { max: number }).max;
-      return `${who('combatant')}: HP ${from} → ${to}/${max}.`;
-    }
+      return `${nameOf(state, event.combatant)} is back in the fight.`;
+    case 'hp/changed':
+      return `${nameOf(state, event.combatant)}: HP ${event.from.current} → ${event.hp.current}/${event.hp.max}.`;
     case 'effect/added': {
-      const e = event.effect as { name: string; target: string; duration: Duration };
+      const e = event.effect;
       return `${nameOf(state, e.target)} gains ${e.name} ${describeDuration(state, e.duration)}.`;
     }
     case 'effect/expired':
-      return `${String(event.name)} on ${who('target')} ends.`;
+      return `${event.name} on ${nameOf(state, event.target)} ends.`;
     case 'effect/removed':
-      return `${String(event.name)} is removed from ${who('target')}.`;
+      return `${event.name} is removed from ${nameOf(state, event.target)}.`;
     case 'action/defined':
-      return `Custom action "${(event.action as { name: string }).name}" defined.`;
+      return `Custom action "${event.action.name}" defined.`;
     case 'action/removed':
-      return `Custom action "${String(event.action)}" removed.`;
+      return `Custom action "${event.action}" removed.`;
     case 'options/set':
       return 'Encounter options changed.';
     case 'note/added':
-      return `GM note: ${String(event.text)}`;
+      return `GM note: ${event.text}`;
     case 'round/started':
-      return `— Round ${String(event.round)} —`;
+      return `— Round ${event.round} —`;
     case 'round/ended':
-      return `Round ${String(event.round)} ends.`;
+      return `Round ${event.round} ends.`;
     case 'turn/started':
-      return `${who('combatant')}'s turn.`;
+      return `${nameOf(state, event.combatant)}'s turn.`;
     case 'turn/ended':
-      return null;
     case 'clock/advanced':
-      return null;
     case 'agenda/scheduled':
     case 'agenda/removed':
-      return null;
-    case 'dice/rolled':
-      return `${who('combatant')} rolls ${String(event.purpose ?? '')}: ${String((event.roll as { text?: string })?.text ?? '')}`;
     case 'dice/state':
       return null;
+    case 'dice/rolled':
+      return `${nameOf(state, event.combatant)} rolls ${event.purpose ?? ''}: ${event.roll.text}`;
     case 'undo':
-      return `Undo (command ${String(event.group)}).`;
+      return `Undo (command ${event.group}).`;
     case 'redo':
-      return `Redo (command ${String(event.group)}).`;
-    default:
-      return null;
+      return `Redo (command ${event.group}).`;
   }
 }

@@ -19,12 +19,14 @@ import {
   rollDice,
 } from './dice/index.js';
 import { DiceScriptError, type DiceState, StateRng } from './dice/rng.js';
-import { evolve } from './evolve.js';
+import type { CoreEvent } from './events.js';
+import { evolve, isCore } from './evolve.js';
 import type { JsonObject } from './json.js';
 import { explainCommandError } from './params.js';
 import { notRunning } from './refusals.js';
 import type { AnyRuleset, DecideContext, RulesetRegistry } from './ruleset.js';
 import {
+  type Combatant,
   type Command,
   type Duration,
   type EffectExpiry,
@@ -101,7 +103,7 @@ function expiries(state: EncounterState, event: EngineEvent): EngineEvent[] {
           (state.combatants[x.combatant]?.turnsStarted ?? 0) >= x.turnsStarted;
         break;
       case 'round-end':
-        due = event.type === 'round/ended' && (event.round as number) >= x.round;
+        due = isCore(event) && event.type === 'round/ended' && event.round >= x.round;
         break;
       case 'instant':
         due = event.type === 'clock/advanced' && state.now !== null && compareInstants(x.at, state.now) <= 0;
@@ -215,12 +217,13 @@ function checkTarget(state: EncounterState, command: Command, by: Viewer): Rejec
   const target = command.target;
   if (isCoreCommand(command.type) || typeof target !== 'string' || target.length === 0) return undefined;
   const c = Object.hasOwn(state.combatants, target) ? state.combatants[target] : undefined;
-  const visible = (id: string) => {
-    const x = state.combatants[id]!;
-    return by.role === 'gm' || !x.hidden || (by.role === 'player' && by.combatants.includes(id));
-  };
-  if (c && visible(target)) return undefined;
-  const names = state.roster.filter(visible).map((id) => `${id} (${state.combatants[id]!.name})`);
+  const visible = (x: Combatant) =>
+    by.role === 'gm' || !x.hidden || (by.role === 'player' && by.combatants.includes(x.id));
+  if (c && visible(c)) return undefined;
+  const names = state.roster
+    .flatMap((id) => state.combatants[id] ?? [])
+    .filter(visible)
+    .map((x) => `${x.id} (${x.name})`);
   return reject(
     'target/unknown',
     `There is no combatant "${target}" to target. Target one of: ${names.join(', ') || 'nobody yet'}.`,
@@ -233,8 +236,7 @@ function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Sett
   const out: EngineEvent[] = [];
   const queue = [...decided];
   let draft = ctx.state;
-  while (queue.length > 0) {
-    const event = queue.shift()!;
+  for (let event = queue.shift(); event; event = queue.shift()) {
     out.push(event);
     if (out.length > MAX_EVENTS_PER_COMMAND) {
       return reject(
@@ -248,7 +250,7 @@ function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Sett
     queue.unshift(...follow);
   }
   if (ctx.rng.count > 0) {
-    const dice: EngineEvent = { type: 'dice/state', dice: ctx.rng.snapshot() as unknown as JsonObject };
+    const dice: CoreEvent = { type: 'dice/state', dice: ctx.rng.snapshot() };
     out.push(dice);
     draft = evolve(draft, dice, ruleset);
   }
@@ -300,5 +302,5 @@ export function createEncounter(input: NewEncounter, registry: RulesetRegistry):
     seq: 0,
     rs: ruleset.init(parsed.data),
   };
-  return { type: 'encounter/created', state: state as unknown as JsonObject };
+  return { type: 'encounter/created', state };
 }

@@ -7,7 +7,7 @@ import {
   coreEventSchemas,
 } from './events.js';
 import type { AnyRuleset } from './ruleset.js';
-import type { AgendaEntry, Combatant, EncounterState, EngineEvent } from './types.js';
+import type { AgendaEntry, Combatant, EncounterState, EngineEvent, LogEntry } from './types.js';
 
 type CombatantPatch = z.output<typeof combatantPatchSchema>;
 
@@ -26,6 +26,20 @@ export function isCoreEvent(type: string): type is CoreEventType {
 /** An event of the engine's own, with its fields as its schema declares them. */
 export function isCore(event: EngineEvent): event is CoreEvent {
   return isCoreEvent(event.type);
+}
+
+/** The undo or redo an event is, with the command group it names; undefined for any other event. */
+export function undoRedoOf(event: EngineEvent): Extract<CoreEvent, { type: 'undo' | 'redo' }> | undefined {
+  return isCore(event) && (event.type === 'undo' || event.type === 'redo') ? event : undefined;
+}
+
+/** The encounter as its first log entry created it. */
+export function createdState(entry: LogEntry | undefined): EncounterState {
+  const event = entry?.event;
+  if (!event || !isCore(event) || event.type !== 'encounter/created') {
+    throw new Error('A log must start with an encounter/created event.');
+  }
+  return event.state;
 }
 
 function withCombatant(state: EncounterState, id: string, f: (c: Combatant) => Combatant): EncounterState {

@@ -5,7 +5,7 @@ import {
   type NewEncounter,
   rulesetFor,
 } from './engine.js';
-import { evolve } from './evolve.js';
+import { createdState, evolve, undoRedoOf } from './evolve.js';
 import { Refold } from './refold.js';
 import type { RulesetRegistry } from './ruleset.js';
 import {
@@ -25,9 +25,9 @@ const isUndoRedo = (e: EngineEvent) => e.type === 'undo' || e.type === 'redo';
 
 /** Updates the undo/redo stacks for one log entry. Group 0 (creation) is never undoable. */
 function track(h: History, entry: LogEntry, undone: Set<number>): History {
-  const e = entry.event;
-  if (e.type === 'undo') {
-    const g = e.group as number;
+  const e = undoRedoOf(entry.event);
+  if (e?.type === 'undo') {
+    const g = e.group;
     undone.add(g);
     return {
       lastGroup: Math.max(h.lastGroup, entry.group),
@@ -35,8 +35,8 @@ function track(h: History, entry: LogEntry, undone: Set<number>): History {
       redoable: [...h.redoable, g],
     };
   }
-  if (e.type === 'redo') {
-    const g = e.group as number;
+  if (e?.type === 'redo') {
+    const g = e.group;
     undone.delete(g);
     return {
       lastGroup: Math.max(h.lastGroup, entry.group),
@@ -60,23 +60,18 @@ function track(h: History, entry: LogEntry, undone: Set<number>): History {
  * append-only, so undo and redo are entries too.
  */
 export function reduce(log: readonly LogEntry[], registry: RulesetRegistry): EncounterState {
-  const first = log[0];
-  if (first?.event.type !== 'encounter/created') {
-    throw new Error('A log must start with an encounter/created event.');
-  }
+  let state = createdState(log[0]);
   let history: History = { undoable: [], redoable: [], lastGroup: 0 };
   const undone = new Set<number>();
   for (const entry of log) history = track(history, entry, undone);
 
-  let state = first.event.state as unknown as EncounterState;
   const ruleset = rulesetFor(state, registry);
   if (isRejection(ruleset)) throw new Error(ruleset.message);
-  for (let i = 1; i < log.length; i++) {
-    const entry = log[i]!;
-    if (isUndoRedo(entry.event) || undone.has(entry.group)) continue;
+  for (const [i, entry] of log.entries()) {
+    if (i === 0 || isUndoRedo(entry.event) || undone.has(entry.group)) continue;
     state = evolve(state, entry.event, ruleset);
   }
-  return { ...state, history, seq: log.at(-1)!.seq };
+  return { ...state, history, seq: lastSeq(log) };
 }
 
 /**
@@ -102,8 +97,13 @@ export function applyEntries(
     if (!undoing) s = evolve(s, entry.event, ruleset);
     history = track(history, entry, undone);
   }
-  if (undoing) s = refold!.fold(log, ruleset);
-  return entries.length ? { ...s, history, seq: entries.at(-1)!.seq } : s;
+  if (undoing && refold) s = refold.fold(log, ruleset);
+  return entries.length ? { ...s, history, seq: lastSeq(entries) } : s;
+}
+
+/** The seq of the last entry; 0 for none. */
+function lastSeq(entries: readonly LogEntry[]): number {
+  return entries.at(-1)?.seq ?? 0;
 }
 
 /**
@@ -143,7 +143,9 @@ export class EncounterLog {
     registry: RulesetRegistry,
     snapshot?: { seq: number; state: EncounterState },
   ): EncounterLog {
-    const enc = new EncounterLog(registry, log[0]!);
+    const [first] = log;
+    if (!first) throw new Error('A log must start with an encounter/created event.');
+    const enc = new EncounterLog(registry, first);
     enc.entries.push(...log.slice(1));
     everHiddenIn(enc.entries, enc.everHidden);
     const tail = snapshot ? log.filter((e) => e.seq > snapshot.seq) : [];
@@ -170,9 +172,10 @@ export class EncounterLog {
    */
   adopt(entries: readonly LogEntry[]): void {
     const next = (this.entries.at(-1)?.seq ?? 0) + 1;
-    if (entries.length === 0) return;
-    if (entries[0]!.seq !== next) {
-      throw new Error(`Entries from seq ${entries[0]!.seq} do not continue a log that ends before ${next}.`);
+    const [first] = entries;
+    if (!first) return;
+    if (first.seq !== next) {
+      throw new Error(`Entries from seq ${first.seq} do not continue a log that ends before ${next}.`);
     }
     this.entries.push(...entries);
     everHiddenIn(entries, this.everHidden);
@@ -188,7 +191,7 @@ export class EncounterLog {
     const settled = decideSettled(this.state, command, this.registry, options);
     if (isRejection(settled)) return settled;
     const group = this.state.history.lastGroup + 1;
-    let seq = this.entries.length ? this.entries.at(-1)!.seq : 0;
+    let seq = lastSeq(this.entries);
     const entries = settled.events.map((event): LogEntry => {
       const entry: LogEntry = { seq: ++seq, group, event };
       if (options.time) entry.time = options.time;

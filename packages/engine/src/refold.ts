@@ -1,4 +1,4 @@
-import { evolve } from './evolve.js';
+import { createdState, evolve, undoRedoOf } from './evolve.js';
 import type { AnyRuleset } from './ruleset.js';
 import type { EncounterState, EngineEvent, LogEntry } from './types.js';
 
@@ -25,8 +25,8 @@ export class Refold {
   /** Log entries absorbed so far. */
   private known = 0;
   private readonly undone = new Set<number>();
-  /** Each group's entries, as [first, end) indexes into the log. */
-  private readonly spans = new Map<number, [number, number]>();
+  /** Each group's entries, as [first, end) indexes into the log, and the seq of its first. */
+  private readonly spans = new Map<number, [first: number, end: number, firstSeq: number]>();
   /** The entries that count, after the creation entry, in seq order. */
   private effective: LogEntry[] = [];
   /** The fold after every effective entry up to and including `seq`; the first is the creation state. */
@@ -48,12 +48,11 @@ export class Refold {
   fold(log: readonly LogEntry[], ruleset: AnyRuleset): EncounterState {
     const from = this.absorb(log);
     this.checkpoints = this.checkpoints.filter((c, i) => i === 0 || c.seq < from);
-    const start = this.checkpoints.at(-1)!;
+    const start = this.checkpoints.at(-1);
+    if (!start) throw new Error('A refold starts from the state the log created; there was none.');
     let state = start.state;
-    let i = this.indexAfter(start.seq);
     let sinceCheckpoint = 0;
-    for (; i < this.effective.length; i++) {
-      const entry = this.effective[i]!;
+    for (const entry of this.effective.slice(this.indexAfter(start.seq))) {
       state = evolve(state, entry.event, ruleset);
       if (++sinceCheckpoint === this.every) {
         this.checkpoints.push({ seq: entry.seq, state });
@@ -68,22 +67,22 @@ export class Refold {
     if (this.known === 0 || this.known > log.length) return this.rebuild(log);
     let from = Number.POSITIVE_INFINITY;
     for (let i = this.known; i < log.length; i++) {
-      const entry = log[i]!;
-      if (isUndoRedo(entry.event)) {
-        const group = entry.event.group as number;
-        const span = this.spans.get(group);
+      const entry = log[i];
+      if (!entry) break;
+      const undo = undoRedoOf(entry.event);
+      if (undo) {
+        const span = this.spans.get(undo.group);
         if (!span) continue;
-        if (entry.event.type === 'undo') {
-          if (this.undone.has(group)) continue;
-          this.undone.add(group);
-          const at = this.indexAfter(log[span[0]]!.seq - 1);
-          this.effective.splice(at, span[1] - span[0]);
+        const [first, end, firstSeq] = span;
+        if (undo.type === 'undo') {
+          if (this.undone.has(undo.group)) continue;
+          this.undone.add(undo.group);
+          this.effective.splice(this.indexAfter(firstSeq - 1), end - first);
         } else {
-          if (!this.undone.delete(group)) continue;
-          const at = this.indexAfter(log[span[0]]!.seq - 1);
-          this.effective.splice(at, 0, ...log.slice(span[0], span[1]));
+          if (!this.undone.delete(undo.group)) continue;
+          this.effective.splice(this.indexAfter(firstSeq - 1), 0, ...log.slice(first, end));
         }
-        from = Math.min(from, log[span[0]]!.seq);
+        from = Math.min(from, firstSeq);
       } else {
         this.note(entry, i);
         this.effective.push(entry);
@@ -97,24 +96,25 @@ export class Refold {
   private rebuild(log: readonly LogEntry[]): number {
     this.reset();
     for (const entry of log) {
-      if (entry.event.type === 'undo') this.undone.add(entry.event.group as number);
-      else if (entry.event.type === 'redo') this.undone.delete(entry.event.group as number);
+      const undo = undoRedoOf(entry.event);
+      if (undo?.type === 'undo') this.undone.add(undo.group);
+      else if (undo?.type === 'redo') this.undone.delete(undo.group);
     }
-    for (let i = 1; i < log.length; i++) {
-      const entry = log[i]!;
-      if (isUndoRedo(entry.event)) continue;
+    for (const [i, entry] of log.entries()) {
+      if (i === 0 || isUndoRedo(entry.event)) continue;
       this.note(entry, i);
       if (!this.undone.has(entry.group)) this.effective.push(entry);
     }
-    this.checkpoints = [{ seq: log[0]!.seq, state: log[0]!.event.state as unknown as EncounterState }];
+    const seq = log[0]?.seq ?? 0;
+    this.checkpoints = [{ seq, state: createdState(log[0]) }];
     this.known = log.length;
-    return log[0]!.seq;
+    return seq;
   }
 
   private note(entry: LogEntry, index: number): void {
     const span = this.spans.get(entry.group);
     if (span) span[1] = index + 1;
-    else this.spans.set(entry.group, [index, index + 1]);
+    else this.spans.set(entry.group, [index, index + 1, entry.seq]);
   }
 
   /** The index in `effective` of the first entry with a seq above `seq` (binary search). */
@@ -123,7 +123,7 @@ export class Refold {
     let hi = this.effective.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.effective[mid]!.seq <= seq) lo = mid + 1;
+      if ((this.effective[mid]?.seq ?? Number.POSITIVE_INFINITY) <= seq) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -39,13 +39,13 @@ export type RulesetEvent<T extends RulesetTypes> = T extends { event: infer E ex
 
 export type Side = 'pc' | 'npc';
 
-export interface HitPoints {
+export type HitPoints = {
   current: number;
   max: number;
   temp: number;
-}
+};
 
-export interface Combatant<T extends RulesetTypes = RulesetTypes> {
+export type Combatant<T extends RulesetTypes = RulesetTypes> = {
   id: string;
   name: string;
   side: Side;
@@ -65,7 +65,7 @@ export interface Combatant<T extends RulesetTypes = RulesetTypes> {
   turnsEnded: number;
   /** Whether the combatant is still in the fight (false after `defeated`). */
   active: boolean;
-}
+};
 
 /** When an effect ends, anchored explicitly to whose turn or which moment. */
 export type Duration =
@@ -82,7 +82,7 @@ export type Duration =
   /** Until removed by hand. */
   | { kind: 'indefinite' };
 
-export interface Effect {
+export type Effect = {
   id: string;
   name: string;
   /** Who the effect is on. */
@@ -94,7 +94,7 @@ export interface Effect {
   expires: EffectExpiry;
   note?: string;
   data?: JsonObject;
-}
+};
 
 export type EffectExpiry =
   | { on: 'turn-start'; combatant: string; turnsStarted: number }
@@ -104,7 +104,7 @@ export type EffectExpiry =
   | { on: 'never' };
 
 /** Something scheduled on the clock: a turn, an action completing, a delayed effect, an expiry. */
-export interface AgendaEntry {
+export type AgendaEntry = {
   id: string;
   at: Instant;
   kind: string;
@@ -113,10 +113,10 @@ export interface AgendaEntry {
   /** Hidden from non-GM viewers (a hidden combatant's turn, a secret plan). */
   secret?: boolean;
   data?: JsonObject;
-}
+};
 
 /** An action as data: the catalog, and GM-defined custom actions. */
-export interface ActionDef {
+export type ActionDef = {
   id: string;
   name: string;
   /** The rules' category: 'move', 'attack', 'spell', 'reaction', 'free'… */
@@ -135,7 +135,7 @@ export interface ActionDef {
    * own label or default). `legalActions` turns them into form descriptions (`Param`).
    */
   params?: ActionParamRef[];
-}
+};
 
 /** One field of the `act` command that an action takes (see `ActionDef.params`). */
 export type ActionParamRef =
@@ -165,16 +165,16 @@ export interface LegalAction {
   params?: Param[];
 }
 
-export interface History {
+export type History = {
   /** Command groups that can be undone, oldest first (at most UNDO_DEPTH). */
   undoable: number[];
   /** Undone groups that can be redone, most recently undone last. */
   redoable: number[];
   /** The highest group number seen. */
   lastGroup: number;
-}
+};
 
-export interface EncounterState<T extends RulesetTypes = RulesetTypes> {
+export type EncounterState<T extends RulesetTypes = RulesetTypes> = {
   schema: typeof STATE_SCHEMA;
   id: string;
   name: string;
@@ -200,7 +200,7 @@ export interface EncounterState<T extends RulesetTypes = RulesetTypes> {
   /** Number of log entries folded into this state: the state's version counter. */
   seq: number;
   rs: T['rs'];
-}
+};
 
 export type Viewer = { role: 'gm' } | { role: 'table' } | { role: 'player'; combatants: string[] };
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { coreEventSchemas, effectSchema } from './events.js';
+import { isCore, isCoreEvent } from './evolve.js';
 import type { Json, JsonObject } from './json.js';
 import { combatantsIn } from './params.js';
 import type { AnyRuleset } from './ruleset.js';
@@ -29,13 +30,9 @@ export function hiddenFrom(
 /** Adds to `into` the ids of combatants that the entries add hidden or hide later. */
 export function everHiddenIn(entries: readonly LogEntry[], into: Set<string> = new Set()): Set<string> {
   for (const { event } of entries) {
-    if (event.type === 'combatant/added') {
-      const c = event.combatant as { id?: unknown; hidden?: unknown } | undefined;
-      if (c?.hidden === true && typeof c.id === 'string') into.add(c.id);
-    } else if (event.type === 'combatant/updated') {
-      const patch = event.patch as { hidden?: unknown } | undefined;
-      if (patch?.hidden === true && typeof event.combatant === 'string') into.add(event.combatant);
-    }
+    if (!isCore(event)) continue;
+    if (event.type === 'combatant/added' && event.combatant.hidden) into.add(event.combatant.id);
+    else if (event.type === 'combatant/updated' && event.patch.hidden) into.add(event.combatant);
   }
   return into;
 }
@@ -85,7 +82,7 @@ function controls(viewer: Viewer, combatant: string | undefined): boolean {
 
 /** The schema of an event type: the engine's own, or the ruleset's declaration; undefined if undeclared. */
 export function eventSchema(ruleset: AnyRuleset, type: string): z.ZodType | undefined {
-  if (Object.hasOwn(coreEventSchemas, type)) return coreEventSchemas[type as keyof typeof coreEventSchemas];
+  if (isCoreEvent(type)) return coreEventSchemas[type];
   return ruleset.events && Object.hasOwn(ruleset.events, type) ? ruleset.events[type] : undefined;
 }
 
@@ -128,46 +125,37 @@ function redactFor(
   ruleset: AnyRuleset,
   hiddenOf: () => ReadonlySet<string>,
 ): EngineEvent | null {
-  let event = original;
-  if (event.type === 'dice/state' || event.type === 'note/added') return null;
-  if (event.type === 'encounter/created') {
-    return {
-      type: 'encounter/created',
-      state: view(event.state as unknown as EncounterState, viewer, ruleset) as never,
-    };
+  if (isCore(original)) {
+    if (original.type === 'dice/state' || original.type === 'note/added') return null;
+    if (original.type === 'encounter/created') {
+      return { type: 'encounter/created', state: view(original.state, viewer, ruleset) };
+    }
+    // A combatant added hidden stays unseen even after it leaves the state.
+    if (
+      original.type === 'combatant/added' &&
+      original.combatant.hidden &&
+      !controls(viewer, original.combatant.id)
+    )
+      return null;
   }
   const hidden = hiddenOf();
-  // A combatant added hidden stays unseen even after it leaves the state.
-  if (event.type === 'combatant/added' && (event.combatant as { hidden?: boolean } | undefined)?.hidden) {
-    const id = (event.combatant as { id: string }).id;
-    if (!(viewer.role === 'player' && viewer.combatants.includes(id))) return null;
-  }
   // The ruleset speaks first: it may rewrite an event that names a hidden combatant among others (an
   // order without them). Whatever still names one after that is dropped whole.
-  if (ruleset.redactEvent) {
-    const rewritten = ruleset.redactEvent(event, viewer, state, hidden);
-    if (!rewritten) return null;
-    event = rewritten;
+  const event = ruleset.redactEvent ? ruleset.redactEvent(original, viewer, state, hidden) : original;
+  if (!event || mentions(event, hidden, ruleset)) return null;
+  if (!isCore(event)) return event;
+  switch (event.type) {
+    case 'agenda/scheduled':
+      return event.entry.secret && !controls(viewer, event.entry.combatant) ? null : event;
+    case 'combatant/added':
+      return { ...event, combatant: stripNotes(event.combatant) };
+    case 'combatant/updated': {
+      const { notes: _n, ...patch } = event.patch;
+      return _n === undefined ? event : { ...event, patch };
+    }
+    default:
+      return event;
   }
-  if (mentions(event, hidden, ruleset)) return null;
-  if (event.type === 'agenda/scheduled') {
-    const entry = event.entry as { secret?: boolean; combatant?: string } | undefined;
-    if (entry?.secret && !controls(viewer, entry.combatant)) return null;
-  }
-  let out: EngineEvent = event;
-  if (event.type === 'combatant/added' && event.combatant && typeof event.combatant === 'object') {
-    out = { ...event, combatant: stripNotes(event.combatant as unknown as Combatant) as never };
-  }
-  if (
-    event.type === 'combatant/updated' &&
-    event.patch &&
-    typeof event.patch === 'object' &&
-    'notes' in event.patch
-  ) {
-    const { notes: _n, ...patch } = event.patch as Record<string, never>;
-    out = { ...event, patch };
-  }
-  return out;
 }
 
 /**

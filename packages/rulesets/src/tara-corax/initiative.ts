@@ -168,7 +168,7 @@ export function reachEntry(
   entry: AgendaEntry,
   scheduling: readonly AgendaEntry[] = [],
 ): EngineEvent[] {
-  const events = reach(entry);
+  const events: EngineEvent[] = reach(entry);
   const d = entry.data ?? {};
   const mark = MARKS_PER_ROUND - (entry.at.at[0] ?? 0);
   if (entry.kind === 'turn') {
