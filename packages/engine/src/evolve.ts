@@ -15,8 +15,6 @@ type CombatantPatch = z.output<typeof combatantPatchSchema>;
  * The engine's own event types (the keys of `coreEventSchemas`). Everything else belongs to the ruleset
  * named in the state. Each is a fact; `evolve` applies it and never throws on an event `decide` produced.
  */
-export const CORE_EVENTS = Object.keys(coreEventSchemas) as ReadonlyArray<keyof CoreEventSchemas>;
-
 export type CoreEventType = keyof CoreEventSchemas;
 
 export function isCoreEvent(type: string): type is CoreEventType {

@@ -15,7 +15,7 @@ export function isPlainJson(value: unknown): boolean {
       if (Array.isArray(value)) return value.every(isPlainJson);
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) return false;
-      return Object.values(value as object).every((v) => v === undefined || isPlainJson(v));
+      return Object.values(value).every((v) => v === undefined || isPlainJson(v));
     }
     default:
       return false;
@@ -26,7 +26,7 @@ export function isPlainJson(value: unknown): boolean {
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const v of Object.values(value as object)) deepFreeze(v);
+    for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
 }

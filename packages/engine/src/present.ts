@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Json } from './json.js';
 import type { ActionDef, Combatant, EncounterState, RulesetTypes } from './types.js';
 
@@ -98,6 +99,9 @@ export function compareKeys(a: readonly number[], b: readonly number[]): number 
   return a.length - b.length;
 }
 
+/** A combatant's place in an initiative order, as the rulesets that order by initiative keep it in `cs`. */
+const placedSchema = z.object({ initiative: z.number(), key: z.array(z.number()) });
+
 /**
  * `reorder` for a ruleset ordered by an initiative a GM may set (`set-initiative {actor, value}`): one more
  * than the neighbour above to move up, one less than the neighbour below to move down.
@@ -108,16 +112,17 @@ export function reorderByInitiative(
   direction: 'up' | 'down',
   bounds: { min: number; max: number },
 ): { type: string; [key: string]: Json } | null {
-  const initiativeOf = (c: Combatant) => (c.cs as { initiative?: number | null }).initiative ?? null;
-  const keyOf = (c: Combatant) => (c.cs as { key?: number[] | null }).key ?? null;
   const ranked = state.roster
-    .map((id) => state.combatants[id])
-    .filter((c): c is Combatant => c?.active === true && initiativeOf(c) !== null && keyOf(c) !== null)
-    .sort((a, b) => compareKeys(keyOf(a)!, keyOf(b)!));
+    .flatMap((id) => {
+      const c = state.combatants[id];
+      const placed = c?.active ? placedSchema.safeParse(c.cs) : undefined;
+      return c && placed?.success ? [{ id: c.id, ...placed.data }] : [];
+    })
+    .sort((a, b) => compareKeys(a.key, b.key));
   const i = ranked.findIndex((c) => c.id === combatant.id);
   const other = i < 0 ? undefined : ranked[direction === 'up' ? i - 1 : i + 1];
   if (!other) return null;
-  const value = initiativeOf(other)! + (direction === 'up' ? 1 : -1);
+  const value = other.initiative + (direction === 'up' ? 1 : -1);
   if (value < bounds.min || value > bounds.max) return null;
   return { type: 'set-initiative', actor: combatant.id, value };
 }
