@@ -1,6 +1,7 @@
 import { compareInstants, type Instant } from './clock.js';
 import type { CoreEvent } from './events.js';
-import type { AgendaEntry, EncounterState } from './types.js';
+import type { JsonObject } from './json.js';
+import type { AgendaEntry, Combatant, EncounterState } from './types.js';
 
 /**
  * Helpers for the agenda, the one mechanism behind every clock: a ruleset schedules entries (turns,
@@ -32,4 +33,26 @@ export function reach(entry: AgendaEntry): CoreEvent[] {
   if (entry.kind === 'turn' && entry.combatant)
     out.push({ type: 'turn/started', combatant: entry.combatant });
   return out;
+}
+
+/**
+ * A combatant's turn on the agenda, as every ruleset schedules one: at `at`, labelled "Ana's turn" (or
+ * `label`), secret while the combatant is hidden (the view drops it for everyone but the GM).
+ */
+export function turnEntry(
+  ids: { newId(prefix: string): string },
+  combatant: Pick<Combatant, 'id' | 'name' | 'hidden'>,
+  at: Instant,
+  more: { label?: string; data?: JsonObject } = {},
+): AgendaEntry {
+  const entry: AgendaEntry = {
+    id: ids.newId('turn'),
+    at,
+    kind: 'turn',
+    combatant: combatant.id,
+    label: more.label ?? `${combatant.name}'s turn`,
+  };
+  if (combatant.hidden) entry.secret = true;
+  if (more.data) entry.data = more.data;
+  return entry;
 }
