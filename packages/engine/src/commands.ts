@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Fields } from './json.js';
 
 /** Zod schemas of the engine's own commands. Ruleset commands are declared by each ruleset. */
 const id = z.string().min(1).max(64);
@@ -169,7 +170,7 @@ export function unknownOptions(schema: z.ZodType, input: unknown, rulesetName: s
  * validated (defaults applied): what `decide` receives after the engine has checked the command.
  */
 export type CommandOf<S extends Record<string, z.ZodType>> = {
-  [K in keyof S & string]: { type: K } & z.output<S[K]>;
+  [K in keyof S & string]: { type: K } & Fields<z.output<S[K]>>;
 }[keyof S & string];
 
 /** One of the engine's own commands, validated. */

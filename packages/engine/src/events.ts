@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actionDefSchema } from './commands.js';
+import type { Fields } from './json.js';
 
 /**
  * Schemas of the engine's own events. They say what each fact holds and, through `combatant` annotations
@@ -207,7 +208,7 @@ export type CoreEventSchemas = typeof coreEventSchemas;
  * `react` and `describeEvent` switch on, each branch with its fields typed by its schema.
  */
 export type EventOf<S extends Record<string, z.ZodType>> = {
-  [K in keyof S & string]: { type: K } & z.output<S[K]>;
+  [K in keyof S & string]: { type: K } & Fields<z.output<S[K]>>;
 }[keyof S & string];
 
 /** One of the engine's own events. */

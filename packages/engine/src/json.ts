@@ -1,6 +1,11 @@
 /** Plain JSON values: everything in an encounter's state, its commands and its events is one of these. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
+/**
+ * An object type's declared fields, without an index signature: `z.object({})` infers
+ * `Record<string, never>`, which no event with a `type` would satisfy.
+ */
+export type Fields<T> = string extends keyof T ? { [K in keyof T as string extends K ? never : K]: T[K] } : T;
 
 /** True when `value` survives JSON.stringify/parse unchanged (no undefined, NaN, functions, classes…). */
 export function isPlainJson(value: unknown): boolean {
