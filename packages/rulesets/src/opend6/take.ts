@@ -2,7 +2,7 @@ import { type AgendaEntry, type Decision, type Instant, reject } from '@roundkee
 import { catalog, legality, type Mode, skillRoll } from './actions.js';
 import { flagsOf } from './catalog.js';
 import type { Opend6CommandOf } from './commands.js';
-import { type AnyEvent, type Opend6EventOf, toAgenda } from './events.js';
+import { type AnyEvent, type Opend6EventOf, offAgenda, toAgenda } from './events.js';
 import { effectiveCodes, penaltyFor } from './penalty.js';
 import { justAfter } from './round.js';
 import type { Happening } from './shapes.js';
@@ -98,7 +98,7 @@ export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision
     };
     events.push(
       toAgenda(entry),
-      { type: 'agenda/removed', entry: entry.id, reason: 'reached' },
+      offAgenda(entry.id, 'reached'),
       { type: 'clock/advanced', to: instant },
       { type: 'opend6/interrupted', combatant: id, interrupted: open.combatant },
     );
