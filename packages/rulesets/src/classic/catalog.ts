@@ -1,7 +1,13 @@
 import type { ActionDef, ActionParamRef } from '@roundkeeper/engine';
 
 /** Which part of a turn an action uses: one action, one bonus action, one reaction between turns. */
-export type Slot = 'action' | 'bonus' | 'reaction' | 'free';
+export const SLOTS = ['action', 'bonus', 'reaction', 'free'] as const;
+export type Slot = (typeof SLOTS)[number];
+
+/** The part of a turn an action uses: its kind, or an action's for a kind that names none. */
+export function slotOf(action: ActionDef): Slot {
+  return SLOTS.find((slot) => slot === action.kind) ?? 'action';
+}
 
 const a = (
   id: string,

@@ -10,7 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { rulesets } from '../index.js';
 import { encounter, must, refused, stateOf } from '../testing/harness.js';
-import type { ClassicTypes } from './index.js';
+import type { ClassicCommand, ClassicEvent, ClassicTypes } from './index.js';
 
 const cs = (enc: Parameters<typeof stateOf>[0]) => stateOf<ClassicTypes>(enc);
 
@@ -287,5 +287,29 @@ describe('scenario files assert what a refusal says', () => {
     };
     expect(make("It is Bren's turn")).toEqual([]);
     expect(make("It is Orc's turn")[0]).toContain('expected a refusal containing "It is Orc\'s turn"');
+  });
+});
+
+describe('classic: commands and events are typed by their schemas', () => {
+  it('a misspelt or mistyped field does not compile (checked by the typecheck)', () => {
+    const events: ClassicEvent[] = [
+      { type: 'classic/acted', combatant: 'ana', action: 'dash', slot: 'action' },
+      // @ts-expect-error `combatnt` is no field of a classic event.
+      { type: 'classic/delayed', combatnt: 'ana' },
+      // @ts-expect-error an action uses the action, the bonus action, the reaction or nothing.
+      { type: 'classic/acted', combatant: 'ana', action: 'dash', slot: 'move' },
+    ];
+    const commands: ClassicCommand[] = [
+      { type: 'set-initiative', actor: 'ana', value: 12 },
+      // @ts-expect-error initiative is a number.
+      { type: 'set-initiative', actor: 'ana', value: '12' },
+    ];
+    expect([...events, ...commands].map((x) => x.type)).toEqual([
+      'classic/acted',
+      'classic/delayed',
+      'classic/acted',
+      'set-initiative',
+      'set-initiative',
+    ]);
   });
 });

@@ -1,5 +1,15 @@
-import { namedId } from '@roundkeeper/engine';
+import {
+  type AgendaEntry,
+  type CoreEvent,
+  type DiceRoll,
+  type EventOf,
+  isPlainJson,
+  type Json,
+  type JsonObject,
+  namedId,
+} from '@roundkeeper/engine';
 import { z } from 'zod';
+import { SLOTS } from './catalog.js';
 
 /**
  * The facts `classic` records, one schema per event type, every combatant id marked with `namedId()`
@@ -9,7 +19,7 @@ import { z } from 'zod';
 
 /** An order key: [−total, −modifier, −roll-off…], a delayed turn's instant for one who steps in. */
 const orderKey = z.array(z.number());
-const slot = z.enum(['action', 'bonus', 'reaction', 'free']);
+const slot = z.enum(SLOTS);
 
 export const classicEvents = {
   /** A combatant's initiative total, rolled or set by the GM. */
@@ -44,6 +54,53 @@ export const classicEvents = {
   'classic/joins-next-round': z.strictObject({ combatant: namedId() }),
 } as const;
 
-type Events = typeof classicEvents;
 /** One of classic's own events, as its schema infers it. */
-export type ClassicEvent = { [K in keyof Events]: { type: K } & z.infer<Events[K]> }[keyof Events];
+export type ClassicEvent = EventOf<typeof classicEvents>;
+
+/**
+ * One of the engine's own events, its loose fields read as plain JSON: a list of them is what the engine
+ * takes from `decide` and `react`.
+ */
+export type CoreEventJson = CoreEvent extends infer E
+  ? E extends unknown
+    ? {
+        // A loose event's index signature reads as JSON; an empty event's (`Record<string, never>`) goes.
+        [K in keyof E as string extends K ? (unknown extends E[K] ? K : never) : K]: unknown extends E[K]
+          ? Json | undefined
+          : E[K];
+      }
+    : never
+  : never;
+
+/** Any event classic emits or reads: its own and the engine's. */
+export type AnyEvent = CoreEventJson | ClassicEvent;
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && isPlainJson(value);
+}
+
+/** A roll as `dice/rolled` records it: the engine's rolls are plain JSON, and this checks it. */
+export function rollJson(roll: DiceRoll): JsonObject {
+  const value: unknown = roll;
+  if (!isJsonObject(value))
+    throw new Error(`The roll ${roll.text} is not plain JSON and cannot be recorded.`);
+  return value;
+}
+
+/** The engine's `schedule`, as a typed event. */
+export function toAgenda(entry: AgendaEntry): CoreEventJson {
+  return { type: 'agenda/scheduled', entry };
+}
+
+/** The engine's `unschedule`, as a typed event. */
+export function offAgenda(id: string, reason = 'cancelled'): CoreEventJson {
+  return { type: 'agenda/removed', entry: id, reason };
+}
+
+/** The engine's `reach`, as typed events: the entry leaves the agenda, the clock moves, a turn starts. */
+export function reachEntry(entry: AgendaEntry): CoreEventJson[] {
+  const out: CoreEventJson[] = [offAgenda(entry.id, 'reached'), { type: 'clock/advanced', to: entry.at }];
+  if (entry.kind === 'turn' && entry.combatant)
+    out.push({ type: 'turn/started', combatant: entry.combatant });
+  return out;
+}

@@ -1,7 +1,11 @@
 import { type Analysis, type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
 import type { ClassicTypes } from './types.js';
 
-const SLOT_WORDS = { action: 'action', bonus: 'bonus action', reaction: 'reaction' } as const;
+const SLOT_WORDS = [
+  ['action', 'action'],
+  ['bonus', 'bonus action'],
+  ['reaction', 'reaction'],
+] as const;
 
 /** What a card shows: initiative and what is left of the action, bonus action and reaction. */
 export const classicPresent: Presentation<ClassicTypes> = {
@@ -21,9 +25,7 @@ export const classicPresent: Presentation<ClassicTypes> = {
     const out: Gauge[] = [];
     if (c.stats.armorClass !== undefined) out.push({ label: 'AC', value: String(c.stats.armorClass) });
     if (c.cs.initiative !== null) out.push({ label: 'Initiative', value: String(c.cs.initiative) });
-    const left = (Object.keys(SLOT_WORDS) as (keyof typeof SLOT_WORDS)[])
-      .filter((slot) => !c.cs.used[slot])
-      .map((slot) => SLOT_WORDS[slot]);
+    const left = SLOT_WORDS.filter(([slot]) => !c.cs.used[slot]).map(([, words]) => words);
     out.push({ label: 'Available', value: left.length ? left.join(', ') : 'nothing' });
     if (c.cs.delaying) out.push({ label: 'Delaying', value: 'yes' });
     return out;

@@ -1,29 +1,9 @@
-import type { JsonObject } from '@roundkeeper/engine';
-import { z } from 'zod';
+import type { DecideContext, EncounterState, JsonObject } from '@roundkeeper/engine';
+import type { ClassicCommand } from './commands.js';
+import type { ClassicEvent } from './events.js';
+import type { ClassicOptions, ClassicStats } from './options.js';
 
-/** Classic's options, sheet and state. */
-export const classicOptions = z.object({
-  initiativeDice: z.string().default('1d20').describe('Dice rolled for initiative, before the modifier.'),
-  rerollEachRound: z.boolean().default(false).describe('Roll initiative again at the start of every round.'),
-});
-export const classicStats = z.object({
-  initiative: z
-    .number()
-    .int()
-    .min(-20)
-    .max(50)
-    .default(0)
-    .meta({ label: 'Initiative modifier' })
-    .describe('Initiative modifier (Dexterity, feats…).'),
-  armorClass: z
-    .number()
-    .int()
-    .min(0)
-    .max(50)
-    .optional()
-    .meta({ label: 'Armor Class (AC)' })
-    .describe('What an attack roll must reach to hit; shown on the card for the GM to compare.'),
-});
+export type { ClassicOptions, ClassicStats } from './options.js';
 
 export interface ClassicCombatant {
   initiative: number | null;
@@ -38,8 +18,13 @@ export interface ClassicCombatant {
 export type ClassicRound = Record<string, never>;
 
 export interface ClassicTypes {
-  options: z.output<typeof classicOptions>;
-  stats: z.output<typeof classicStats>;
+  options: ClassicOptions;
+  stats: ClassicStats;
   rs: ClassicRound & JsonObject;
   cs: ClassicCombatant & JsonObject;
+  command: ClassicCommand;
+  event: ClassicEvent;
 }
+
+export type State = EncounterState<ClassicTypes>;
+export type Ctx = DecideContext<ClassicTypes>;

@@ -2,13 +2,12 @@ import {
   type ActionDef,
   type Combatant,
   compareTuples,
-  type EngineEvent,
-  type JsonObject,
   notRunning,
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
 import { flagsOf, OPEND6_CATALOG } from './catalog.js';
+import { type AnyEvent, rollJson } from './events.js';
 import { effective, penalized, penaltyFor, type RollKind, traitOf } from './penalty.js';
 import type { Ctx, Opend6Types, State } from './types.js';
 
@@ -197,7 +196,7 @@ export interface RollRequest {
  * penalty (skills and attributes only), refused at 0D, rolled with the Wild Die. Null when there is
  * nothing to roll (no suggested skill on the sheet).
  */
-export function skillRoll(ctx: Ctx, c: C, req: RollRequest): EngineEvent[] | Rejection | null {
+export function skillRoll(ctx: Ctx, c: C, req: RollRequest): AnyEvent[] | Rejection | null {
   let name: string;
   let code: string;
   let kind: RollKind;
@@ -248,12 +247,12 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): EngineEvent[] | Rej
   }
   const roll = ctx.roll(e.effective, {}, { complication: ctx.state.options.complication });
   const shown = penalty > 0 ? `${name} ${e.code} −${penalty}D = ${e.effective}` : `${name} ${e.code}`;
-  const events: EngineEvent[] = [
+  const events: AnyEvent[] = [
     {
       type: 'dice/rolled',
       combatant: c.id,
       purpose: `${req.purpose}: ${shown}`,
-      roll: roll as unknown as JsonObject,
+      roll: rollJson(roll),
       skill: name,
       kind,
       code: e.code,

@@ -1,6 +1,23 @@
-import { namedId } from '@roundkeeper/engine';
+import {
+  type AgendaEntry,
+  type CoreEvent,
+  type DiceRoll,
+  type EventOf,
+  isPlainJson,
+  type Json,
+  type JsonObject,
+  namedId,
+} from '@roundkeeper/engine';
 import { z } from 'zod';
-import { UNABLE_CONDITIONS } from './types.js';
+import {
+  atSchema as at,
+  effectiveCodeSchema,
+  happeningSchema,
+  initiativeBonusSchema,
+  roundSchema as round,
+  slotSchema as slot,
+  UNABLE_CONDITIONS,
+} from './shapes.js';
 
 /**
  * The facts OpenD6 records, one schema per event type, every combatant id marked with `namedId()`
@@ -9,28 +26,9 @@ import { UNABLE_CONDITIONS } from './types.js';
  * without declaring it here fails the event checks in `sdk.test.ts`.
  */
 
-const round = z.number().int();
-/** An instant's `at` tuple (an order key). */
-const at = z.array(z.number());
 const actions = z.number().int().min(0);
 /** Dice taken off every skill and attribute roll for the extra actions declared. */
 const penalty = z.number().int().min(0);
-
-/** One turn of a round as the timeline draws it (see `Slot` in types.ts). */
-const slot = z.strictObject({ round, at, members: z.array(namedId()), label: z.string() });
-
-/** Something that happened on the clock, for the timeline (see `Happening` in types.ts). */
-const happening = z.strictObject({
-  round,
-  at,
-  combatant: namedId(),
-  kind: z.enum(['action', 'wait', 'interrupt', 'move-up', 'lost', 'free']),
-  label: z.string(),
-  action: z.string().optional(),
-});
-
-/** A die code and what the multi-action penalty leaves of it. */
-const effectiveCode = z.strictObject({ code: z.string(), effective: z.string(), usable: z.boolean() });
 
 export const opend6Events = {
   /**
@@ -45,9 +43,7 @@ export const opend6Events = {
     perceptionRoll: z.number().int().optional(),
     characterPoints: z.number().int().min(0).optional(),
     characterPointRolls: z.array(z.number().int()).optional(),
-    bonus: z
-      .strictObject({ search: z.number().int(), reflexes: z.number().int(), ranks: z.number().int() })
-      .optional(),
+    bonus: initiativeBonusSchema.optional(),
     total: z.number().int().nullable(),
     key: at,
   }),
@@ -68,7 +64,7 @@ export const opend6Events = {
     actions,
     allotment: z.number().int().min(1),
     penalty,
-    effective: z.record(z.string(), effectiveCode),
+    effective: z.record(z.string(), effectiveCodeSchema),
   }),
   /** A character took an action (on her turn, as an interrupt, or moving her turn up). */
   'opend6/acted': z.strictObject({
@@ -88,7 +84,7 @@ export const opend6Events = {
   /** A waiting character took her turn after waiting. */
   'opend6/resumed': z.strictObject({ combatant: namedId() }),
   /** Something happened on the clock (for the timeline). */
-  'opend6/happened': z.strictObject({ happening }),
+  'opend6/happened': z.strictObject({ happening: happeningSchema }),
   /** A skill or attribute roll awaits the GM's result: the moment a waiting character may interrupt. */
   'opend6/roll-open': z.strictObject({ combatant: namedId(), purpose: z.string() }),
   /** The GM declared the result of the open roll. */
@@ -113,6 +109,48 @@ export const opend6Events = {
   }),
 } as const;
 
-type Events = typeof opend6Events;
 /** One of OpenD6's own events, as its schema infers it. */
-export type Opend6Event = { [K in keyof Events]: { type: K } & z.infer<Events[K]> }[keyof Events];
+export type Opend6Event = EventOf<typeof opend6Events>;
+
+/**
+ * One of the engine's own events, its loose fields (a skill roll's code and penalty on `dice/rolled`)
+ * read as plain JSON: a list of them is what the engine takes from `decide` and `react`.
+ */
+export type CoreEventJson = CoreEvent extends infer E
+  ? E extends unknown
+    ? {
+        // A loose event's index signature reads as JSON; an empty event's (`Record<string, never>`) goes.
+        [K in keyof E as string extends K ? (unknown extends E[K] ? K : never) : K]: unknown extends E[K]
+          ? Json | undefined
+          : E[K];
+      }
+    : never
+  : never;
+
+/** Any event OpenD6 emits, reads or rewrites: its own and the engine's. */
+export type AnyEvent = CoreEventJson | Opend6Event;
+
+/** One event of a type, for the functions that build it. */
+export type Opend6EventOf<K extends Opend6Event['type']> = Extract<Opend6Event, { type: K }>;
+
+function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && isPlainJson(value);
+}
+
+/** A roll as `dice/rolled` records it: the engine's rolls are plain JSON, and this checks it. */
+export function rollJson(roll: DiceRoll): JsonObject {
+  const value: unknown = roll;
+  if (!isJsonObject(value))
+    throw new Error(`The roll ${roll.text} is not plain JSON and cannot be recorded.`);
+  return value;
+}
+
+/** The engine's `schedule`, as a typed event. */
+export function toAgenda(entry: AgendaEntry): CoreEventJson {
+  return { type: 'agenda/scheduled', entry };
+}
+
+/** The engine's `unschedule`, as a typed event. */
+export function offAgenda(id: string, reason = 'cancelled'): CoreEventJson {
+  return { type: 'agenda/removed', entry: id, reason };
+}

@@ -1,7 +1,13 @@
-import type { Combatant, EngineEvent, JsonObject } from '@roundkeeper/engine';
+import { type Combatant, combatantOf, type Rejection, reject, unknownCombatant } from '@roundkeeper/engine';
 import { pipsOf } from './codes.js';
+import { type AnyEvent, type Opend6EventOf, rollJson } from './events.js';
+import type { Opend6Options } from './options.js';
 import { traitOf } from './penalty.js';
+import type { InitiativeBonus } from './shapes.js';
+import { member } from './state.js';
 import type { Ctx, Opend6Types, State } from './types.js';
+
+export type { InitiativeBonus } from './shapes.js';
 
 type C = Combatant<Opend6Types>;
 
@@ -13,12 +19,6 @@ type C = Combatant<Opend6Types>;
  * - the two clauses add up ("or" lists two sources, each "for every");
  * - +1 per six ranks of Skill Bonus / Increased Attribute affecting Reflexes or search.
  */
-export interface InitiativeBonus {
-  search: number;
-  reflexes: number;
-  ranks: number;
-}
-
 export function initiativeBonus(c: C): InitiativeBonus {
   const search = traitOf(c, 'search');
   const over = search && search.kind === 'skill' ? pipsOf(search.code) - pipsOf(c.stats.perception) : 0;
@@ -89,8 +89,8 @@ export function unitsOf(state: State, ids: readonly string[] = state.roster): Un
 export function membersOf(state: State, leader: string, group: string | undefined): string[] {
   if (!group) return [leader];
   return state.roster.filter((id) => {
-    const c = state.combatants[id]!;
-    return c.active && c.side === 'npc' && c.group === group;
+    const c = combatantOf(state, id);
+    return c?.active === true && c.side === 'npc' && c.group === group;
   });
 }
 
@@ -103,9 +103,9 @@ export function rollInitiative(
   unit: Unit,
   characterPoints: number,
   rosterIndex: number,
-): EngineEvent[] {
+): AnyEvent[] {
   const { state } = ctx;
-  const c = state.combatants[unit.leader]!;
+  const c = member(state, unit.leader);
   const bonus = state.options.initiativeBonus ? initiativeBonus(c) : null;
   const expression = bonus
     ? `${c.stats.perception} + @bonus.search + @bonus.reflexes + @bonus.ranks`
@@ -114,13 +114,8 @@ export function rollInitiative(
     ? { 'bonus.search': bonus.search, 'bonus.reflexes': bonus.reflexes, 'bonus.ranks': bonus.ranks }
     : {};
   const roll = ctx.roll(expression, refs, { complication: state.options.complication });
-  const events: EngineEvent[] = [
-    {
-      type: 'dice/rolled',
-      combatant: c.id,
-      purpose: 'initiative (Perception)',
-      roll: roll as unknown as JsonObject,
-    },
+  const events: AnyEvent[] = [
+    { type: 'dice/rolled', combatant: c.id, purpose: 'initiative (Perception)', roll: rollJson(roll) },
   ];
   // 002: "Spending one Character Point … allows … to add the result of one extra Wild Die roll".
   // One Wild Die per roll (the dice module's rule), so each point is its own roll; a 1 on it is no complication.
@@ -132,11 +127,11 @@ export function rollInitiative(
       type: 'dice/rolled',
       combatant: c.id,
       purpose: 'initiative (Character Point: one extra Wild Die)',
-      roll: wild as unknown as JsonObject,
+      roll: rollJson(wild),
     });
   }
   const total = roll.total + extra.reduce((a, b) => a + b, 0);
-  const init: EngineEvent = {
+  const init: Opend6EventOf<'opend6/initiative'> = {
     type: 'opend6/initiative',
     combatant: c.id,
     members: unit.members,
@@ -147,8 +142,8 @@ export function rollInitiative(
     characterPointRolls: extra,
     total,
     key: [-total, ...ladder(c), rosterIndex],
+    ...(bonus ? { bonus } : {}),
   };
-  if (bonus) init.bonus = bonus as unknown as JsonObject;
   events.push(init);
   return events;
 }
@@ -162,8 +157,8 @@ export function setOrder(
   units: Unit[],
   first: string | undefined,
   order: string[] | undefined,
-): EngineEvent[] {
-  const events: EngineEvent[] = [];
+): Opend6EventOf<'opend6/initiative'>[] {
+  const events: Opend6EventOf<'opend6/initiative'>[] = [];
   const position = (u: Unit): number => {
     if (order) {
       const i = order.findIndex((id) => u.members.includes(id));
@@ -172,7 +167,7 @@ export function setOrder(
     return first && u.members.includes(first) ? 0 : 1;
   };
   for (const u of units) {
-    const c = state.combatants[u.leader]!;
+    const c = member(state, u.leader);
     events.push({
       type: 'opend6/initiative',
       combatant: c.id,
@@ -183,4 +178,95 @@ export function setOrder(
     });
   }
   return events;
+}
+
+/** Character Points and Fate Points on initiative, by the character spending them. */
+export interface InitiativePoints {
+  characterPoints?: Record<string, number> | undefined;
+  fatePoints?: Record<string, number> | undefined;
+}
+
+/** Character Points on initiative: only when initiative is rolled, only from the pool, never Fate Points. */
+export function checkPoints(state: State, spent: InitiativePoints, rolling: boolean): Rejection | undefined {
+  const spentFate = Object.entries(spent.fatePoints ?? {}).find(([, n]) => n > 0);
+  if (spentFate) {
+    const name = state.combatants[spentFate[0]]?.name ?? spentFate[0];
+    return reject(
+      'initiative/fate-points',
+      `Fate Points cannot be spent on initiative (002: "Character Points, but not Fate Points"); spend Character Points for ${name} instead.`,
+    );
+  }
+  const leaders = new Set(unitsOf(state).map((u) => u.leader));
+  for (const [id, n] of Object.entries(spent.characterPoints ?? {})) {
+    if (n === 0) continue;
+    const c = combatantOf(state, id);
+    if (!c) return unknownCombatant(state, id);
+    if (!rolling) {
+      const when =
+        state.options.initiativeMethod === 'first-significant-action'
+          ? 'under Method 1 nobody rolls initiative'
+          : state.options.initiativeMethod === 'perception-per-scene'
+            ? 'under Method 2 initiative is rolled once, when the scene starts'
+            : 'under Method 3 initiative is rolled when a round begins: spend them when pressing Next at the end of the round';
+      return reject(
+        'initiative/not-rolled',
+        `Character Points add Wild Dice to an initiative roll, and no initiative is rolled now (${when}); keep ${c.name}'s points.`,
+      );
+    }
+    if (!c.active) {
+      return reject(
+        'initiative/not-rolling',
+        `${c.name} is out of the fight and rolls no initiative; keep the points.`,
+      );
+    }
+    if (!leaders.has(id)) {
+      const group = c.group ?? '';
+      const leader = unitsOf(state).find((u) => u.group === group)?.leader ?? id;
+      return reject(
+        'initiative/group-roll',
+        `${c.name}'s group ${group} rolls once, on ${state.combatants[leader]?.name ?? leader}'s sheet; spend the group's Character Points from that character.`,
+      );
+    }
+    const unit = unitsOf(state).find((u) => u.leader === id);
+    if (c.cs.unable && unit && !unit.members.some((m) => canAct(member(state, m)))) {
+      return reject(
+        'initiative/not-rolling',
+        `${c.name} is ${c.cs.unable} and rolls no initiative this round; keep the points, or record the recovery (Recover) first.`,
+      );
+    }
+    if (c.cs.characterPoints < n) {
+      return reject(
+        'initiative/character-points',
+        `${c.name} has ${c.cs.characterPoints} Character Point${c.cs.characterPoints === 1 ? '' : 's'}, not ${n}; spend at most ${c.cs.characterPoints}.`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** Whether `next` now ends the round and rolls initiative (Method 3). */
+export function willRoll(state: State): boolean {
+  if (state.options.initiativeMethod !== 'perception-per-round') return false;
+  return !state.agenda.some(
+    (e) =>
+      e.kind === 'turn' &&
+      e.at.round === state.round &&
+      e.combatant !== undefined &&
+      state.combatants[e.combatant]?.active,
+  );
+}
+
+/**
+ * 002: the GM picks a method when rounds are declared, and it holds for the scene — Method 1's order is
+ * kept "until the scene ends", Method 2 rolls "once for the entire scene". Changing it mid-scene would
+ * leave a Method 2 scene nobody rolled for, or a GM order with no first actor. The other options may
+ * change at any time (they apply to the next roll).
+ */
+export function canSetOptions(state: State, next: Opend6Options): Rejection | undefined {
+  if (state.status !== 'running' || next.initiativeMethod === state.options.initiativeMethod)
+    return undefined;
+  return reject(
+    'options/method-locked',
+    `The initiative method holds for the whole scene (002: the order is kept "until the scene ends", or rolled "once for the entire scene"); this scene uses ${state.options.initiativeMethod}. Change the initiative method before starting the scene, or end this scene and start a new one.`,
+  );
 }

@@ -21,7 +21,7 @@ import {
   stateOf,
 } from '../testing/harness.js';
 import { OPEND6_CATALOG } from './catalog.js';
-import { openD6 } from './index.js';
+import { type Opend6Command, type Opend6Event, openD6 } from './index.js';
 import { initiativeBonus, ladder } from './initiative.js';
 import type { Opend6Types } from './types.js';
 
@@ -1094,5 +1094,29 @@ describe('properties: random command sequences keep fold(log) = state, plain JSO
       ),
       { numRuns: 100 },
     );
+  });
+});
+
+describe('opend6: commands and events are typed by their schemas', () => {
+  it('a misspelt or mistyped field does not compile (checked by the typecheck)', () => {
+    const events: Opend6Event[] = [
+      { type: 'opend6/resumed', combatant: 'kira' },
+      // @ts-expect-error `combatnt` is no field of an OpenD6 event.
+      { type: 'opend6/resumed', combatnt: 'kira' },
+      // @ts-expect-error a happening's kind is one of the timeline's kinds.
+      { type: 'opend6/happened', happening: { round: 1, at: [0], combatant: 'kira', kind: 'x', label: 'x' } },
+    ];
+    const commands: Opend6Command[] = [
+      { type: 'declare', actor: 'kira', actions: 2 },
+      // @ts-expect-error the number of actions is a number.
+      { type: 'declare', actor: 'kira', actions: '2' },
+    ];
+    expect([...events, ...commands].map((x) => x.type)).toEqual([
+      'opend6/resumed',
+      'opend6/resumed',
+      'opend6/happened',
+      'declare',
+      'declare',
+    ]);
   });
 });

@@ -1,6 +1,9 @@
 import type { Combatant } from '@roundkeeper/engine';
 import { type DieCode, formatCode, parseCode, reduceCode, usable } from './codes.js';
+import type { EffectiveCode } from './shapes.js';
 import type { Opend6Types } from './types.js';
+
+export type { EffectiveCode } from './shapes.js';
 
 type C = Combatant<Opend6Types>;
 
@@ -40,12 +43,6 @@ export function penaltyOf(c: C): number {
 /** 002: "(but not damage, damage resistance, or initiative rolls)". */
 export function penalized(kind: RollKind): boolean {
   return kind === 'skill' || kind === 'attribute';
-}
-
-export interface EffectiveCode {
-  code: string;
-  effective: string;
-  usable: boolean;
 }
 
 export function effective(code: string, penalty: number): EffectiveCode {

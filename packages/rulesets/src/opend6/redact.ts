@@ -1,4 +1,5 @@
-import type { EngineEvent, JsonObject, Viewer } from '@roundkeeper/engine';
+import type { Json, Viewer } from '@roundkeeper/engine';
+import type { AnyEvent } from './events.js';
 import type { State } from './types.js';
 
 /**
@@ -35,43 +36,51 @@ export function redact(state: State, viewer: Viewer): State {
   };
 }
 
+/** A combatant's ruleset state with its Character Point pool emptied (an NPC's, for the players). */
+function withoutPool(cs: Json): Json {
+  return typeof cs === 'object' && cs !== null && !Array.isArray(cs) ? { ...cs, characterPoints: 0 } : cs;
+}
+
 export function redactEvent(
-  event: EngineEvent,
+  event: AnyEvent,
   viewer: Viewer,
   _state: State,
   hidden: ReadonlySet<string>,
-): EngineEvent | null {
+): AnyEvent | null {
   if (viewer.role === 'gm') return event;
-  const visible = (v: unknown) => typeof v !== 'string' || !hidden.has(v);
-  let out: EngineEvent = event;
-  for (const field of ['members', 'combatants'] as const) {
-    const list = out[field];
-    if (Array.isArray(list)) out = { ...out, [field]: list.filter(visible) };
-  }
-  if (!visible(out.interrupted)) out = { ...out, interrupted: 'someone' };
-  const happening = out.happening as { combatant?: string } | undefined;
-  if (happening && !visible(happening.combatant)) return null;
-  const slot = out.slot as { members?: string[] } | undefined;
-  if (slot?.members?.some((m) => !visible(m))) return null;
-  if (Array.isArray(out.slots)) {
-    const slots = (out.slots as unknown as Array<{ members: string[] }>)
-      .map((s) => ({ ...s, members: s.members.filter(visible) }))
-      .filter((s) => s.members.length > 0);
-    out = { ...out, slots: slots as unknown as JsonObject[] };
-  }
-  // The GM's pools: how many Character Points an NPC has left is not the players' business.
-  if (out.type === 'combatant/added') {
-    const c = out.combatant as { side?: string; stats?: JsonObject; cs?: JsonObject } | undefined;
-    if (c?.side === 'npc') {
-      out = {
-        ...out,
+  const visible = (id: string) => !hidden.has(id);
+  switch (event.type) {
+    case 'opend6/initiative':
+    case 'opend6/turn':
+      return { ...event, members: event.members.filter(visible) };
+    case 'opend6/declared':
+      return { ...event, combatants: event.combatants.filter(visible) };
+    case 'opend6/interrupted':
+      return visible(event.interrupted) ? event : { ...event, interrupted: 'someone' };
+    case 'opend6/happened':
+      return visible(event.happening.combatant) ? event : null;
+    case 'opend6/slot-added':
+      return event.slot.members.every(visible) ? event : null;
+    case 'opend6/slots': {
+      const slots = event.slots
+        .map((s) => ({ ...s, members: s.members.filter(visible) }))
+        .filter((s) => s.members.length > 0);
+      return { ...event, slots };
+    }
+    case 'combatant/added': {
+      // The GM's pools: how many Character Points an NPC has left is not the players' business.
+      const c = event.combatant;
+      if (c.side !== 'npc') return event;
+      return {
+        ...event,
         combatant: {
           ...c,
           stats: { ...c.stats, characterPoints: 0, fatePoints: 0 },
-          cs: { ...c.cs, characterPoints: 0 },
-        } as JsonObject,
+          cs: withoutPool(c.cs),
+        },
       };
     }
+    default:
+      return event;
   }
-  return out;
 }

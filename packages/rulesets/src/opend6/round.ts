@@ -1,14 +1,8 @@
-import {
-  type AgendaEntry,
-  compareInstants,
-  type EngineEvent,
-  type Instant,
-  type JsonObject,
-  schedule,
-  unschedule,
-} from '@roundkeeper/engine';
+import { type AgendaEntry, compareInstants, type Instant, type JsonObject } from '@roundkeeper/engine';
+import { type AnyEvent, type Opend6EventOf, offAgenda, toAgenda } from './events.js';
 import { canAct, membersOf, rollInitiative, unitsOf } from './initiative.js';
-import type { Ctx, Happening, State } from './types.js';
+import { member } from './state.js';
+import type { Ctx, State } from './types.js';
 
 /** A round's turn entry: one per character or NPC group, at the unit's order key. */
 export function turnEntry(
@@ -18,7 +12,7 @@ export function turnEntry(
   key: number[],
   data: JsonObject = {},
 ): AgendaEntry {
-  const c = ctx.state.combatants[leader]!;
+  const c = member(ctx.state, leader);
   const group = c.side === 'npc' && c.group ? c.group : undefined;
   return {
     id: ctx.newId('turn'),
@@ -35,6 +29,12 @@ function groupOf(entry: AgendaEntry): string | undefined {
   return typeof entry.data?.group === 'string' ? entry.data.group : undefined;
 }
 
+/** Whose turn a turn entry is: the character, or the group's leader (every turn entry names one). */
+export function leaderOf(entry: AgendaEntry): string {
+  if (entry.combatant === undefined) throw new Error(`OpenD6: the turn entry "${entry.label}" names nobody.`);
+  return entry.combatant;
+}
+
 /**
  * Whether the character lost his action for `round` — 002: "a character rendered unconscious, immobile,
  * or otherwise unable to act loses his action for that round if he hasn't taken it already". Recovering
@@ -46,19 +46,25 @@ export function lostAction(state: State, id: string, round: number): boolean {
 
 /** Who acts when an entry is reached: the character, or the group's members who can still act. */
 export function entryMembers(state: State, entry: AgendaEntry): string[] {
-  return membersOf(state, entry.combatant!, groupOf(entry)).filter(
-    (id) => canAct(state.combatants[id]!) && !lostAction(state, id, entry.at.round),
+  return membersOf(state, leaderOf(entry), groupOf(entry)).filter(
+    (id) => canAct(member(state, id)) && !lostAction(state, id, entry.at.round),
   );
 }
 
 /** A lost action on the timeline, at the turn it was lost from. */
-export function lostHappening(round: number, at: number[], combatant: string): EngineEvent {
-  const h: Happening = { round, at, combatant, kind: 'lost', label: 'loses the action' };
-  return { type: 'opend6/happened', happening: h as unknown as JsonObject };
+export function lostHappening(
+  round: number,
+  at: number[],
+  combatant: string,
+): Opend6EventOf<'opend6/happened'> {
+  return {
+    type: 'opend6/happened',
+    happening: { round, at, combatant, kind: 'lost', label: 'loses the action' },
+  };
 }
 
 /** Reaching a turn: the clock moves to it and every member's turn starts (a group acts together). */
-export function reachTurn(state: State, entry: AgendaEntry): EngineEvent[] {
+export function reachTurn(state: State, entry: AgendaEntry): AnyEvent[] {
   const members = entryMembers(state, entry);
   // The leader's turn/started comes last, so the engine's `current` names the leader.
   const ordered = [
@@ -67,8 +73,8 @@ export function reachTurn(state: State, entry: AgendaEntry): EngineEvent[] {
   ];
   return [
     { type: 'agenda/removed', entry: entry.id, reason: 'reached' },
-    { type: 'clock/advanced', to: entry.at as unknown as JsonObject },
-    ...ordered.map((id): EngineEvent => ({ type: 'turn/started', combatant: id })),
+    { type: 'clock/advanced', to: entry.at },
+    ...ordered.map((id): AnyEvent => ({ type: 'turn/started', combatant: id })),
     { type: 'opend6/turn', members: ordered, at: entry.at.at, resumed: entry.data?.resumed === true },
   ];
 }
@@ -78,14 +84,14 @@ export function reachTurn(state: State, entry: AgendaEntry): EngineEvent[] {
  * rendered unconscious, immobile, or otherwise unable to act loses his action for that round if he
  * hasn't taken it already".
  */
-function nextTurn(state: State): { lost: EngineEvent[]; next?: AgendaEntry } {
-  const lost: EngineEvent[] = [];
+function nextTurn(state: State): { lost: AnyEvent[]; next?: AgendaEntry } {
+  const lost: AnyEvent[] = [];
   for (const entry of state.agenda) {
     if (entry.kind !== 'turn' || entry.at.round !== state.round) continue;
     if (entryMembers(state, entry).length > 0) return { lost, next: entry };
-    lost.push(unschedule(entry.id, 'unable to act'), {
+    lost.push(offAgenda(entry.id, 'unable to act'), {
       type: 'opend6/turn-lost',
-      combatant: entry.combatant!,
+      combatant: leaderOf(entry),
       reason: 'unable to act',
     });
   }
@@ -96,16 +102,16 @@ function nextTurn(state: State): { lost: EngineEvent[]; next?: AgendaEntry } {
  * Schedules a round once its initiative is known (the draft state has every order key): the turns in
  * order, the round's slots for the timeline, then the first turn.
  */
-export function beginRound(ctx: Ctx, round: number): EngineEvent[] {
+export function beginRound(ctx: Ctx, round: number): AnyEvent[] {
   const { state } = ctx;
-  const events: EngineEvent[] = [
+  const events: AnyEvent[] = [
     { type: 'round/started', round },
     { type: 'opend6/round-reset', round },
   ];
   const entries: AgendaEntry[] = [];
   for (const unit of unitsOf(state)) {
-    const c = state.combatants[unit.leader]!;
-    const able = unit.members.filter((id) => canAct(state.combatants[id]!));
+    const c = member(state, unit.leader);
+    const able = unit.members.filter((id) => canAct(member(state, id)));
     // Unable when initiative was rolled (Method 2): no place yet; it is rolled when he recovers.
     if (!c.cs.orderKey) {
       if (able.length === 0)
@@ -127,14 +133,14 @@ export function beginRound(ctx: Ctx, round: number): EngineEvent[] {
     entries.push(turnEntry(ctx, unit.leader, round, c.cs.orderKey));
   }
   entries.sort((a, b) => compareInstants(a.at, b.at));
-  for (const e of entries) events.push(schedule(e));
+  for (const e of entries) events.push(toAgenda(e));
   events.push({
     type: 'opend6/slots',
     round,
     slots: entries.map((e) => ({
       round,
       at: e.at.at,
-      members: membersOf(state, e.combatant!, groupOf(e)),
+      members: membersOf(state, leaderOf(e), groupOf(e)),
       label: e.label,
     })),
   });
@@ -142,7 +148,7 @@ export function beginRound(ctx: Ctx, round: number): EngineEvent[] {
 }
 
 /** After the round's turns are scheduled: reach the first one. */
-export function reachFirst(state: State): EngineEvent[] {
+export function reachFirst(state: State): AnyEvent[] {
   const { lost, next } = nextTurn(state);
   return next ? [...lost, ...reachTurn(state, next)] : lost;
 }
@@ -151,18 +157,16 @@ export function reachFirst(state: State): EngineEvent[] {
  * `next`: the acting turn ends; the next turn in the agenda starts, or the round ends (unused declared
  * actions are lost) and the next begins — rolling Perception again under Method 3.
  */
-export function advance(ctx: Ctx, characterPoints: Record<string, number>): EngineEvent[] {
+export function advance(ctx: Ctx, characterPoints: Record<string, number>): AnyEvent[] {
   const { state } = ctx;
-  const events: EngineEvent[] = state.rs.acting.map(
-    (id): EngineEvent => ({ type: 'turn/ended', combatant: id }),
-  );
+  const events: AnyEvent[] = state.rs.acting.map((id): AnyEvent => ({ type: 'turn/ended', combatant: id }));
   const { lost, next } = nextTurn(state);
   events.push(...lost);
   if (next) return [...events, ...reachTurn(state, next)];
   // 002: "Any actions calculated into the multi-action penalty but that the character did not use by the
   // end of the round are lost."
   for (const id of state.roster) {
-    const c = state.combatants[id]!;
+    const c = member(state, id);
     if (c.cs.declared !== null && c.cs.used < c.cs.declared) {
       events.push({
         type: 'opend6/actions-lost',
@@ -180,12 +184,12 @@ export function advance(ctx: Ctx, characterPoints: Record<string, number>): Engi
 }
 
 /** Methods 2 and 3: one Perception roll per character or NPC group. */
-export function rollAll(ctx: Ctx, characterPoints: Record<string, number>): EngineEvent[] {
+export function rollAll(ctx: Ctx, characterPoints: Record<string, number>): AnyEvent[] {
   const { state } = ctx;
-  const events: EngineEvent[] = [];
+  const events: AnyEvent[] = [];
   for (const unit of unitsOf(state)) {
     // Nobody able to act in it: it loses its action anyway, so nothing is rolled.
-    if (!unit.members.some((id) => canAct(state.combatants[id]!))) continue;
+    if (!unit.members.some((id) => canAct(member(state, id)))) continue;
     const points = unit.members.reduce((sum, id) => sum + (characterPoints[id] ?? 0), 0);
     events.push(...rollInitiative(ctx, unit, points, state.roster.indexOf(unit.leader)));
   }

@@ -1,0 +1,178 @@
+import {
+  type AgendaEntry,
+  type Combatant,
+  cannotStart,
+  combatantOf,
+  type Decision,
+  isRejection,
+  notRunning,
+  type Rejection,
+  reject,
+  unknownCombatant,
+} from '@roundkeeper/engine';
+import { slotOf } from './catalog.js';
+import { type ClassicCommand, type ClassicCommandOf, classicCommands } from './commands.js';
+import { type AnyEvent, reachEntry, rollJson, toAgenda } from './events.js';
+import { keysFrom, rollInitiative } from './initiative.js';
+import { catalog, legality, unknownAction } from './legal.js';
+import { advance, scheduleRound } from './round.js';
+import type { ClassicTypes, Ctx, State } from './types.js';
+
+/** The combatant whose turn it is, as the command says; or why not. */
+function requireCurrent(state: State, id: string): Combatant<ClassicTypes> | Rejection {
+  const c = combatantOf(state, id);
+  if (!c) return unknownCombatant(state, id);
+  const stopped = notRunning(state);
+  if (stopped) return stopped;
+  if (state.current !== id) {
+    const now = state.current ? state.combatants[state.current]?.name : 'nobody';
+    return reject('turn/not-yours', `It is ${now}'s turn, not ${c.name}'s.`, { actor: id });
+  }
+  return c;
+}
+
+function start(ctx: Ctx, command: ClassicCommandOf<'start'>): Decision {
+  const { state } = ctx;
+  const refused = cannotStart(state);
+  if (refused) return refused;
+  const ids = state.roster.filter((id) => combatantOf(state, id)?.active);
+  const fixed = command.initiative ?? {};
+  for (const id of Object.keys(fixed)) if (!combatantOf(state, id)) return unknownCombatant(state, id);
+  const rolled = rollInitiative(ctx, ids, fixed);
+  const events: AnyEvent[] = [
+    { type: 'encounter/started' },
+    ...rolled,
+    ...scheduleRound(ctx, 1, keysFrom(rolled)),
+  ];
+  return events;
+}
+
+function act(ctx: Ctx, command: ClassicCommandOf<'act'>): Decision {
+  const { state } = ctx;
+  const id = command.actor;
+  const c = combatantOf(state, id);
+  if (!c) return unknownCombatant(state, id);
+  const action = catalog(state).find((x) => x.id === command.action);
+  if (!action) return reject('action/unknown', unknownAction(state, command.action));
+  const legal = legality(state, id, action);
+  if (!legal.ok) return reject(legal.code, legal.reason, { actor: id, action: action.id });
+  const events: AnyEvent[] = [
+    {
+      type: 'classic/acted',
+      combatant: id,
+      action: action.id,
+      slot: slotOf(action),
+      ...(command.target ? { target: command.target } : {}),
+    },
+  ];
+  if (command.roll) {
+    const roll = ctx.roll(command.roll, { init: c.stats.initiative });
+    events.push({ type: 'dice/rolled', combatant: id, purpose: action.name, roll: rollJson(roll) });
+  }
+  return events;
+}
+
+function delay(ctx: Ctx, command: ClassicCommandOf<'delay'>): Decision {
+  const c = requireCurrent(ctx.state, command.actor);
+  if (isRejection(c)) return c;
+  if (c.cs.used.action || c.cs.used.bonus) {
+    return reject('delay/acted', `${c.name} has already acted this turn; delay before taking any action.`);
+  }
+  return [{ type: 'classic/delayed', combatant: c.id }, ...advance(ctx)];
+}
+
+function resume(ctx: Ctx, command: ClassicCommandOf<'resume'>): Decision {
+  const { state } = ctx;
+  const id = command.actor;
+  const c = combatantOf(state, id);
+  if (!c) return unknownCombatant(state, id);
+  if (!c.cs.delaying)
+    return reject('delay/not-delaying', `${c.name} is not delaying; only a delaying combatant can step in.`);
+  if (state.current === id) return reject('delay/already-acting', `${c.name} is already acting.`);
+  // 'Delay': the combatant acts after the current turn; their place in the order becomes that moment.
+  const base = state.now ?? { round: state.round, at: [] };
+  const key = [...base.at, 1];
+  const entry: AgendaEntry = {
+    id: ctx.newId('turn'),
+    at: { round: state.round, at: key },
+    kind: 'turn',
+    combatant: id,
+    label: `${c.name}'s turn (delayed)`,
+  };
+  const events: AnyEvent[] = [{ type: 'classic/resumed', combatant: id, key }];
+  if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
+  events.push(toAgenda(entry), ...reachEntry(entry));
+  return events;
+}
+
+function ready(ctx: Ctx, command: ClassicCommandOf<'ready'>): Decision {
+  const { state } = ctx;
+  const c = requireCurrent(state, command.actor);
+  if (isRejection(c)) return c;
+  if (c.cs.used.action)
+    return reject('action/used', `Readying takes ${c.name}'s action, which is already used this turn.`);
+  const action = catalog(state).find((x) => x.id === command.action);
+  if (!action) return reject('action/unknown', unknownAction(state, command.action));
+  return [
+    { type: 'classic/readied', combatant: c.id, action: action.id, trigger: command.trigger },
+    ...advance(ctx),
+  ];
+}
+
+function trigger(ctx: Ctx, command: ClassicCommandOf<'trigger'>): Decision {
+  const { state } = ctx;
+  const id = command.actor;
+  const c = combatantOf(state, id);
+  if (!c) return unknownCombatant(state, id);
+  const readied = c.cs.readied;
+  if (!readied) return reject('ready/none', `${c.name} has no readied action to trigger.`);
+  if (c.cs.used.reaction)
+    return reject('reaction/used', `${c.name} has already used a reaction since their last turn.`);
+  const events: AnyEvent[] = [
+    { type: 'classic/triggered', combatant: id, action: readied.action, trigger: readied.trigger },
+  ];
+  if (command.roll) {
+    const roll = ctx.roll(command.roll, { init: c.stats.initiative });
+    events.push({ type: 'dice/rolled', combatant: id, purpose: readied.action, roll: rollJson(roll) });
+  }
+  return events;
+}
+
+function setInitiative(state: State, command: ClassicCommandOf<'set-initiative'>): Decision {
+  const id = command.actor;
+  const c = combatantOf(state, id);
+  if (!c) return unknownCombatant(state, id);
+  const value = command.value;
+  return [
+    { type: 'classic/initiative', combatant: id, total: value, rolled: false },
+    { type: 'classic/key', combatant: id, key: [-value, -c.stats.initiative] },
+  ];
+}
+
+/** The command dispatch: each command validated by its schema (commands.ts) before it comes here. */
+export function decide(ctx: Ctx, command: ClassicCommand): Decision {
+  const type: string = command.type;
+  switch (command.type) {
+    case 'start':
+      return start(ctx, command);
+    case 'next':
+      return notRunning(ctx.state) ?? advance(ctx);
+    case 'act':
+      return act(ctx, command);
+    case 'delay':
+      return delay(ctx, command);
+    case 'resume':
+      return resume(ctx, command);
+    case 'ready':
+      return ready(ctx, command);
+    case 'trigger':
+      return trigger(ctx, command);
+    case 'set-initiative':
+      return setInitiative(ctx.state, command);
+    default:
+      return reject(
+        'command/unknown',
+        `"${type}" is not a classic command; use one of: ${Object.keys(classicCommands).join(', ')}.`,
+      );
+  }
+}

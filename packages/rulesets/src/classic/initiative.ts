@@ -1,0 +1,75 @@
+import { type AnyEvent, rollJson } from './events.js';
+import { member } from './state.js';
+import type { Ctx, State } from './types.js';
+
+/** A combatant's place being decided: their order key grows as ties are broken. */
+interface Place {
+  id: string;
+  key: number[];
+}
+
+/** Rolls initiative for the given combatants and breaks full ties with roll-offs. */
+export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, number> = {}): AnyEvent[] {
+  const { state } = ctx;
+  const events: AnyEvent[] = [];
+  const rolled: { id: string; total: number; modifier: number }[] = [];
+  for (const id of ids) {
+    const c = member(state, id);
+    const set = Object.hasOwn(fixed, id) ? fixed[id] : undefined;
+    if (set !== undefined) {
+      rolled.push({ id, total: set, modifier: c.stats.initiative });
+      events.push({ type: 'classic/initiative', combatant: id, total: set, rolled: false });
+      continue;
+    }
+    const roll = ctx.roll(`${state.options.initiativeDice}+@init`, { init: c.stats.initiative });
+    rolled.push({ id, total: roll.total, modifier: c.stats.initiative });
+    events.push({ type: 'dice/rolled', combatant: id, purpose: 'initiative', roll: rollJson(roll) });
+    events.push({ type: 'classic/initiative', combatant: id, total: roll.total, rolled: true });
+  }
+  // Ties on total and modifier roll off (d20, again until broken); existing combatants keep their spot.
+  const places: Place[] = [];
+  const groups = new Map<string, Place[]>();
+  for (const { id, total, modifier } of rolled) {
+    const place = { id, key: [-total, -modifier] };
+    places.push(place);
+    const k = `${total}:${modifier}`;
+    groups.set(k, [...(groups.get(k) ?? []), place]);
+  }
+  for (const tied of groups.values()) rollOff(ctx, tied, events);
+  for (const { id, key } of places) events.push({ type: 'classic/key', combatant: id, key });
+  return events;
+}
+
+/** Tied combatants each roll a d20; higher goes first; those still tied roll again among themselves. */
+function rollOff(ctx: Ctx, tied: Place[], events: AnyEvent[]): void {
+  if (tied.length < 2) return;
+  const rolls = tied.map((place) => ({ place, roll: ctx.rng.int(1, 20) }));
+  events.push({
+    type: 'classic/roll-off',
+    combatants: tied.map((p) => p.id),
+    rolls: rolls.map((r) => r.roll),
+  });
+  const byValue = new Map<number, Place[]>();
+  for (const { place, roll } of rolls) {
+    place.key.push(-roll);
+    byValue.set(roll, [...(byValue.get(roll) ?? []), place]);
+  }
+  for (const again of byValue.values()) rollOff(ctx, again, events);
+}
+
+/** The order keys a list of events sets. */
+export function keysFrom(events: AnyEvent[]): Map<string, number[]> {
+  const keys = new Map<string, number[]>();
+  for (const e of events) if (e.type === 'classic/key') keys.set(e.combatant, e.key);
+  return keys;
+}
+
+/** Everyone's place in the order as it stands. */
+export function keysOf(state: State): Map<string, number[]> {
+  const m = new Map<string, number[]>();
+  for (const id of state.roster) {
+    const k = state.combatants[id]?.cs.key;
+    if (k) m.set(id, k);
+  }
+  return m;
+}

@@ -1,0 +1,71 @@
+import { type ActionDef, type LegalAction, notRunning } from '@roundkeeper/engine';
+import { CLASSIC_CATALOG, slotOf } from './catalog.js';
+import type { State } from './types.js';
+
+export function catalog(state: State): ActionDef[] {
+  return [...CLASSIC_CATALOG, ...state.customActions];
+}
+
+/** An action the catalog does not have: the ones it has, by name. */
+export function unknownAction(state: State, action: string): string {
+  const names = catalog(state).map((x) => x.name);
+  return `There is no action "${action}" here; pick one of ${names.join(', ')}.`;
+}
+
+export function legality(
+  state: State,
+  id: string,
+  action: ActionDef,
+): { ok: true } | { ok: false; code: string; reason: string } {
+  const c = state.combatants[id];
+  if (!c) return { ok: false, code: 'combatant/unknown', reason: `There is no combatant "${id}".` };
+  const stopped = notRunning(state);
+  if (stopped) return { ok: false, code: stopped.code, reason: stopped.message };
+  if (!c.active) return { ok: false, code: 'combatant/defeated', reason: `${c.name} is out of the fight.` };
+  const slot = slotOf(action);
+  if (slot === 'reaction') {
+    if (state.current === id) {
+      return {
+        ok: false,
+        code: 'reaction/own-turn',
+        reason: `A reaction is taken on someone else's turn, not on ${c.name}'s own.`,
+      };
+    }
+    if (c.cs.used.reaction) {
+      return {
+        ok: false,
+        code: 'reaction/used',
+        reason: `${c.name} has already used a reaction since their last turn.`,
+      };
+    }
+    return { ok: true };
+  }
+  if (state.current !== id) {
+    const now = state.current ? (state.combatants[state.current]?.name ?? 'someone else') : 'nobody';
+    return {
+      ok: false,
+      code: 'turn/not-yours',
+      reason: `It is ${now}'s turn; ${action.name} is taken on ${c.name}'s own turn.`,
+    };
+  }
+  if (slot === 'action' && c.cs.used.action) {
+    return { ok: false, code: 'action/used', reason: `${c.name} has already used their action this turn.` };
+  }
+  if (slot === 'bonus' && c.cs.used.bonus) {
+    return {
+      ok: false,
+      code: 'bonus/used',
+      reason: `${c.name} has already used their bonus action this turn.`,
+    };
+  }
+  return { ok: true };
+}
+
+export function legalActions(state: State, id: string): LegalAction[] {
+  return catalog(state).map((action) => {
+    const l = legality(state, id, action);
+    return l.ok
+      ? { action, enabled: true, cost: action.cost }
+      : { action, enabled: false, reason: l.reason, code: l.code, cost: action.cost };
+  });
+}

@@ -1,0 +1,50 @@
+import { type AgendaEntry, combatantOf, compareInstants, nextEntry } from '@roundkeeper/engine';
+import { type AnyEvent, reachEntry, toAgenda } from './events.js';
+import { keysFrom, keysOf, rollInitiative } from './initiative.js';
+import { member } from './state.js';
+import type { Ctx } from './types.js';
+
+export function turnEntry(ctx: Ctx, id: string, round: number, key: number[]): AgendaEntry {
+  const c = member(ctx.state, id);
+  return {
+    id: ctx.newId('turn'),
+    at: { round, at: key },
+    kind: 'turn',
+    combatant: id,
+    label: `${c.name}'s turn`,
+    ...(c.hidden ? { secret: true } : {}),
+  };
+}
+
+/** Schedules a round's turns from the keys (events carry the entries, so the order is a fact). */
+export function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[]>): AnyEvent[] {
+  const events: AnyEvent[] = [{ type: 'round/started', round }];
+  const entries: AgendaEntry[] = [];
+  for (const id of ctx.state.roster) {
+    const c = member(ctx.state, id);
+    const key = keys.get(id) ?? c.cs.key;
+    if (!c.active || !key || c.cs.delaying) continue;
+    entries.push(turnEntry(ctx, id, round, key));
+  }
+  entries.sort((a, b) => compareInstants(a.at, b.at));
+  for (const e of entries) events.push(toAgenda(e));
+  const first = entries[0];
+  if (first) events.push(...reachEntry(first));
+  return events;
+}
+
+/** Ends the current turn and starts the next one, or the next round. */
+export function advance(ctx: Ctx): AnyEvent[] {
+  const { state } = ctx;
+  const events: AnyEvent[] = [];
+  if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
+  const next = nextEntry(state, (e) => e.kind === 'turn' && e.at.round === state.round);
+  if (next) return [...events, ...reachEntry(next)];
+  events.push({ type: 'round/ended', round: state.round });
+  if (state.options.rerollEachRound) {
+    const ids = state.roster.filter((id) => combatantOf(state, id)?.active);
+    const rolled = rollInitiative(ctx, ids);
+    return [...events, ...rolled, ...scheduleRound(ctx, state.round + 1, keysFrom(rolled))];
+  }
+  return [...events, ...scheduleRound(ctx, state.round + 1, keysOf(state))];
+}

@@ -1,0 +1,74 @@
+import type { Opend6Event } from './events.js';
+import { patchCs, patchRs } from './state.js';
+import type { State } from './types.js';
+
+/** Applies one of OpenD6's own events (the engine applies its own). */
+export function evolve(state: State, event: Opend6Event): State | undefined {
+  switch (event.type) {
+    case 'opend6/initiative': {
+      let s = state;
+      for (const m of event.members) s = patchCs(s, m, { initiative: event.total, orderKey: event.key });
+      const spent = event.characterPoints ?? 0;
+      const c = s.combatants[event.combatant];
+      if (c && spent > 0) s = patchCs(s, event.combatant, { characterPoints: c.cs.characterPoints - spent });
+      return s;
+    }
+    case 'opend6/round-begins':
+      return state;
+    case 'opend6/round-reset': {
+      let s = state;
+      for (const m of s.roster) s = patchCs(s, m, { declared: null, used: 0, waiting: false });
+      const round = event.round;
+      return patchRs(s, {
+        acting: [],
+        openRoll: null,
+        slots: s.rs.slots.filter((x) => x.round >= round - 1),
+        happened: s.rs.happened.filter((x) => x.round >= round - 1),
+      });
+    }
+    case 'opend6/slots':
+      return patchRs(state, { slots: [...state.rs.slots, ...event.slots] });
+    case 'opend6/slot-added':
+      return patchRs(state, { slots: [...state.rs.slots, event.slot] });
+    case 'opend6/turn':
+      return patchRs(state, { acting: event.members, openRoll: null });
+    case 'opend6/declared': {
+      let s = state;
+      for (const m of event.combatants) s = patchCs(s, m, { declared: event.actions });
+      return s;
+    }
+    case 'opend6/acted': {
+      const c = state.combatants[event.combatant];
+      // A free action (a shouted warning as an interrupt included) takes no action and keeps the watch.
+      if (!c || event.number === null) return state;
+      // Waiting sets the watch; any other action taken afterwards ends it (as an interrupt too): to
+      // interrupt again, the character waits again.
+      return patchCs(state, event.combatant, { used: event.number, waiting: event.wait });
+    }
+    case 'opend6/interrupted':
+      return state;
+    case 'opend6/resumed':
+      return patchCs(state, event.combatant, { waiting: false });
+    case 'opend6/happened':
+      return patchRs(state, { happened: [...state.rs.happened, event.happening] });
+    case 'opend6/roll-open':
+      return patchRs(state, { openRoll: { combatant: event.combatant, purpose: event.purpose } });
+    case 'opend6/result-declared':
+      return patchRs(state, { openRoll: null });
+    case 'opend6/actions-lost': {
+      const c = state.combatants[event.combatant];
+      if (!c) return state;
+      return patchCs(state, event.combatant, { used: c.cs.declared ?? c.cs.used });
+    }
+    case 'opend6/turn-lost':
+      return state;
+    case 'opend6/incapacitated':
+      return patchCs(state, event.combatant, { unable: event.condition, waiting: false });
+    case 'opend6/recovered':
+      return patchCs(state, event.combatant, { unable: null });
+    case 'opend6/joins-next-round':
+      return state;
+    default:
+      return undefined;
+  }
+}
