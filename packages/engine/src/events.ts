@@ -191,11 +191,10 @@ export const coreEventSchemas = {
   'clock/advanced': z.object({ to: instantSchema }),
   'agenda/scheduled': z.object({ entry: agendaEntrySchema }),
   'agenda/removed': z.object({ entry: z.string(), reason: z.string() }),
-  'dice/rolled': z.object({
-    combatant: namedId().optional(),
-    purpose: z.string().optional(),
-    roll: diceRollSchema,
-  }),
+  'dice/rolled': z
+    .object({ combatant: namedId().optional(), purpose: z.string().optional(), roll: diceRollSchema })
+    // A ruleset may say more about a roll (opend6: the skill, its code and penalty).
+    .catchall(json),
   'dice/state': z.object({ dice: diceStateSchema }),
   undo: z.object({ group: z.number() }),
   redo: z.object({ group: z.number() }),

@@ -2,10 +2,14 @@
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 /**
- * An object type's declared fields, without an index signature: `z.object({})` infers
- * `Record<string, never>`, which no event with a `type` would satisfy.
+ * An object type's declared fields, without the index signature `z.object({})` infers
+ * (`Record<string, never>`, which no event with a `type` would satisfy). A `catchall` stays.
  */
-export type Fields<T> = string extends keyof T ? { [K in keyof T as string extends K ? never : K]: T[K] } : T;
+export type Fields<T> = string extends keyof T
+  ? [T[string]] extends [never]
+    ? { [K in keyof T as string extends K ? never : K]: T[K] }
+    : T
+  : T;
 
 /** True when `value` survives JSON.stringify/parse unchanged (no undefined, NaN, functions, classes…). */
 export function isPlainJson(value: unknown): boolean {

@@ -17,7 +17,7 @@ export interface RollOptions {
 }
 
 /** One die as rolled: its first face, then every explosion face, in order. */
-export interface DieResult {
+export type DieResult = {
   faces: number[];
   /** The sum of the faces. */
   value: number;
@@ -25,7 +25,7 @@ export interface DieResult {
   dropped?: true;
   /** The D6 System's Wild Die. */
   wild?: true;
-}
+};
 
 /** A leaf of the expression as rolled, in left-to-right order. */
 export type DiceRollTerm =
@@ -35,7 +35,7 @@ export type DiceRollTerm =
   | { type: 'ref'; name: string; value: number };
 
 /** A rolled expression with everything a table needs to trust it; plain JSON. */
-export interface DiceRoll {
+export type DiceRoll = {
   /** The canonical notation rolled, e.g. `4d6kh3`. */
   notation: string;
   total: number;
@@ -46,7 +46,7 @@ export interface DiceRoll {
   wild?: { faces: number[]; complication: boolean; mode: WildComplicationMode };
   /** A one-line breakdown, e.g. `3D+2: [4, 2, wild 6→3] + 2 = 17`. */
   text: string;
-}
+};
 
 /*
  * Order of the dice, which scripted dice follow: left to right through the expression; within a pool,

@@ -7,12 +7,14 @@ import {
   isRejection,
   notRunning,
   type Rejection,
+  reach,
   reject,
+  schedule,
   unknownCombatant,
 } from '@roundkeeper/engine';
 import { slotOf } from './catalog.js';
 import { type ClassicCommand, type ClassicCommandOf, classicCommands } from './commands.js';
-import { type AnyEvent, reachEntry, rollJson, toAgenda } from './events.js';
+import type { AnyEvent, ClassicEvent } from './events.js';
 import { keysFrom, rollInitiative } from './initiative.js';
 import { catalog, legality, unknownAction } from './legal.js';
 import { advance, scheduleRound } from './round.js';
@@ -31,7 +33,7 @@ function requireCurrent(state: State, id: string): Combatant<ClassicTypes> | Rej
   return c;
 }
 
-function start(ctx: Ctx, command: ClassicCommandOf<'start'>): Decision {
+function start(ctx: Ctx, command: ClassicCommandOf<'start'>): Decision<ClassicEvent> {
   const { state } = ctx;
   const refused = cannotStart(state);
   if (refused) return refused;
@@ -47,7 +49,7 @@ function start(ctx: Ctx, command: ClassicCommandOf<'start'>): Decision {
   return events;
 }
 
-function act(ctx: Ctx, command: ClassicCommandOf<'act'>): Decision {
+function act(ctx: Ctx, command: ClassicCommandOf<'act'>): Decision<ClassicEvent> {
   const { state } = ctx;
   const id = command.actor;
   const c = combatantOf(state, id);
@@ -67,12 +69,12 @@ function act(ctx: Ctx, command: ClassicCommandOf<'act'>): Decision {
   ];
   if (command.roll) {
     const roll = ctx.roll(command.roll, { init: c.stats.initiative });
-    events.push({ type: 'dice/rolled', combatant: id, purpose: action.name, roll: rollJson(roll) });
+    events.push({ type: 'dice/rolled', combatant: id, purpose: action.name, roll: roll });
   }
   return events;
 }
 
-function delay(ctx: Ctx, command: ClassicCommandOf<'delay'>): Decision {
+function delay(ctx: Ctx, command: ClassicCommandOf<'delay'>): Decision<ClassicEvent> {
   const c = requireCurrent(ctx.state, command.actor);
   if (isRejection(c)) return c;
   if (c.cs.used.action || c.cs.used.bonus) {
@@ -81,7 +83,7 @@ function delay(ctx: Ctx, command: ClassicCommandOf<'delay'>): Decision {
   return [{ type: 'classic/delayed', combatant: c.id }, ...advance(ctx)];
 }
 
-function resume(ctx: Ctx, command: ClassicCommandOf<'resume'>): Decision {
+function resume(ctx: Ctx, command: ClassicCommandOf<'resume'>): Decision<ClassicEvent> {
   const { state } = ctx;
   const id = command.actor;
   const c = combatantOf(state, id);
@@ -101,11 +103,11 @@ function resume(ctx: Ctx, command: ClassicCommandOf<'resume'>): Decision {
   };
   const events: AnyEvent[] = [{ type: 'classic/resumed', combatant: id, key }];
   if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
-  events.push(toAgenda(entry), ...reachEntry(entry));
+  events.push(schedule(entry), ...reach(entry));
   return events;
 }
 
-function ready(ctx: Ctx, command: ClassicCommandOf<'ready'>): Decision {
+function ready(ctx: Ctx, command: ClassicCommandOf<'ready'>): Decision<ClassicEvent> {
   const { state } = ctx;
   const c = requireCurrent(state, command.actor);
   if (isRejection(c)) return c;
@@ -119,7 +121,7 @@ function ready(ctx: Ctx, command: ClassicCommandOf<'ready'>): Decision {
   ];
 }
 
-function trigger(ctx: Ctx, command: ClassicCommandOf<'trigger'>): Decision {
+function trigger(ctx: Ctx, command: ClassicCommandOf<'trigger'>): Decision<ClassicEvent> {
   const { state } = ctx;
   const id = command.actor;
   const c = combatantOf(state, id);
@@ -133,12 +135,12 @@ function trigger(ctx: Ctx, command: ClassicCommandOf<'trigger'>): Decision {
   ];
   if (command.roll) {
     const roll = ctx.roll(command.roll, { init: c.stats.initiative });
-    events.push({ type: 'dice/rolled', combatant: id, purpose: readied.action, roll: rollJson(roll) });
+    events.push({ type: 'dice/rolled', combatant: id, purpose: readied.action, roll: roll });
   }
   return events;
 }
 
-function setInitiative(state: State, command: ClassicCommandOf<'set-initiative'>): Decision {
+function setInitiative(state: State, command: ClassicCommandOf<'set-initiative'>): Decision<ClassicEvent> {
   const id = command.actor;
   const c = combatantOf(state, id);
   if (!c) return unknownCombatant(state, id);
@@ -150,7 +152,7 @@ function setInitiative(state: State, command: ClassicCommandOf<'set-initiative'>
 }
 
 /** The command dispatch: each command validated by its schema (commands.ts) before it comes here. */
-export function decide(ctx: Ctx, command: ClassicCommand): Decision {
+export function decide(ctx: Ctx, command: ClassicCommand): Decision<ClassicEvent> {
   const type: string = command.type;
   switch (command.type) {
     case 'start':

@@ -57,50 +57,5 @@ export const classicEvents = {
 /** One of classic's own events, as its schema infers it. */
 export type ClassicEvent = EventOf<typeof classicEvents>;
 
-/**
- * One of the engine's own events, its loose fields read as plain JSON: a list of them is what the engine
- * takes from `decide` and `react`.
- */
-export type CoreEventJson = CoreEvent extends infer E
-  ? E extends unknown
-    ? {
-        // A loose event's index signature reads as JSON; an empty event's (`Record<string, never>`) goes.
-        [K in keyof E as string extends K ? (unknown extends E[K] ? K : never) : K]: unknown extends E[K]
-          ? Json | undefined
-          : E[K];
-      }
-    : never
-  : never;
-
 /** Any event classic emits or reads: its own and the engine's. */
-export type AnyEvent = CoreEventJson | ClassicEvent;
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && isPlainJson(value);
-}
-
-/** A roll as `dice/rolled` records it: the engine's rolls are plain JSON, and this checks it. */
-export function rollJson(roll: DiceRoll): JsonObject {
-  const value: unknown = roll;
-  if (!isJsonObject(value))
-    throw new Error(`The roll ${roll.text} is not plain JSON and cannot be recorded.`);
-  return value;
-}
-
-/** The engine's `schedule`, as a typed event. */
-export function toAgenda(entry: AgendaEntry): CoreEventJson {
-  return { type: 'agenda/scheduled', entry };
-}
-
-/** The engine's `unschedule`, as a typed event. */
-export function offAgenda(id: string, reason = 'cancelled'): CoreEventJson {
-  return { type: 'agenda/removed', entry: id, reason };
-}
-
-/** The engine's `reach`, as typed events: the entry leaves the agenda, the clock moves, a turn starts. */
-export function reachEntry(entry: AgendaEntry): CoreEventJson[] {
-  const out: CoreEventJson[] = [offAgenda(entry.id, 'reached'), { type: 'clock/advanced', to: entry.at }];
-  if (entry.kind === 'turn' && entry.combatant)
-    out.push({ type: 'turn/started', combatant: entry.combatant });
-  return out;
-}
+export type AnyEvent = CoreEvent | ClassicEvent;

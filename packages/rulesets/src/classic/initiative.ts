@@ -1,4 +1,4 @@
-import { type AnyEvent, rollJson } from './events.js';
+import type { AnyEvent } from './events.js';
 import { member } from './state.js';
 import type { Ctx, State } from './types.js';
 
@@ -23,7 +23,7 @@ export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, nu
     }
     const roll = ctx.roll(`${state.options.initiativeDice}+@init`, { init: c.stats.initiative });
     rolled.push({ id, total: roll.total, modifier: c.stats.initiative });
-    events.push({ type: 'dice/rolled', combatant: id, purpose: 'initiative', roll: rollJson(roll) });
+    events.push({ type: 'dice/rolled', combatant: id, purpose: 'initiative', roll: roll });
     events.push({ type: 'classic/initiative', combatant: id, total: roll.total, rolled: true });
   }
   // Ties on total and modifier roll off (d20, again until broken); existing combatants keep their spot.

@@ -1,5 +1,5 @@
-import { compareInstants } from '@roundkeeper/engine';
-import { type AnyEvent, offAgenda, toAgenda } from './events.js';
+import { compareInstants, schedule, unschedule } from '@roundkeeper/engine';
+import type { AnyEvent } from './events.js';
 import { keysFrom, rollInitiative } from './initiative.js';
 import { turnEntry } from './round.js';
 import type { Ctx } from './types.js';
@@ -23,12 +23,12 @@ export function react(ctx: Ctx, event: AnyEvent): AnyEvent[] {
       const key = keysFrom(rolled).get(id) ?? [0];
       const entry = turnEntry(ctx, id, state.round, key);
       const ahead = !state.now || compareInstants(entry.at, state.now) > 0;
-      return [...rolled, ahead ? toAgenda(entry) : { type: 'classic/joins-next-round', combatant: id }];
+      return [...rolled, ahead ? schedule(entry) : { type: 'classic/joins-next-round', combatant: id }];
     }
     case 'combatant/defeated':
       return state.agenda
         .filter((e) => e.combatant === event.combatant)
-        .map((e) => offAgenda(e.id, 'defeated'));
+        .map((e) => unschedule(e.id, 'defeated'));
     default:
       return [];
   }

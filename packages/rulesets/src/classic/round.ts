@@ -1,5 +1,12 @@
-import { type AgendaEntry, combatantOf, compareInstants, nextEntry } from '@roundkeeper/engine';
-import { type AnyEvent, reachEntry, toAgenda } from './events.js';
+import {
+  type AgendaEntry,
+  combatantOf,
+  compareInstants,
+  nextEntry,
+  reach,
+  schedule,
+} from '@roundkeeper/engine';
+import type { AnyEvent } from './events.js';
 import { keysFrom, keysOf, rollInitiative } from './initiative.js';
 import { member } from './state.js';
 import type { Ctx } from './types.js';
@@ -27,9 +34,9 @@ export function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[
     entries.push(turnEntry(ctx, id, round, key));
   }
   entries.sort((a, b) => compareInstants(a.at, b.at));
-  for (const e of entries) events.push(toAgenda(e));
+  for (const e of entries) events.push(schedule(e));
   const first = entries[0];
-  if (first) events.push(...reachEntry(first));
+  if (first) events.push(...reach(first));
   return events;
 }
 
@@ -39,7 +46,7 @@ export function advance(ctx: Ctx): AnyEvent[] {
   const events: AnyEvent[] = [];
   if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
   const next = nextEntry(state, (e) => e.kind === 'turn' && e.at.round === state.round);
-  if (next) return [...events, ...reachEntry(next)];
+  if (next) return [...events, ...reach(next)];
   events.push({ type: 'round/ended', round: state.round });
   if (state.options.rerollEachRound) {
     const ids = state.roster.filter((id) => combatantOf(state, id)?.active);

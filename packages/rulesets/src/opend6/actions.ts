@@ -7,7 +7,7 @@ import {
   reject,
 } from '@roundkeeper/engine';
 import { flagsOf, OPEND6_CATALOG } from './catalog.js';
-import { type AnyEvent, rollJson } from './events.js';
+import type { AnyEvent } from './events.js';
 import { effective, penalized, penaltyFor, type RollKind, traitOf } from './penalty.js';
 import type { Ctx, Opend6Types, State } from './types.js';
 
@@ -252,7 +252,7 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): AnyEvent[] | Reject
       type: 'dice/rolled',
       combatant: c.id,
       purpose: `${req.purpose}: ${shown}`,
-      roll: rollJson(roll),
+      roll: roll,
       skill: name,
       kind,
       code: e.code,

@@ -8,7 +8,9 @@ import {
   notRunning,
   type Rejection,
   reject,
+  schedule,
   unknownCombatant,
+  unschedule,
 } from '@roundkeeper/engine';
 import {
   catalog,
@@ -21,7 +23,7 @@ import {
   unableCheck,
 } from './actions.js';
 import { type Opend6Command, type Opend6CommandOf, opend6Commands } from './commands.js';
-import { type AnyEvent, offAgenda, toAgenda } from './events.js';
+import type { AnyEvent, Opend6Event } from './events.js';
 import { checkPoints, setOrder, unitsOf, willRoll } from './initiative.js';
 import { placeOnReturn } from './react.js';
 import { advance, justAfter, lostAction, lostHappening, rollAll } from './round.js';
@@ -53,7 +55,7 @@ function actingCombatant(state: State, id: string): C | Rejection {
 }
 
 /** Method 1 takes `first` or `order`; Methods 2 and 3 roll Perception. */
-function start(ctx: Ctx, command: Opend6CommandOf<'start'>): Decision {
+function start(ctx: Ctx, command: Opend6CommandOf<'start'>): Decision<Opend6Event> {
   const { state } = ctx;
   const notNow = cannotStart(state, 'scene');
   if (notNow) return notNow;
@@ -81,7 +83,7 @@ function start(ctx: Ctx, command: Opend6CommandOf<'start'>): Decision {
   return events;
 }
 
-function declare(ctx: Ctx, command: Opend6CommandOf<'declare'>): Decision {
+function declare(ctx: Ctx, command: Opend6CommandOf<'declare'>): Decision<Opend6Event> {
   const { state } = ctx;
   const id = command.actor;
   const c = actingCombatant(state, id);
@@ -110,7 +112,7 @@ function declare(ctx: Ctx, command: Opend6CommandOf<'declare'>): Decision {
   return [declaredEvent(id, members, command.actions, state)];
 }
 
-function act(ctx: Ctx, command: Opend6CommandOf<'act'>): Decision {
+function act(ctx: Ctx, command: Opend6CommandOf<'act'>): Decision<Opend6Event> {
   const { state } = ctx;
   const id = command.actor;
   const c = actingCombatant(state, id);
@@ -143,7 +145,7 @@ function act(ctx: Ctx, command: Opend6CommandOf<'act'>): Decision {
   return takeAction(ctx, command, mode);
 }
 
-function interrupt(ctx: Ctx, command: Opend6CommandOf<'interrupt'>): Decision {
+function interrupt(ctx: Ctx, command: Opend6CommandOf<'interrupt'>): Decision<Opend6Event> {
   const c = actingCombatant(ctx.state, command.actor);
   if (isRejection(c)) return c;
   if (ctx.state.rs.acting.includes(c.id)) {
@@ -153,7 +155,7 @@ function interrupt(ctx: Ctx, command: Opend6CommandOf<'interrupt'>): Decision {
 }
 
 /** A waiting character takes the rest of her actions right after the current turn. */
-function resume(ctx: Ctx, command: Opend6CommandOf<'resume'>): Decision {
+function resume(ctx: Ctx, command: Opend6CommandOf<'resume'>): Decision<Opend6Event> {
   const { state } = ctx;
   const id = command.actor;
   const c = actingCombatant(state, id);
@@ -184,7 +186,7 @@ function resume(ctx: Ctx, command: Opend6CommandOf<'resume'>): Decision {
   };
   return [
     { type: 'opend6/resumed', combatant: id },
-    toAgenda(entry),
+    schedule(entry),
     {
       type: 'opend6/slot-added',
       slot: { round: state.round, at: entry.at.at, members: [id], label: entry.label },
@@ -193,7 +195,7 @@ function resume(ctx: Ctx, command: Opend6CommandOf<'resume'>): Decision {
 }
 
 /** The GM declares the result of the open roll: interrupting it is no longer possible. */
-function result(state: State): Decision {
+function result(state: State): Decision<Opend6Event> {
   const refused = notRunning(state);
   if (refused) return refused;
   const open = state.rs.openRoll;
@@ -207,7 +209,7 @@ function result(state: State): Decision {
 }
 
 /** A roll on request: skills and attributes take the multi-action penalty; damage and resistance don't. */
-function roll(ctx: Ctx, command: Opend6CommandOf<'roll'>): Decision {
+function roll(ctx: Ctx, command: Opend6CommandOf<'roll'>): Decision<Opend6Event> {
   const c = actingCombatant(ctx.state, command.actor);
   if (isRejection(c)) return c;
   if (command.skill === undefined && command.code === undefined) {
@@ -228,7 +230,7 @@ function roll(ctx: Ctx, command: Opend6CommandOf<'roll'>): Decision {
   return rolled.filter((e) => e.type !== 'opend6/roll-open');
 }
 
-function incapacitate(state: State, command: Opend6CommandOf<'incapacitate'>): Decision {
+function incapacitate(state: State, command: Opend6CommandOf<'incapacitate'>): Decision<Opend6Event> {
   const id = command.actor;
   const c = combatantOf(state, id);
   if (!c) return unknownCombatant(state, id);
@@ -250,7 +252,7 @@ function incapacitate(state: State, command: Opend6CommandOf<'incapacitate'>): D
       if (!(c.side === 'npc' && c.group)) {
         for (const e of state.agenda) {
           if (e.kind === 'turn' && e.combatant === id && e.at.round === state.round)
-            events.push(offAgenda(e.id, 'unable to act'));
+            events.push(unschedule(e.id, 'unable to act'));
         }
       }
       events.push(lostHappening(state.round, (state.now ?? { round: 0, at: [] }).at, id));
@@ -259,7 +261,7 @@ function incapacitate(state: State, command: Opend6CommandOf<'incapacitate'>): D
   return events;
 }
 
-function recover(ctx: Ctx, command: Opend6CommandOf<'recover'>): Decision {
+function recover(ctx: Ctx, command: Opend6CommandOf<'recover'>): Decision<Opend6Event> {
   const { state } = ctx;
   const id = command.actor;
   const c = combatantOf(state, id);
@@ -293,7 +295,7 @@ function recover(ctx: Ctx, command: Opend6CommandOf<'recover'>): Decision {
 }
 
 /** The command dispatch: each command validated by its schema (commands.ts) before it comes here. */
-export function decide(ctx: Ctx, command: Opend6Command): Decision {
+export function decide(ctx: Ctx, command: Opend6Command): Decision<Opend6Event> {
   const type: string = command.type;
   switch (command.type) {
     case 'start':

@@ -112,45 +112,7 @@ export const opend6Events = {
 /** One of OpenD6's own events, as its schema infers it. */
 export type Opend6Event = EventOf<typeof opend6Events>;
 
-/**
- * One of the engine's own events, its loose fields (a skill roll's code and penalty on `dice/rolled`)
- * read as plain JSON: a list of them is what the engine takes from `decide` and `react`.
- */
-export type CoreEventJson = CoreEvent extends infer E
-  ? E extends unknown
-    ? {
-        // A loose event's index signature reads as JSON; an empty event's (`Record<string, never>`) goes.
-        [K in keyof E as string extends K ? (unknown extends E[K] ? K : never) : K]: unknown extends E[K]
-          ? Json | undefined
-          : E[K];
-      }
-    : never
-  : never;
-
-/** Any event OpenD6 emits, reads or rewrites: its own and the engine's. */
-export type AnyEvent = CoreEventJson | Opend6Event;
+export type AnyEvent = CoreEvent | Opend6Event;
 
 /** One event of a type, for the functions that build it. */
 export type Opend6EventOf<K extends Opend6Event['type']> = Extract<Opend6Event, { type: K }>;
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && isPlainJson(value);
-}
-
-/** A roll as `dice/rolled` records it: the engine's rolls are plain JSON, and this checks it. */
-export function rollJson(roll: DiceRoll): JsonObject {
-  const value: unknown = roll;
-  if (!isJsonObject(value))
-    throw new Error(`The roll ${roll.text} is not plain JSON and cannot be recorded.`);
-  return value;
-}
-
-/** The engine's `schedule`, as a typed event. */
-export function toAgenda(entry: AgendaEntry): CoreEventJson {
-  return { type: 'agenda/scheduled', entry };
-}
-
-/** The engine's `unschedule`, as a typed event. */
-export function offAgenda(id: string, reason = 'cancelled'): CoreEventJson {
-  return { type: 'agenda/removed', entry: id, reason };
-}

@@ -1,6 +1,6 @@
 import { type Combatant, combatantOf, type Rejection, reject, unknownCombatant } from '@roundkeeper/engine';
 import { pipsOf } from './codes.js';
-import { type AnyEvent, type Opend6EventOf, rollJson } from './events.js';
+import type { AnyEvent, Opend6EventOf } from './events.js';
 import type { Opend6Options } from './options.js';
 import { traitOf } from './penalty.js';
 import type { InitiativeBonus } from './shapes.js';
@@ -115,7 +115,7 @@ export function rollInitiative(
     : {};
   const roll = ctx.roll(expression, refs, { complication: state.options.complication });
   const events: AnyEvent[] = [
-    { type: 'dice/rolled', combatant: c.id, purpose: 'initiative (Perception)', roll: rollJson(roll) },
+    { type: 'dice/rolled', combatant: c.id, purpose: 'initiative (Perception)', roll: roll },
   ];
   // 002: "Spending one Character Point … allows … to add the result of one extra Wild Die roll".
   // One Wild Die per roll (the dice module's rule), so each point is its own roll; a 1 on it is no complication.
@@ -127,7 +127,7 @@ export function rollInitiative(
       type: 'dice/rolled',
       combatant: c.id,
       purpose: 'initiative (Character Point: one extra Wild Die)',
-      roll: rollJson(wild),
+      roll: wild,
     });
   }
   const total = roll.total + extra.reduce((a, b) => a + b, 0);

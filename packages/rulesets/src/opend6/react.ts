@@ -1,6 +1,6 @@
-import { compareInstants } from '@roundkeeper/engine';
+import { compareInstants, schedule, unschedule } from '@roundkeeper/engine';
 import { turnAhead } from './actions.js';
-import { type AnyEvent, type Opend6EventOf, offAgenda, toAgenda } from './events.js';
+import type { AnyEvent, Opend6EventOf } from './events.js';
 import { canAct, ladder, rollInitiative, unitsOf } from './initiative.js';
 import { beginRound, lostAction, lostHappening, reachFirst, turnEntry } from './round.js';
 import { member } from './state.js';
@@ -49,7 +49,7 @@ function leaveOrder(ctx: Ctx, id: string): AnyEvent[] {
     const owner = member(state, e.combatant);
     const group = owner.side === 'npc' ? owner.group : undefined;
     const others = group ? unitsOf(state).some((u) => u.group === group) : false;
-    if (!others) out.push(offAgenda(e.id, 'defeated'));
+    if (!others) out.push(unschedule(e.id, 'defeated'));
   }
   return out;
 }
@@ -116,7 +116,7 @@ function lateArrival(ctx: Ctx, id: string, returning?: 'recovered', characterPoi
     ];
   return [
     ...events,
-    toAgenda(entry),
+    schedule(entry),
     { type: 'opend6/slot-added', slot: { round: state.round, at: key, members: [id], label: entry.label } },
   ];
 }

@@ -1,5 +1,12 @@
-import { type AgendaEntry, compareInstants, type Instant, type JsonObject } from '@roundkeeper/engine';
-import { type AnyEvent, type Opend6EventOf, offAgenda, toAgenda } from './events.js';
+import {
+  type AgendaEntry,
+  compareInstants,
+  type Instant,
+  type JsonObject,
+  schedule,
+  unschedule,
+} from '@roundkeeper/engine';
+import type { AnyEvent, Opend6EventOf } from './events.js';
 import { canAct, membersOf, rollInitiative, unitsOf } from './initiative.js';
 import { member } from './state.js';
 import type { Ctx, State } from './types.js';
@@ -89,7 +96,7 @@ function nextTurn(state: State): { lost: AnyEvent[]; next?: AgendaEntry } {
   for (const entry of state.agenda) {
     if (entry.kind !== 'turn' || entry.at.round !== state.round) continue;
     if (entryMembers(state, entry).length > 0) return { lost, next: entry };
-    lost.push(offAgenda(entry.id, 'unable to act'), {
+    lost.push(unschedule(entry.id, 'unable to act'), {
       type: 'opend6/turn-lost',
       combatant: leaderOf(entry),
       reason: 'unable to act',
@@ -133,7 +140,7 @@ export function beginRound(ctx: Ctx, round: number): AnyEvent[] {
     entries.push(turnEntry(ctx, unit.leader, round, c.cs.orderKey));
   }
   entries.sort((a, b) => compareInstants(a.at, b.at));
-  for (const e of entries) events.push(toAgenda(e));
+  for (const e of entries) events.push(schedule(e));
   events.push({
     type: 'opend6/slots',
     round,

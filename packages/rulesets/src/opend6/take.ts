@@ -1,8 +1,15 @@
-import { type AgendaEntry, type Decision, type Instant, reject } from '@roundkeeper/engine';
+import {
+  type AgendaEntry,
+  type Decision,
+  type Instant,
+  reject,
+  schedule,
+  unschedule,
+} from '@roundkeeper/engine';
 import { catalog, legality, type Mode, skillRoll } from './actions.js';
 import { flagsOf } from './catalog.js';
 import type { Opend6CommandOf } from './commands.js';
-import { type AnyEvent, type Opend6EventOf, offAgenda, toAgenda } from './events.js';
+import type { AnyEvent, Opend6Event, Opend6EventOf } from './events.js';
 import { effectiveCodes, penaltyFor } from './penalty.js';
 import { justAfter } from './round.js';
 import type { Happening } from './shapes.js';
@@ -48,7 +55,7 @@ export function declaredEvent(
 }
 
 /** Takes one catalog or custom action: counts it, rolls its skill with the penalty, records it on the clock. */
-export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision {
+export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision<Opend6Event> {
   const { state } = ctx;
   const id = command.actor;
   const c = member(state, id);
@@ -97,8 +104,8 @@ export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision
       ...(c.hidden ? { secret: true } : {}),
     };
     events.push(
-      toAgenda(entry),
-      offAgenda(entry.id, 'reached'),
+      schedule(entry),
+      unschedule(entry.id, 'reached'),
       { type: 'clock/advanced', to: instant },
       { type: 'opend6/interrupted', combatant: id, interrupted: open.combatant },
     );
