@@ -8,7 +8,7 @@ import {
   tieKey,
   verySimplyCharacteristic,
 } from './marks.js';
-import type { TaraOptions, TaraStats } from './types.js';
+import type { TaraOptions, TaraStats } from './options.js';
 
 /**
  * A compiled Tara-Corax Round for simulations: what the engine does with a fight in which every
@@ -121,7 +121,7 @@ export function compileTaraKernel(
     const raw = verySimply ? verySimplyCharacteristic(c.stats) : characteristic(c.stats);
     base[i] = raw + armorModifier(c.stats) + c.stats.initiativeModifier;
     const key = tieKey(c.stats);
-    for (let k = 0; k < 3; k++) keys[i * 3 + k] = key[k]!;
+    for (let k = 0; k < 3; k++) keys[i * 3 + k] = key[k] ?? 0;
     for (let s = 0; s < SCORES; s++) table.set(outcome(s, full, c), (i * SCORES + s) * ROW);
   });
   return {
@@ -153,30 +153,35 @@ export function kernelRound(k: TaraKernel, rng: Rng, out: Int32Array): number {
         dice += face;
       }
     }
-    let score = dice + base[i]!;
+    let score = dice + (base[i] ?? 0);
     if (score < 0) score = 0;
     else if (score > MARKS_PER_ROUND) score = MARKS_PER_ROUND;
     const row = (i * SCORES + score) * ROW;
     const o = i * KERNEL_FIELDS;
-    out[o + KERNEL_TURNS]! += table[row]!;
-    out[o + KERNEL_ACTIONS]! += table[row + 1]!;
-    out[o + KERNEL_ATTACKS]! += table[row + 2]!;
-    out[o + KERNEL_FORFEITS]! += table[row + 3]!;
-    entries += table[row + 4]!;
+    add(out, o + KERNEL_TURNS, table[row]);
+    add(out, o + KERNEL_ACTIONS, table[row + 1]);
+    add(out, o + KERNEL_ATTACKS, table[row + 2]);
+    add(out, o + KERNEL_FORFEITS, table[row + 3]);
+    entries += table[row + 4] ?? 0;
     // 000 Ties: the higher Score first, then raw Initiative, Agility, Intellect; then roster order.
     if (score >= 1 && (first < 0 || score > firstScore || (score === firstScore && before(keys, i, first)))) {
       first = i;
       firstScore = score;
     }
   }
-  if (first >= 0) out[first * KERNEL_FIELDS + KERNEL_FIRST]! += 1;
+  if (first >= 0) add(out, first * KERNEL_FIELDS + KERNEL_FIRST, 1);
   return entries;
+}
+
+/** Adds to one figure of `out` (indices within it by construction). */
+function add(out: Int32Array, index: number, amount: number | undefined): void {
+  out[index] = (out[index] ?? 0) + (amount ?? 0);
 }
 
 function before(keys: Int32Array, a: number, b: number): boolean {
   for (let k = 0; k < 3; k++) {
-    const x = keys[a * 3 + k]!;
-    const y = keys[b * 3 + k]!;
+    const x = keys[a * 3 + k] ?? 0;
+    const y = keys[b * 3 + k] ?? 0;
     if (x !== y) return x < y;
   }
   return false;
