@@ -16,6 +16,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { encounter, must, refused, registryWith, stateOf } from '../testing/harness.js';
+import type { SixSecondEvent } from './events.js';
 import { SIX_SECOND_CATALOG, type SixSecondTypes, sixSecond } from './index.js';
 import { dueOf } from './turns.js';
 
@@ -745,5 +746,17 @@ describe('views: a hidden combatant never shows through the order, roll-offs or 
     expect(log.some((e) => e.event.type === 'six-second/order')).toBe(true);
     const own = viewLog(enc.entries, { role: 'player', combatants: ['spy'] }, state, sixSecond);
     expect(JSON.stringify(own)).toContain('spy');
+  });
+});
+
+describe('typed commands and events', () => {
+  it('types each event by its schema: a misspelt or mistyped field does not compile', () => {
+    const closed: SixSecondEvent = { type: 'six-second/turn-closed', combatant: 'ana', unused: 2 };
+    // @ts-expect-error `unusd` is not a field of six-second/turn-closed (and `unused` is missing).
+    const misspelt: SixSecondEvent = { type: 'six-second/turn-closed', combatant: 'ana', unusd: 2 };
+    // @ts-expect-error an order is a list of ids.
+    const mistyped: SixSecondEvent = { type: 'six-second/order', order: 'ana' };
+    const fits = ({ type, ...fields }: SixSecondEvent) => sixSecond.events?.[type]?.safeParse(fields).success;
+    expect([fits(closed), fits(misspelt), fits(mistyped)]).toEqual([true, false, false]);
   });
 });
