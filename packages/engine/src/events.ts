@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { actionDefSchema } from './commands.js';
+import type { DiceRoll } from './dice/roll.js';
 import type { Fields } from './json.js';
 
 /**
@@ -212,3 +213,10 @@ export type EventOf<S extends Record<string, z.ZodType>> = {
 
 /** One of the engine's own events. */
 export type CoreEvent = EventOf<CoreEventSchemas>;
+
+/** A roll as the log keeps it (every face), for the table to see: the `dice/rolled` fact. */
+export function rolled(combatant: string | undefined, purpose: string, roll: DiceRoll): CoreEvent {
+  return combatant === undefined
+    ? { type: 'dice/rolled', purpose, roll }
+    : { type: 'dice/rolled', combatant, purpose, roll };
+}

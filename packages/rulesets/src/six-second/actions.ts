@@ -1,8 +1,8 @@
 import {
   type ActionDef,
-  type Command,
+  type Combatant,
+  combatantOf,
   type Decision,
-  type EngineEvent,
   type Instant,
   type LegalAction,
   notRunning,
@@ -10,8 +10,10 @@ import {
 } from '@roundkeeper/engine';
 import { actionsOf, defaultDelay, isVariable, secondsOf } from './catalog.js';
 import { nextNormalRound, secondOf, secondsLeft, slotOf } from './clock.js';
+import type { SixSecondCommandOf } from './commands.js';
+import type { SixSecondEvent, SixSecondEventOf, SixSecondFact } from './events.js';
 import { complete, spendSeconds } from './turns.js';
-import type { Ctx, State } from './types.js';
+import type { Ctx, SixSecondTypes, State } from './types.js';
 
 type Verdict =
   | { ok: true; seconds: number; carry: number; note?: string }
@@ -79,10 +81,10 @@ export function legality(state: State, id: string, action: ActionDef, seconds = 
 
 function previewOf(
   state: State,
-  id: string,
+  c: Combatant<SixSecondTypes>,
   seconds: number,
 ): { from: Instant; to: Instant; label: string } | undefined {
-  const c = state.combatants[id]!;
+  const id = c.id;
   const base = c.cs.base;
   if (!base || seconds === 0 || state.current !== id) return undefined;
   const n = state.options.turnSeconds;
@@ -103,7 +105,8 @@ export function legalActions(state: State, id: string): LegalAction[] {
     const v = legality(state, id, action);
     const cost = { seconds: v.seconds };
     if (!v.ok) return { action, enabled: false, reason: v.reason, code: v.code, cost };
-    const preview = state.combatants[id] ? previewOf(state, id, v.seconds) : undefined;
+    const c = combatantOf(state, id);
+    const preview = c ? previewOf(state, c, v.seconds) : undefined;
     return {
       action,
       enabled: true,
@@ -115,10 +118,10 @@ export function legalActions(state: State, id: string): LegalAction[] {
 }
 
 /** 001: "A character can take any number of actions in a round, so long as the total time … adds up to six seconds." */
-export function act(ctx: Ctx, command: Command): Decision {
+export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixSecondEvent> {
   const { state } = ctx;
-  const id = command.actor as string;
-  const c = state.combatants[id];
+  const id = command.actor;
+  const c = combatantOf(state, id);
   if (!c)
     return reject(
       'combatant/unknown',
@@ -129,11 +132,11 @@ export function act(ctx: Ctx, command: Command): Decision {
   if (!action) {
     return reject(
       'action/unknown',
-      `There is no action "${String(command.action)}" here; pick one of ${catalog.map((x) => x.name).join(', ')}.`,
+      `There is no action "${command.action}" here; pick one of ${catalog.map((x) => x.name).join(', ')}.`,
     );
   }
   let seconds = secondsOf(action);
-  if (typeof command.seconds === 'number') {
+  if (command.seconds !== undefined) {
     // 001's table: "Run (or longer)" — a few actions may be declared longer than their time.
     if (!isVariable(action) && command.seconds !== seconds) {
       return reject(
@@ -151,11 +154,11 @@ export function act(ctx: Ctx, command: Command): Decision {
   }
   const v = legality(state, id, action, seconds);
   if (!v.ok) return reject(v.code, v.reason, { actor: id, action: action.id });
-  const delay = typeof command.delay === 'number' ? command.delay : defaultDelay(action);
-  const effect = typeof command.effect === 'string' ? command.effect : action.name;
+  const delay = command.delay ?? defaultDelay(action);
+  const effect = command.effect ?? action.name;
   const used = c.cs.secondsUsed;
   const now = Math.min(seconds, secondsLeft(state, c.cs));
-  const acted: EngineEvent = {
+  const acted: SixSecondEventOf<'six-second/acted'> = {
     type: 'six-second/acted',
     combatant: id,
     action: action.id,
@@ -170,9 +173,9 @@ export function act(ctx: Ctx, command: Command): Decision {
     delay,
     effect,
   };
-  if (typeof command.target === 'string') acted.target = command.target;
-  const events: EngineEvent[] = [acted];
+  if (command.target !== undefined) acted.target = command.target;
+  const events: SixSecondFact[] = [acted];
   if (now > 0) events.push(...spendSeconds(state, id, used + 1, used + now));
-  if (v.carry === 0) events.push(...complete(ctx, id, action.id, used + now, delay, effect));
+  if (v.carry === 0) events.push(...complete(ctx, c, action.id, used + now, delay, effect));
   return events;
 }

@@ -6,13 +6,15 @@ import {
   reject,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
-import type { State } from './types.js';
 
 /**
  * Where an action's time comes from: `text` — the prose of 001 fixes it; `default` — the table "Example
  * Actions / Time Taken" lost its number, so this is Roundkeeper's default (see docs/rulesets/six-second.md).
  */
 type Source = 'text' | 'default';
+
+/** What the catalog reads of an encounter: the GM's times and custom actions. */
+type Encounter = { options: { actionSeconds: Record<string, number> }; customActions: ActionDef[] };
 
 /** What an action takes beyond its actor: whom it is against, a spell's delay, a longer time. */
 const PARAMS: Record<string, ActionParamRef[]> = {
@@ -75,11 +77,11 @@ export const SIX_SECOND_CATALOG: readonly ActionDef[] = [
 ];
 
 /** The built-in catalog with the GM's per-encounter times applied. */
-export function builtInCatalog(state: State): ActionDef[] {
+export function builtInCatalog(state: Encounter): ActionDef[] {
   const override = state.options.actionSeconds;
   return SIX_SECOND_CATALOG.map((action) => {
-    if (!Object.hasOwn(override, action.id)) return action;
-    const seconds = override[action.id]!;
+    const seconds = Object.hasOwn(override, action.id) ? override[action.id] : undefined;
+    if (seconds === undefined) return action;
     return {
       ...action,
       cost: { seconds },
@@ -90,7 +92,7 @@ export function builtInCatalog(state: State): ActionDef[] {
 }
 
 /** Every action this encounter knows: the catalog, then the GM's custom actions. */
-export function actionsOf(state: State): ActionDef[] {
+export function actionsOf(state: Encounter): ActionDef[] {
   return [...builtInCatalog(state), ...state.customActions];
 }
 

@@ -1,5 +1,10 @@
-import type { AgendaEntry, Instant, JsonObject } from '@roundkeeper/engine';
-import { DELAYED_EFFECT, type PendingEffect, type SixSecondCombatant, type State } from './types.js';
+import type { AgendaEntry, Combatant, Instant, JsonObject } from '@roundkeeper/engine';
+import type { PendingEffect, SixSecondCombatant, SixSecondTypes, State } from './types.js';
+
+/** The agenda kind of a delayed effect. */
+export const DELAYED_EFFECT = 'six-second/delayed-effect';
+
+type SixSecondCombatantOf = Combatant<SixSecondTypes>;
 
 /*
  * The clock. An instant is {round, at: [turnSlot, second]}: the turn slot is the place in the Initiative
@@ -34,8 +39,8 @@ export function nextNormalRound(state: State, id: string): number {
 }
 
 /** When the turn of a delayed effect's due second will be, as far as can be known now. */
-export function projectDue(state: State, id: string, due: PendingEffect['due']): Instant {
-  const c = state.combatants[id]!;
+export function projectDue(state: State, c: SixSecondCombatantOf, due: PendingEffect['due']): Instant {
+  const id = c.id;
   const slot = slotOf(state, id);
   const next = nextNormalRound(state, id);
   if (due.turn <= c.cs.turnNo) {
@@ -48,14 +53,13 @@ export function projectDue(state: State, id: string, due: PendingEffect['due']):
 }
 
 /** The agenda entry of a pending delayed effect, placed where it is projected to happen. */
-export function pendingEntry(state: State, id: string, p: PendingEffect): AgendaEntry {
-  const c = state.combatants[id]!;
+export function pendingEntry(state: State, c: SixSecondCombatantOf, p: PendingEffect): AgendaEntry {
   const data: JsonObject = { effect: p.id, due: p.due, delay: p.delay, action: p.action };
   return {
     id: p.id,
-    at: projectDue(state, id, p.due),
+    at: projectDue(state, c, p.due),
     kind: DELAYED_EFFECT,
-    combatant: id,
+    combatant: c.id,
     label: `${p.name} (${c.name}'s delay)`,
     ...(c.hidden ? { secret: true } : {}),
     data,
@@ -63,15 +67,14 @@ export function pendingEntry(state: State, id: string, p: PendingEffect): Agenda
 }
 
 /** Seconds of the character's own turns still to pass before a pending effect happens. */
-export function remainingSeconds(state: State, id: string, p: PendingEffect): number {
-  const c = state.combatants[id]!.cs;
+export function remainingSeconds(state: State, combatant: SixSecondCombatantOf, p: PendingEffect): number {
+  const c = combatant.cs;
   // secondsUsed is what is gone from the character's latest turn: 0 of a skipped one, all of a finished one.
   return Math.max(0, (p.due.turn - c.turnNo) * state.options.turnSeconds + p.due.second - c.secondsUsed);
 }
 
 /** Where a pending effect will happen, in words. */
-export function describeDue(state: State, id: string, p: PendingEffect): string {
-  const c = state.combatants[id]!;
+export function describeDue(c: SixSecondCombatantOf, p: PendingEffect): string {
   const ahead = p.due.turn - c.cs.turnNo;
   const which =
     ahead <= 0
@@ -101,5 +104,6 @@ export function describeInstant(state: State, at: Instant): string {
 
 /** Renumbers slots at or after `from` by one: a late arrival took a place in the order (see initiative.ts). */
 export function shiftTuple(t: readonly number[], from: number): number[] {
-  return t.length > 0 && t[0]! >= from ? [t[0]! + 1, ...t.slice(1)] : [...t];
+  const slot = t[0];
+  return slot !== undefined && slot >= from ? [slot + 1, ...t.slice(1)] : [...t];
 }

@@ -1,4 +1,13 @@
-import { namedId } from '@roundkeeper/engine';
+import {
+  type AgendaEntry,
+  type CoreEvent,
+  type DiceRoll,
+  type EngineEvent,
+  type EventOf,
+  isPlainJson,
+  type JsonObject,
+  namedId,
+} from '@roundkeeper/engine';
 import { z } from 'zod';
 
 /**
@@ -11,12 +20,17 @@ import { z } from 'zod';
 const seconds = z.number().int().min(0);
 const turnNo = z.number().int().min(0);
 
-/** A delayed effect waiting for its second (see `PendingEffect` in types.ts). */
-const pendingEffect = z.strictObject({
+/**
+ * A delayed effect waiting for its second, counted in the acting character's own turn seconds
+ * (`PendingEffect` in types.ts is inferred from it).
+ */
+export const pendingEffectSchema = z.strictObject({
   id: z.string(),
   name: z.string(),
   action: z.string(),
+  /** The delay in seconds, as declared. */
   delay: seconds,
+  /** The character's turn number (see `turnNo`) and the second of that turn right after which it happens. */
   due: z.strictObject({ turn: turnNo, second: z.number().int() }),
 });
 
@@ -86,7 +100,7 @@ export const sixSecondEvents = {
     turn: turnNo,
   }),
   /** An action's effect will happen after its delay. */
-  'six-second/delay-started': z.strictObject({ combatant: namedId(), effect: pendingEffect }),
+  'six-second/delay-started': z.strictObject({ combatant: namedId(), effect: pendingEffectSchema }),
   /** A delayed effect happened (or lapsed with its turn). */
   'six-second/effect-occurred': z.strictObject({
     combatant: namedId(),
@@ -124,6 +138,10 @@ export const sixSecondEvents = {
   'six-second/joins-next-round': z.strictObject({ combatant: namedId() }),
 } as const;
 
-type Events = typeof sixSecondEvents;
 /** One of the six-second ruleset's own events, as its schema infers it. */
-export type SixSecondEvent = { [K in keyof Events]: { type: K } & z.infer<Events[K]> }[keyof Events];
+export type SixSecondEvent = EventOf<typeof sixSecondEvents>;
+/** The six-second event of one type. */
+export type SixSecondEventOf<K extends SixSecondEvent['type']> = Extract<SixSecondEvent, { type: K }>;
+
+/** What the six-second ruleset decides, reacts to and describes: its own events and the engine's. */
+export type SixSecondFact = CoreEvent | SixSecondEvent;

@@ -1,4 +1,5 @@
-import type { EngineEvent, JsonObject } from '@roundkeeper/engine';
+import { type CoreEvent, combatantOf, rolled } from '@roundkeeper/engine';
+import type { SixSecondFact } from './events.js';
 import type { Ctx } from './types.js';
 
 /** How many times tied characters roll again before the GM's roster order settles it (a runaway guard). */
@@ -8,18 +9,27 @@ export const MAX_ROLL_OFFS = 20;
  * 001: "An Initiative check is a special Reflex check + your Dexterity ability." The Reflex dice are the
  * encounter's (option `initiativeDice`) unless the character has their own (`reflexDice`).
  */
-export function initiativeCheck(
-  ctx: Ctx,
-  id: string,
-  purpose: string,
-): { total: number; event: EngineEvent } {
-  const c = ctx.state.combatants[id]!;
+export function initiativeCheck(ctx: Ctx, id: string, purpose: string): { total: number; event: CoreEvent } {
+  const c = combatantOf(ctx.state, id);
+  if (!c) throw new Error(`There is no combatant "${id}" to roll an Initiative check for.`);
   const dice = c.stats.reflexDice ?? ctx.state.options.initiativeDice;
   const roll = ctx.roll(`(${dice})+@dexterity`, { dexterity: c.stats.dexterity });
-  return {
-    total: roll.total,
-    event: { type: 'dice/rolled', combatant: id, purpose, roll: roll as unknown as JsonObject },
-  };
+  return { total: roll.total, event: rolled(id, purpose, roll) };
+}
+
+/** A character and the checks that order them: the first, then each roll-off. */
+type Keyed = { id: string; key: number[] };
+
+/** Groups by the latest check, in the order each total first appears. */
+function byLatest(list: readonly Keyed[]): Keyed[][] {
+  const groups = new Map<number | undefined, Keyed[]>();
+  for (const k of list) {
+    const total = k.key.at(-1);
+    const group = groups.get(total);
+    if (group) group.push(k);
+    else groups.set(total, [k]);
+  }
+  return [...groups.values()];
 }
 
 /**
@@ -29,52 +39,60 @@ export function initiativeCheck(
  */
 function breakTies(
   ctx: Ctx,
-  tied: string[],
-  keys: Map<string, number[]>,
-  events: EngineEvent[],
+  tied: Keyed[],
+  events: SixSecondFact[],
   depth: number,
-  rollOff = 'six-second/roll-off',
+  rollOff: 'six-second/roll-off' | 'six-second/contest-roll-off' = 'six-second/roll-off',
 ): void {
   if (tied.length < 2) return;
+  const combatants = tied.map((t) => t.id);
   if (depth >= MAX_ROLL_OFFS) {
-    events.push({ type: 'six-second/roll-off-abandoned', combatants: tied });
+    events.push({ type: 'six-second/roll-off-abandoned', combatants });
     return;
   }
   const totals: number[] = [];
-  for (const id of tied) {
-    const check = initiativeCheck(ctx, id, 'Initiative roll-off');
+  for (const t of tied) {
+    const check = initiativeCheck(ctx, t.id, 'Initiative roll-off');
     events.push(check.event);
     totals.push(check.total);
-    keys.get(id)!.push(check.total);
+    t.key.push(check.total);
   }
-  events.push({ type: rollOff, combatants: tied, totals });
-  const byTotal = new Map<number, string[]>();
-  tied.forEach((id, i) => {
-    byTotal.set(totals[i]!, [...(byTotal.get(totals[i]!) ?? []), id]);
-  });
-  for (const again of byTotal.values()) breakTies(ctx, again, keys, events, depth + 1, rollOff);
+  events.push({ type: rollOff, combatants, totals });
+  for (const again of byLatest(tied)) breakTies(ctx, again, events, depth + 1, rollOff);
 }
 
 function descending(a: readonly number[], b: readonly number[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return b[i]! - a[i]!;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    if (x !== y) return y - x;
+  }
   return 0;
 }
+
+/** The ids ordered by their checks, highest first; stable, so a tie the roll-offs could not break keeps the roster order. */
+const ordered = (keyed: readonly Keyed[]): Keyed[] => [...keyed].sort((a, b) => descending(a.key, b.key));
 
 /**
  * 001: "all involved characters make a special Initiative check to determine turn order, and go in the
  * order from the highest roll to lowest." `fixed` holds totals the GM rolled at the table.
  */
-export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, number> = {}): EngineEvent[] {
-  const events: EngineEvent[] = [];
-  const keys = new Map<string, number[]>();
+export function rollInitiative(
+  ctx: Ctx,
+  ids: string[],
+  fixed: Record<string, number> = {},
+): { events: SixSecondFact[]; order: string[] } {
+  const events: SixSecondFact[] = [];
+  const keyed: Keyed[] = [];
   for (const id of ids) {
-    if (Object.hasOwn(fixed, id)) {
-      keys.set(id, [fixed[id]!]);
-      events.push({ type: 'six-second/initiative', combatant: id, total: fixed[id]!, rolled: false });
+    const given = Object.hasOwn(fixed, id) ? fixed[id] : undefined;
+    if (given !== undefined) {
+      keyed.push({ id, key: [given] });
+      events.push({ type: 'six-second/initiative', combatant: id, total: given, rolled: false });
       continue;
     }
     const check = initiativeCheck(ctx, id, 'Initiative (Reflex + Dexterity)');
-    keys.set(id, [check.total]);
+    keyed.push({ id, key: [check.total] });
     events.push(check.event, {
       type: 'six-second/initiative',
       combatant: id,
@@ -82,13 +100,10 @@ export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, nu
       rolled: true,
     });
   }
-  const groups = new Map<number, string[]>();
-  for (const id of ids) groups.set(keys.get(id)![0]!, [...(groups.get(keys.get(id)![0]!) ?? []), id]);
-  for (const tied of groups.values()) breakTies(ctx, tied, keys, events, 0);
-  // Stable: a tie the roll-offs could not break keeps the roster order.
-  const order = [...ids].sort((a, b) => descending(keys.get(a)!, keys.get(b)!));
+  for (const tied of byLatest(keyed)) breakTies(ctx, tied, events, 0);
+  const order = ordered(keyed).map((k) => k.id);
   events.push({ type: 'six-second/order', order });
-  return events;
+  return { events, order };
 }
 
 /**
@@ -96,22 +111,20 @@ export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, nu
  * magic item first, etc.) have the contesting characters make a Reflex check for initiative." In or out of
  * the fight: the same check and the same roll-offs, but the turn order and the recorded Initiative stay.
  */
-export function contest(ctx: Ctx, ids: string[], about: string | null): EngineEvent[] {
-  const events: EngineEvent[] = [];
-  const keys = new Map<string, number[]>();
+export function contest(ctx: Ctx, ids: string[], about: string | null): SixSecondFact[] {
+  const events: SixSecondFact[] = [];
+  const keyed: Keyed[] = [];
   for (const id of ids) {
     const check = initiativeCheck(ctx, id, `Reflex check for initiative: ${about ?? 'who goes first'}`);
-    keys.set(id, [check.total]);
+    keyed.push({ id, key: [check.total] });
     events.push(check.event);
   }
-  const groups = new Map<number, string[]>();
-  for (const id of ids) groups.set(keys.get(id)![0]!, [...(groups.get(keys.get(id)![0]!) ?? []), id]);
-  for (const tied of groups.values()) breakTies(ctx, tied, keys, events, 0, 'six-second/contest-roll-off');
-  const order = [...ids].sort((a, b) => descending(keys.get(a)!, keys.get(b)!));
+  for (const tied of byLatest(keyed)) breakTies(ctx, tied, events, 0, 'six-second/contest-roll-off');
+  const order = ordered(keyed);
   events.push({
     type: 'six-second/contest',
-    order,
-    totals: order.map((id) => keys.get(id)![0]!),
+    order: order.map((k) => k.id),
+    totals: order.map((k) => k.key[0] ?? 0),
     about,
   });
   return events;
@@ -123,9 +136,9 @@ export function contest(ctx: Ctx, ids: string[], about: string | null): EngineEv
  * at the start: the newcomer and each tied character in turn roll again until one is higher; the newcomer
  * goes before the first one it beats, else after them all. The others keep their places.
  */
-export function insertLateArrival(ctx: Ctx, id: string): { events: EngineEvent[]; index: number } {
+export function insertLateArrival(ctx: Ctx, id: string): { events: SixSecondFact[]; index: number } {
   const { state } = ctx;
-  const events: EngineEvent[] = [];
+  const events: SixSecondFact[] = [];
   const check = initiativeCheck(ctx, id, 'Initiative (Reflex + Dexterity), late arrival');
   const total = check.total;
   events.push(check.event, { type: 'six-second/initiative', combatant: id, total, rolled: true });
@@ -133,8 +146,7 @@ export function insertLateArrival(ctx: Ctx, id: string): { events: EngineEvent[]
   const initiativeOf = (x: string) => state.combatants[x]?.cs.initiative ?? Number.NEGATIVE_INFINITY;
   let index = order.findIndex((x) => initiativeOf(x) <= total);
   if (index < 0) index = order.length;
-  while (index < order.length && initiativeOf(order[index]!) === total) {
-    const other = order[index]!;
+  for (let other = order[index]; other !== undefined && initiativeOf(other) === total; other = order[index]) {
     let beats: boolean | null = null;
     for (let n = 0; n < MAX_ROLL_OFFS && beats === null; n++) {
       const mine = initiativeCheck(ctx, id, 'Initiative roll-off');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
+  describeEvent,
   EncounterLog,
   type EncounterState,
   type EngineEvent,
@@ -16,10 +17,14 @@ import {
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { encounter, must, refused, registryWith, stateOf } from '../testing/harness.js';
+import type { SixSecondEvent } from './events.js';
 import { SIX_SECOND_CATALOG, type SixSecondTypes, sixSecond } from './index.js';
 import { dueOf } from './turns.js';
 
 const registry = registryWith(sixSecond);
+/** A log line, as the engine asks the ruleset for it. */
+const describeSix = (event: EngineEvent, state: EncounterState<SixSecondTypes>) =>
+  describeEvent(event, state, registry[sixSecond.id]!);
 type Enc = ReturnType<typeof encounter>;
 const st = (enc: Enc) => stateOf<SixSecondTypes>(enc);
 const cs = (enc: Enc, id: string) => st(enc).combatants[id]!.cs;
@@ -136,7 +141,7 @@ describe('001 Initiative out of combat: "who does something first" is a Reflex c
     expect(events(entries, 'six-second/contest-roll-off')[0]?.totals).toEqual([5, 10]);
     const result = events(entries, 'six-second/contest')[0]!;
     expect(result).toMatchObject({ order: ['bren', 'ana'], totals: [12, 12] });
-    expect(sixSecond.describeEvent!(result, st(enc))).toBe(
+    expect(describeSix(result, st(enc))).toBe(
       'Reflex checks for initiative, who grabs the cursed item first: Bren (12), then Ana (12).',
     );
     expect(enc.state.status).toBe('setup');
@@ -237,7 +242,7 @@ describe('001 Combat Rounds: every round each combatant gets one turn of 6 secon
     const enc = started();
     const entries = must(enc, { type: 'act', actor: 'ana', action: 'melee-attack', target: 'orc' });
     expect(cs(enc, 'ana').secondsUsed).toBe(2);
-    const text = sixSecond.describeEvent!(entries[0]!.event, st(enc));
+    const text = describeSix(entries[0]!.event, st(enc));
     expect(text).toBe('Ana: Single Melee attack → Orc (2 s, seconds 1–2) — 4 s left.');
   });
 
@@ -326,7 +331,7 @@ describe('001 Consecutive seconds: a long action continues into the same charact
       action: { id: 'ritual', name: 'Ritual', kind: 'spell', cost: { seconds: 14 }, data: { delay: 0 } },
     });
     const cast = must(enc, { type: 'act', actor: 'ana', action: 'ritual', effect: 'Ward' });
-    expect(sixSecond.describeEvent!(cast[0]!.event, st(enc))).toBe(
+    expect(describeSix(cast[0]!.event, st(enc))).toBe(
       "Ana: Ritual (14 s, seconds 1–6, 8 s more over Ana's next 2 turns) — 0 s left.",
     );
     const seen: number[] = [];
@@ -745,5 +750,17 @@ describe('views: a hidden combatant never shows through the order, roll-offs or 
     expect(log.some((e) => e.event.type === 'six-second/order')).toBe(true);
     const own = viewLog(enc.entries, { role: 'player', combatants: ['spy'] }, state, sixSecond);
     expect(JSON.stringify(own)).toContain('spy');
+  });
+});
+
+describe('typed commands and events', () => {
+  it('types each event by its schema: a misspelt or mistyped field does not compile', () => {
+    const closed: SixSecondEvent = { type: 'six-second/turn-closed', combatant: 'ana', unused: 2 };
+    // @ts-expect-error `unusd` is not a field of six-second/turn-closed (and `unused` is missing).
+    const misspelt: SixSecondEvent = { type: 'six-second/turn-closed', combatant: 'ana', unusd: 2 };
+    // @ts-expect-error an order is a list of ids.
+    const mistyped: SixSecondEvent = { type: 'six-second/order', order: 'ana' };
+    const fits = ({ type, ...fields }: SixSecondEvent) => sixSecond.events?.[type]?.safeParse(fields).success;
+    expect([fits(closed), fits(misspelt), fits(mistyped)]).toEqual([true, false, false]);
   });
 });

@@ -1,4 +1,10 @@
-import type { Timeline, TimelineLane, TimelineMarker, TimelineSpan } from '@roundkeeper/engine';
+import {
+  combatantOf,
+  type Timeline,
+  type TimelineLane,
+  type TimelineMarker,
+  type TimelineSpan,
+} from '@roundkeeper/engine';
 import { nextNormalRound, projectDue, remainingSeconds } from './clock.js';
 import type { State } from './types.js';
 
@@ -26,7 +32,8 @@ export function timeline(state: State): Timeline {
   );
   let last = round;
   const lanes: TimelineLane[] = ids.flatMap((id) => {
-    const c = state.combatants[id]!;
+    const c = combatantOf(state, id);
+    if (!c) return [];
     const spans: TimelineSpan[] = [];
     const markers: TimelineMarker[] = [];
     // A delayed turn may be taken in the same round as the character's own turn (001: "At any time after
@@ -56,13 +63,13 @@ export function timeline(state: State): Timeline {
       }
     }
     for (const p of c.cs.pending) {
-      const at = projectDue(state, id, p.due);
+      const at = projectDue(state, c, p.due);
       last = Math.max(last, at.round);
       markers.push({
         round: at.round,
         at: p.due.second,
         kind: 'resolve',
-        label: `${p.name}: ${remainingSeconds(state, id, p)} s left`,
+        label: `${p.name}: ${remainingSeconds(state, c, p)} s left`,
         planned: true,
       });
     }

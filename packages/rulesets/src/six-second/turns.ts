@@ -1,23 +1,25 @@
 import {
   type AgendaEntry,
+  type Combatant,
+  combatantOf,
   compareInstants,
-  type EngineEvent,
-  type JsonObject,
   nextEntry,
   reach,
   schedule,
 } from '@roundkeeper/engine';
-import { pendingEntry, secondOf } from './clock.js';
-import type { Ctx, PendingEffect, State } from './types.js';
+import { DELAYED_EFFECT, pendingEntry, secondOf } from './clock.js';
+import type { SixSecondEventOf, SixSecondFact } from './events.js';
+import type { Ctx, PendingEffect, SixSecondTypes, State } from './types.js';
+
+type SixSecondCombatantOf = Combatant<SixSecondTypes>;
 
 /** A turn on the agenda. The entry id is opaque: it must not name a hidden combatant. */
-export function turnEntry(ctx: Ctx, id: string, round: number, slot: number): AgendaEntry {
-  const c = ctx.state.combatants[id]!;
+export function turnEntry(ctx: Ctx, c: SixSecondCombatantOf, round: number, slot: number): AgendaEntry {
   return {
     id: ctx.newId('turn'),
     at: { round, at: [slot, 0] },
     kind: 'turn',
-    combatant: id,
+    combatant: c.id,
     label: `${c.name}'s turn`,
     ...(c.hidden ? { secret: true } : {}),
   };
@@ -27,9 +29,9 @@ export function turnEntry(ctx: Ctx, id: string, round: number, slot: number): Ag
  * Reaches a turn entry. A character still delaying when their next turn comes has let the delayed turn
  * lapse (001: "At any time after his skipped turn but before his next turn, he can take his turn").
  */
-export function reachTurn(state: State, entry: AgendaEntry): EngineEvent[] {
+export function reachTurn(state: State, entry: AgendaEntry): SixSecondFact[] {
   const c = entry.combatant ? state.combatants[entry.combatant] : undefined;
-  const out: EngineEvent[] = [];
+  const out: SixSecondFact[] = [];
   if (c?.cs.delaying) out.push({ type: 'six-second/delay-lapsed', combatant: c.id, turn: c.cs.turnNo });
   out.push(...reach(entry));
   return out;
@@ -40,15 +42,15 @@ export function startRound(
   ctx: Ctx,
   round: number,
   order: readonly string[] = ctx.state.rs.order,
-): EngineEvent[] {
+): SixSecondFact[] {
   const { state } = ctx;
-  const events: EngineEvent[] = [{ type: 'round/started', round }];
+  const events: SixSecondFact[] = [{ type: 'round/started', round }];
   const entries: AgendaEntry[] = [];
   order.forEach((id, i) => {
     const c = state.combatants[id];
-    if (c?.active) entries.push(turnEntry(ctx, id, round, i + 1));
+    if (c?.active) entries.push(turnEntry(ctx, c, round, i + 1));
   });
-  for (const e of entries) events.push({ type: 'agenda/scheduled', entry: e as unknown as JsonObject });
+  for (const e of entries) events.push(schedule(e));
   const first = entries[0];
   if (first) events.push(...reachTurn(state, first));
   return events;
@@ -59,9 +61,9 @@ export function startRound(
  * pass (delayed effects due in them happen now). Then an interrupted turn resumes (001: "the other
  * character finishes"), or the next turn in the order starts, or the next round.
  */
-export function endTurn(ctx: Ctx, opts: { elapse: boolean }): EngineEvent[] {
+export function endTurn(ctx: Ctx, opts: { elapse: boolean }): SixSecondFact[] {
   const { state } = ctx;
-  const out: EngineEvent[] = [];
+  const out: SixSecondFact[] = [];
   const id = state.current;
   const c = id ? state.combatants[id] : undefined;
   if (c && id) {
@@ -69,7 +71,7 @@ export function endTurn(ctx: Ctx, opts: { elapse: boolean }): EngineEvent[] {
     if (opts.elapse && c.cs.base) {
       const unused = Math.max(0, n - c.cs.secondsUsed);
       out.push({ type: 'six-second/turn-closed', combatant: id, unused });
-      if (unused > 0) out.push({ type: 'clock/advanced', to: secondOf(state.round, c.cs.base, n) as never });
+      if (unused > 0) out.push({ type: 'clock/advanced', to: secondOf(state.round, c.cs.base, n) });
     }
     out.push({ type: 'turn/ended', combatant: id });
   }
@@ -106,37 +108,37 @@ export function dueOf(
  * The clock moving through seconds `from`..`to` of the combatant's turn: it stops at every second a
  * delayed effect is due (the effect happens "right after" that second), then at `to`.
  */
-export function spendSeconds(state: State, id: string, from: number, to: number): EngineEvent[] {
-  const c = state.combatants[id]!;
-  const base = c.cs.base;
-  if (!base || to < from) return [];
+export function spendSeconds(state: State, id: string, from: number, to: number): SixSecondFact[] {
+  const c = combatantOf(state, id);
+  const base = c?.cs.base;
+  if (!c || !base || to < from) return [];
   const stops = new Set<number>();
   for (const p of c.cs.pending) {
     if (p.due.turn === c.cs.turnNo && p.due.second >= from && p.due.second < to) stops.add(p.due.second);
   }
-  const out: EngineEvent[] = [];
+  const out: SixSecondFact[] = [];
   for (const s of [...stops].sort((a, b) => a - b)) {
-    out.push({ type: 'clock/advanced', to: secondOf(state.round, base, s) as never });
+    out.push({ type: 'clock/advanced', to: secondOf(state.round, base, s) });
   }
-  out.push({ type: 'clock/advanced', to: secondOf(state.round, base, to) as never });
+  out.push({ type: 'clock/advanced', to: secondOf(state.round, base, to) });
   return out;
 }
 
 /**
- * An action completes at second `second` of the combatant's turn: with a delay, its effect is scheduled
+ * An action completes at second `second` of the combatant's turn: with a delay, its effect is schedule
  * (001: "the spell comes into effect two seconds after casting"); with a zero delay it happens at once.
  */
 export function complete(
   ctx: Ctx,
-  id: string,
+  c: SixSecondCombatantOf,
   action: string,
   second: number,
   delay: number | null,
   name: string,
-): EngineEvent[] {
+): SixSecondFact[] {
   if (delay === null) return [];
   const { state } = ctx;
-  const c = state.combatants[id]!;
+  const id = c.id;
   const due = dueOf(c.cs.turnNo, second, delay, state.options.turnSeconds);
   const effect: PendingEffect = { id: ctx.newId('delay'), name, action, delay, due };
   if (delay === 0) {
@@ -153,28 +155,21 @@ export function complete(
       },
     ];
   }
-  const started: EngineEvent = {
+  const started: SixSecondEventOf<'six-second/delay-started'> = {
     type: 'six-second/delay-started',
     combatant: id,
-    effect: effect as unknown as JsonObject,
+    effect,
   };
-  const after: State = {
-    ...state,
-    combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, pending: [...c.cs.pending, effect] } } },
-  };
-  return [
-    started,
-    { type: 'agenda/scheduled', entry: pendingEntry(after, id, effect) as unknown as JsonObject },
-  ];
+  return [started, schedule(pendingEntry(state, c, effect))];
 }
 
 /** Re-places a combatant's pending effects where they are now projected to happen (after its turn changed). */
-export function reproject(state: State, id: string): EngineEvent[] {
-  const c = state.combatants[id];
+export function reproject(state: State, id: string): SixSecondFact[] {
+  const c = combatantOf(state, id);
   if (!c) return [];
-  const out: EngineEvent[] = [];
+  const out: SixSecondFact[] = [];
   for (const p of c.cs.pending) {
-    const entry = pendingEntry(state, id, p);
+    const entry = pendingEntry(state, c, p);
     const existing = state.agenda.find((e) => e.id === p.id);
     if (!existing || compareInstants(existing.at, entry.at) !== 0) out.push(schedule(entry));
   }
@@ -182,12 +177,12 @@ export function reproject(state: State, id: string): EngineEvent[] {
 }
 
 /** Delayed effects whose moment the clock has reached: they happen now, in clock order. */
-export function dueEffects(state: State): EngineEvent[] {
+export function dueEffects(state: State): SixSecondFact[] {
   if (!state.now) return [];
   const now = state.now;
-  const out: EngineEvent[] = [];
+  const out: SixSecondFact[] = [];
   for (const e of state.agenda) {
-    if (e.kind !== 'six-second/delayed-effect' || compareInstants(e.at, now) > 0 || !e.combatant) continue;
+    if (e.kind !== DELAYED_EFFECT || compareInstants(e.at, now) > 0 || !e.combatant) continue;
     const c = state.combatants[e.combatant];
     const p = c?.cs.pending.find((x) => x.id === e.id);
     out.push({ type: 'agenda/removed', entry: e.id, reason: 'reached' });

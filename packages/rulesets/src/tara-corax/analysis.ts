@@ -1,4 +1,4 @@
-import type { Analysis, KernelRule } from '@roundkeeper/engine';
+import { type Analysis, combatantOf, type KernelRule } from '@roundkeeper/engine';
 import { compileTaraKernel, kernelRound, type TaraKernelCombatant } from './kernel.js';
 import type { TaraTypes } from './types.js';
 
@@ -18,7 +18,8 @@ export const taraAnalysis: Analysis<TaraTypes> = {
   kernel({ state, rules, canAct }) {
     const list: TaraKernelCombatant[] = [];
     for (const id of state.roster) {
-      const c = state.combatants[id]!;
+      const c = combatantOf(state, id);
+      if (!c) return `${id} is not in the fight`;
       const policy = rules[id] ?? [];
       const rule = policy[0];
       if (policy.length !== 1 || !rule) return `${id}'s policy is not a single attack rule`;

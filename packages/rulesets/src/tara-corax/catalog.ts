@@ -1,21 +1,29 @@
 import { type ActionDef, type ActionParamRef, type Rejection, reject } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { CATEGORY_MARKS, type Category } from './marks.js';
+import { CATEGORIES, CATEGORY_MARKS, type Category, isCategory } from './marks.js';
 
 /** What an action does beyond spending Marks: the rules that are special in 000 get a name. */
-export type ActionRule =
-  | 'generic'
-  | 'move'
-  | 'set'
-  | 'melee-attack'
-  | 'ranged-attack'
-  | 'desperate-shot'
-  | 'cast'
-  | 'channel'
-  | 'break-channel'
-  | 'combat-casting-move';
+const actionRule = z.enum([
+  'generic',
+  'move',
+  'set',
+  'melee-attack',
+  'ranged-attack',
+  'desperate-shot',
+  'cast',
+  'channel',
+  'break-channel',
+  'combat-casting-move',
+]);
+export type ActionRule = z.output<typeof actionRule>;
+
+/** The Marks a kind of action costs (free, quarter, half, full), if the kind is one of those. */
+function marksOfKind(kind: string): number | undefined {
+  return isCategory(kind) ? CATEGORY_MARKS[kind] : undefined;
+}
 
 /** What each action takes beyond its actor: whom an attack or a spell is against, and what its rule reads. */
+const MOVE_PARAMS: ActionParamRef[] = ['units'];
 const PARAMS: Record<string, ActionParamRef[]> = {
   'combat-casting-move': ['units', 'check'],
   'melee-attack': ['target', 'defending'],
@@ -24,7 +32,7 @@ const PARAMS: Record<string, ActionParamRef[]> = {
   cast: [{ name: 'castingTime', required: true }, 'spell', 'target', 'combatCasting'],
   maneuver: ['target'],
   'attacking-item': ['target'],
-  move: ['units'],
+  move: MOVE_PARAMS,
 };
 
 const act = (
@@ -91,7 +99,7 @@ export const TARA_CATALOG: ActionDef[] = [
   act('complex-speech', 'Complex speech', 'quarter', 'Give directions or answer a question.'),
   act('quick-skill', 'Quick Skill', 'quarter', 'A Skill needing little time or focus (Size Up, Intimidate).'),
   act('swap-weapon', 'Drop one weapon and ready another', 'quarter', 'Drop a weapon and ready another.'),
-  act('draw', 'Draw a weapon or item', 'quarter', 'Draw a weapon or an easily reached item.'),
+  act('draw', 'Draw a weapon or item', 'quarter', 'Draw a weapon or an easily reach item.'),
   act('stand-up', 'Stand up', 'quarter', 'Recover from falling down or stand up from prone.'),
   // Half Actions (10 Marks).
   act('drink-potion', 'Drink a potion', 'half', 'Drink a potion.'),
@@ -166,7 +174,7 @@ export const TARA_CATALOG: ActionDef[] = [
     tags: ['move'],
     text: 'Move 1 Unit per Mark, up to Land Speed per Round.',
     data: { category: 'move', rule: 'move' },
-    params: PARAMS.move!,
+    params: MOVE_PARAMS,
   },
   // Channeling: all of the Round's Initiative.
   {
@@ -222,19 +230,17 @@ export interface ActionInfo {
 }
 
 function categoryOfMarks(marks: number): Category | undefined {
-  return (Object.keys(CATEGORY_MARKS) as Category[]).find((c) => CATEGORY_MARKS[c] === marks);
+  return CATEGORIES.find((c) => CATEGORY_MARKS[c] === marks);
 }
+
+const infoCategory = z.enum(['free', 'quarter', 'half', 'full', 'move', 'channel']);
 
 /** Reads an action's rule, cost and flags (catalog or custom alike). */
 export function infoOf(action: ActionDef): ActionInfo {
   const data = action.data ?? {};
-  const rule = (typeof data.rule === 'string' ? data.rule : 'generic') as ActionRule;
-  const kindMarks = (CATEGORY_MARKS as Record<string, number>)[action.kind];
-  const marks = action.cost.marks ?? action.cost.marksPerUnit ?? kindMarks ?? 0;
-  const category =
-    typeof data.category === 'string'
-      ? (data.category as ActionInfo['category'])
-      : (categoryOfMarks(marks) ?? 'full');
+  const rule = actionRule.safeParse(data.rule).data ?? 'generic';
+  const marks = action.cost.marks ?? action.cost.marksPerUnit ?? marksOfKind(action.kind) ?? 0;
+  const category = infoCategory.safeParse(data.category).data ?? categoryOfMarks(marks) ?? 'full';
   const parsed = customFlags.safeParse(data);
   const flags = parsed.success ? parsed.data : customFlags.parse({});
   return { rule, marks, category, flags };
@@ -242,7 +248,7 @@ export function infoOf(action: ActionDef): ActionInfo {
 
 /** A custom action's cost must be whole Marks within a Round, and its flags must read. */
 export function validateCustomAction(action: ActionDef): Rejection | undefined {
-  const marks = action.cost.marks ?? (CATEGORY_MARKS as Record<string, number>)[action.kind];
+  const marks = action.cost.marks ?? marksOfKind(action.kind);
   if (marks === undefined) {
     return reject(
       'action/invalid',
@@ -271,4 +277,34 @@ export function validateCustomAction(action: ActionDef): Rejection | undefined {
     );
   }
   return undefined;
+}
+
+/** The catalog and the GM's custom actions. */
+export function taraCatalog(state: { customActions: ActionDef[] }): ActionDef[] {
+  return [...TARA_CATALOG, ...state.customActions];
+}
+
+export function isFree(info: ActionInfo): boolean {
+  return info.marks === 0 && info.rule !== 'move' && info.rule !== 'channel';
+}
+
+const NEVER_CARRIED: ReadonlySet<string> = new Set([
+  'move',
+  'melee-attack',
+  'ranged-attack',
+  'desperate-shot',
+  'channel',
+  'break-channel',
+  'combat-casting-move',
+]);
+
+/**
+ * 000 Carry Over: "Initiative can carry over into the following Round if there is a certain number of
+ * Initiative Marks it takes to complete. This IS NOT the case with attacks and movement." A spell, a
+ * potion, a Skill, an item: yes; an attack (or an ability that attacks or moves) and movement: no.
+ */
+export function carriesOver(info: ActionInfo): boolean {
+  if (isFree(info) || NEVER_CARRIED.has(info.rule)) return false;
+  const f = info.flags;
+  return !f.attack && f.grantsAttack === undefined && f.freeMove === undefined;
 }

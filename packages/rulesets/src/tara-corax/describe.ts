@@ -1,4 +1,4 @@
-import type { EngineEvent, Instant } from '@roundkeeper/engine';
+import type { TaraFact } from './events.js';
 import { markOf } from './marks.js';
 import type { TaraState } from './types.js';
 
@@ -9,78 +9,80 @@ const MODE_NAMES = {
 } as const;
 
 /** Log lines in the GM's words. */
-export function describeTaraEvent(event: EngineEvent, state: TaraState): string | null {
-  const name = (id: unknown) => (typeof id === 'string' ? (state.combatants[id]?.name ?? id) : '?');
-  const who = name(event.combatant);
+export function describeTaraEvent(event: TaraFact, state: TaraState): string | null {
+  const name = (id: string | undefined) => (id === undefined ? '?' : (state.combatants[id]?.name ?? id));
   switch (event.type) {
     case 'tara/round-mode':
-      return `Round ${String(event.round)} is played ${MODE_NAMES[event.mode as keyof typeof MODE_NAMES] ?? String(event.mode)}.`;
+      return `Round ${event.round} is played ${MODE_NAMES[event.mode]}.`;
     case 'tara/initiative': {
+      const who = name(event.combatant);
       const parts: string[] = [];
-      if (event.dice !== null) parts.push(`${String(event.dice)} rolled`);
-      parts.push(`Initiative ${String(event.characteristic)}`);
-      if ((event.modifiers as number) !== 0) parts.push(`modifiers ${String(event.modifiers)}`);
+      if (event.dice !== null) parts.push(`${event.dice} rolled`);
+      parts.push(`Initiative ${event.characteristic}`);
+      if (event.modifiers !== 0) parts.push(`modifiers ${event.modifiers}`);
       // 000: "The Maximum Initiative Score for any character is 30, no matter what bonuses or rerolls are added."
-      const total =
-        ((event.dice as number | null) ?? 0) + (event.characteristic as number) + (event.modifiers as number);
+      const total = (event.dice ?? 0) + event.characteristic + event.modifiers;
       const bound = total > 30 ? `: ${total}, capped at 30` : total < 0 ? `: ${total}, raised to 0` : '';
-      let line = `${who}: Initiative Roll ${String(event.initiativeRoll)} (${parts.join(', ')}${bound})`;
-      if (event.delay) line += `, delaying: half rounded ${String(event.delay)}`;
-      if ((event.carryOver as number) > 0) line += `, −${String(event.carryOver)} carried over`;
-      if (event.carryOverLeft) line += ` (${String(event.carryOverLeft)} more into the next Round)`;
-      return `${line} → Initiative Score ${String(event.score)}.`;
+      let line = `${who}: Initiative Roll ${event.initiativeRoll} (${parts.join(', ')}${bound})`;
+      if (event.delay) line += `, delaying: half rounded ${event.delay}`;
+      if (event.carryOver > 0) line += `, −${event.carryOver} carried over`;
+      if (event.carryOverLeft) line += ` (${event.carryOverLeft} more into the next Round)`;
+      return `${line} → Initiative Score ${event.score}.`;
     }
     case 'tara/round-order': {
-      const groups = event.order as string[][];
+      const groups = event.order;
       if (groups.length === 0)
         return 'Order: nobody has a Mark to act at this Round (no Initiative Score above 0).';
       return `Order: ${groups.map((g) => (g.length > 1 ? `${g.map(name).join(' & ')} (simultaneous)` : name(g[0]))).join(', ')}.`;
     }
     case 'tara/acted': {
-      let line = `${who} at Mark ${String(event.mark)}: ${String(event.name)}`;
-      if (event.units !== undefined) line += ` (${String(event.units)} Units)`;
+      const who = name(event.combatant);
+      let line = `${who} at Mark ${event.mark}: ${event.name}`;
+      if (event.units !== undefined) line += ` (${event.units} Units)`;
       if (event.target) line += ` → ${name(event.target)}`;
       if (event.defending) line += ' (defending: someone moved into melee with them, no Set needed)';
-      line += `, ${String(event.marks)} Marks spent, ${String(event.marksLeft)} left`;
+      line += `, ${event.marks} Marks spent, ${event.marksLeft} left`;
       if (event.exception) line += ' (the once-per-Round Full Action without enough Initiative)';
       if (event.completesAt) {
-        const at = event.completesAt as unknown as Instant;
+        const at = event.completesAt;
         line += `; done at Mark ${markOf(at)} of round ${at.round} (${String(event.carryOver)} Marks carried over)`;
       }
       if (event.resolvesAt) {
-        const at = event.resolvesAt as unknown as Instant;
+        const at = event.resolvesAt;
         line += `; goes off at Mark ${markOf(at)}${at.round !== event.round ? ` of round ${at.round}` : ''}`;
-        if (event.carryOver) line += ` (${String(event.carryOver)} Marks carried over)`;
+        if (event.carryOver) line += ` (${event.carryOver} Marks carried over)`;
       }
       return `${line}.`;
     }
     case 'tara/attack': {
-      let line = `${who} attacks${event.target ? ` ${name(event.target)}` : ''} at Mark ${String(event.mark)} (${String(event.number)} of ${String(event.of)})`;
+      let line = `${name(event.combatant)} attacks${event.target ? ` ${name(event.target)}` : ''} at Mark ${event.mark} (${event.number} of ${event.of})`;
       if (event.desperate) {
-        line += ` — Desperate Shot, dice ${(event.faces as number[]).join(', ')}${event.miss ? ': a natural 5 or less, it misses' : ''}`;
+        line += ` — Desperate Shot, dice ${(event.faces ?? []).join(', ')}${event.miss ? ': a natural 5 or less, it misses' : ''}`;
       }
       return `${line}.`;
     }
     case 'tara/attack-forfeited':
-      return `${who}'s attack ${String(event.number)} of ${String(event.of)} would fall at Mark ${String(event.mark)}, below Mark 1: forfeited.`;
+      return `${name(event.combatant)}'s attack ${event.number} of ${event.of} would fall at Mark ${event.mark}, below Mark 1: forfeited.`;
     case 'tara/spell-resolved':
-      return `${who}'s ${String(event.spell)} goes off at Mark ${String(event.mark)}.`;
+      return `${name(event.combatant)}'s ${event.spell} goes off at Mark ${event.mark}.`;
     case 'tara/action-completed':
-      return `${who} finishes ${String(event.name)} at Mark ${String(event.mark)}.`;
+      return `${name(event.combatant)} finishes ${event.name} at Mark ${event.mark}.`;
     case 'tara/carry-dropped':
-      return `${who}'s ${String(event.name)} is cut short; nothing carries over into the next Round.`;
+      return `${name(event.combatant)}'s ${event.name} is cut short; nothing carries over into the next Round.`;
     case 'tara/spell-fizzled':
-      return `${who}'s ${String(event.spell)} fizzles.`;
+      return `${name(event.combatant)}'s ${event.spell} fizzles.`;
     case 'tara/simultaneous':
-      return `${who} acts at Mark ${String(event.mark)} simultaneously with ${(event.with as string[]).map(name).join(' and ')} (same Mark, Initiative, Agility and Intellect).`;
-    case 'turn/started':
+      return `${name(event.combatant)} acts at Mark ${event.mark} simultaneously with ${event.with.map(name).join(' and ')} (same Mark, Initiative, Agility and Intellect).`;
+    case 'turn/started': {
+      const who = name(event.combatant);
       return state.now ? `Mark ${markOf(state.now)}: ${who} acts.` : `${who} acts.`;
+    }
     case 'tara/forfeited':
-      return `${who} forfeits ${String(event.marks)} unused Marks.`;
+      return `${name(event.combatant)} forfeits ${event.marks} unused Marks.`;
     case 'tara/round-over':
-      return `Round ${String(event.round)} is over; press Next to roll Initiative for the next Round.`;
+      return `Round ${event.round} is over; press Next to roll Initiative for the next Round.`;
     case 'tara/joins-next-round':
-      return `${who}'s Mark has already passed this Round; they act from the next Round.`;
+      return `${name(event.combatant)}'s Mark has already passed this Round; they act from the next Round.`;
     default:
       return null;
   }

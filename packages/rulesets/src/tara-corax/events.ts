@@ -1,4 +1,14 @@
-import { instantSchema, namedId } from '@roundkeeper/engine';
+import {
+  type AgendaEntry,
+  type CoreEvent,
+  type DiceRoll,
+  type EngineEvent,
+  type EventOf,
+  instantSchema,
+  isPlainJson,
+  type JsonObject,
+  namedId,
+} from '@roundkeeper/engine';
 import { z } from 'zod';
 
 /**
@@ -11,8 +21,8 @@ import { z } from 'zod';
 const mark = z.number().int();
 const roundMode = z.enum(['full', 'simple', 'very-simply']);
 
-/** A spell being cast (see `Casting` in types.ts). */
-const casting = z.strictObject({
+/** A spell being cast: started at a Mark, resolving Casting Time Marks later (maybe next round). */
+export const castingSchema = z.strictObject({
   spell: z.string(),
   castingTime: z.number().int(),
   startedAt: instantSchema,
@@ -20,40 +30,69 @@ const casting = z.strictObject({
   /** The agenda entry of the resolution. */
   entry: z.string(),
   combatCasting: z.boolean(),
+  /** Units moved for free through Combat Casting during this cast. */
   combatCastingMoved: z.number().int(),
 });
 
+/**
+ * An action other than a spell that carries over into the next Round (000 Carry Over: "Initiative can
+ * carry over into the following Round if there is a certain number of Initiative Marks it takes to
+ * complete"): started with too few Marks left, done in the next Round.
+ */
+export const carriedSchema = z.strictObject({
+  action: z.string(),
+  name: z.string(),
+  completesAt: instantSchema,
+  /** The agenda entry of its completion. */
+  entry: z.string(),
+});
+
+/**
+ * A combatant's Tara-Corax state (`TaraCombatant` in types.ts is inferred from it). Everything marked
+ * "this round" resets when a round's initiative is rolled.
+ */
+export const taraCombatantSchema = z.strictObject({
+  /** The Initiative Roll this round (1d10 + characteristic + modifiers, capped at 30); null before the first. */
+  initiativeRoll: z.number().int().nullable(),
+  /** The Initiative Score this round: the Mark of the first action and the budget. */
+  initiativeScore: z.number().int().nullable(),
+  marksLeft: z.number().int(),
+  /** Marks a spell bled into the next round; subtracted from the next Initiative Roll. */
+  carryOver: z.number().int(),
+  /** Delaying this round (announced with the roll), and which way half the roll was rounded. */
+  delaying: z.enum(['up', 'down']).nullable(),
+  /** A non-Free Action (movement included) was taken this round. */
+  acted: z.boolean(),
+  /** The once-per-Round Full Action without enough Initiative Score was used. */
+  fullActionException: z.boolean(),
+  /** Units moved this round that count against Land Speed. */
+  landSpeedUsed: z.number().int(),
+  /** Moved at all this round (a melee attack is then single and needs a Set). */
+  movedThisRound: z.boolean(),
+  /** Set for melee this round (since the last move). */
+  meleeSet: z.boolean(),
+  /** Set to shoot: lost on moving or on any non-Free Action other than an attack; kept across rounds. */
+  rangedSet: z.boolean(),
+  /** The non-Free Action that lost the ranged Set (null: a move did, or nothing; absent in older states). */
+  rangedUnsetBy: z.string().nullable().optional(),
+  /** Set since the last move or non-Free Action (attacks included): Combat Casting may be used; kept across rounds. */
+  castingSet: z.boolean(),
+  /** The instant of the last non-Free Action in a Full Round (the character is busy until the next turn entry). */
+  actedAt: instantSchema.nullable(),
+  casting: castingSchema.nullable(),
+  /** An action other than a spell carried over into the next Round (absent in older states). */
+  carrying: carriedSchema.nullable().optional(),
+  channeling: z.enum(['no', 'channeling', 'broken']),
+  /** Totals over the fight, for the GM's summary. */
+  unitsMoved: z.number().int(),
+  attacksMade: z.number().int(),
+});
+
 /** What an action changes on its actor: any fields of `TaraCombatant`. */
-const combatantPatch = z
-  .strictObject({
-    initiativeRoll: z.number().int().nullable(),
-    initiativeScore: z.number().int().nullable(),
-    marksLeft: z.number().int(),
-    carryOver: z.number().int(),
-    delaying: z.enum(['up', 'down']).nullable(),
-    acted: z.boolean(),
-    fullActionException: z.boolean(),
-    landSpeedUsed: z.number().int(),
-    movedThisRound: z.boolean(),
-    meleeSet: z.boolean(),
-    rangedSet: z.boolean(),
-    castingSet: z.boolean(),
-    actedAt: instantSchema.nullable(),
-    casting: casting.nullable(),
-    channeling: z.enum(['no', 'channeling', 'broken']),
-    unitsMoved: z.number().int(),
-    attacksMade: z.number().int(),
-    /** The non-Free Action that lost the ranged Set. */
-    rangedUnsetBy: z.string().nullable(),
-    /** An action other than a spell carried over into the next Round. */
-    carrying: z
-      .strictObject({ action: z.string(), name: z.string(), completesAt: instantSchema, entry: z.string() })
-      .nullable(),
-  })
-  .partial();
+const combatantPatch = taraCombatantSchema.partial();
 
 /** A stretch of the round's history the timeline draws (see `HistorySpan` in types.ts). */
-const historySpan = z.strictObject({
+export const historySpanSchema = z.strictObject({
   round: z.number().int(),
   combatant: namedId(),
   from: mark,
@@ -103,7 +142,7 @@ export const taraEvents = {
     marks: z.number().int(),
     marksLeft: z.number().int(),
     after: combatantPatch,
-    spans: z.array(historySpan),
+    spans: z.array(historySpanSchema),
     units: z.number().int().optional(),
     exception: z.literal(true).optional(),
     outOfTurn: z.literal(true).optional(),
@@ -159,6 +198,10 @@ export const taraEvents = {
   'tara/joins-next-round': z.strictObject({ combatant: namedId() }),
 } as const;
 
-type Events = typeof taraEvents;
 /** One of Tara-Corax's own events, as its schema infers it. */
-export type TaraEvent = { [K in keyof Events]: { type: K } & z.infer<Events[K]> }[keyof Events];
+export type TaraEvent = EventOf<typeof taraEvents>;
+/** The Tara-Corax event of one type. */
+export type TaraEventOf<K extends TaraEvent['type']> = Extract<TaraEvent, { type: K }>;
+
+/** What Tara-Corax decides, reacts to and describes: its own events and the engine's. */
+export type TaraFact = CoreEvent | TaraEvent;

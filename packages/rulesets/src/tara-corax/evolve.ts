@@ -1,4 +1,4 @@
-import type { EngineEvent, Instant, JsonObject } from '@roundkeeper/engine';
+import type { TaraEvent } from './events.js';
 import type { HistoryMarker, HistorySpan, TaraCombatant, TaraRound, TaraState } from './types.js';
 
 function patchCs(state: TaraState, id: string, patch: Partial<TaraCombatant>): TaraState {
@@ -6,12 +6,12 @@ function patchCs(state: TaraState, id: string, patch: Partial<TaraCombatant>): T
   if (!c) return state;
   return {
     ...state,
-    combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, ...patch } as typeof c.cs } },
+    combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, ...patch } } },
   };
 }
 
 function patchRs(state: TaraState, patch: Partial<TaraRound>): TaraState {
-  return { ...state, rs: { ...state.rs, ...patch } as TaraState['rs'] };
+  return { ...state, rs: { ...state.rs, ...patch } };
 }
 
 function addHistory(state: TaraState, spans: HistorySpan[], markers: HistoryMarker[]): TaraState {
@@ -19,28 +19,25 @@ function addHistory(state: TaraState, spans: HistorySpan[], markers: HistoryMark
   return patchRs(state, { history: { spans: [...h.spans, ...spans], markers: [...h.markers, ...markers] } });
 }
 
+/** A mark on the round's history, for the timeline. */
+function marker(state: TaraState, m: HistoryMarker): TaraState {
+  return addHistory(state, [], [m]);
+}
+
 /** Applies the ruleset's own events. Each is a fact decided earlier; nothing here rolls or checks. */
-export function evolveTara(state: TaraState, event: EngineEvent): TaraState | undefined {
-  const id = event.combatant as string;
+export function evolveTara(state: TaraState, event: TaraEvent): TaraState | undefined {
   switch (event.type) {
     case 'tara/round-mode':
-      return patchRs(state, { phase: 'round', roundMode: event.mode as TaraRound['roundMode'], order: [] });
+      return patchRs(state, { phase: 'round', roundMode: event.mode, order: [] });
     case 'tara/initiative': {
-      const score = event.score as number;
-      const marker: HistoryMarker = {
-        round: event.round as number,
-        combatant: id,
-        at: Math.max(score, 1),
-        kind: 'turn',
-        label: `Initiative Score ${score}`,
-      };
+      const { combatant: id, score } = event;
       // A new Initiative Roll: everything counted "this Round" starts over; Setting to shoot persists.
       const s = patchCs(state, id, {
-        initiativeRoll: event.initiativeRoll as number,
+        initiativeRoll: event.initiativeRoll,
         initiativeScore: score,
         marksLeft: score,
-        carryOver: (event.carryOverLeft as number | undefined) ?? 0,
-        delaying: (event.delay as TaraCombatant['delaying']) ?? null,
+        carryOver: event.carryOverLeft ?? 0,
+        delaying: event.delay ?? null,
         acted: false,
         fullActionException: false,
         landSpeedUsed: 0,
@@ -49,84 +46,70 @@ export function evolveTara(state: TaraState, event: EngineEvent): TaraState | un
         actedAt: null,
         channeling: 'no',
       });
-      return addHistory(s, [], [marker]);
+      const at = Math.max(score, 1);
+      return marker(s, {
+        round: event.round,
+        combatant: id,
+        at,
+        kind: 'turn',
+        label: `Initiative Score ${score}`,
+      });
     }
     case 'tara/round-order':
-      return patchRs(state, { order: event.order as string[][] });
+      return patchRs(state, { order: event.order });
     case 'tara/acted': {
-      const s = patchCs(state, id, event.after as Partial<TaraCombatant>);
-      return addHistory(s, (event.spans ?? []) as unknown as HistorySpan[], []);
+      const s = patchCs(state, event.combatant, event.after);
+      return addHistory(s, event.spans, []);
     }
     case 'tara/attack': {
+      const id = event.combatant;
       const c = state.combatants[id];
       const s = c ? patchCs(state, id, { attacksMade: c.cs.attacksMade + 1 }) : state;
-      const label = `attack ${String(event.number)}/${String(event.of)}${event.miss ? ' (miss)' : ''}`;
-      return addHistory(
-        s,
-        [],
-        [{ round: event.round as number, combatant: id, at: event.mark as number, kind: 'attack', label }],
-      );
+      const label = `attack ${event.number}/${event.of}${event.miss ? ' (miss)' : ''}`;
+      return marker(s, { round: event.round, combatant: id, at: event.mark, kind: 'attack', label });
     }
     case 'tara/attack-forfeited':
-      return addHistory(
-        state,
-        [],
-        [
-          {
-            round: event.round as number,
-            combatant: id,
-            at: 1,
-            kind: 'forfeit',
-            label: `attack ${String(event.number)}/${String(event.of)} forfeited (Mark ${String(event.mark)})`,
-          },
-        ],
-      );
+      return marker(state, {
+        round: event.round,
+        combatant: event.combatant,
+        at: 1,
+        kind: 'forfeit',
+        label: `attack ${event.number}/${event.of} forfeited (Mark ${event.mark})`,
+      });
     case 'tara/spell-resolved': {
-      const s = patchCs(state, id, { casting: null });
-      return addHistory(
-        s,
-        [],
-        [
-          {
-            round: event.round as number,
-            combatant: id,
-            at: event.mark as number,
-            kind: 'resolve',
-            label: String(event.spell),
-          },
-        ],
-      );
+      const s = patchCs(state, event.combatant, { casting: null });
+      return marker(s, {
+        round: event.round,
+        combatant: event.combatant,
+        at: event.mark,
+        kind: 'resolve',
+        label: event.spell,
+      });
     }
     case 'tara/action-completed': {
-      const s = patchCs(state, id, { carrying: null });
-      return addHistory(
-        s,
-        [],
-        [
-          {
-            round: event.round as number,
-            combatant: id,
-            at: event.mark as number,
-            kind: 'resolve',
-            label: `${String(event.name)} done`,
-          },
-        ],
-      );
+      const s = patchCs(state, event.combatant, { carrying: null });
+      return marker(s, {
+        round: event.round,
+        combatant: event.combatant,
+        at: event.mark,
+        kind: 'resolve',
+        label: `${event.name} done`,
+      });
     }
     case 'tara/carry-dropped':
-      return patchCs(state, id, { carrying: null, carryOver: 0 });
+      return patchCs(state, event.combatant, { carrying: null, carryOver: 0 });
     case 'tara/spell-fizzled':
-      return patchCs(state, id, { casting: null, carryOver: 0 });
+      return patchCs(state, event.combatant, { casting: null, carryOver: 0 });
     case 'tara/forfeited':
-      return patchCs(state, id, { marksLeft: 0 });
+      return patchCs(state, event.combatant, { marksLeft: 0 });
     case 'tara/round-over':
       return patchRs(state, { phase: 'between' });
     case 'tara/simultaneous': {
       // Older logs carry no instant: the tie is then only a label.
       if (!event.at) return state;
-      const ids = [id, ...(event.with as string[])];
+      const ids = [event.combatant, ...event.with];
       return patchRs(state, {
-        together: { at: event.at as unknown as Instant, ids: ids.filter((x, i) => ids.indexOf(x) === i) },
+        together: { at: event.at, ids: ids.filter((x, i) => ids.indexOf(x) === i) },
       });
     }
     case 'tara/joins-next-round':
@@ -135,5 +118,3 @@ export function evolveTara(state: TaraState, event: EngineEvent): TaraState | un
       return undefined;
   }
 }
-
-export const EMPTY_HISTORY: JsonObject = { spans: [], markers: [] };

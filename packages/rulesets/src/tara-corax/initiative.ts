@@ -1,11 +1,15 @@
 import {
   type AgendaEntry,
+  type Combatant,
+  combatantOf,
+  compareTuples,
   type DecideContext,
-  type EngineEvent,
-  type JsonObject,
   reach,
+  rolled,
   schedule,
 } from '@roundkeeper/engine';
+import type { RollRequest } from './commands.js';
+import type { TaraEventOf, TaraFact } from './events.js';
 import {
   armorModifier,
   characteristic,
@@ -18,13 +22,7 @@ import {
 import type { RoundMode, TaraState, TaraTypes } from './types.js';
 
 type Ctx = DecideContext<TaraTypes>;
-
-/** How a round is rolled: delays announced with the roll, dice the GM rolled at the table. */
-export interface RollRequest {
-  delay?: Record<string, 'up' | 'down'>;
-  /** The Initiative dice as rolled at the table (the d10 plus any extra d10), by combatant. */
-  rolls?: Record<string, number>;
-}
+type TaraCombatantOf = Combatant<TaraTypes>;
 
 /**
  * One combatant's Initiative for a round. 000: "The Player rolls 1d10 and adds that to their
@@ -35,13 +33,13 @@ export interface RollRequest {
  */
 export function rollInitiative(
   ctx: Ctx,
-  id: string,
+  c: TaraCombatantOf,
   round: number,
   mode: RoundMode,
   req: RollRequest,
-): EngineEvent[] {
-  const c = ctx.state.combatants[id]!;
-  const events: EngineEvent[] = [];
+): { events: TaraFact[]; score: number } {
+  const id = c.id;
+  const events: TaraFact[] = [];
   const modifiers = armorModifier(c.stats) + c.stats.initiativeModifier;
   let raw: number;
   let dice: number | null = null;
@@ -55,12 +53,7 @@ export function rollInitiative(
       const expression = ctx.state.options.explodingInitiative === 'keep' ? '1d10!' : '1d10!o';
       const roll = ctx.roll(expression);
       dice = roll.total;
-      events.push({
-        type: 'dice/rolled',
-        combatant: id,
-        purpose: 'Initiative',
-        roll: roll as unknown as JsonObject,
-      });
+      events.push(rolled(id, 'Initiative', roll));
     }
   }
   const initiativeRoll = Math.max(0, Math.min(MARKS_PER_ROUND, (dice ?? 0) + raw + modifiers));
@@ -75,7 +68,7 @@ export function rollInitiative(
   const carryOver = Math.min(MARKS_PER_ROUND, c.cs.carryOver);
   const carryOverLeft = c.cs.carryOver - carryOver;
   const score = Math.max(0, halved - carryOver);
-  events.push({
+  const fact: TaraEventOf<'tara/initiative'> = {
     type: 'tara/initiative',
     combatant: id,
     round,
@@ -87,17 +80,23 @@ export function rollInitiative(
     carryOver,
     ...(carryOverLeft > 0 ? { carryOverLeft } : {}),
     score,
-  });
-  return events;
+  };
+  events.push(fact);
+  return { events, score };
 }
 
-export function turnEntry(ctx: Ctx, id: string, round: number, mark: number, label: string): AgendaEntry {
-  const c = ctx.state.combatants[id]!;
+export function turnEntry(
+  ctx: Ctx,
+  c: TaraCombatantOf,
+  round: number,
+  mark: number,
+  label: string,
+): AgendaEntry {
   return {
     id: ctx.newId('turn'),
     at: instantAt(round, mark, tieKey(c.stats), 'turn'),
     kind: 'turn',
-    combatant: id,
+    combatant: c.id,
     label,
     ...(c.hidden ? { secret: true } : {}),
     data: { mark },
@@ -109,94 +108,87 @@ export function turnEntry(ctx: Ctx, id: string, round: number, mark: number, lab
  * action at its Initiative Mark, and reaches the first thing that happens (which may be a spell
  * carried over from the last round).
  */
-export function startRound(ctx: Ctx, round: number, req: RollRequest): EngineEvent[] {
+export function startRound(ctx: Ctx, round: number, req: RollRequest): TaraFact[] {
   const { state } = ctx;
   const mode = state.options.roundMode;
-  const events: EngineEvent[] = [
+  const events: TaraFact[] = [
     { type: 'round/started', round },
     { type: 'tara/round-mode', round, mode },
   ];
-  const scores = new Map<string, number>();
+  const scores: Array<{ c: TaraCombatantOf; score: number }> = [];
   for (const id of state.roster) {
-    const c = state.combatants[id]!;
-    if (!c.active) continue;
-    const rolled = rollInitiative(ctx, id, round, mode, req);
-    events.push(...rolled);
-    const fact = rolled.find((e) => e.type === 'tara/initiative')!;
-    scores.set(id, fact.score as number);
+    const c = combatantOf(state, id);
+    if (!c?.active) continue;
+    const roll = rollInitiative(ctx, c, round, mode, req);
+    events.push(...roll.events);
+    scores.push({ c, score: roll.score });
   }
   const entries: AgendaEntry[] = [];
-  for (const [id, score] of scores) {
+  for (const { c, score } of scores) {
     if (score < 1) continue;
-    entries.push(turnEntry(ctx, id, round, score, `${state.combatants[id]!.name} acts (Mark ${score})`));
+    entries.push(turnEntry(ctx, c, round, score, `${c.name} acts (Mark ${score})`));
   }
-  entries.sort((a, b) => compareAt(a.at.at, b.at.at));
+  entries.sort((a, b) => compareTuples(a.at.at, b.at.at));
   // Labels name only the combatant itself: a label is shown to whoever sees the entry, and naming a
   // simultaneous partner here would leak a hidden one. The timeline adds the partners a viewer may see.
-  const groups = groupSimultaneous(entries);
-  events.push({ type: 'tara/round-order', round, order: groups.map((g) => g.map((e) => e.combatant!)) });
+  const order = groupSimultaneous(entries).map((g) => g.flatMap((e) => (e.combatant ? [e.combatant] : [])));
+  events.push({ type: 'tara/round-order', round, order });
   for (const e of entries) events.push(schedule(e));
   const first = [...state.agenda.filter((a) => a.at.round === round), ...entries].sort((a, b) =>
-    compareAt(a.at.at, b.at.at),
+    compareTuples(a.at.at, b.at.at),
   )[0];
   if (first) events.push(...reachEntry(state, first, entries));
   return events;
-}
-
-function compareAt(a: readonly number[], b: readonly number[]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
-  return a.length - b.length;
 }
 
 function groupSimultaneous(entries: AgendaEntry[]): AgendaEntry[][] {
   const groups: AgendaEntry[][] = [];
   for (const e of entries) {
     const last = groups.at(-1);
-    if (last && sameMoment(last[0]!.at, e.at)) last.push(e);
+    const head = last?.[0];
+    if (last && head && sameMoment(head.at, e.at)) last.push(e);
     else groups.push([e]);
   }
   return groups;
 }
 
+const text = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
+
 /**
- * Reaching an agenda entry: the clock moves there, and what was scheduled happens. `scheduling` holds
- * entries scheduled by the same command and not yet on the agenda (a new Round's turns).
+ * Reaching an agenda entry: the clock moves there, and what was schedule happens. `scheduling` holds
+ * entries schedule by the same command and not yet on the agenda (a new Round's turns).
  */
 export function reachEntry(
   state: TaraState,
   entry: AgendaEntry,
   scheduling: readonly AgendaEntry[] = [],
-): EngineEvent[] {
-  const events: EngineEvent[] = reach(entry);
+): TaraFact[] {
+  const events: TaraFact[] = reach(entry);
+  const who = entry.combatant;
+  if (who === undefined) return events;
   const d = entry.data ?? {};
   const mark = MARKS_PER_ROUND - (entry.at.at[0] ?? 0);
+  const round = entry.at.round;
   if (entry.kind === 'turn') {
     // 000 Ties: "If they are all the same, then simultaneous actions".
     const same = (at: { round: number; at: number[] }) =>
       at.round === entry.at.round && at.at.join() === entry.at.at.join();
     const partners = [...state.agenda, ...scheduling]
       .filter((e) => e.id !== entry.id && e.kind === 'turn' && same(e.at))
-      .map((e) => e.combatant!);
-    if (state.now && state.current && state.current !== entry.combatant && same(state.now))
+      .flatMap((e) => (e.combatant ? [e.combatant] : []));
+    if (state.now && state.current && state.current !== who && same(state.now))
       partners.unshift(state.current);
     if (partners.length > 0)
-      events.push({
-        type: 'tara/simultaneous',
-        combatant: entry.combatant!,
-        with: partners,
-        mark,
-        at: entry.at as unknown as JsonObject,
-      });
+      events.push({ type: 'tara/simultaneous', combatant: who, with: partners, mark, at: entry.at });
   }
   if (entry.kind === 'attack') {
     events.push({
       type: 'tara/attack',
-      combatant: entry.combatant!,
-      action: String(d.action ?? ''),
-      number: d.number as number,
-      of: d.of as number,
-      round: entry.at.round,
+      combatant: who,
+      action: text(d.action, ''),
+      number: typeof d.number === 'number' ? d.number : 1,
+      of: typeof d.of === 'number' ? d.of : 1,
+      round,
       mark,
       ...(typeof d.target === 'string' ? { target: d.target } : {}),
     });
@@ -204,20 +196,20 @@ export function reachEntry(
   if (entry.kind === 'complete') {
     events.push({
       type: 'tara/action-completed',
-      combatant: entry.combatant!,
-      action: String(d.action ?? ''),
-      name: String(d.name ?? d.action ?? 'action'),
-      round: entry.at.round,
+      combatant: who,
+      action: text(d.action, ''),
+      name: text(d.name, text(d.action, 'action')),
+      round,
       mark,
     });
   }
   if (entry.kind === 'resolve') {
-    const c = state.combatants[entry.combatant!];
+    const casting = combatantOf(state, who)?.cs.casting;
     events.push({
       type: 'tara/spell-resolved',
-      combatant: entry.combatant!,
-      spell: String(d.spell ?? c?.cs.casting?.spell ?? 'spell'),
-      round: entry.at.round,
+      combatant: who,
+      spell: text(d.spell, casting?.spell ?? 'spell'),
+      round,
       mark,
     });
   }

@@ -10,7 +10,7 @@ import {
   KERNEL_TURNS,
   kernelRound,
 } from './kernel.js';
-import { taraStats } from './types.js';
+import { taraStats } from './options.js';
 
 /** Dice that give these faces in order. */
 const faces = (...list: number[]): Rng => ({

@@ -8,7 +8,7 @@ import {
   tieKey,
   verySimplyCharacteristic,
 } from './marks.js';
-import type { TaraOptions, TaraStats } from './types.js';
+import type { TaraOptions, TaraStats } from './options.js';
 
 /**
  * A compiled Tara-Corax Round for simulations: what the engine does with a fight in which every
@@ -20,14 +20,14 @@ import type { TaraOptions, TaraStats } from './types.js';
  * same seeded generator as the engine (roster order, 1d10 exploding once or while 10s come up).
  *
  * Per Score (0–30) the table holds what the engine's log would show for that combatant in that Round:
- * - turns: its turn entries reached (the first at its Score; in a Full Round another one 15 Marks
+ * - turns: its turn entries reach (the first at its Score; in a Full Round another one 15 Marks
  *   later while Marks are left and the Mark is 1 or more);
  * - actions: melee attacks taken (the Full Action exception for a Score below 15; a second attack
  *   only with 15 Marks left, i.e. Score 30; in a Simple Round, up to `actionsPerTurn` at the Mark);
  * - attacks: attacks that land (Full Round spacing 0 / 7 / 5,10 / 4,8,12 / 3,6,9,12 Marks);
  * - forfeits: attacks that would fall below Mark 1 (the engine's `tara/attack-forfeited`; Marks left
  *   unspent at the end of the Round are not attacks and do not count);
- * - entries: agenda entries reached (turns and attacks scheduled after the first), which the caller
+ * - entries: agenda entries reach (turns and attacks schedule after the first), which the caller
  *   needs to count the `next` commands the engine loop would send.
  * The equivalence with the engine is a property test in the CLI (`simulate-kernel.test.ts`).
  */
@@ -121,7 +121,7 @@ export function compileTaraKernel(
     const raw = verySimply ? verySimplyCharacteristic(c.stats) : characteristic(c.stats);
     base[i] = raw + armorModifier(c.stats) + c.stats.initiativeModifier;
     const key = tieKey(c.stats);
-    for (let k = 0; k < 3; k++) keys[i * 3 + k] = key[k]!;
+    for (let k = 0; k < 3; k++) keys[i * 3 + k] = key[k] ?? 0;
     for (let s = 0; s < SCORES; s++) table.set(outcome(s, full, c), (i * SCORES + s) * ROW);
   });
   return {
@@ -136,7 +136,7 @@ export function compileTaraKernel(
 
 /**
  * Rolls one Round: adds each combatant's figures to `out` (KERNEL_FIELDS per combatant) and returns
- * the agenda entries reached. `rng` is the encounter's dice; it advances exactly as the engine's would.
+ * the agenda entries reach. `rng` is the encounter's dice; it advances exactly as the engine's would.
  */
 export function kernelRound(k: TaraKernel, rng: Rng, out: Int32Array): number {
   const { size, base, keys, table, rolls, explodeCap } = k;
@@ -153,30 +153,35 @@ export function kernelRound(k: TaraKernel, rng: Rng, out: Int32Array): number {
         dice += face;
       }
     }
-    let score = dice + base[i]!;
+    let score = dice + (base[i] ?? 0);
     if (score < 0) score = 0;
     else if (score > MARKS_PER_ROUND) score = MARKS_PER_ROUND;
     const row = (i * SCORES + score) * ROW;
     const o = i * KERNEL_FIELDS;
-    out[o + KERNEL_TURNS]! += table[row]!;
-    out[o + KERNEL_ACTIONS]! += table[row + 1]!;
-    out[o + KERNEL_ATTACKS]! += table[row + 2]!;
-    out[o + KERNEL_FORFEITS]! += table[row + 3]!;
-    entries += table[row + 4]!;
+    add(out, o + KERNEL_TURNS, table[row]);
+    add(out, o + KERNEL_ACTIONS, table[row + 1]);
+    add(out, o + KERNEL_ATTACKS, table[row + 2]);
+    add(out, o + KERNEL_FORFEITS, table[row + 3]);
+    entries += table[row + 4] ?? 0;
     // 000 Ties: the higher Score first, then raw Initiative, Agility, Intellect; then roster order.
     if (score >= 1 && (first < 0 || score > firstScore || (score === firstScore && before(keys, i, first)))) {
       first = i;
       firstScore = score;
     }
   }
-  if (first >= 0) out[first * KERNEL_FIELDS + KERNEL_FIRST]! += 1;
+  if (first >= 0) add(out, first * KERNEL_FIELDS + KERNEL_FIRST, 1);
   return entries;
+}
+
+/** Adds to one figure of `out` (indices within it by construction). */
+function add(out: Int32Array, index: number, amount: number | undefined): void {
+  out[index] = (out[index] ?? 0) + (amount ?? 0);
 }
 
 function before(keys: Int32Array, a: number, b: number): boolean {
   for (let k = 0; k < 3; k++) {
-    const x = keys[a * 3 + k]!;
-    const y = keys[b * 3 + k]!;
+    const x = keys[a * 3 + k] ?? 0;
+    const y = keys[b * 3 + k] ?? 0;
     if (x !== y) return x < y;
   }
   return false;

@@ -1,5 +1,5 @@
 import type { Instant } from '@roundkeeper/engine';
-import type { TaraStats } from './types.js';
+import type { TaraStats } from './options.js';
 
 /** 000: "A Round is broken up into 30 'Marks' … The Round always begins at Mark 30 and then decreases by 1." */
 export const MARKS_PER_ROUND = 30;
@@ -80,10 +80,15 @@ export const ATTACK_OFFSETS: Record<number, number[]> = {
 };
 
 export function attackOffsets(count: number): number[] {
-  return ATTACK_OFFSETS[Math.max(1, Math.min(5, count))]!;
+  return ATTACK_OFFSETS[Math.max(1, Math.min(5, count))] ?? [0];
 }
 
 /** 000 Actions in Combat: Free 0, Quarter 5, Half 10, Full 15 Marks. */
 export const CATEGORY_MARKS = { free: 0, quarter: 5, half: 10, full: 15 } as const;
 export type Category = keyof typeof CATEGORY_MARKS;
+export const CATEGORIES: readonly Category[] = ['free', 'quarter', 'half', 'full'];
+
+export function isCategory(kind: string): kind is Category {
+  return Object.hasOwn(CATEGORY_MARKS, kind);
+}
 export const FULL_ACTION = CATEGORY_MARKS.full;

@@ -1,5 +1,8 @@
 import {
+  describeEvent,
   type EncounterLog,
+  type EncounterState,
+  type EngineEvent,
   isRejection,
   EncounterLog as Log,
   legalActions,
@@ -10,12 +13,15 @@ import {
 } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
 import { encounter, must, refused, registryWith, stateOf } from '../testing/harness.js';
-import { describeTaraEvent } from './describe.js';
+import type { TaraEvent } from './events.js';
 import { taraCorax } from './index.js';
 import { ATTACK_OFFSETS } from './marks.js';
 import type { TaraTypes } from './types.js';
 
 const registry = registryWith(taraCorax);
+/** A log line, as the engine asks the ruleset for it. */
+const describeTaraEvent = (event: EngineEvent, state: EncounterState<TaraTypes>) =>
+  describeEvent(event, state, registry[taraCorax.id]!);
 const st = (enc: EncounterLog) => stateOf<TaraTypes>(enc);
 const cs = (enc: EncounterLog, id: string) => st(enc).combatants[id]!.cs;
 const mark = (enc: EncounterLog) => 30 - (enc.state.now?.at[0] ?? 0);
@@ -912,5 +918,17 @@ describe('redaction: a hidden combatant acting simultaneously does not show thro
     const log = viewLog(enc.entries, { role: 'table' }, enc.state, ruleset);
     expect(JSON.stringify(log)).not.toContain('spy');
     expect(log.some((e) => e.event.type === 'tara/round-order')).toBe(true);
+  });
+});
+
+describe('typed commands and events', () => {
+  it('types each event by its schema: a misspelt or mistyped field does not compile', () => {
+    const forfeited: TaraEvent = { type: 'tara/forfeited', combatant: 'ana', marks: 3 };
+    // @ts-expect-error `mrks` is not a field of tara/forfeited (and `marks` is missing).
+    const misspelt: TaraEvent = { type: 'tara/forfeited', combatant: 'ana', mrks: 3 };
+    // @ts-expect-error a round's order is groups of ids.
+    const mistyped: TaraEvent = { type: 'tara/round-order', round: 1, order: ['ana'] };
+    const fits = ({ type, ...fields }: TaraEvent) => taraCorax.events?.[type]?.safeParse(fields).success;
+    expect([fits(forfeited), fits(misspelt), fits(mistyped)]).toEqual([true, false, false]);
   });
 });

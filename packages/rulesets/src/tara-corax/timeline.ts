@@ -1,4 +1,4 @@
-import type { Timeline, TimelineLane, TimelineMarker } from '@roundkeeper/engine';
+import { combatantOf, type Timeline, type TimelineLane, type TimelineMarker } from '@roundkeeper/engine';
 import { MARKS_PER_ROUND, markOf, sameMoment } from './marks.js';
 import type { TaraState } from './types.js';
 
@@ -13,8 +13,9 @@ export function taraTimeline(state: TaraState): Timeline {
   for (const m of h.markers) rounds.add(m.round);
   for (const e of state.agenda) rounds.add(e.at.round);
   if (state.round > 0) rounds.add(state.round);
-  const lanes: TimelineLane[] = state.roster.map((id) => {
-    const c = state.combatants[id]!;
+  const lanes: TimelineLane[] = state.roster.flatMap((id) => {
+    const c = combatantOf(state, id);
+    if (!c) return [];
     const spans = h.spans.filter((s) => s.combatant === id).map(({ combatant: _c, ...s }) => s);
     const markers: TimelineMarker[] = h.markers
       .filter((m) => m.combatant === id)
@@ -28,13 +29,13 @@ export function taraTimeline(state: TaraState): Timeline {
         e.kind === 'turn'
           ? state.agenda
               .filter((o) => o !== e && o.kind === 'turn' && o.combatant && sameMoment(o.at, e.at))
-              .map((o) => state.combatants[o.combatant!]?.name)
+              .map((o) => (o.combatant ? state.combatants[o.combatant]?.name : undefined))
               .filter((n): n is string => n !== undefined)
           : [];
       const label = partners.length ? `${e.label}, simultaneous with ${partners.join(' and ')}` : e.label;
       markers.push({ round: e.at.round, at: markOf(e.at), kind, label, planned: true });
     }
-    return { id, label: c.name, side: c.side, spans, markers };
+    return [{ id, label: c.name, side: c.side, spans, markers }];
   });
   return {
     axis: { unit: 'Mark', from: MARKS_PER_ROUND, to: 1 },

@@ -1,0 +1,164 @@
+import type { Instant } from '@roundkeeper/engine';
+import { shiftTuple } from './clock.js';
+import type { SixSecondEvent } from './events.js';
+import type { SixSecondCombatant, SpentSeconds, State } from './types.js';
+
+function patchCs(
+  state: State,
+  id: string,
+  f: (cs: SixSecondCombatant) => Partial<SixSecondCombatant>,
+): State {
+  const c = state.combatants[id];
+  if (!c) return state;
+  return { ...state, combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, ...f(c.cs) } } } };
+}
+
+const record = (cs: SixSecondCombatant, h: SpentSeconds): SpentSeconds[] => [...cs.history, h];
+
+/** A late arrival took slot `from`: every instant at that slot or later moves down one place. */
+function shiftSlots(state: State, from: number): State {
+  const shift = (i: Instant): Instant => ({ round: i.round, at: shiftTuple(i.at, from) });
+  const combatants = { ...state.combatants };
+  for (const [id, c] of Object.entries(combatants)) {
+    if (c.cs.base) combatants[id] = { ...c, cs: { ...c.cs, base: shiftTuple(c.cs.base, from) } };
+  }
+  return {
+    ...state,
+    combatants,
+    now: state.now ? shift(state.now) : null,
+    agenda: state.agenda.map((e) => ({ ...e, at: shift(e.at) })),
+    effects: state.effects.map((e) =>
+      e.expires.on === 'instant' ? { ...e, expires: { on: 'instant', at: shift(e.expires.at) } } : e,
+    ),
+  };
+}
+
+/** Applies the ruleset's own events. Each is a fact decided earlier; nothing here rolls or checks. */
+export function evolve(state: State, event: SixSecondEvent): State | undefined {
+  const n = state.options.turnSeconds;
+  switch (event.type) {
+    case 'six-second/initiative':
+      return patchCs(state, event.combatant, () => ({ initiative: event.total }));
+    case 'six-second/roll-off': {
+      const { combatants, totals } = event;
+      return combatants.reduce((s, x, i) => {
+        const total = totals[i];
+        return total === undefined ? s : patchCs(s, x, (cs) => ({ rollOffs: [...cs.rollOffs, total] }));
+      }, state);
+    }
+    case 'six-second/order': {
+      const shifted = event.shiftFrom !== undefined ? shiftSlots(state, event.shiftFrom) : state;
+      return { ...shifted, rs: { ...shifted.rs, order: event.order } };
+    }
+    case 'six-second/turn-began':
+      return patchCs(state, event.combatant, (cs) => ({
+        turnNo: event.turn,
+        base: event.base,
+        secondsUsed: 0,
+        zeroUsed: event.delayed ? cs.zeroUsed : 0,
+        delaying: false,
+      }));
+    case 'six-second/acted':
+      return patchCs(state, event.combatant, (cs) => {
+        const { from, to, carry, seconds } = event;
+        const h: SpentSeconds = {
+          round: event.round,
+          turn: event.turn,
+          from,
+          to,
+          kind: event.kind,
+          label: event.name,
+        };
+        return {
+          secondsUsed: to,
+          zeroUsed: seconds === 0 ? cs.zeroUsed + 1 : cs.zeroUsed,
+          history: record(cs, seconds === 0 ? { ...h, from: to + 1 } : h),
+          carry:
+            carry > 0
+              ? {
+                  action: event.action,
+                  name: event.name,
+                  kind: event.kind,
+                  total: seconds,
+                  secondsLeft: carry,
+                  delay: event.delay ?? null,
+                  effect: event.effect,
+                }
+              : cs.carry,
+        };
+      });
+    case 'six-second/continued':
+      return patchCs(state, event.combatant, (cs) => {
+        const to = event.to;
+        const carry = cs.carry;
+        return {
+          secondsUsed: to,
+          carry: carry && !event.completes ? { ...carry, secondsLeft: carry.secondsLeft - to } : null,
+          history: record(cs, {
+            round: event.round,
+            turn: event.turn,
+            from: event.from,
+            to,
+            kind: 'carry',
+            label: `${event.name} (continued)`,
+          }),
+        };
+      });
+    case 'six-second/delay-started': {
+      const p = event.effect;
+      return patchCs(state, event.combatant, (cs) => ({ pending: [...cs.pending, p] }));
+    }
+    case 'six-second/effect-occurred':
+      return patchCs(state, event.combatant, (cs) => ({
+        pending: cs.pending.filter((p) => p.id !== event.effect),
+        history: record(cs, {
+          round: event.round,
+          turn: event.turn,
+          from: event.second,
+          to: event.second,
+          kind: 'effect',
+          label: `${event.name} takes effect`,
+        }),
+      }));
+    case 'six-second/effect-cancelled':
+      return patchCs(state, event.combatant, (cs) => ({
+        pending: cs.pending.filter((p) => p.id !== event.effect),
+      }));
+    case 'six-second/turn-closed':
+      return patchCs(state, event.combatant, () => ({ secondsUsed: n }));
+    case 'six-second/turn-delayed':
+      return patchCs(state, event.combatant, (cs) => ({
+        delaying: true,
+        base: null,
+        history: record(cs, {
+          round: state.round,
+          turn: cs.turnNo,
+          from: 1,
+          to: n,
+          kind: 'delay',
+          label: 'delays',
+        }),
+      }));
+    case 'six-second/delay-lapsed':
+      return patchCs(state, event.combatant, () => ({ delaying: false }));
+    case 'six-second/turn-interrupted':
+      return { ...state, rs: { ...state.rs, interrupted: [...state.rs.interrupted, event.combatant] } };
+    case 'six-second/turn-resumed': {
+      const who = event.combatant;
+      if (who === null) return { ...state, rs: { ...state.rs, interrupted: [] } };
+      const at = state.rs.interrupted.lastIndexOf(who);
+      return {
+        ...state,
+        current: who,
+        rs: { ...state.rs, interrupted: state.rs.interrupted.slice(0, Math.max(0, at)) },
+      };
+    }
+    case 'six-second/roll-off-abandoned':
+    case 'six-second/joins-next-round':
+    case 'six-second/contest-roll-off':
+    case 'six-second/contest':
+      return state;
+    default:
+      return undefined;
+  }
+}
