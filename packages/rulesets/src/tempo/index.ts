@@ -23,8 +23,9 @@ export type { TempoCombatant, TempoTypes } from './types.js';
  */
 /**
  * What the engine's interface takes. Its events are still untyped (`EngineEvent`), and some of its own
- * event schemas infer types no `EngineEvent` matches (loose objects, an empty object): the functions
- * typed with this ruleset's commands and events are handed over as the interface declares them.
+ * event schemas infer types no `EngineEvent` matches (loose objects, an empty object); a viewer's secret
+ * plan event is not one of the declared events either: the functions typed with this ruleset's commands
+ * and events are handed over as the interface declares them.
  */
 type Wired = Required<Ruleset<TempoTypes>>;
 
