@@ -365,17 +365,13 @@ export function ownTurn(state: State, c: C): TurnState | Rejection {
   return c.cs.turn;
 }
 
-export function isAttack(state: State, def: ActionDef | undefined): boolean {
-  return !!def && weaponSpeedOf(state, def) !== null;
-}
-
-/** 003 "Weapon Speed" for a Strike with `weaponName` under Attack action `def`. */
+/** 003 "Weapon Speed": the weapon a Strike with `weaponName` under Attack action `def` uses, or why it cannot. */
 export function strikeLegality(
   state: State,
   c: C,
   def: ActionDef,
   weaponName: string,
-): Rejection | undefined {
+): { name: string; speed: WeaponSpeed } | Rejection {
   const speed = weaponSpeedOf(state, def);
   if (!speed)
     return reject('strike/not-attack', `${def.name} is not an Attack action; Strikes come with an Attack.`);
@@ -396,5 +392,5 @@ export function strikeLegality(
       `${weapon.name} is a ${weapon.speed} weapon; a ${def.name} strikes only with a ${speed} weapon or quicker.`,
     );
   }
-  return undefined;
+  return weapon;
 }

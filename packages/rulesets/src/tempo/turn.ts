@@ -35,10 +35,10 @@ export function decideAct(ctx: Ctx, command: TempoCommandOf<'act'>): Fact[] | Re
         'strike/no-weapon',
         `${def.name} is a Strike: choose the Weapon it uses, one held in hand.`,
       );
-    const bad = strikeLegality(state, c, def, weapon);
-    if (bad) return bad;
-    // strikeLegality has found the weapon on the sheet: the log keeps the sheet's spelling of its name.
-    ev.weapon = weaponOf(c, weapon)?.name ?? weapon;
+    const struck = strikeLegality(state, c, def, weapon);
+    if (isRejection(struck)) return struck;
+    // The log keeps the sheet's spelling of the weapon's name.
+    ev.weapon = struck.name;
   }
   const base = def.data?.as ?? def.id;
   if (base === 'guard') {
