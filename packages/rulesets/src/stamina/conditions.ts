@@ -1,13 +1,11 @@
 import type { ActionDef, Effect, JsonObject } from '@roundkeeper/engine';
-import { flagsOf, isAttack, kindOf, STAMINA_CATALOG } from './catalog.js';
-import { rank, type State } from './types.js';
-
-/** The text's "Combat Modifiers" a GM can put on a combatant, as conditions. */
-export const CONDITIONS = ['kneeling', 'prone', 'cover', 'concealed', 'flanked', 'surprised'] as const;
-export type ConditionName = (typeof CONDITIONS)[number];
+import { STAMINA_CATALOG } from './catalog.js';
+import { flagsOf, isAttack, kindOf } from './flags.js';
+import { type ConditionName, rank } from './options.js';
+import { combatantIn, type State } from './types.js';
 
 /** What an effect of this ruleset does, in its data. */
-export interface EffectData {
+export type EffectData = {
   condition?: ConditionName;
   /** Cover/concealment bonus, or the number of flanking opponents. */
   value?: number;
@@ -32,7 +30,7 @@ export interface EffectData {
   situationalDefense?: number;
   /** Dodge without an entered distance: the meters the character moved on the Dodge's turn. */
   situationalFromTurn?: boolean;
-}
+};
 
 export function dataOf(e: Effect): EffectData {
   return (e.data ?? {}) as EffectData;
@@ -82,7 +80,7 @@ export function defenseModifiers(
   against: Against = {},
 ): DefenseModifiers {
   const out: DefenseModifiers = { melee: 0, ranged: 0, fullyCovered: false, notes: [] };
-  const c = state.combatants[id]!;
+  const c = combatantIn(state, id);
   const conditions = effectsOn(state, id).filter((e) => dataOf(e).condition);
   const named = (n: ConditionName) => conditions.filter((e) => dataOf(e).condition === n);
   // Surprised: "does not gain melee or ranged defense bonuses including parry and block bonuses from carried equipment"
@@ -118,7 +116,7 @@ export function defenseModifiers(
     const parrying = c.cs.readied.filter(
       (w) => (c.stats.weapons[w]?.parry ?? 0) > 0 && !lost.includes(w) && !lost.includes('*'),
     );
-    const parry = parrying.reduce((n, w) => n + c.stats.weapons[w]!.parry, 0);
+    const parry = parrying.reduce((n, w) => n + (c.stats.weapons[w]?.parry ?? 0), 0);
     out.melee += parry;
     if (parry > 0 && against.kind === 'melee') out.notes.push(`parry +${parry} (${parrying.join(', ')})`);
   }
@@ -137,14 +135,14 @@ export function defenseModifiers(
   }
   const cover = coverBonus([
     ...named('cover').map((e) => dataOf(e).value ?? 1),
-    ...blocks.map((w) => c.stats.weapons[w]!.block),
+    ...blocks.map((w) => c.stats.weapons[w]?.block ?? 0),
   ]);
   if (cover > 0) {
     out.melee += cover;
     out.ranged += cover;
     out.fullyCovered = cover >= 9;
     const counting = blocks.length
-      ? ` (counting ${blocks.map((w) => `${w}'s block +${c.stats.weapons[w]!.block}`).join(', ')})`
+      ? ` (counting ${blocks.map((w) => `${w}'s block +${c.stats.weapons[w]?.block ?? 0}`).join(', ')})`
       : '';
     out.notes.push(cover >= 9 ? 'completely covered: cannot be attacked' : `cover +${cover}${counting}`);
   }
@@ -223,7 +221,7 @@ export interface CheckInput {
 
 /** Whether the character made an attack after their last Dash of this turn (Power attack). */
 function attackedSinceDash(state: State, id: string): boolean | null {
-  const done = state.combatants[id]!.cs.turn.actions;
+  const done = combatantIn(state, id).cs.turn.actions;
   const dash = done.lastIndexOf('dash');
   if (dash < 0) return null;
   const catalog = [...STAMINA_CATALOG, ...state.customActions];
@@ -243,7 +241,7 @@ export function ownPenaltyDice(
   made: ActionDef,
   input: CheckInput,
 ): { dice: number; note: string | null } {
-  const c = state.combatants[id]!;
+  const c = combatantIn(state, id);
   const target = input.target ? state.combatants[input.target] : undefined;
   const base = flagsOf(made).penaltyDice ?? 0;
   switch (made.id) {
@@ -288,7 +286,7 @@ export function checkModifiers(
   action: ActionDef,
   input: CheckInput,
 ): CheckModifiers {
-  const c = state.combatants[id]!;
+  const c = combatantIn(state, id);
   const made = input.as ?? action;
   const out: CheckModifiers = { penaltyDice: 0, bonusDice: 0, notes: [] };
   const own = ownPenaltyDice(state, id, made, input);

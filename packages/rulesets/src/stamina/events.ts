@@ -1,6 +1,6 @@
-import { namedId } from '@roundkeeper/engine';
+import { type EventOf, namedId } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { ACTION_KINDS } from './catalog.js';
+import { ACTION_KINDS } from './flags.js';
 
 /**
  * The facts the stamina ruleset records, one schema per event type, every combatant id marked with
@@ -41,8 +41,8 @@ export const staminaEvents = {
     /** Why the turn requirement was reduced to zero, if it was. */
     reduced: z.enum(['first-move', 'penalty-die', 'cantrip']).nullable(),
     reaction: z.boolean(),
-    /** Whose turn it was (none between turns). */
-    during: namedId().nullable(),
+    /** Whose turn it was (none between turns; left out for a viewer who may not see whose turn it was). */
+    during: namedId().nullable().optional(),
     check: checkModifiers,
     target: namedId().optional(),
     /** The action a free attack was made as. */
@@ -109,6 +109,7 @@ export const staminaEvents = {
   }),
 } as const;
 
-type Events = typeof staminaEvents;
 /** One of the stamina ruleset's own events, as its schema infers it. */
-export type StaminaEvent = { [K in keyof Events]: { type: K } & z.infer<Events[K]> }[keyof Events];
+export type StaminaEvent = EventOf<typeof staminaEvents>;
+/** A stamina event of one type. */
+export type StaminaEventOf<K extends StaminaEvent['type']> = Extract<StaminaEvent, { type: K }>;

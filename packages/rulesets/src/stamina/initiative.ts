@@ -1,37 +1,27 @@
-import {
-  type AgendaEntry,
-  compareInstants,
-  type EngineEvent,
-  type JsonObject,
-  nextEntry,
-  reach,
-  schedule,
-} from '@roundkeeper/engine';
-import { type Ctx, refsOf, type State } from './types.js';
+import { type AgendaEntry, compareInstants, nextEntry } from '@roundkeeper/engine';
+import { type Fact, rolled } from './effects.js';
+import { refsOf } from './options.js';
+import { type Ctx, combatantIn, type State } from './types.js';
 
 /**
  * "characters declare and resolve their actions on their turns which happen in initiative order. Once all
  * characters have acted … recheck everyones initiative and begin another round."
  * The text gives no initiative check; the formula is an option. Ties: the higher modifier, then roster order.
  */
-export function checkInitiative(ctx: Ctx, ids: string[], fixed: Record<string, number> = {}): EngineEvent[] {
+export function checkInitiative(ctx: Ctx, ids: string[], fixed: Record<string, number> = {}): Fact[] {
   const { state } = ctx;
-  const events: EngineEvent[] = [];
+  const events: Fact[] = [];
   for (const id of ids) {
-    const c = state.combatants[id]!;
+    const c = combatantIn(state, id);
+    const entered = Object.hasOwn(fixed, id) ? fixed[id] : undefined;
     let total: number;
-    if (Object.hasOwn(fixed, id)) {
-      total = fixed[id]!;
+    if (entered !== undefined) {
+      total = entered;
       events.push({ type: 'stamina/initiative', combatant: id, total, rolled: false });
     } else {
       const roll = ctx.roll(state.options.initiativeDice, refsOf(c.stats));
       total = roll.total;
-      events.push({
-        type: 'dice/rolled',
-        combatant: id,
-        purpose: 'initiative',
-        roll: roll as unknown as JsonObject,
-      });
+      events.push(rolled(id, 'initiative', roll));
       events.push({ type: 'stamina/initiative', combatant: id, total, rolled: true });
     }
     events.push({
@@ -43,14 +33,14 @@ export function checkInitiative(ctx: Ctx, ids: string[], fixed: Record<string, n
   return events;
 }
 
-export function keysFrom(events: EngineEvent[]): Map<string, number[]> {
+export function keysFrom(events: Fact[]): Map<string, number[]> {
   const keys = new Map<string, number[]>();
-  for (const e of events) if (e.type === 'stamina/key') keys.set(e.combatant as string, e.key as number[]);
+  for (const e of events) if (e.type === 'stamina/key') keys.set(e.combatant, e.key);
   return keys;
 }
 
 export function turnEntry(ctx: Ctx, id: string, round: number, key: number[]): AgendaEntry {
-  const c = ctx.state.combatants[id]!;
+  const c = combatantIn(ctx.state, id);
   return {
     id: ctx.newId('turn'),
     at: { round, at: key },
@@ -61,46 +51,67 @@ export function turnEntry(ctx: Ctx, id: string, round: number, key: number[]): A
   };
 }
 
+/**
+ * The engine's agenda events, typed: an entry scheduled, an entry removed, an entry reached (it leaves the
+ * agenda, the clock moves to it, and a turn entry starts that turn) — as the engine's `schedule`,
+ * `unschedule` and `reach` write them.
+ */
+export const scheduled = (entry: AgendaEntry): Fact => ({ type: 'agenda/scheduled', entry });
+export const unscheduled = (entry: string, reason: string): Fact => ({
+  type: 'agenda/removed',
+  entry,
+  reason,
+});
+function reached(entry: AgendaEntry): Fact[] {
+  const out: Fact[] = [
+    { type: 'agenda/removed', entry: entry.id, reason: 'reached' },
+    { type: 'clock/advanced', to: entry.at },
+  ];
+  if (entry.kind === 'turn' && entry.combatant)
+    out.push({ type: 'turn/started', combatant: entry.combatant });
+  return out;
+}
+
 /** Schedules a round's turns as agenda entries {round, at: orderKey} and starts the first. */
-export function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[]>): EngineEvent[] {
-  const events: EngineEvent[] = [{ type: 'round/started', round }];
+export function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[]>): Fact[] {
+  const events: Fact[] = [{ type: 'round/started', round }];
   const entries: AgendaEntry[] = [];
   for (const id of ctx.state.roster) {
-    const c = ctx.state.combatants[id]!;
+    const c = combatantIn(ctx.state, id);
     const key = keys.get(id) ?? c.cs.key;
     if (!c.active || !key) continue;
     entries.push(turnEntry(ctx, id, round, key));
   }
   entries.sort((a, b) => compareInstants(a.at, b.at));
-  for (const e of entries) events.push(schedule(e));
+  for (const e of entries) events.push(scheduled(e));
   const first = entries[0];
-  if (first) events.push(...reach(first));
+  if (first) events.push(...reached(first));
   return events;
 }
 
 /** Ends the current turn and starts the next; when everyone has acted, rechecks initiative and starts a new round. */
-export function advance(ctx: Ctx, fixed: Record<string, number> = {}): EngineEvent[] {
+export function advance(ctx: Ctx, fixed: Record<string, number> = {}): Fact[] {
   const { state } = ctx;
-  const events: EngineEvent[] = [];
+  const events: Fact[] = [];
   if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
   const next = nextEntry(state, (e) => e.kind === 'turn' && e.at.round === state.round);
-  if (next) return [...events, ...reach(next)];
+  if (next) return [...events, ...reached(next)];
   events.push({ type: 'round/ended', round: state.round });
-  const active = state.roster.filter((id) => state.combatants[id]!.active);
+  const active = state.roster.filter((id) => state.combatants[id]?.active);
   const recheck = state.options.recheckInitiative
     ? active
-    : active.filter((id) => Object.hasOwn(fixed, id) || !state.combatants[id]!.cs.key);
+    : active.filter((id) => Object.hasOwn(fixed, id) || !state.combatants[id]?.cs.key);
   const rolled = checkInitiative(ctx, recheck, fixed);
   return [...events, ...rolled, ...scheduleRound(ctx, state.round + 1, keysFrom(rolled))];
 }
 
 export function orderOf(state: State): string[] {
-  return state.roster
-    .filter((id) => state.combatants[id]!.cs.key)
-    .sort((a, b) =>
-      compareInstants(
-        { round: 0, at: state.combatants[a]!.cs.key! },
-        { round: 0, at: state.combatants[b]!.cs.key! },
-      ),
-    );
+  const keyed: { id: string; key: number[] }[] = [];
+  for (const id of state.roster) {
+    const key = state.combatants[id]?.cs.key;
+    if (key) keyed.push({ id, key });
+  }
+  return keyed
+    .sort((a, b) => compareInstants({ round: 0, at: a.key }, { round: 0, at: b.key }))
+    .map((k) => k.id);
 }

@@ -1,5 +1,6 @@
 import { type Analysis, type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
-import { refsOf, type StaminaTypes } from './types.js';
+import { refsOf } from './options.js';
+import type { StaminaTypes } from './types.js';
 
 /** What a card shows: Stamina and Defense against their rested and composed maximums, initiative. */
 export const staminaPresent: Presentation<StaminaTypes> = {

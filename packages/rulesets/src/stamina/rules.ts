@@ -1,8 +1,10 @@
 import type { ActionDef } from '@roundkeeper/engine';
 import { notRunning } from '@roundkeeper/engine';
-import { FREE_ATTACK_AS, flagsOf, isAttack, kindOf, STAMINA_CATALOG } from './catalog.js';
+import { STAMINA_CATALOG } from './catalog.js';
 import { defenseModifiers, has } from './conditions.js';
-import { rank, type State } from './types.js';
+import { FREE_ATTACK_AS, flagsOf, isAttack, kindOf } from './flags.js';
+import { rank } from './options.js';
+import { combatantIn, type State } from './types.js';
 import { isWeaponRefusal, type WeaponInput, type WeaponUse, weaponFor } from './weapons.js';
 
 /** The catalog for an encounter: the text's actions, then the GM's custom actions. */
@@ -51,7 +53,7 @@ export function isRefusal(x: Use | Refusal): x is Refusal {
 }
 
 function takenThisTurn(state: State, id: string, actionId: string): boolean {
-  const t = state.combatants[id]!.cs.turn;
+  const t = combatantIn(state, id).cs.turn;
   return t.requirementTaken === actionId || t.zeroTaken.includes(actionId);
 }
 
@@ -105,7 +107,7 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
   let made: ActionDef | undefined;
   if (flags.staminaFrom === 'action') {
     const asId = input.as ?? 'basic-attack';
-    made = (FREE_ATTACK_AS as readonly string[]).includes(asId) ? findAction(state, asId) : undefined;
+    made = FREE_ATTACK_AS.some((x) => x === asId) ? findAction(state, asId) : undefined;
     if (!made) {
       const names = FREE_ATTACK_AS.map((x) => findAction(state, x)?.name ?? x);
       return refuse(
@@ -177,7 +179,8 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
   let reduced: Use['reduced'] = null;
   if (flags.staminaFrom === 'weapon') {
     // "Refer to the weapon's description": the command's numbers, the weapon's, or the sheet's.
-    const w = weapon && !isWeaponRefusal(weapon) ? c.stats.weapons[weapon.weapons[0]!] : undefined;
+    const first = weapon && !isWeaponRefusal(weapon) ? weapon.weapons[0] : undefined;
+    const w = first === undefined ? undefined : c.stats.weapons[first];
     stamina = input.load?.stamina ?? w?.loadStamina ?? c.stats.loadStamina;
     turnRequirement = reaction
       ? 0

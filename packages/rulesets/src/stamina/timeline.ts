@@ -1,6 +1,6 @@
 import type { Timeline, TimelineLane, TimelineMarker } from '@roundkeeper/engine';
 import { orderOf } from './initiative.js';
-import type { SpentEntry, State } from './types.js';
+import { combatantIn, type SpentEntry, type State } from './types.js';
 
 function costText(e: SpentEntry): string {
   const parts = [`${e.stamina} st`];
@@ -18,12 +18,12 @@ export function timeline(state: State): Timeline {
   const slot = new Map(order.map((id, i) => [id, i + 1]));
   const labels: Record<number, string> = {};
   order.forEach((id, i) => {
-    labels[i + 1] = state.combatants[id]!.name;
+    labels[i + 1] = combatantIn(state, id).name;
   });
   const spent = state.rs.spent.filter((e) => e.round === round);
-  const lanes: TimelineLane[] = order.map((id) => {
-    const c = state.combatants[id]!;
-    const at = slot.get(id)!;
+  const lanes: TimelineLane[] = order.map((id, i) => {
+    const c = combatantIn(state, id);
+    const at = i + 1;
     const own = spent.filter((e) => e.combatant === id && !e.reaction);
     const upcoming = state.agenda.some(
       (e) => e.kind === 'turn' && e.combatant === id && e.at.round === round,

@@ -1,131 +1,13 @@
-import type { DecideContext, EncounterState, JsonObject } from '@roundkeeper/engine';
-import { z } from 'zod';
-
-export const staminaOptions = z.object({
-  initiativeDice: z
-    .string()
-    .min(1)
-    .max(200)
-    .default('1d10+@initiative')
-    .describe('Dice for an initiative check (refs: any stat or rank, e.g. @initiative, @reflexes).'),
-  recheckInitiative: z
-    .boolean()
-    .default(true)
-    .describe('Recheck everyone\'s initiative before each new round ("recheck everyones initiative").'),
-  allowNegative: z
-    .boolean()
-    .default(false)
-    .describe('Let an action be taken without the stamina or defense to pay for it (resources go negative).'),
-  successDice: z
-    .string()
-    .min(1)
-    .max(200)
-    .default('1d4-1')
-    .describe('Dice for the successes of a skill check when the GM does not enter them.'),
-  wind: z
-    .number()
-    .int()
-    .min(0)
-    .max(5)
-    .default(0)
-    .describe('Penalty dice wind adds to ranged attack checks (0–5).'),
-});
-
-/** One weapon on the sheet, by name ("Bow", "Dagger"): what the text's actions need to know of it. */
-export const weaponSchema = z.object({
-  kind: z
-    .enum(['melee', 'ranged', 'throwing'])
-    .default('melee')
-    .describe('melee, ranged (loosed, needs loading) or throwing (thrown by Throw Weapon).'),
-  offHand: z.boolean().default(false).describe('Wielded in the off hand (Off-hand attack).'),
-  readied: z.boolean().default(false).describe('Readied when combat starts.'),
-  loaded: z.boolean().default(false).describe('Loaded when combat starts (ranged weapons).'),
-  loadStamina: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .optional()
-    .describe("Stamina to load it (the weapon's description); the sheet's loadStamina if left out."),
-  loadTurnRequirement: z
-    .number()
-    .int()
-    .min(0)
-    .max(10)
-    .optional()
-    .describe("Turn requirement to load it; the sheet's loadTurnRequirement if left out."),
-  parry: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .default(0)
-    .describe('Parry bonus to melee defense while it is readied.'),
-  block: z
-    .number()
-    .int()
-    .min(0)
-    .max(9)
-    .default(0)
-    .describe("A shield's block bonus while it is readied: it counts as a piece of cover."),
-});
-export type Weapon = z.output<typeof weaponSchema>;
-
-const rankName = z.string().regex(/^[a-z][A-Za-z]*$/, 'use camelCase letters, e.g. regainComposure');
-
-export const staminaStats = z.object({
-  stamina: z.number().int().min(0).max(1000).default(10).describe('Stamina when rested (the maximum).'),
-  defense: z.number().int().min(0).max(1000).default(10).describe('Defense when composed (the maximum).'),
-  initiative: z.number().int().min(-50).max(100).default(0).describe('Added to the initiative check.'),
-  reflexes: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .default(0)
-    .describe('Reflexes stat (a flat footed character loses this much defense).'),
-  baseMovement: z.number().int().min(0).max(100).default(6).describe('Base movement in meters.'),
-  reach: z.number().int().min(0).max(100).default(0).describe("Reach of the character's melee attack."),
-  meleeDefenseBonus: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .default(0)
-    .describe('Melee defense bonus (doubled by Defensive Stance), over defense against melee attacks.'),
-  rangedDefenseBonus: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .default(0)
-    .describe('Ranged defense bonus (doubled by Dodge), over defense against ranged attacks.'),
-  arcane: z.boolean().default(false).describe('Has an arcane trait (needed for magic actions).'),
-  loadStamina: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .default(0)
-    .describe("Stamina to load the readied weapon (the weapon's description)."),
-  loadTurnRequirement: z
-    .number()
-    .int()
-    .min(0)
-    .max(10)
-    .default(1)
-    .describe("Turn requirement to load the readied weapon (the weapon's description)."),
-  weapons: z
-    .record(z.string().min(1).max(64), weaponSchema)
-    .default({})
-    .describe('Weapons by name, e.g. {"Bow": {"kind": "ranged", "readied": true, "loaded": true}}.'),
-  ranks: z
-    .record(rankName, z.number().int().min(0).max(20))
-    .default({})
-    .describe(
-      'Skill ranks by camelCase name: arcaneAptitude, aim, recklessAttack, personalDefense, regainComposure…',
-    ),
-});
+import {
+  type Combatant,
+  combatantOf,
+  type DecideContext,
+  type EncounterState,
+  type JsonObject,
+} from '@roundkeeper/engine';
+import type { StaminaCommand } from './commands.js';
+import type { StaminaEvent } from './events.js';
+import type { StaminaOptions, StaminaStats } from './options.js';
 
 /** What the character has done this turn. */
 export type TurnUse = {
@@ -214,14 +96,28 @@ export type StaminaRound = {
 };
 
 export interface StaminaTypes {
-  options: z.output<typeof staminaOptions>;
-  stats: z.output<typeof staminaStats>;
+  options: StaminaOptions;
+  stats: StaminaStats;
   rs: StaminaRound & JsonObject;
   cs: StaminaCombatant & JsonObject;
+  command: StaminaCommand;
+  event: StaminaEvent;
 }
 
 export type State = EncounterState<StaminaTypes>;
 export type Ctx = DecideContext<StaminaTypes>;
+/** A combatant of a stamina encounter, sheet and state. */
+export type Member = Combatant<StaminaTypes>;
+
+/**
+ * The combatant with this id, where the rules know it is there (the roster, whose turn it is, an actor
+ * already checked); a missing one is a bug in the ruleset, not a GM's mistake.
+ */
+export function combatantIn(state: State, id: string): Member {
+  const c = combatantOf(state, id);
+  if (!c) throw new Error(`The stamina rules looked for a combatant "${id}" who is not in this encounter.`);
+  return c;
+}
 
 export const freshTurn = (): TurnUse => ({
   requirementTaken: null,
@@ -238,20 +134,3 @@ export const freshArcane = (dues = 0): ArcaneStore => ({
   lastGatherTurn: -1,
   dues,
 });
-
-/** The numbers dice expressions may refer to: stats and ranks. */
-export function refsOf(stats: z.output<typeof staminaStats>): Record<string, number> {
-  return {
-    ...stats.ranks,
-    stamina: stats.stamina,
-    defense: stats.defense,
-    initiative: stats.initiative,
-    reflexes: stats.reflexes,
-    baseMovement: stats.baseMovement,
-    reach: stats.reach,
-  };
-}
-
-export function rank(stats: z.output<typeof staminaStats>, name: string): number {
-  return Object.hasOwn(stats.ranks, name) ? (stats.ranks[name] ?? 0) : 0;
-}

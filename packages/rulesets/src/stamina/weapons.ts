@@ -1,5 +1,6 @@
 import type { ActionDef } from '@roundkeeper/engine';
-import type { State, Weapon } from './types.js';
+import type { Weapon } from './options.js';
+import { combatantIn, type State } from './types.js';
 
 /**
  * What an action does to the weapon it is made with:
@@ -54,7 +55,7 @@ export function weaponFor(
   made: ActionDef,
   input: WeaponInput,
 ): WeaponUse | WeaponRefusal | null {
-  const c = state.combatants[id]!;
+  const c = combatantIn(state, id);
   const name = c.name;
   const sheet = c.stats.weapons;
   const all = Object.keys(sheet);
@@ -69,7 +70,7 @@ export function weaponFor(
       );
     }
   }
-  const kindOf = (w: string): Weapon['kind'] => sheet[w]!.kind;
+  const kindOf = (w: string): Weapon['kind'] | undefined => sheet[w]?.kind;
   /** The one weapon the action is made with: the named one, else the first that qualifies. */
   const pick = (fits: (w: string) => boolean, ok: (w: string) => boolean): string | undefined =>
     named.length ? named.find((w) => fits(w) && ok(w)) : all.find((w) => fits(w) && ok(w));
@@ -111,7 +112,7 @@ export function weaponFor(
     }
     case 'off-hand-attack': {
       // "with a readied weapon the character is wielding in their off hand"
-      const offHand = (w: string) => sheet[w]!.offHand;
+      const offHand = (w: string) => sheet[w]?.offHand ?? false;
       const w = pick(offHand, readied);
       if (w) return { weapons: [w], change: null };
       const problem = (x: string) => (readied(x) ? null : `${x} is not readied`);

@@ -1,6 +1,7 @@
-import type { ActionDef, ActionParamRef, Combatant, JsonObject, Rejection } from '@roundkeeper/engine';
+import type { ActionDef, ActionParamRef, JsonObject, Rejection } from '@roundkeeper/engine';
 import { reject } from '@roundkeeper/engine';
-import { type PlanSlot, type State, type TempoTypes, WEAPON_SPEEDS, type WeaponSpeed } from './types.js';
+import { WEAPON_SPEEDS, type WeaponSpeed } from './options.js';
+import type { C, PlanSlot, State } from './types.js';
 
 /**
  * What planning an action takes (a palette click plans it): a spell's tempo and name for Magic, a Strike
@@ -85,8 +86,6 @@ export const TEMPO_CATALOG: ActionDef[] = [
   ),
 ];
 
-type C = Combatant<TempoTypes>;
-
 /** An NPC's action sets as actions. */
 function actionSetsOf(c: C): ActionDef[] {
   return c.stats.actionSets.map((s) => ({
@@ -128,11 +127,14 @@ export function namedAction(_state: State, a: ActionDef): ActionDef | undefined 
   return typeof as === 'string' ? TEMPO_CATALOG.find((x) => x.id === as && x.id !== a.id) : undefined;
 }
 
+function isWeaponSpeed(x: unknown): x is WeaponSpeed {
+  return WEAPON_SPEEDS.some((s) => s === x);
+}
+
 /** The Weapon Speed of an Attack action, or null when the action is no Attack. */
 export function weaponSpeedOf(state: State, a: ActionDef): WeaponSpeed | null {
   const own = a.data?.weaponSpeed;
-  if (typeof own === 'string' && (WEAPON_SPEEDS as readonly string[]).includes(own))
-    return own as WeaponSpeed;
+  if (isWeaponSpeed(own)) return own;
   const named = namedAction(state, a);
   return named ? weaponSpeedOf(state, named) : null;
 }
@@ -191,7 +193,7 @@ export function validateCustomAction(a: ActionDef): Rejection | undefined {
   if (d.timing !== undefined && d.timing !== 'extra' && d.timing !== 'free') {
     return reject('tempo/invalid-action', `${a.name}: "data.timing" is "extra" or "free".`);
   }
-  if (d.weaponSpeed !== undefined && !(WEAPON_SPEEDS as readonly unknown[]).includes(d.weaponSpeed)) {
+  if (d.weaponSpeed !== undefined && !isWeaponSpeed(d.weaponSpeed)) {
     return reject('tempo/invalid-action', `${a.name}: "data.weaponSpeed" is quick, standard or slow.`);
   }
   const usesPerRound = d.usesPerRound;

@@ -1,6 +1,6 @@
-import { actorField, combatantField, diceField } from '@roundkeeper/engine';
+import { actorField, type CommandOf, combatantField, diceField } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { EXERT_USES, type ExertUse } from './rules.js';
+import { EXERT_USES, type ExertUse } from './options.js';
 
 const id = z.string().min(1).max(64);
 const actor = actorField();
@@ -133,3 +133,8 @@ export const tempoCommands = {
     gm: true,
   }),
 };
+
+/** One of tempo's own commands, as its schema infers it. */
+export type TempoCommand = CommandOf<typeof tempoCommands>;
+/** A tempo command of one type. */
+export type TempoCommandOf<K extends TempoCommand['type']> = Extract<TempoCommand, { type: K }>;

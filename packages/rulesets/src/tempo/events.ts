@@ -1,6 +1,6 @@
-import { namedId } from '@roundkeeper/engine';
+import { type EventOf, namedId } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { EXERT_USES } from './rules.js';
+import { EXERT_USES } from './options.js';
 
 /**
  * The facts tempo records, one schema per event type, every combatant id marked with `namedId()`
@@ -12,31 +12,38 @@ import { EXERT_USES } from './rules.js';
 
 const round = z.number().int();
 const tempo = z.number().int().min(0).max(9);
+/** Which of a round's actions a plan fills (003 "Tags": Extra and Free are additional actions). */
 const slot = z.enum(['action', 'extra', 'free', 'exert']);
+export type PlanSlot = z.output<typeof slot>;
 /** The encounter-wide turn number. */
 const turn = z.number().int().min(0);
 const exertion = z.number().int().min(0);
 
-/** One planned action (see `PlanItem` in types.ts). */
+/** One planned action, as a combatant's state and the log keep it. Secret until `taken` (003: each player "picks two unique actions"). */
 const planItem = z.strictObject({
+  /** The id of its agenda entry (the turn it becomes). */
   id: z.string(),
   slot,
   action: z.string(),
   tempo,
   taken: z.boolean(),
+  /** A spell's name for Magic. */
   spell: z.string().optional(),
+  /** Inventory consuming a Strike consumable: "also counts as an Attack action". */
   strike: z.literal(true).optional(),
+  /** Set when Exert moved it to "a different Tempo than usual". */
   exerted: z.boolean().optional(),
 });
+export type PlanItem = z.output<typeof planItem>;
 
 export const tempoEvents = {
   /** A round's planning phase began: last round's plans, reactions, Guard and Rest are gone. */
   'tempo/planning': z.strictObject({ round }),
   /** Planning is over; the GM counts tempo 0 to 9. */
   'tempo/counting': z.strictObject({ round }),
-  /** A character planned an action (or changed one it `replaces`); secret until taken. */
   /** A character's action goes first among their side's at the tempo the count reaches next. */
   'tempo/acts-next': z.strictObject({ combatant: namedId(), tempo: z.number().int().min(0).max(9) }),
+  /** A character planned an action (or changed one it `replaces`); secret until taken. */
   'tempo/planned': z.strictObject({ combatant: namedId(), plan: planItem, replaces: z.string().optional() }),
   /** A character withdrew a planned action not yet taken. */
   'tempo/unplanned': z.strictObject({ combatant: namedId(), plan: z.string() }),
@@ -109,6 +116,21 @@ export const tempoEvents = {
   }),
 } as const;
 
-type Events = typeof tempoEvents;
 /** One of tempo's own events, as its schema infers it. */
-export type TempoEvent = { [K in keyof Events]: { type: K } & z.infer<Events[K]> }[keyof Events];
+export type TempoEvent = EventOf<typeof tempoEvents>;
+/** A tempo event of one type. */
+export type TempoEventOf<K extends TempoEvent['type']> = Extract<TempoEvent, { type: K }>;
+
+/**
+ * A plan event as a viewer who does not control the planner gets it (`redactEvent`): only that a plan
+ * was made or withdrawn, and by whom.
+ */
+export type SecretPlanEvent = { type: 'tempo/planned' | 'tempo/unplanned'; combatant: string; secret: true };
+
+export function isSecretPlan(event: { type: string }): event is SecretPlanEvent {
+  return (
+    (event.type === 'tempo/planned' || event.type === 'tempo/unplanned') &&
+    'secret' in event &&
+    event.secret === true
+  );
+}

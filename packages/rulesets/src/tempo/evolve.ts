@@ -1,19 +1,14 @@
-import type { EngineEvent } from '@roundkeeper/engine';
-import type { PlanItem, PlanSlot, State, TempoCombatant, TempoTypes, UsedReaction } from './types.js';
+import type { TempoEvent } from './events.js';
+import type { State, TempoCombatant } from './types.js';
 
-function patch(state: State, id: unknown, f: (cs: TempoCombatant) => Partial<TempoCombatant>): State {
-  if (typeof id !== 'string') return state;
+function patch(state: State, id: string, f: (cs: TempoCombatant) => Partial<TempoCombatant>): State {
   const c = state.combatants[id];
   if (!c) return state;
-  return {
-    ...state,
-    combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, ...f(c.cs) } as TempoTypes['cs'] } },
-  };
+  return { ...state, combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, ...f(c.cs) } } } };
 }
 
 /** Applies the ruleset's own events. */
-export function evolve(state: State, event: EngineEvent): State | undefined {
-  const id = event.combatant;
+export function evolve(state: State, event: TempoEvent): State | undefined {
   switch (event.type) {
     case 'tempo/planning': {
       // A new round: plans, reactions, Guard and Rest belong to the round that ends.
@@ -34,75 +29,70 @@ export function evolve(state: State, event: EngineEvent): State | undefined {
     case 'tempo/counting':
       return { ...state, rs: { ...state.rs, phase: 'tempo' } };
     case 'tempo/planned': {
-      const item = event.plan as unknown as PlanItem;
-      const replaces = event.replaces as string | undefined;
-      return patch(state, id, (cs) => ({
+      const item = event.plan;
+      const replaces = event.replaces;
+      return patch(state, event.combatant, (cs) => ({
         plan: replaces ? cs.plan.map((p) => (p.id === replaces ? item : p)) : [...cs.plan, item],
       }));
     }
     case 'tempo/unplanned':
-      return patch(state, id, (cs) => ({ plan: cs.plan.filter((p) => p.id !== event.plan) }));
+      return patch(state, event.combatant, (cs) => ({ plan: cs.plan.filter((p) => p.id !== event.plan) }));
     case 'tempo/action-taken': {
-      const s = patch(state, id, (cs) => ({
+      const s = patch(state, event.combatant, (cs) => ({
         plan: cs.plan.map((p) => (p.id === event.plan ? { ...p, taken: true } : p)),
         turn: {
-          plan: event.plan as string,
-          action: event.action as string,
-          slot: event.slot as PlanSlot,
-          number: event.turn as number,
-          moveLeft: event.moveLeft as number,
+          plan: event.plan,
+          action: event.action,
+          slot: event.slot,
+          number: event.turn,
+          moveLeft: event.moveLeft,
           acted: false,
         },
       }));
-      return { ...s, rs: { ...s.rs, turnNumber: event.turn as number } };
+      return { ...s, rs: { ...s.rs, turnNumber: event.turn } };
     }
     case 'tempo/acted':
-      return patch(state, id, (cs) => ({
+      return patch(state, event.combatant, (cs) => ({
         turn: cs.turn
           ? {
               ...cs.turn,
               acted: true,
-              ...(typeof event.weapon === 'string' ? { weapon: event.weapon } : {}),
-              ...(typeof event.moveLeft === 'number' ? { moveLeft: event.moveLeft } : {}),
+              ...(event.weapon !== undefined ? { weapon: event.weapon } : {}),
+              ...(event.moveLeft !== undefined ? { moveLeft: event.moveLeft } : {}),
             }
           : null,
-        ...(typeof event.guarding === 'string' ? { guarding: event.guarding } : {}),
+        ...(event.guarding !== undefined ? { guarding: event.guarding } : {}),
         ...(event.rested === true ? { rested: true } : {}),
-        ...(Array.isArray(event.held) ? { held: event.held as string[] } : {}),
+        ...(event.held !== undefined ? { held: event.held } : {}),
       }));
     case 'tempo/moved':
-      return patch(state, id, (cs) => ({
-        turn: cs.turn ? { ...cs.turn, moveLeft: event.left as number } : null,
+      return patch(state, event.combatant, (cs) => ({
+        turn: cs.turn ? { ...cs.turn, moveLeft: event.left } : null,
       }));
     case 'tempo/recovered':
-      return patch(state, id, () => ({ exertion: event.to as number }));
+      return patch(state, event.combatant, () => ({ exertion: event.to }));
     case 'tempo/reacted': {
-      const used: UsedReaction = {
-        reaction: event.reaction as string,
-        trigger: event.trigger as string,
-        turn: event.turn as number,
-        tempo: event.tempo as number,
-      };
-      return patch(state, id, (cs) => ({ reactions: [...cs.reactions, used] }));
+      const { reaction, trigger, turn, tempo } = event;
+      return patch(state, event.combatant, (cs) => ({
+        reactions: [...cs.reactions, { reaction, trigger, turn, tempo }],
+      }));
     }
-    case 'tempo/exerted':
-      return patch(state, id, (cs) => ({
-        exertion: event.exertion as number,
+    case 'tempo/exerted': {
+      const { plan, tempo, momentum } = event;
+      return patch(state, event.combatant, (cs) => ({
+        exertion: event.exertion,
         exertedThisScene: true,
         ...(event.use === 'another-action' ? { exertActions: cs.exertActions + 1 } : {}),
-        ...(typeof event.momentum === 'number' ? { momentum: cs.momentum + event.momentum } : {}),
-        ...(typeof event.plan === 'string'
-          ? {
-              plan: cs.plan.map((p) =>
-                p.id === event.plan ? { ...p, tempo: event.tempo as number, exerted: true } : p,
-              ),
-            }
+        ...(momentum !== undefined ? { momentum: cs.momentum + momentum } : {}),
+        ...(plan !== undefined && tempo !== undefined
+          ? { plan: cs.plan.map((p) => (p.id === plan ? { ...p, tempo, exerted: true } : p)) }
           : {}),
       }));
+    }
     case 'tempo/exertion-forced':
-      return patch(state, id, () => ({ exertion: event.exertion as number }));
+      return patch(state, event.combatant, () => ({ exertion: event.exertion }));
     case 'tempo/died':
-      return patch(state, id, () => ({ dead: true }));
+      return patch(state, event.combatant, () => ({ dead: true }));
     case 'tempo/scene-ended': {
       let s: State = { ...state, rs: { ...state.rs, scene: state.rs.scene + 1 } };
       for (const cid of s.roster) s = patch(s, cid, () => ({ exertedThisScene: false }));

@@ -1,55 +1,34 @@
-import type { Instant, LegalAction, Ruleset } from '@roundkeeper/engine';
-import { actionsFor, isReaction, TEMPO_CATALOG, validateCustomAction } from './catalog.js';
+import type { Instant, Ruleset } from '@roundkeeper/engine';
+import { TEMPO_CATALOG, validateCustomAction } from './catalog.js';
 import { tempoCommands } from './commands.js';
 import { decide, react } from './decide.js';
 import { describeEvent } from './describe.js';
 import { tempoEvents } from './events.js';
 import { evolve } from './evolve.js';
+import { legalActions } from './legal.js';
+import { tempoOptions, tempoStats } from './options.js';
 import { tempoPresent } from './present.js';
-import { planLegality, reactionLegality } from './rules.js';
-import { redact, redactEvent } from './secrecy.js';
+import { redact, redactEvent } from './redact.js';
 import { timeline } from './timeline.js';
-import { type State, type TempoTypes, tempoOptions, tempoStats } from './types.js';
+import type { State, TempoTypes } from './types.js';
 
+export type { TempoCommand } from './commands.js';
+export type { TempoEvent } from './events.js';
 export type { TempoCombatant, TempoTypes } from './types.js';
-
-/** Every catalog action with whether it can be planned (or, for reactions, used) now, and why not. */
-function legalActions(state: State, actor: string): LegalAction[] {
-  const c = state.combatants[actor];
-  return actionsFor(state, c).map((action): LegalAction => {
-    if (!c)
-      return {
-        action,
-        enabled: false,
-        code: 'combatant/unknown',
-        reason: `There is no combatant "${actor}".`,
-        cost: action.cost,
-      };
-    if (isReaction(action)) {
-      const r = reactionLegality(state, c, action);
-      return r
-        ? { action, enabled: false, code: r.code, reason: r.message, cost: action.cost }
-        : { action, enabled: true, cost: action.cost };
-    }
-    // Magic's tempo is the spell's: the latest tempo stands in for "some tempo still ahead".
-    const tempo = action.data?.variableTempo === true ? 9 : undefined;
-    const r = planLegality(state, c, action, { tempo });
-    if ('code' in r) return { action, enabled: false, code: r.code, reason: r.message, cost: action.cost };
-    const from: Instant = state.now ?? { round: state.round, at: [] };
-    return {
-      action,
-      enabled: true,
-      cost: r.slot === 'free' ? { actions: 0 } : action.cost,
-      preview: { from, to: { round: state.round, at: [r.tempo] }, label: `tempo ${r.tempo} (${r.slot})` },
-    };
-  });
-}
 
 /**
  * `tempo` (003): each round opens with a secret planning phase (2 actions per character), then the GM
  * counts tempo 0→9; at each tempo the PCs act, then the NPCs. Unique Action Restriction, Weapon Speed,
  * Normal Move, reactions gated by tempo, Exert/Exertion, Extra and Free actions.
  */
+/**
+ * What the engine's interface takes. Its events are still untyped (`EngineEvent`), and some of its own
+ * event schemas infer types no `EngineEvent` matches (loose objects, an empty object); a viewer's secret
+ * plan event is not one of the declared events either: the functions typed with this ruleset's commands
+ * and events are handed over as the interface declares them.
+ */
+type Wired = Required<Ruleset<TempoTypes>>;
+
 export const tempo: Ruleset<TempoTypes> = {
   id: 'tempo',
   version: 1,
@@ -86,14 +65,14 @@ export const tempo: Ruleset<TempoTypes> = {
     dead: false,
   }),
   catalog: () => TEMPO_CATALOG,
-  decide,
+  decide: decide as Wired['decide'],
   evolve,
-  react,
+  react: react as Wired['react'],
   legalActions,
   timeline,
   redact,
-  redactEvent: (event, viewer) => redactEvent(event, viewer),
-  describeEvent,
+  redactEvent: redactEvent as Wired['redactEvent'],
+  describeEvent: describeEvent as Wired['describeEvent'],
   validateCustomAction,
   present: tempoPresent,
 };

@@ -1,6 +1,5 @@
 import {
   type ActionDef,
-  type Combatant,
   compareInstants,
   type Instant,
   notRunning,
@@ -18,9 +17,10 @@ import {
   variableTempo,
   weaponSpeedOf,
 } from './catalog.js';
-import type { PlanItem, PlanSlot, State, TempoTypes, WeaponSpeed } from './types.js';
+import type { WeaponSpeed } from './options.js';
+import type { C, PlanItem, PlanSlot, State, TurnState } from './types.js';
 
-export type C = Combatant<TempoTypes>;
+export type { C } from './types.js';
 
 /** 003 "Exertion": "The Maximum Exertion a character can take is: 2 + FOR (minimum 1)." */
 export function maxExertion(c: C): number {
@@ -54,14 +54,14 @@ export function planInstant(state: State, c: C, tempo: number, seq: number): Ins
 export function compareAfterNow(state: State, at: Instant, what = 'The action'): Rejection | undefined {
   if (!state.now || compareInstants(at, state.now) > 0) return undefined;
   const now = currentTempo(state);
-  const tempo = at.at[0]!;
+  const tempo = at.at[0] ?? null;
   const side = at.at[1] === 0 ? 'PCs' : 'NPCs';
   const acting = state.now.at[1] === 0 ? 'PCs' : 'NPCs';
   const why =
     now !== null && now === tempo
       ? `the ${side}' part of tempo ${tempo} is over: the ${acting} are acting at it`
       : `the count is already at tempo ${now ?? '?'}`;
-  return reject('plan/tempo-passed', `${what} would happen at tempo ${tempo}, but ${why}.`, { tempo });
+  return reject('plan/tempo-passed', `${what} would happen at tempo ${tempo ?? '?'}, but ${why}.`, { tempo });
 }
 
 /**
@@ -99,14 +99,14 @@ export function weaponOf(c: C, name: string): { name: string; speed: WeaponSpeed
   return c.stats.weapons.find((w) => w.name.toLowerCase() === name.toLowerCase());
 }
 
-function running(state: State): Rejection | undefined {
+export function running(state: State): Rejection | undefined {
   if (state.status !== 'running' || state.rs.phase === 'setup') {
     return notRunning(state) ?? notStarted();
   }
   return undefined;
 }
 
-function able(c: C): Rejection | undefined {
+export function able(c: C): Rejection | undefined {
   if (c.cs.dead) return reject('tempo/dead', `${c.name} is dead.`);
   if (!c.active) return reject('combatant/defeated', `${c.name} is out of the fight.`);
   return undefined;
@@ -295,7 +295,8 @@ export function reactionLegality(
   }
   if (def.id === 'dual-wield') {
     const held = c.cs.held.map((h) => weaponOf(c, h)).filter((w) => w !== undefined);
-    const pair = held.length === 2 && held[0]!.speed === held[1]!.speed;
+    const [first, second] = held;
+    const pair = held.length === 2 && first?.speed === second?.speed;
     if (!pair) {
       const holding = held.map((w) => `${w.name} (${w.speed})`).join(' and ') || 'no weapons';
       return reject(
@@ -349,7 +350,8 @@ export function reactionLegality(
 }
 
 /** Whether `c` may act (act/move) now: it is their turn. */
-export function ownTurn(state: State, c: C): Rejection | undefined {
+/** The character's turn in progress, or why it is not theirs to act on now. */
+export function ownTurn(state: State, c: C): TurnState | Rejection {
   const refused = running(state) ?? able(c);
   if (refused) return refused;
   if (state.current !== c.id || !c.cs.turn) {
@@ -360,76 +362,16 @@ export function ownTurn(state: State, c: C): Rejection | undefined {
         : `No turn is in progress; ${c.name} acts when the count reaches their planned action.`,
     );
   }
-  return undefined;
+  return c.cs.turn;
 }
 
-export const EXERT_USES = [
-  'another-action',
-  'change-tempo',
-  'momentum',
-  'clear-condition',
-  'reclaim-mana',
-  'retry',
-  'prepared',
-] as const;
-export type ExertUse = (typeof EXERT_USES)[number];
-
-const EXERT_WHEN: Record<ExertUse, 'end-of-turn' | 'own-turn' | 'failed-roll'> = {
-  'another-action': 'end-of-turn',
-  'change-tempo': 'end-of-turn',
-  momentum: 'own-turn',
-  'clear-condition': 'own-turn',
-  'reclaim-mana': 'own-turn',
-  retry: 'failed-roll',
-  prepared: 'own-turn',
-};
-
-/** 003 "Exert": who may, when, and the Maximum Exertion. */
-export function exertLegality(state: State, c: C, use: ExertUse, amount = 1): Rejection | undefined {
-  const refused = running(state) ?? able(c);
-  if (refused) return refused;
-  if (c.side !== 'pc')
-    return reject('exert/pc-only', `${c.name} is an NPC; "PCs can choose to Exert themselves".`);
-  const max = maxExertion(c);
-  if (c.cs.exertion >= max) {
-    return reject(
-      'exert/max',
-      `${c.name} is at Maximum Exertion (${maxExertionText(c)}) and cannot willingly take any more; Resting lowers it (Rest, then Recover with a Shift).`,
-    );
-  }
-  if (c.cs.exertion + amount > max) {
-    return reject(
-      'exert/max',
-      `${c.name} has ${c.cs.exertion} of ${max} Exertion; ${amount} more would go beyond the maximum, which no one takes willingly.`,
-    );
-  }
-  const when = EXERT_WHEN[use];
-  if (when === 'end-of-turn' && (state.rs.phase !== 'tempo' || !state.current)) {
-    return reject(
-      'exert/timing',
-      'This Exert is done at the end of a turn, and no turn is in progress; Exert once the GM counts tempo and a turn is under way.',
-    );
-  }
-  if (when === 'own-turn' && (state.current !== c.id || !c.cs.turn)) {
-    return reject(
-      'exert/timing',
-      `This Exert is done during ${c.name}'s own turn; it is ${nameOf(state, state.current)}'s turn, so wait for one of ${c.name}'s planned actions.`,
-    );
-  }
-  return undefined;
-}
-
-export function isAttack(state: State, def: ActionDef | undefined): boolean {
-  return !!def && weaponSpeedOf(state, def) !== null;
-}
-
-/** 003 "Weapon Speed" for a Strike with `weaponName` under Attack action `def`. */
+/** 003 "Weapon Speed": the weapon a Strike with `weaponName` under Attack action `def` uses, or why it cannot. */
 export function strikeLegality(
   state: State,
   c: C,
   def: ActionDef,
   weaponName: string,
-): Rejection | undefined {
+): { name: string; speed: WeaponSpeed } | Rejection {
   const speed = weaponSpeedOf(state, def);
   if (!speed)
     return reject('strike/not-attack', `${def.name} is not an Attack action; Strikes come with an Attack.`);
@@ -450,5 +392,5 @@ export function strikeLegality(
       `${weapon.name} is a ${weapon.speed} weapon; a ${def.name} strikes only with a ${speed} weapon or quicker.`,
     );
   }
-  return undefined;
+  return weapon;
 }

@@ -1,15 +1,14 @@
 import type { Timeline, TimelineLane } from '@roundkeeper/engine';
 import { findAction } from './catalog.js';
 import { currentTempo } from './rules.js';
-import type { State } from './types.js';
+import { combatantIn, type State } from './types.js';
 
 /** Tempo 0–9 lanes, PC rows first, then NPC rows (the order they act in at each tempo). */
 export function timeline(state: State): Timeline {
   const round = Math.max(state.round, 1);
-  const ordered = [
-    ...state.roster.filter((id) => state.combatants[id]!.side === 'pc'),
-    ...state.roster.filter((id) => state.combatants[id]!.side === 'npc'),
-  ].map((id) => state.combatants[id]!);
+  const roster = state.roster.map((id) => combatantIn(state, id));
+  const ordered = [...roster.filter((c) => c.side === 'pc'), ...roster.filter((c) => c.side === 'npc')];
+  const now = currentTempo(state);
   const lanes: TimelineLane[] = ordered.map((c) => ({
     id: c.id,
     label: c.name,
@@ -36,12 +35,9 @@ export function timeline(state: State): Timeline {
         kind: 'reaction',
         label: `${findAction(state, c, r.reaction)?.name ?? r.reaction}: ${r.trigger}`,
       })),
-      ...(state.current === c.id && currentTempo(state) !== null
-        ? [{ round, at: currentTempo(state)!, kind: 'turn', label: 'acting' }]
-        : []),
+      ...(state.current === c.id && now !== null ? [{ round, at: now, kind: 'turn', label: 'acting' }] : []),
     ],
   }));
-  const now = currentTempo(state);
   return {
     axis: { unit: 'tempo', from: 0, to: 9 },
     rounds: [round],

@@ -1,99 +1,18 @@
-import type { EncounterState, JsonObject } from '@roundkeeper/engine';
-import { z } from 'zod';
+import {
+  type Combatant,
+  combatantOf,
+  type DecideContext,
+  type EncounterState,
+  type JsonObject,
+} from '@roundkeeper/engine';
+import type { TempoCommand } from './commands.js';
+import type { PlanItem, PlanSlot, TempoEvent } from './events.js';
+import type { TempoOptions, TempoStats } from './options.js';
 
-/** 003 "There are three Weapons Speeds: Slow, Standard, Quick." */
-export const WEAPON_SPEEDS = ['quick', 'standard', 'slow'] as const;
-export type WeaponSpeed = (typeof WEAPON_SPEEDS)[number];
-
-export const tempoOptions = z.object({
-  actionsPerRound: z
-    .number()
-    .int()
-    .min(1)
-    .max(6)
-    .default(2)
-    .describe(
-      'Actions (turns) each character plans per round; 003: "Every player starts with 2 actions per round".',
-    ),
-  requireFullPlans: z
-    .boolean()
-    .default(true)
-    .describe('The GM cannot start counting tempo until every PC has planned all their actions.'),
-  recoverExertion: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .default(1)
-    .describe(
-      'Exertion removed by Recover (Shift after Rest in the same round); the text does not say how much.',
-    ),
-});
-
-const weapon = z.object({
-  name: z.string().trim().min(1).max(60).describe('The weapon as the sheet names it.'),
-  speed: z.enum(WEAPON_SPEEDS).describe('Weapon Speed: quick, standard or slow.'),
-});
-
-/** An NPC's GM-defined action set (003: "What are the Action Sets of the target…"). */
-const actionSet = z.object({
-  id: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]+$/)
-    .min(1)
-    .max(64)
-    .describe('Id used in plan commands.'),
-  name: z.string().trim().min(1).max(80).describe('The action set as the stat block names it.'),
-  tempo: z.number().int().min(0).max(9).describe('The tempo it happens at.'),
-  text: z.string().max(2000).default('').describe('What it does.'),
-});
-
-export const tempoStats = z.object({
-  FOR: z.number().int().min(-10).max(20).default(0).describe('FOR: Maximum Exertion is 2 + FOR (minimum 1).'),
-  speed: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .default(6)
-    .describe('Speed: the Normal Move of each turn and the Move action.'),
-  weapons: z.array(weapon).max(20).default([]).describe('Weapons carried, each with its Weapon Speed.'),
-  held: z
-    .array(z.string().min(1).max(60))
-    .max(2)
-    .optional()
-    .describe('Weapons in hand at the start (default: the first weapon).'),
-  actionSets: z
-    .array(actionSet)
-    .max(30)
-    .default([])
-    .describe('NPC action sets; an NPC with any acts only with these.'),
-});
-
-export type TempoOptions = z.output<typeof tempoOptions>;
-export type TempoStats = z.output<typeof tempoStats>;
-
-/** Which of a round's actions a plan fills (003 "Tags": Extra and Free are additional actions). */
-export type PlanSlot = 'action' | 'extra' | 'free' | 'exert';
-
-/** One planned action. Secret until `taken` (003: each player "picks two unique actions"). */
-export interface PlanItem {
-  /** The id of its agenda entry (the turn it becomes). */
-  id: string;
-  slot: PlanSlot;
-  action: string;
-  tempo: number;
-  taken: boolean;
-  /** A spell's name for Magic. */
-  spell?: string;
-  /** Inventory consuming a Strike consumable: "also counts as an Attack action". */
-  strike?: boolean;
-  /** Set when Exert moved it to "a different Tempo than usual". */
-  exerted?: boolean;
-}
+export type { PlanItem, PlanSlot } from './events.js';
 
 /** The turn in progress: the action taken and the Normal Move left. */
-export interface TurnState {
+export type TurnState = {
   plan: string;
   action: string;
   slot: PlanSlot;
@@ -102,17 +21,17 @@ export interface TurnState {
   moveLeft: number;
   acted: boolean;
   weapon?: string;
-}
+};
 
-export interface UsedReaction {
+export type UsedReaction = {
   reaction: string;
   trigger: string;
   turn: number;
   /** The tempo of the turn it was used on. */
   tempo: number;
-}
+};
 
-export interface TempoCombatant {
+export type TempoCombatant = {
   exertion: number;
   /** "At the end of each Scene in which you Exerted yourself, take damage equal to your Exertion." */
   exertedThisScene: boolean;
@@ -128,22 +47,37 @@ export interface TempoCombatant {
   /** Took Rest this round: a later Shift may Recover. */
   rested: boolean;
   dead: boolean;
-}
+};
 
 export type Phase = 'setup' | 'planning' | 'tempo';
 
-export interface TempoRound {
+export type TempoRound = {
   phase: Phase;
   /** Turns started so far in the encounter; a reaction records the turn it was used on. */
   turnNumber: number;
   scene: number;
-}
+};
 
 export interface TempoTypes {
   options: TempoOptions;
   stats: TempoStats & JsonObject;
   rs: TempoRound & JsonObject;
   cs: TempoCombatant & JsonObject;
+  command: TempoCommand;
+  event: TempoEvent;
 }
 
 export type State = EncounterState<TempoTypes>;
+export type Ctx = DecideContext<TempoTypes>;
+/** A combatant of a tempo encounter, sheet and state. */
+export type C = Combatant<TempoTypes>;
+
+/**
+ * The combatant with this id, where the rules know it is there (the roster, whose turn it is, a plan's
+ * owner); a missing one is a bug in the ruleset, not a GM's mistake.
+ */
+export function combatantIn(state: State, id: string): C {
+  const c = combatantOf(state, id);
+  if (!c) throw new Error(`The tempo rules looked for a combatant "${id}" who is not in this encounter.`);
+  return c;
+}
