@@ -112,14 +112,15 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
    * so it may rewrite an event that names a hidden combatant among others (an order without them); an
    * event that still names one afterwards is dropped whole. `hidden` is every combatant id the viewer may
    * not see — those of the state and those that were hidden once and have left it (an undone arrival):
-   * use it rather than the state's flags, which know nothing of the departed.
+   * use it rather than the state's flags, which know nothing of the departed. What it returns is a view,
+   * not a fact: it may leave out what its declaration requires (tempo's plan, for someone else's plan).
    */
   redactEvent?(
     event: EventsOf<T>,
     viewer: Viewer,
     state: EncounterState<T>,
     hidden: ReadonlySet<string>,
-  ): EventsOf<T> | null;
+  ): EventsOf<T> | EngineEvent | null;
   /** A log line for an event (the engine's or the ruleset's own), or null to use the default. */
   describeEvent?(event: EventsOf<T>, state: EncounterState<T>): string | null;
   /** Extra checks on a custom action's data (flags such as free move units). */

@@ -5,21 +5,15 @@ import {
   notRunning,
   type Rejection,
   reject,
+  schedule,
   unknownCombatant,
+  unschedule,
 } from '@roundkeeper/engine';
 import { act } from './act.js';
 import type { StaminaCommand } from './commands.js';
 import type { EffectData } from './conditions.js';
 import { effect, type Fact, lost } from './effects.js';
-import {
-  advance,
-  checkInitiative,
-  keysFrom,
-  scheduled,
-  scheduleRound,
-  turnEntry,
-  unscheduled,
-} from './initiative.js';
+import { advance, checkInitiative, keysFrom, scheduleRound, turnEntry } from './initiative.js';
 import type { Ctx } from './types.js';
 
 /** The stamina ruleset's commands: start, next, act, abandon, and the GM's condition, adjust and set-initiative. */
@@ -180,12 +174,12 @@ export function react(ctx: Ctx, event: Fact): Fact[] {
     const key = keysFrom(rolled).get(c.id) ?? [0];
     const entry = turnEntry(ctx, c.id, state.round, key);
     const ahead = !state.now || compareInstants(entry.at, state.now) > 0;
-    return [...rolled, ahead ? scheduled(entry) : { type: 'stamina/joins-next-round', combatant: c.id }];
+    return [...rolled, ahead ? schedule(entry) : { type: 'stamina/joins-next-round', combatant: c.id }];
   }
   if (event.type === 'combatant/defeated') {
     const out: Fact[] = state.agenda
       .filter((e) => e.combatant === event.combatant)
-      .map((e) => unscheduled(e.id, 'defeated'));
+      .map((e) => unschedule(e.id, 'defeated'));
     const c = state.combatants[event.combatant];
     const p = c?.cs.performing;
     // A character out of the fight takes no more turns, so the action under way is never completed.

@@ -1,19 +1,12 @@
-import type { CoreEvent, DiceRoll, Duration } from '@roundkeeper/engine';
-import { isRejection } from '@roundkeeper/engine';
+import { type CoreEvent, type Duration, isRejection, rolled } from '@roundkeeper/engine';
 import type { ActCommand } from './commands.js';
 import type { EffectData } from './conditions.js';
 import type { StaminaEvent } from './events.js';
 import { refsOf } from './options.js';
 import { type Ctx, combatantIn, type State } from './types.js';
 
-/**
- * The engine's `encounter/started`, which holds nothing: its schema (an empty object) infers a type no
- * event can have, so it is named here.
- */
-type Started = { type: 'encounter/started' };
-
 /** What a stamina decision records: the engine's events and the ruleset's own. */
-export type Fact = CoreEvent | StaminaEvent | Started;
+export type Fact = CoreEvent | StaminaEvent;
 
 /** How an Aim's effect is named: "Aim at Bren" (views of the hidden read it as a plain Aim). */
 export const AIM_AT = 'Aim at ';
@@ -40,14 +33,6 @@ export function effect(
       ...(source ? { source } : {}),
     },
   };
-}
-
-/** A dice roll as the log keeps it: every face, copied into plain JSON objects. */
-export function rolled(combatant: string, purpose: string, roll: DiceRoll): Fact {
-  const terms = roll.terms.map((t) =>
-    t.type === 'dice' || t.type === 'd6code' ? { ...t, dice: t.dice.map((d) => ({ ...d })) } : { ...t },
-  );
-  return { type: 'dice/rolled', combatant, purpose, roll: { ...roll, terms } };
 }
 
 /** Successes of a check: the GM's number, or rolled with the `successDice` option. */

@@ -21,13 +21,6 @@ export type { StaminaTypes } from './types.js';
  * a turn requirement — one action with a requirement of one or more per turn, the first move free of its
  * requirement; defensive actions bar attacks until the next turn; one reaction between turns.
  */
-/**
- * What the engine's interface takes. Its events are still untyped (`EngineEvent`), and some of its own
- * event schemas infer types no `EngineEvent` matches (loose objects, an empty object): the functions
- * typed with this ruleset's commands and events are handed over as the interface declares them.
- */
-type Wired = Required<Ruleset<StaminaTypes>>;
-
 export const stamina: Ruleset<StaminaTypes> = {
   id: 'stamina',
   version: 1,
@@ -61,14 +54,14 @@ export const stamina: Ruleset<StaminaTypes> = {
     performing: null,
   }),
   catalog: () => STAMINA_CATALOG,
-  decide: decide as Wired['decide'],
+  decide: decide,
   evolve,
-  react: react as Wired['react'],
+  react: react,
   legalActions,
   timeline,
-  describeEvent: describeEvent as Wired['describeEvent'],
+  describeEvent: describeEvent,
   redact,
-  redactEvent: redactEvent as Wired['redactEvent'],
+  redactEvent: redactEvent,
   validateCustomAction,
   present: staminaPresent,
   analysis: staminaAnalysis,

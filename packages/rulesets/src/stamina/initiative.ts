@@ -1,5 +1,5 @@
-import { type AgendaEntry, compareInstants, nextEntry } from '@roundkeeper/engine';
-import { type Fact, rolled } from './effects.js';
+import { type AgendaEntry, compareInstants, nextEntry, reach, rolled, schedule } from '@roundkeeper/engine';
+import type { Fact } from './effects.js';
 import { refsOf } from './options.js';
 import { type Ctx, combatantIn, type State } from './types.js';
 
@@ -51,27 +51,6 @@ export function turnEntry(ctx: Ctx, id: string, round: number, key: number[]): A
   };
 }
 
-/**
- * The engine's agenda events, typed: an entry scheduled, an entry removed, an entry reached (it leaves the
- * agenda, the clock moves to it, and a turn entry starts that turn) — as the engine's `schedule`,
- * `unschedule` and `reach` write them.
- */
-export const scheduled = (entry: AgendaEntry): Fact => ({ type: 'agenda/scheduled', entry });
-export const unscheduled = (entry: string, reason: string): Fact => ({
-  type: 'agenda/removed',
-  entry,
-  reason,
-});
-function reached(entry: AgendaEntry): Fact[] {
-  const out: Fact[] = [
-    { type: 'agenda/removed', entry: entry.id, reason: 'reached' },
-    { type: 'clock/advanced', to: entry.at },
-  ];
-  if (entry.kind === 'turn' && entry.combatant)
-    out.push({ type: 'turn/started', combatant: entry.combatant });
-  return out;
-}
-
 /** Schedules a round's turns as agenda entries {round, at: orderKey} and starts the first. */
 export function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[]>): Fact[] {
   const events: Fact[] = [{ type: 'round/started', round }];
@@ -83,9 +62,9 @@ export function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[
     entries.push(turnEntry(ctx, id, round, key));
   }
   entries.sort((a, b) => compareInstants(a.at, b.at));
-  for (const e of entries) events.push(scheduled(e));
+  for (const e of entries) events.push(schedule(e));
   const first = entries[0];
-  if (first) events.push(...reached(first));
+  if (first) events.push(...reach(first));
   return events;
 }
 
@@ -95,7 +74,7 @@ export function advance(ctx: Ctx, fixed: Record<string, number> = {}): Fact[] {
   const events: Fact[] = [];
   if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
   const next = nextEntry(state, (e) => e.kind === 'turn' && e.at.round === state.round);
-  if (next) return [...events, ...reached(next)];
+  if (next) return [...events, ...reach(next)];
   events.push({ type: 'round/ended', round: state.round });
   const active = state.roster.filter((id) => state.combatants[id]?.active);
   const recheck = state.options.recheckInitiative

@@ -1,7 +1,15 @@
-import { cannotStart, nextEntry, notRunning, type Rejection, reject } from '@roundkeeper/engine';
+import {
+  cannotStart,
+  nextEntry,
+  notRunning,
+  type Rejection,
+  reach,
+  reject,
+  unschedule,
+} from '@roundkeeper/engine';
 import type { TempoCommand } from './commands.js';
 import { decideEndScene, decideExert, decideForce } from './exert.js';
-import { type Fact, gmOnly, reached, unscheduled } from './facts.js';
+import { type Fact, gmOnly } from './facts.js';
 import { decideActNext, decidePlan, decideUnplan } from './plan.js';
 import { maxExertion } from './rules.js';
 import { decideAct, decideMove, decideReact } from './turn.js';
@@ -27,7 +35,7 @@ function advance(state: State): Fact[] {
     const turnNumber = state.rs.turnNumber + 1;
     // 003 "Normal Move": on every turn — but "you do not receive your normal move on an Extra/Free turn".
     const moveLeft = item.slot === 'extra' || item.slot === 'free' ? 0 : c.stats.speed;
-    events.push(...reached(entry), {
+    events.push(...reach(entry), {
       type: 'tempo/action-taken',
       combatant: c.id,
       plan: item.id,
@@ -40,7 +48,7 @@ function advance(state: State): Fact[] {
     });
     return events;
   }
-  if (entry) return [...events, unscheduled(entry.id, 'orphaned')];
+  if (entry) return [...events, unschedule(entry.id, 'orphaned')];
   events.push({ type: 'round/ended', round: state.round }, ...newRound(state.round + 1));
   return events;
 }
@@ -129,7 +137,7 @@ export function react(ctx: Ctx, event: Fact): Fact[] {
   if (event.type === 'combatant/defeated') {
     return state.agenda
       .filter((e) => e.combatant === event.combatant && e.kind === 'turn')
-      .map((e) => unscheduled(e.id, 'defeated'));
+      .map((e) => unschedule(e.id, 'defeated'));
   }
   return [];
 }

@@ -1,7 +1,15 @@
-import { combatantOf, isRejection, type Rejection, reject, unknownCombatant } from '@roundkeeper/engine';
+import {
+  combatantOf,
+  isRejection,
+  type Rejection,
+  reject,
+  rolled,
+  schedule,
+  unknownCombatant,
+} from '@roundkeeper/engine';
 import type { TempoCommandOf } from './commands.js';
 import type { TempoEventOf } from './events.js';
-import { commandable, type Fact, gmOnly, planEntry, rolled, scheduled } from './facts.js';
+import { commandable, type Fact, gmOnly, planEntry } from './facts.js';
 import type { ExertUse } from './options.js';
 import { able, maxExertion, maxExertionText, nameOf, placePlan, running } from './rules.js';
 import { type C, type Ctx, combatantIn, type State } from './types.js';
@@ -100,7 +108,7 @@ export function decideExert(ctx: Ctx, command: TempoCommandOf<'exert'>): Fact[] 
       if (isRejection(at)) return at;
       ev.plan = item.id;
       ev.tempo = tempo;
-      events.push(scheduled(planEntry(state, c, { ...item, tempo }, at)));
+      events.push(schedule(planEntry(state, c, { ...item, tempo }, at)));
       break;
     }
     case 'momentum': {

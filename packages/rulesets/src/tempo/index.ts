@@ -21,14 +21,6 @@ export type { TempoCombatant, TempoTypes } from './types.js';
  * counts tempo 0→9; at each tempo the PCs act, then the NPCs. Unique Action Restriction, Weapon Speed,
  * Normal Move, reactions gated by tempo, Exert/Exertion, Extra and Free actions.
  */
-/**
- * What the engine's interface takes. Its events are still untyped (`EngineEvent`), and some of its own
- * event schemas infer types no `EngineEvent` matches (loose objects, an empty object); a viewer's secret
- * plan event is not one of the declared events either: the functions typed with this ruleset's commands
- * and events are handed over as the interface declares them.
- */
-type Wired = Required<Ruleset<TempoTypes>>;
-
 export const tempo: Ruleset<TempoTypes> = {
   id: 'tempo',
   version: 1,
@@ -65,14 +57,14 @@ export const tempo: Ruleset<TempoTypes> = {
     dead: false,
   }),
   catalog: () => TEMPO_CATALOG,
-  decide: decide as Wired['decide'],
+  decide: decide,
   evolve,
-  react: react as Wired['react'],
+  react: react,
   legalActions,
   timeline,
   redact,
-  redactEvent: redactEvent as Wired['redactEvent'],
-  describeEvent: describeEvent as Wired['describeEvent'],
+  redactEvent: redactEvent,
+  describeEvent: describeEvent,
   validateCustomAction,
   present: tempoPresent,
 };

@@ -1,7 +1,15 @@
-import { compareInstants, isRejection, notRunning, type Rejection, reject } from '@roundkeeper/engine';
+import {
+  compareInstants,
+  isRejection,
+  notRunning,
+  type Rejection,
+  reject,
+  schedule,
+  unschedule,
+} from '@roundkeeper/engine';
 import { findAction } from './catalog.js';
 import type { TempoCommandOf } from './commands.js';
-import { commandable, type Fact, planEntry, scheduled, unscheduled } from './facts.js';
+import { commandable, type Fact, planEntry } from './facts.js';
 import { planLegality } from './rules.js';
 import type { Ctx, PlanItem } from './types.js';
 
@@ -47,7 +55,7 @@ export function decidePlan(ctx: Ctx, command: TempoCommandOf<'plan'>): Fact[] | 
       plan: item,
       ...(replace ? { replaces: replace.id } : {}),
     },
-    scheduled(planEntry(state, c, item, legal.at)),
+    schedule(planEntry(state, c, item, legal.at)),
   ];
 }
 
@@ -96,7 +104,7 @@ export function decideActNext(ctx: Ctx, command: TempoCommandOf<'act-next'>): Fa
     { type: 'tempo/acts-next', combatant: c.id, tempo },
     // The others keep their order among themselves, right after this character's action.
     ...ahead.map((e) =>
-      scheduled({ ...e, at: { round: e.at.round, at: [...own.at.at, 1, ...e.at.at.slice(2)] } }),
+      schedule({ ...e, at: { round: e.at.round, at: [...own.at.at, 1, ...e.at.at.slice(2)] } }),
     ),
   ];
 }
@@ -109,5 +117,5 @@ export function decideUnplan(ctx: Ctx, command: TempoCommandOf<'unplan'>): Fact[
   if (!item) return reject('plan/unknown', `${c.name} has no planned action "${command.plan}" this round.`);
   if (item.taken)
     return reject('plan/taken', `${c.name} has already taken that action; it cannot be withdrawn.`);
-  return [{ type: 'tempo/unplanned', combatant: c.id, plan: item.id }, unscheduled(item.id, 'withdrawn')];
+  return [{ type: 'tempo/unplanned', combatant: c.id, plan: item.id }, unschedule(item.id, 'withdrawn')];
 }

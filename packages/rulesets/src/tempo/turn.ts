@@ -1,8 +1,15 @@
-import { combatantOf, isRejection, type Rejection, reject, unknownCombatant } from '@roundkeeper/engine';
+import {
+  combatantOf,
+  isRejection,
+  type Rejection,
+  reject,
+  rolled,
+  unknownCombatant,
+} from '@roundkeeper/engine';
 import { findAction, isReaction, weaponSpeedOf } from './catalog.js';
 import type { TempoCommandOf } from './commands.js';
 import type { TempoEventOf } from './events.js';
-import { commandable, type Fact, rolled } from './facts.js';
+import { commandable, type Fact } from './facts.js';
 import { currentTempo, ownTurn, reactionLegality, strikeLegality, weaponOf } from './rules.js';
 import type { Ctx } from './types.js';
 
