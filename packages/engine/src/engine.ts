@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { compareInstants } from './clock.js';
 import {
   checkCommand,
@@ -21,7 +20,6 @@ import {
 import { DiceScriptError, type DiceState, StateRng } from './dice/rng.js';
 import type { CoreEvent } from './events.js';
 import { evolve, isCore } from './evolve.js';
-import type { JsonObject } from './json.js';
 import { explainCommandError } from './params.js';
 import { notRunning } from './refusals.js';
 import type { AnyRuleset, DecideContext, RulesetRegistry } from './ruleset.js';

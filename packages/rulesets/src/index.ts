@@ -1,4 +1,4 @@
-import type { AnyRuleset, RulesetRegistry } from '@roundkeeper/engine';
+import type { RulesetRegistry } from '@roundkeeper/engine';
 import { classic } from './classic/index.js';
 import { openD6 } from './opend6/index.js';
 import { sixSecond } from './six-second/index.js';
@@ -15,12 +15,12 @@ export { tempo } from './tempo/index.js';
 
 /** Every ruleset Roundkeeper ships, by id. */
 export const rulesets: RulesetRegistry = {
-  classic: classic as unknown as AnyRuleset,
-  'tara-corax': taraCorax as unknown as AnyRuleset,
-  'six-second': sixSecond as unknown as AnyRuleset,
-  opend6: openD6 as unknown as AnyRuleset,
-  tempo: tempo as unknown as AnyRuleset,
-  stamina: stamina as unknown as AnyRuleset,
+  classic,
+  'tara-corax': taraCorax,
+  'six-second': sixSecond,
+  opend6: openD6,
+  tempo,
+  stamina,
 };
 export {
   compileTaraKernel,

@@ -1,13 +1,4 @@
-import {
-  type AgendaEntry,
-  type CoreEvent,
-  type DiceRoll,
-  type EngineEvent,
-  type EventOf,
-  isPlainJson,
-  type JsonObject,
-  namedId,
-} from '@roundkeeper/engine';
+import { type CoreEvent, type EventOf, namedId } from '@roundkeeper/engine';
 import { z } from 'zod';
 
 /**

@@ -1,14 +1,4 @@
-import {
-  type AgendaEntry,
-  type CoreEvent,
-  type DiceRoll,
-  type EngineEvent,
-  type EventOf,
-  instantSchema,
-  isPlainJson,
-  type JsonObject,
-  namedId,
-} from '@roundkeeper/engine';
+import { type CoreEvent, type EventOf, instantSchema, namedId } from '@roundkeeper/engine';
 import { z } from 'zod';
 
 /**
