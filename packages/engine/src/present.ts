@@ -82,13 +82,15 @@ export interface Presentation<T extends RulesetTypes = RulesetTypes> {
   /** Panels for a combatant (opend6's declaration, tempo's secret plan). Default: none. */
   panels?(state: EncounterState<T>, combatant: Combatant<T>): Panel[];
   /**
-   * The command that moves a combatant one place up or down the turn order, where the rules let a GM set
-   * the order (an initiative set by hand); null where it cannot move that way. Default: no reordering.
+   * The command that moves a combatant up or down the turn order, where the rules let a GM set the order
+   * (an initiative set by hand): one place, or past `past` (a card dropped on another's place); null where
+   * it cannot move that way. Default: no reordering.
    */
   reorder?(
     state: EncounterState<T>,
     combatant: Combatant<T>,
     direction: 'up' | 'down',
+    past?: Combatant<T>,
   ): { type: string; [key: string]: Json } | null;
 }
 
@@ -100,13 +102,15 @@ export function compareKeys(a: readonly number[], b: readonly number[]): number 
 
 /**
  * `reorder` for a ruleset ordered by an initiative a GM may set (`set-initiative {actor, value}`): one more
- * than the neighbour above to move up, one less than the neighbour below to move down.
+ * than the neighbour above to move up, one less than the neighbour below to move down; past another
+ * combatant (`past`, above it to move up, below it to move down), one more or one less than theirs.
  */
 export function reorderByInitiative(
   state: EncounterState,
   combatant: Combatant,
   direction: 'up' | 'down',
   bounds: { min: number; max: number },
+  past?: Combatant,
 ): { type: string; [key: string]: Json } | null {
   const initiativeOf = (c: Combatant) => (c.cs as { initiative?: number | null }).initiative ?? null;
   const keyOf = (c: Combatant) => (c.cs as { key?: number[] | null }).key ?? null;
@@ -115,7 +119,11 @@ export function reorderByInitiative(
     .filter((c): c is Combatant => c?.active === true && initiativeOf(c) !== null && keyOf(c) !== null)
     .sort((a, b) => compareKeys(keyOf(a)!, keyOf(b)!));
   const i = ranked.findIndex((c) => c.id === combatant.id);
-  const other = i < 0 ? undefined : ranked[direction === 'up' ? i - 1 : i + 1];
+  if (i < 0) return null;
+  const j = past ? ranked.findIndex((c) => c.id === past.id) : direction === 'up' ? i - 1 : i + 1;
+  // Past someone on the other side is the other direction: not this move.
+  if (j < 0 || (direction === 'up' ? j >= i : j <= i)) return null;
+  const other = ranked[j];
   if (!other) return null;
   const value = initiativeOf(other)! + (direction === 'up' ? 1 : -1);
   if (value < bounds.min || value > bounds.max) return null;

@@ -234,7 +234,7 @@ function RowsField({ p, k, ...shared }: FieldsProps & { p: Param; k: string }) {
                       aria-label={`Remove ${name(id, i)}`}
                       onClick={() => {
                         edit((r) => removeRow(r, k, id));
-                        setFocus(ids[i + 1] ?? ids[i - 1] ?? '');
+                        setFocus(ids[i + 1] ?? '');
                       }}
                     >
                       Remove

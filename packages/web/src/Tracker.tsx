@@ -276,6 +276,8 @@ export function GmTracker({
   );
   const latestView = useRef(view);
   latestView.current = view;
+  const latestEntries = useRef(entries);
+  latestEntries.current = entries;
   const onMove = useCallback(
     async (cid: string, direction: 'up' | 'down') => {
       const v = latestView.current;
@@ -284,6 +286,25 @@ export function GmTracker({
       if (!cmd)
         return notify({ ok: false, error: `${name} cannot move ${direction} the order here.` }, 'move');
       notify(await send(cmd), `${name} moved ${direction} the order`);
+    },
+    [send, notify],
+  );
+  // A card dropped on another's place: up past it when it stood above, down past it when below.
+  const onDrop = useCallback(
+    async (cid: string, onto: string) => {
+      const v = latestView.current;
+      const shown = roundOrder(v, latestEntries.current);
+      const direction = shown.indexOf(onto) < shown.indexOf(cid) ? 'up' : 'down';
+      const cmd = reorderCommand(v, cid, direction, onto);
+      const name = v.combatants[cid]?.name ?? cid;
+      const other = v.combatants[onto]?.name ?? onto;
+      const where = direction === 'up' ? 'before' : 'after';
+      if (!cmd)
+        return notify(
+          { ok: false, error: `${name} cannot move ${where} ${other} in the order here.` },
+          'move',
+        );
+      notify(await send(cmd), `${name} moved ${where} ${other}`);
     },
     [send, notify],
   );
@@ -356,6 +377,7 @@ export function GmTracker({
                   onSelect={select}
                   onHp={onHp}
                   onMove={onMove}
+                  onDrop={onDrop}
                 />
               ))}
             </ul>

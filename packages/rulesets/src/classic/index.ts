@@ -164,6 +164,23 @@ function turnEntry(ctx: Ctx, id: string, round: number, key: number[]): AgendaEn
   };
 }
 
+/**
+ * A new initiative set mid-round: the combatant's turn still to come this round moves to its new place
+ * when that place is still ahead. A turn already taken, or a place the round has passed, keeps this
+ * round's order; the new one counts from the next round.
+ */
+function movedTurn(ctx: Ctx, id: string, key: number[]): EngineEvent[] {
+  const { state } = ctx;
+  if (state.status !== 'running') return [];
+  const pending = state.agenda.find(
+    (e) => e.kind === 'turn' && e.combatant === id && e.at.round === state.round,
+  );
+  if (!pending) return [];
+  const entry = turnEntry(ctx, id, state.round, key);
+  if (state.now && compareInstants(entry.at, state.now) <= 0) return [];
+  return [unschedule(pending.id, 'moved'), schedule(entry)];
+}
+
 /** Schedules a round's turns from the keys (events carry the entries, so the order is a fact). */
 function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[]>): EngineEvent[] {
   const events: EngineEvent[] = [{ type: 'round/started', round }];
@@ -402,9 +419,11 @@ function decide(ctx: Ctx, command: Command): Decision {
       const c = combatantOf(state, id);
       if (!c) return unknownCombatant(state, id);
       const value = command.value as number;
+      const key = [-value, -c.stats.initiative];
       return [
         { type: 'classic/initiative', combatant: id, total: value, rolled: false },
-        { type: 'classic/key', combatant: id, key: [-value, -c.stats.initiative] },
+        { type: 'classic/key', combatant: id, key },
+        ...movedTurn(ctx, id, key),
       ];
     }
     default:

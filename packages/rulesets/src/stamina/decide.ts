@@ -20,7 +20,7 @@ import {
 import { z } from 'zod';
 import { flagsOf, isAttack, kindOf } from './catalog.js';
 import { CONDITIONS, checkModifiers, type EffectData, movementPenalty } from './conditions.js';
-import { advance, checkInitiative, keysFrom, scheduleRound, turnEntry } from './initiative.js';
+import { advance, checkInitiative, keysFrom, movedTurn, scheduleRound, turnEntry } from './initiative.js';
 import { catalogOf, findAction, isRefusal, planUse, type Use } from './rules.js';
 import { type Ctx, rank, refsOf, type State } from './types.js';
 
@@ -709,13 +709,11 @@ export function decide(ctx: Ctx, command: Command): Decision {
       const c = combatantOf(state, command.actor as string);
       if (!c) return unknownCombatant(state, command.actor as string);
       const value = command.value as number;
+      const key = [-value, -c.stats.initiative, state.roster.indexOf(c.id)];
       return [
         { type: 'stamina/initiative', combatant: c.id, total: value, rolled: false },
-        {
-          type: 'stamina/key',
-          combatant: c.id,
-          key: [-value, -c.stats.initiative, state.roster.indexOf(c.id)],
-        },
+        { type: 'stamina/key', combatant: c.id, key },
+        ...movedTurn(ctx, c.id, key),
       ];
     }
     default:

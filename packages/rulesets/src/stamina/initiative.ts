@@ -6,6 +6,7 @@ import {
   nextEntry,
   reach,
   schedule,
+  unschedule,
 } from '@roundkeeper/engine';
 import { type Ctx, refsOf, type State } from './types.js';
 
@@ -59,6 +60,23 @@ export function turnEntry(ctx: Ctx, id: string, round: number, key: number[]): A
     label: `${c.name}'s turn`,
     ...(c.hidden ? { secret: true } : {}),
   };
+}
+
+/**
+ * A new initiative set mid-round: the character's turn still to come this round moves to its new place
+ * when that place is still ahead. A turn already taken, or a place the round has passed, keeps this
+ * round's order; the new one counts from the next round (when it is not rechecked).
+ */
+export function movedTurn(ctx: Ctx, id: string, key: number[]): EngineEvent[] {
+  const { state } = ctx;
+  if (state.status !== 'running') return [];
+  const pending = state.agenda.find(
+    (e) => e.kind === 'turn' && e.combatant === id && e.at.round === state.round,
+  );
+  if (!pending) return [];
+  const entry = turnEntry(ctx, id, state.round, key);
+  if (state.now && compareInstants(entry.at, state.now) <= 0) return [];
+  return [unschedule(pending.id, 'moved'), schedule(entry)];
 }
 
 /** Schedules a round's turns as agenda entries {round, at: orderKey} and starts the first. */
