@@ -189,6 +189,11 @@ describe('a sheet’s lists in the editor, and the order by drag and drop', () =
       const row = skills.getByRole('group', { name: 'Skills 1' });
       await row.getByLabel('Name').fill('melee combat');
       await skills.getByRole('group', { name: 'Skills “melee combat”' }).getByLabel('Die code').fill('3D+1');
+      // The rows fit the narrow column of the add form.
+      await skills.screenshot({ path: join(shots, 'sheet-add-form-rows-1280.png') });
+      const box = (await skills.boundingBox())!;
+      const rowBox = (await skills.getByRole('group', { name: 'Skills “melee combat”' }).boundingBox())!;
+      expect(rowBox.x + rowBox.width).toBeLessThanOrEqual(box.x + box.width);
       await add.getByRole('button', { name: 'Add', exact: true }).click();
       await expect.poll(() => status(page)).toBe('Done: added 1 × Raider.');
       const r = (await api('GET', `/api/encounters/${e.id}`, e.gm)) as {
