@@ -50,7 +50,14 @@ function hintOf(p: Param): string {
   if (p.type === 'boolean') return ' [y/n]';
   if (p.type === 'dice') return ' [dice, e.g. 1d20+5]';
   if (p.options?.length) return ` [1–${p.options.length}]`;
-  if (p.type === 'per-combatant' || p.type === 'group' || p.type === 'duration' || p.type === 'json')
+  if (
+    p.type === 'per-combatant' ||
+    p.type === 'group' ||
+    p.type === 'duration' ||
+    p.type === 'list' ||
+    p.type === 'map' ||
+    p.type === 'json'
+  )
     return ' [JSON]';
   return '';
 }
@@ -82,6 +89,8 @@ function read(p: Param, text: string): Json | { error: string } {
     case 'per-combatant':
     case 'group':
     case 'duration':
+    case 'list':
+    case 'map':
     case 'json':
       try {
         return JSON.parse(text) as Json;

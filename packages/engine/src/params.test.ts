@@ -91,6 +91,63 @@ describe('params: a command schema read as form fields', () => {
   });
 });
 
+describe('params: a sheet’s lists and named entries', () => {
+  const sheet = z.object({
+    weapons: z
+      .array(
+        z.object({
+          name: z.string().min(1).max(60),
+          speed: z.enum(['quick', 'slow']).meta({ label: 'Weapon Speed' }),
+          bonus: z.number().int().min(0).max(5).default(0),
+        }),
+      )
+      .max(20)
+      .default([]),
+    held: z.array(z.string().min(1)).max(2).optional(),
+    skills: z
+      .record(
+        z.string(),
+        z
+          .string()
+          .regex(/^\d+D$/)
+          .meta({ label: 'Die code' }),
+      )
+      .default({}),
+    ranks: z.record(z.string().meta({ label: 'Skill' }), z.object({ rank: z.number().int().min(0) })),
+    anything: z.array(z.json()).optional(),
+    loose: z.record(z.string(), z.json()).optional(),
+  });
+  const params = paramsOfSchema(sheet);
+  const by = (name: string) => params.find((p) => p.name === name)!;
+
+  it('reads a list of objects as rows of fields, with their labels, defaults and how many', () => {
+    const weapons = by('weapons');
+    expect(weapons).toMatchObject({ type: 'list', max: 20, default: [], required: false });
+    expect(weapons.of?.type).toBe('group');
+    expect(weapons.of?.fields?.map((f) => [f.name, f.label, f.type, f.required])).toEqual([
+      ['name', 'Name', 'text', true],
+      ['speed', 'Weapon Speed', 'choice', true],
+      ['bonus', 'Bonus', 'integer', false],
+    ]);
+    expect(weapons.of?.fields?.[2]).toMatchObject({ min: 0, max: 5, default: 0 });
+    expect(by('held')).toMatchObject({ type: 'list', max: 2, of: { type: 'text' } });
+  });
+
+  it('reads a record by name as named entries: the name, and the value or its fields', () => {
+    expect(by('skills')).toMatchObject({
+      type: 'map',
+      key: { label: 'Name', type: 'text' },
+      of: { label: 'Die code', type: 'text' },
+    });
+    expect(by('ranks')).toMatchObject({ type: 'map', key: { label: 'Skill' }, of: { type: 'group' } });
+  });
+
+  it('leaves lists and records of anything as JSON', () => {
+    expect(by('anything').type).toBe('json');
+    expect(by('loose').type).toBe('json');
+  });
+});
+
 describe('params: choices resolved for an actor', () => {
   const c = (id: string, side: 'pc' | 'npc', extra: Partial<Combatant> = {}): Combatant => ({
     id,

@@ -24,6 +24,10 @@ export type ParamType =
   | 'group'
   /** How long an effect lasts (`Duration`): the apps' duration picker. */
   | 'duration'
+  /** A list of entries (a sheet's weapons): `of` describes one entry; `min`/`max` bound how many. */
+  | 'list'
+  /** Entries by a name the GM writes (skills by name, each a die code): `key` the name, `of` the value. */
+  | 'map'
   /** Anything else: entered as JSON. A schema that falls back here lacks a description. */
   | 'json';
 
@@ -59,8 +63,10 @@ export interface Param {
   from?: ParamSource;
   /** A group's fields. */
   fields?: Param[];
-  /** A per-combatant map's value. */
+  /** A per-combatant map's value, a map's value, a list's entry. */
   of?: Param;
+  /** A map's entry name (its label, bounds on its length). */
+  key?: Param;
 }
 
 /** The `.meta()` keys the SDK reads from a ruleset's schemas. */
@@ -133,6 +139,10 @@ export interface JsonSchemaNode extends ParamMeta {
   maximum?: number;
   exclusiveMinimum?: number;
   exclusiveMaximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  minLength?: number;
+  maxLength?: number;
 }
 
 const jsonSchemas = new WeakMap<z.ZodType, JsonSchemaNode>();
@@ -210,6 +220,12 @@ function paramOf(name: string, raw: JsonSchemaNode, required: boolean): Param {
   } else if (type === 'array' && node.items && unwrap(node.items).combatant) {
     p.type = 'combatants';
     p.from ??= unwrap(node.items).from ?? 'combatants';
+  } else if (type === 'array' && node.items && paramOf('item', node.items, true).type !== 'json') {
+    // A list of entries a form can describe (a sheet's weapons); a list of anything stays JSON.
+    p.type = 'list';
+    p.of = paramOf('item', node.items, true);
+    if (node.minItems) p.min = node.minItems;
+    if (node.maxItems !== undefined && node.maxItems < PRIMITIVE_LIMIT) p.max = node.maxItems;
   } else if (
     type === 'object' &&
     node.propertyNames?.combatant &&
@@ -218,6 +234,16 @@ function paramOf(name: string, raw: JsonSchemaNode, required: boolean): Param {
     p.type = 'per-combatant';
     p.from ??= node.propertyNames.from ?? 'combatants';
     p.of = paramOf('value', node.additionalProperties, true);
+  } else if (
+    type === 'object' &&
+    !node.properties &&
+    typeof node.additionalProperties === 'object' &&
+    paramOf('value', node.additionalProperties, true).type !== 'json'
+  ) {
+    // A record by name (z.record(z.string(), …)): entries a GM names, each a value or a group of fields.
+    p.type = 'map';
+    p.of = paramOf('value', node.additionalProperties, true);
+    p.key = { name: 'name', label: node.propertyNames?.label ?? 'Name', type: 'text', required: true };
   } else if (type === 'object' && node.properties) {
     p.type = 'group';
     p.fields = fieldsOf(node);

@@ -83,13 +83,15 @@ export interface Presentation<T extends RulesetTypes = RulesetTypes> {
   /** Panels for a combatant (opend6's declaration, tempo's secret plan). Default: none. */
   panels?(state: EncounterState<T>, combatant: Combatant<T>): Panel[];
   /**
-   * The command that moves a combatant one place up or down the turn order, where the rules let a GM set
-   * the order (an initiative set by hand); null where it cannot move that way. Default: no reordering.
+   * The command that moves a combatant up or down the turn order, where the rules let a GM set the order
+   * (an initiative set by hand): one place, or past `past` (a card dropped on another's place); null where
+   * it cannot move that way. Default: no reordering.
    */
   reorder?(
     state: EncounterState<T>,
     combatant: Combatant<T>,
     direction: 'up' | 'down',
+    past?: Combatant<T>,
   ): { type: string; [key: string]: Json } | null;
 }
 
@@ -104,13 +106,15 @@ const placedSchema = z.object({ initiative: z.number(), key: z.array(z.number())
 
 /**
  * `reorder` for a ruleset ordered by an initiative a GM may set (`set-initiative {actor, value}`): one more
- * than the neighbour above to move up, one less than the neighbour below to move down.
+ * than the neighbour above to move up, one less than the neighbour below to move down; past another
+ * combatant (`past`, above it to move up, below it to move down), one more or one less than theirs.
  */
 export function reorderByInitiative(
   state: EncounterState,
   combatant: Combatant,
   direction: 'up' | 'down',
   bounds: { min: number; max: number },
+  past?: Combatant,
 ): { type: string; [key: string]: Json } | null {
   const ranked = state.roster
     .flatMap((id) => {
@@ -120,7 +124,11 @@ export function reorderByInitiative(
     })
     .sort((a, b) => compareKeys(a.key, b.key));
   const i = ranked.findIndex((c) => c.id === combatant.id);
-  const other = i < 0 ? undefined : ranked[direction === 'up' ? i - 1 : i + 1];
+  if (i < 0) return null;
+  const j = past ? ranked.findIndex((c) => c.id === past.id) : direction === 'up' ? i - 1 : i + 1;
+  // Past someone on the other side is the other direction: not this move.
+  if (j < 0 || (direction === 'up' ? j >= i : j <= i)) return null;
+  const other = ranked[j];
   if (!other) return null;
   const value = other.initiative + (direction === 'up' ? 1 : -1);
   if (value < bounds.min || value > bounds.max) return null;

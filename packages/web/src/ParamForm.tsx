@@ -1,7 +1,23 @@
 import type { EncounterView, Param } from '@roundkeeper/engine';
-import { useId } from 'react';
-import type { RawForm } from './form.js';
+import { useEffect, useId, useRef, useState } from 'react';
+import { addRow, nameKey, type RawForm, removeRow, rowIds, rowParam, rowsKey } from './form.js';
 import { rulesetOf } from './model.js';
+
+/** What a form's fields share: the values, how to change them, and what is wrong with which. */
+interface FieldsProps {
+  raw: RawForm;
+  set: (key: string, value: string | boolean) => void;
+  /**
+   * Changes several values at once (a list's row added or removed). Without it a list or a map shows its
+   * rows but cannot add or remove one.
+   */
+  edit?: (change: (raw: RawForm) => RawForm) => void;
+  view: EncounterView;
+  /** Sentences by the input they are about (`FieldError.key`), shown beside it. */
+  errors?: Readonly<Record<string, string>>;
+  /** Inside a row of a list: a field's help is its label's tooltip, not a line repeated on every row. */
+  inRow?: boolean;
+}
 
 /**
  * Form fields for the engine's `Param` descriptions: an action's parameters, a command's fields, a
@@ -9,50 +25,50 @@ import { rulesetOf } from './model.js';
  */
 export function ParamFields({
   params,
-  raw,
-  set,
-  view,
   prefix = '',
-}: {
+  ...shared
+}: FieldsProps & {
   params: readonly Param[];
-  raw: RawForm;
-  set: (key: string, value: string | boolean) => void;
-  view: EncounterView;
   prefix?: string;
 }) {
   return (
     <>
       {params.map((p) => (
-        <ParamField key={`${prefix}.${p.name}`} p={p} raw={raw} set={set} view={view} prefix={prefix} />
+        <ParamField key={`${prefix}.${p.name}`} p={p} prefix={prefix} {...shared} />
       ))}
     </>
   );
 }
 
-function ParamField({
-  p,
-  raw,
-  set,
-  view,
-  prefix,
-}: {
-  p: Param;
-  raw: RawForm;
-  set: (key: string, value: string | boolean) => void;
-  view: EncounterView;
-  prefix: string;
-}) {
+/** A field's error under it, tied to the input by `aria-describedby`. */
+function FieldError({ id, text }: { id: string; text: string | undefined }) {
+  if (!text) return null;
+  return (
+    <small className="field-error" id={id}>
+      {text}
+    </small>
+  );
+}
+
+function ParamField({ p, prefix, ...shared }: FieldsProps & { p: Param; prefix: string }) {
+  const { raw, set, view, errors } = shared;
   const id = useId();
+  const errorId = useId();
   const k = prefix ? `${prefix}.${p.name}` : p.name;
   const value = raw[k];
+  const error = errors?.[k];
+  const invalid = error
+    ? ({ 'aria-invalid': true, 'aria-describedby': errorId } as const)
+    : ({} as Record<string, never>);
   const label = (
-    <label htmlFor={id}>
+    <label htmlFor={id} title={shared.inRow ? p.help : undefined}>
       {p.label}
       {p.unit ? ` (${p.unit})` : ''}
       {p.required ? <span aria-hidden="true"> *</span> : null}
     </label>
   );
-  const help = p.help ? <small className="muted">{p.help}</small> : null;
+  const problem = <FieldError id={errorId} text={error} />;
+  const help = p.help && !shared.inRow ? <small className="muted">{p.help}</small> : null;
   switch (p.type) {
     case 'boolean':
       return (
@@ -62,19 +78,24 @@ function ParamField({
             type="checkbox"
             checked={value === true}
             onChange={(e) => set(k, e.currentTarget.checked)}
+            {...invalid}
           />
           {label}
           {help}
+          {problem}
         </div>
       );
     case 'group':
       return (
         <fieldset className="field group">
           <legend>{p.label}</legend>
-          <ParamFields params={p.fields ?? []} raw={raw} set={set} view={view} prefix={k} />
+          <ParamFields params={p.fields ?? []} prefix={k} {...shared} />
           {help}
         </fieldset>
       );
+    case 'list':
+    case 'map':
+      return <RowsField p={p} k={k} {...shared} />;
     case 'duration':
       return <DurationField label={p.label} k={k} raw={raw} set={set} view={view} />;
     case 'combatants':
@@ -116,7 +137,12 @@ function ParamField({
       return (
         <div className="field">
           {label}
-          <select id={id} value={String(value ?? '')} onChange={(e) => set(k, e.currentTarget.value)}>
+          <select
+            id={id}
+            value={String(value ?? '')}
+            onChange={(e) => set(k, e.currentTarget.value)}
+            {...invalid}
+          >
             <option value="">{p.required ? 'Choose…' : '—'}</option>
             {(p.options ?? []).map((o) => (
               <option key={String(o.value)} value={String(o.value)}>
@@ -125,6 +151,7 @@ function ParamField({
             ))}
           </select>
           {help}
+          {problem}
         </div>
       );
     default:
@@ -141,11 +168,106 @@ function ParamField({
             placeholder={p.type === 'dice' ? 'e.g. 1d20+5' : undefined}
             value={String(value ?? '')}
             onChange={(e) => set(k, e.currentTarget.value)}
+            {...invalid}
           />
           {help}
+          {problem}
         </div>
       );
   }
+}
+
+/**
+ * A list (a sheet's weapons) or a map (skills by name) as rows: a field per property of an entry (a map's
+ * name first), with its label, bounds and default; a button to add a row and one to remove each. Keyboard:
+ * a new row's first field takes the focus; after a removal the focus goes to the next row, or to Add.
+ */
+function RowsField({ p, k, ...shared }: FieldsProps & { p: Param; k: string }) {
+  const { raw, edit, errors } = shared;
+  const box = useRef<HTMLFieldSetElement | null>(null);
+  const [focus, setFocus] = useState<string | null>(null);
+  const ids = rowIds(raw, k);
+  const helpId = useId();
+  const errorId = useId();
+  const full = p.max !== undefined && ids.length >= p.max;
+  useEffect(() => {
+    if (focus === null || !box.current) return;
+    const row = box.current.querySelector(`[data-row="${CSS.escape(focus)}"]`);
+    const target = row
+      ? row.querySelector<HTMLElement>('input, select, textarea')
+      : box.current.querySelector<HTMLElement>('button.add-row');
+    target?.focus();
+    setFocus(null);
+  }, [focus]);
+  const name = (id: string, i: number) => {
+    const named = p.type === 'map' ? String(raw[nameKey(k, id)] ?? '').trim() : '';
+    return named ? `${p.label} “${named}”` : `${p.label} ${i + 1}`;
+  };
+  return (
+    <fieldset className="field rows" ref={box} aria-describedby={p.help ? helpId : undefined}>
+      <legend>{p.label}</legend>
+      {p.help ? (
+        <small className="muted" id={helpId}>
+          {p.help}
+        </small>
+      ) : null}
+      {ids.length ? (
+        <ol className="row-list">
+          {ids.map((id, i) => {
+            const item = rowParam(p, id);
+            return (
+              <li key={id} data-row={id}>
+                <fieldset className="row-entry">
+                  <legend className="sr-only">{name(id, i)}</legend>
+                  {p.type === 'map' && p.key ? (
+                    <ParamField p={{ ...p.key, name: `${id}:name` }} prefix={k} {...shared} inRow />
+                  ) : null}
+                  {item.type === 'group' ? (
+                    <ParamFields params={item.fields ?? []} prefix={`${k}.${id}`} {...shared} inRow />
+                  ) : (
+                    <ParamField p={item} prefix={k} {...shared} inRow />
+                  )}
+                  {edit ? (
+                    <button
+                      type="button"
+                      className="remove-row"
+                      aria-label={`Remove ${name(id, i)}`}
+                      onClick={() => {
+                        edit((r) => removeRow(r, k, id));
+                        setFocus(ids[i + 1] ?? '');
+                      }}
+                    >
+                      Remove
+                    </button>
+                  ) : null}
+                </fieldset>
+              </li>
+            );
+          })}
+        </ol>
+      ) : (
+        <p className="muted small">None yet.</p>
+      )}
+      {edit ? (
+        <div className="row">
+          <button
+            type="button"
+            className="add-row"
+            disabled={full}
+            aria-describedby={errors?.[rowsKey(k)] ? errorId : undefined}
+            onClick={() => {
+              setFocus(addRow(raw, k, p).id);
+              edit((r) => addRow(r, k, p).raw);
+            }}
+          >
+            Add to {p.label}
+          </button>
+          {full ? <small className="muted">At most {p.max}.</small> : null}
+        </div>
+      ) : null}
+      <FieldError id={errorId} text={errors?.[rowsKey(k)]} />
+    </fieldset>
+  );
 }
 
 function CheckOption({

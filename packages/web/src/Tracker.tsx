@@ -10,7 +10,17 @@ import {
 } from '@roundkeeper/engine';
 import { memo, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, type Creature, type EncounterLinks, errorMessage, type LinkName } from './api.js';
-import { durationOf, payloadOf, type RawForm } from './form.js';
+import {
+  durationOf,
+  type FieldError,
+  fieldErrors,
+  issueErrors,
+  type RawForm,
+  readForm,
+  type SchemaIssue,
+  sayError,
+  valuesOf,
+} from './form.js';
 import { type SendResult, useEncounter } from './live.js';
 import {
   asState,
@@ -266,6 +276,8 @@ export function GmTracker({
   );
   const latestView = useRef(view);
   latestView.current = view;
+  const latestEntries = useRef(entries);
+  latestEntries.current = entries;
   const onMove = useCallback(
     async (cid: string, direction: 'up' | 'down') => {
       const v = latestView.current;
@@ -274,6 +286,25 @@ export function GmTracker({
       if (!cmd)
         return notify({ ok: false, error: `${name} cannot move ${direction} the order here.` }, 'move');
       notify(await send(cmd), `${name} moved ${direction} the order`);
+    },
+    [send, notify],
+  );
+  // A card dropped on another's place: up past it when it stood above, down past it when below.
+  const onDrop = useCallback(
+    async (cid: string, onto: string) => {
+      const v = latestView.current;
+      const shown = roundOrder(v, latestEntries.current);
+      const direction = shown.indexOf(onto) < shown.indexOf(cid) ? 'up' : 'down';
+      const cmd = reorderCommand(v, cid, direction, onto);
+      const name = v.combatants[cid]?.name ?? cid;
+      const other = v.combatants[onto]?.name ?? onto;
+      const where = direction === 'up' ? 'before' : 'after';
+      if (!cmd)
+        return notify(
+          { ok: false, error: `${name} cannot move ${where} ${other} in the order here.` },
+          'move',
+        );
+      notify(await send(cmd), `${name} moved ${where} ${other}`);
     },
     [send, notify],
   );
@@ -346,6 +377,7 @@ export function GmTracker({
                   onSelect={select}
                   onHp={onHp}
                   onMove={onMove}
+                  onDrop={onDrop}
                 />
               ))}
             </ul>
@@ -637,27 +669,33 @@ function CombatantEditor({
 }) {
   const rs = rulesetOf(view);
   const statParams = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
-  const start = (): RawForm => {
-    const raw: RawForm = {
-      name: c.name,
-      group: c.group ?? '',
-      notes: c.notes ?? '',
-      max: c.hp ? String(c.hp.max) : '',
-    };
-    Object.assign(raw, statValues(statParams, c.stats as Record<string, unknown>));
-    return raw;
-  };
+  const start = (): RawForm => ({
+    name: c.name,
+    group: c.group ?? '',
+    notes: c.notes ?? '',
+    max: c.hp ? String(c.hp.max) : '',
+    ...valuesOf(statParams, c.stats as Record<string, unknown>, 'stats'),
+  });
   const [raw, setRaw] = useState<RawForm>(start);
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const ids = { name: useId(), group: useId(), notes: useId(), max: useId() };
-  const set = (k: string, v: string | boolean) => setRaw({ ...raw, [k]: v });
+  const set = (k: string, v: string | boolean) => {
+    setRaw((r) => ({ ...r, [k]: v }));
+    setErrors(({ [k]: _fixed, ...rest }) => rest);
+  };
   return (
     <form
       className="combatant-editor"
       aria-label={`Edit ${c.name}`}
+      noValidate
       onSubmit={async (e) => {
         e.preventDefault();
-        const stats = payloadOf(statParams, raw, { round: view.round }, 'stats');
-        if (typeof stats === 'string') return notify({ ok: false, error: stats }, 'edit');
+        const checked = statsOf(rs, statParams, raw, c.stats as Record<string, Json>, view.round);
+        if ('errors' in checked) {
+          setErrors(fieldErrors(checked.errors));
+          return notify({ ok: false, error: sayError(checked.errors[0]!) }, 'edit');
+        }
+        setErrors({});
         const name = String(raw.name ?? '').trim();
         if (!name) return notify({ ok: false, error: 'A combatant needs a name.' }, 'edit');
         const update: Command = {
@@ -666,7 +704,7 @@ function CombatantEditor({
           name,
           group: String(raw.group ?? '').trim() || null,
           notes: String(raw.notes ?? ''),
-          stats: { ...(c.stats as Record<string, Json>), ...stats },
+          stats: checked.stats,
         };
         let r = await send(update);
         const max = String(raw.max ?? '').trim();
@@ -708,7 +746,15 @@ function CombatantEditor({
       {statParams.length ? (
         <fieldset className="stats">
           <legend>Stats</legend>
-          <ParamFields params={statParams} raw={raw} set={set} view={view} prefix="stats" />
+          <ParamFields
+            params={statParams}
+            raw={raw}
+            set={set}
+            edit={setRaw}
+            errors={errors}
+            view={view}
+            prefix="stats"
+          />
         </fieldset>
       ) : null}
       <div className="field">
@@ -740,19 +786,26 @@ function CombatantEditor({
   );
 }
 
-/** A sheet's values as form text, under "stats.". */
-function statValues(params: readonly Param[], stats: Record<string, unknown>, prefix = 'stats'): RawForm {
-  const out: RawForm = {};
-  for (const p of params) {
-    const v = stats[p.name];
-    const k = `${prefix}.${p.name}`;
-    if (p.type === 'group' && v && typeof v === 'object' && !Array.isArray(v))
-      Object.assign(out, statValues(p.fields ?? [], v as Record<string, unknown>, k));
-    else if (typeof v === 'boolean') out[k] = v;
-    else if (typeof v === 'number' || typeof v === 'string') out[k] = String(v);
-    else if (v !== undefined && p.type === 'json') out[k] = JSON.stringify(v);
+/**
+ * The stats a form makes, over the sheet they change (`base`), checked against the ruleset's stats schema:
+ * or what is wrong, field by field (a weapon's missing speed on that weapon's row).
+ */
+function statsOf(
+  rs: ReturnType<typeof rulesetOf>,
+  params: readonly Param[],
+  raw: RawForm,
+  base: Record<string, Json>,
+  round: number,
+): { stats: Record<string, Json> } | { errors: FieldError[] } {
+  const read = readForm(params, raw, { round }, 'stats');
+  if (read.errors.length) return { errors: read.errors };
+  const stats = { ...base, ...read.value };
+  const parsed = rs?.statsSchema.safeParse(stats);
+  if (parsed && !parsed.success) {
+    const errors = issueErrors(params, raw, 'stats', parsed.error.issues as readonly SchemaIssue[]);
+    if (errors.length) return { errors };
   }
-  return out;
+  return { stats };
 }
 
 const AddCombatant = memo(function AddCombatant({
@@ -777,6 +830,7 @@ const AddCombatant = memo(function AddCombatant({
   const [hidden, setHidden] = useState(false);
   const [notes, setNotes] = useState('');
   const [stats, setStats] = useState<RawForm>({});
+  const [statErrors, setStatErrors] = useState<Record<string, string>>({});
   const [lib, setLib] = useState<{ creatures: Creature[]; examples: Creature[] }>({
     creatures: [],
     examples: [],
@@ -805,9 +859,13 @@ const AddCombatant = memo(function AddCombatant({
 
   const template = (): Creature | string => {
     if (!name.trim()) return 'Give the combatant a name.';
-    const parsed = payloadOf(statParams, stats, { round: 0 }, 'stats');
-    if (typeof parsed === 'string') return parsed;
-    const t: Creature = { name: name.trim(), side, stats: parsed };
+    const checked = statsOf(rs, statParams, stats, {}, 0);
+    if ('errors' in checked) {
+      setStatErrors(fieldErrors(checked.errors));
+      return sayError(checked.errors[0]!);
+    }
+    setStatErrors({});
+    const t: Creature = { name: name.trim(), side, stats: checked.stats };
     if (hp) t.hp = Math.max(0, Math.floor(Number(hp)));
     if (group.trim()) t.group = group.trim();
     if (hidden) t.hidden = true;
@@ -832,6 +890,7 @@ const AddCombatant = memo(function AddCombatant({
       <h2>Add combatants</h2>
       <form
         className="add-form"
+        noValidate
         onSubmit={async (e) => {
           e.preventDefault();
           const t = template();
@@ -906,7 +965,12 @@ const AddCombatant = memo(function AddCombatant({
             <ParamFields
               params={statParams}
               raw={stats}
-              set={(k, v) => setStats({ ...stats, [k]: v })}
+              set={(k, v) => {
+                setStats((r) => ({ ...r, [k]: v }));
+                setStatErrors(({ [k]: _fixed, ...rest }) => rest);
+              }}
+              edit={setStats}
+              errors={statErrors}
               view={view}
               prefix="stats"
             />

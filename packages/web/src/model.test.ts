@@ -108,6 +108,20 @@ describe('web model helpers', () => {
       // Cy now comes before Bo.
       const keyOf = (id: string) => (c(id).cs as { key: number[] }).key;
       expect(keyOf('cy')[0]!).toBeLessThan(keyOf('bo')[0]!);
+      // Dropped on another's place: past them in one move, one more than theirs (one less going down).
+      expect(present.reorder!(enc.state, c('bo'), 'up', c('ana'))).toEqual({
+        type: 'set-initiative',
+        actor: 'bo',
+        value: 16,
+      });
+      expect(present.reorder!(enc.state, c('ana'), 'down', c('bo'))).toEqual({
+        type: 'set-initiative',
+        actor: 'ana',
+        value: 9,
+      });
+      // Past someone on the other side is not a move that way.
+      expect(present.reorder!(enc.state, c('bo'), 'down', c('ana'))).toBeNull();
+      expect(present.reorder!(enc.state, c('ana'), 'up', c('ana'))).toBeNull();
     }
     // A ruleset whose order the GM does not set offers no move.
     expect(rulesets['tara-corax']!.present?.reorder).toBeUndefined();

@@ -17,7 +17,7 @@ import {
   resolveParams,
   type Timeline,
 } from '@roundkeeper/engine';
-import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type DragEvent, memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { initialValues, missingParams, payloadOf, type RawForm } from './form.js';
 import type { SendResult } from './live.js';
 import {
@@ -488,6 +488,8 @@ interface CardProps {
   onHp?: (id: string, text: string) => Promise<boolean>;
   /** Moves the combatant up or down the order, where the rules let the GM set it. */
   onMove?: (id: string, direction: 'up' | 'down') => void;
+  /** A card (`dragged`) dropped on this one's place in the order. */
+  onDrop?: (dragged: string, onto: string) => void;
   canMove?: { up: boolean; down: boolean };
   gm: boolean;
 }
@@ -584,14 +586,55 @@ const CardBody = memo(
     onSelect,
     onHp,
     onMove,
+    onDrop,
     canMove,
     gm,
   }: CardProps) {
+    const [over, setOver] = useState(false);
+    const movable = onMove && canMove && (canMove.up || canMove.down);
+    // Native drag and drop, mouse only: the ▲/▼ buttons and Alt+↑/↓ are the keyboard's way.
+    const dropping = onDrop
+      ? {
+          onDragOver: (e: DragEvent<HTMLLIElement>) => {
+            if (!e.dataTransfer.types.includes(CARD_DRAG)) return;
+            e.preventDefault();
+            e.dataTransfer.dropEffect = 'move';
+            setOver(true);
+          },
+          onDragLeave: (e: DragEvent<HTMLLIElement>) => {
+            if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setOver(false);
+          },
+          onDrop: (e: DragEvent<HTMLLIElement>) => {
+            setOver(false);
+            const dragged = e.dataTransfer.getData(CARD_DRAG);
+            if (!dragged) return;
+            e.preventDefault();
+            if (dragged !== id) onDrop(dragged, id);
+          },
+        }
+      : {};
     return (
       <li
-        className={`card ${c.side}${selected ? ' selected' : ''}${current ? ' current' : ''}${c.active ? '' : ' out'}`}
+        className={`card ${c.side}${selected ? ' selected' : ''}${current ? ' current' : ''}${c.active ? '' : ' out'}${over ? ' drop-here' : ''}`}
         data-combatant={id}
+        {...dropping}
       >
+        {movable && onDrop ? (
+          <span
+            className="drag-handle"
+            draggable
+            aria-hidden="true"
+            title="Drag onto another card to take its place in the order"
+            onDragStart={(e) => {
+              e.dataTransfer.setData(CARD_DRAG, id);
+              e.dataTransfer.effectAllowed = 'move';
+              const card = e.currentTarget.closest('li');
+              if (card) e.dataTransfer.setDragImage(card, 16, 16);
+            }}
+          >
+            ⠿
+          </span>
+        ) : null}
         <button
           type="button"
           className="card-name"
@@ -676,6 +719,7 @@ const CardBody = memo(
     a.onSelect === b.onSelect &&
     a.onHp === b.onHp &&
     a.onMove === b.onMove &&
+    a.onDrop === b.onDrop &&
     a.canMove?.up === b.canMove?.up &&
     a.canMove?.down === b.canMove?.down &&
     sameList(a.res, b.res) &&
@@ -691,6 +735,7 @@ export function CombatantCard({
   onSelect,
   onHp,
   onMove,
+  onDrop,
   gm,
   own = false,
 }: {
@@ -702,6 +747,7 @@ export function CombatantCard({
   onSelect?: (id: string) => void;
   onHp?: CardProps['onHp'];
   onMove?: CardProps['onMove'];
+  onDrop?: CardProps['onDrop'];
   gm: boolean;
   /** The viewer plays this combatant: its private gauges show. */
   own?: boolean;
@@ -719,21 +765,34 @@ export function CombatantCard({
       onSelect={onSelect}
       onHp={onHp}
       {...(onMove ? { onMove, canMove: movesOf(view, id) } : {})}
+      {...(onDrop ? { onDrop } : {})}
       gm={gm}
     />
   );
 }
 
-/** The order moves the rules allow a GM for this combatant (`present.reorder`), as commands or null. */
-export function reorderCommand(view: EncounterView, id: string, direction: 'up' | 'down'): Command | null {
+/**
+ * The order moves the rules allow a GM for this combatant (`present.reorder`), as commands or null: one
+ * place up or down, or past another combatant (`past`: a card dropped on that one's place).
+ */
+export function reorderCommand(
+  view: EncounterView,
+  id: string,
+  direction: 'up' | 'down',
+  past?: string,
+): Command | null {
   const c = view.combatants[id];
-  if (!c) return null;
+  const other = past === undefined ? undefined : view.combatants[past];
+  if (!c || (past !== undefined && !other)) return null;
   try {
-    return rulesetOf(view)?.present?.reorder?.(asState(view), c, direction) ?? null;
+    return rulesetOf(view)?.present?.reorder?.(asState(view), c, direction, other) ?? null;
   } catch {
     return null;
   }
 }
+
+/** The type a dragged card carries: only a card dropped on another card moves in the order. */
+const CARD_DRAG = 'application/x-roundkeeper-combatant';
 
 function movesOf(view: EncounterView, id: string): { up: boolean; down: boolean } {
   return { up: reorderCommand(view, id, 'up') !== null, down: reorderCommand(view, id, 'down') !== null };

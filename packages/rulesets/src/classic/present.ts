@@ -31,7 +31,8 @@ export const classicPresent: Presentation<ClassicTypes> = {
     return out;
   },
   // The GM may set anyone's initiative (`set-initiative`, -100..200): moving a card sets it.
-  reorder: (state, c, direction) => reorderByInitiative(state, c, direction, { min: -100, max: 200 }),
+  reorder: (state, c, direction, past) =>
+    reorderByInitiative(state, c, direction, { min: -100, max: 200 }, past),
 };
 
 /** `analyze`: initiative is the initiative dice plus the modifier; a tie goes to the higher modifier. */

@@ -28,7 +28,8 @@ export const staminaPresent: Presentation<StaminaTypes> = {
     return out;
   },
   // The GM may set anyone's initiative (`set-initiative`, -1000..1000): moving a card sets it.
-  reorder: (state, c, direction) => reorderByInitiative(state, c, direction, { min: -1000, max: 1000 }),
+  reorder: (state, c, direction, past) =>
+    reorderByInitiative(state, c, direction, { min: -1000, max: 1000 }, past),
 };
 
 /** `analyze`: the initiative check is the encounter's formula over the sheet; a tie goes to the higher modifier. */
