@@ -9,6 +9,7 @@ export default defineConfig({
       'packages/web/e2e/**/*.test.ts',
       'bench/**/*.test.ts',
       'examples/**/*.test.ts',
+      'scripts/**/*.test.ts',
     ],
     setupFiles: ['./vitest.setup.ts'],
     testTimeout: 60_000,

@@ -56,3 +56,18 @@ export function turnEntry(
   if (more.data) entry.data = more.data;
   return entry;
 }
+
+/**
+ * A combatant's place changed mid-round (a GM set its initiative): its turn still to come this round moves
+ * to the new entry's place when that place is still ahead. A turn already taken, or a place the round has
+ * passed, keeps this round's order; the new place counts from the next round.
+ */
+export function movedTurn(state: EncounterState, entry: AgendaEntry): CoreEvent[] {
+  if (state.status !== 'running') return [];
+  const pending = state.agenda.find(
+    (e) => e.kind === 'turn' && e.combatant === entry.combatant && e.at.round === state.round,
+  );
+  if (!pending) return [];
+  if (state.now && compareInstants(entry.at, state.now) <= 0) return [];
+  return [unschedule(pending.id, 'moved'), schedule(entry)];
+}

@@ -5,6 +5,7 @@ import {
   combatantOf,
   type Decision,
   isRejection,
+  movedTurn,
   notRunning,
   type Rejection,
   reach,
@@ -17,7 +18,7 @@ import { type ClassicCommand, type ClassicCommandOf, classicCommands } from './c
 import type { AnyEvent, ClassicEvent } from './events.js';
 import { keysFrom, rollInitiative } from './initiative.js';
 import { catalog, legality, unknownAction } from './legal.js';
-import { advance, scheduleRound } from './round.js';
+import { advance, scheduleRound, turnEntry } from './round.js';
 import type { ClassicTypes, Ctx, State } from './types.js';
 
 /** The combatant whose turn it is, as the command says; or why not. */
@@ -140,14 +141,18 @@ function trigger(ctx: Ctx, command: ClassicCommandOf<'trigger'>): Decision<Class
   return events;
 }
 
-function setInitiative(state: State, command: ClassicCommandOf<'set-initiative'>): Decision<ClassicEvent> {
+/** A GM's initiative: it orders the next rounds, and this one too when the combatant's turn is still ahead. */
+function setInitiative(ctx: Ctx, command: ClassicCommandOf<'set-initiative'>): Decision<ClassicEvent> {
+  const { state } = ctx;
   const id = command.actor;
   const c = combatantOf(state, id);
   if (!c) return unknownCombatant(state, id);
   const value = command.value;
+  const key = [-value, -c.stats.initiative];
   return [
     { type: 'classic/initiative', combatant: id, total: value, rolled: false },
-    { type: 'classic/key', combatant: id, key: [-value, -c.stats.initiative] },
+    { type: 'classic/key', combatant: id, key },
+    ...movedTurn(state, turnEntry(ctx, id, state.round, key)),
   ];
 }
 
@@ -170,7 +175,7 @@ export function decide(ctx: Ctx, command: ClassicCommand): Decision<ClassicEvent
     case 'trigger':
       return trigger(ctx, command);
     case 'set-initiative':
-      return setInitiative(ctx.state, command);
+      return setInitiative(ctx, command);
     default:
       return reject(
         'command/unknown',

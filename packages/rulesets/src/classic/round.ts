@@ -2,6 +2,7 @@ import {
   type AgendaEntry,
   combatantOf,
   compareInstants,
+  turnEntry as engineTurnEntry,
   nextEntry,
   reach,
   schedule,
@@ -12,15 +13,7 @@ import { member } from './state.js';
 import type { Ctx } from './types.js';
 
 export function turnEntry(ctx: Ctx, id: string, round: number, key: number[]): AgendaEntry {
-  const c = member(ctx.state, id);
-  return {
-    id: ctx.newId('turn'),
-    at: { round, at: key },
-    kind: 'turn',
-    combatant: id,
-    label: `${c.name}'s turn`,
-    ...(c.hidden ? { secret: true } : {}),
-  };
+  return engineTurnEntry(ctx, member(ctx.state, id), { round, at: key });
 }
 
 /** Schedules a round's turns from the keys (events carry the entries, so the order is a fact). */

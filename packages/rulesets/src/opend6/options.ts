@@ -33,11 +33,11 @@ export const opend6Stats = z.object({
   perception: dieCodeSchema.default('2D').describe('Perception, the attribute rolled for initiative.'),
   reflexes: dieCodeSchema.default('2D').describe('Reflexes (tie-break step 4; optional initiative bonus).'),
   attributes: z
-    .record(z.string(), dieCodeSchema)
+    .record(z.string(), dieCodeSchema.meta({ label: 'Die code' }))
     .default({})
     .describe('Other attributes by name (Agility, Strength…), each a die code.'),
   skills: z
-    .record(z.string(), dieCodeSchema)
+    .record(z.string(), dieCodeSchema.meta({ label: 'Die code' }))
     .default({})
     .describe('Skills by name ("search", "dodge", "melee combat"…), each a die code.'),
   characterPoints: z.number().int().min(0).max(1000).default(0).describe('Character Points in the pool.'),

@@ -2,6 +2,7 @@ import {
   cannotStart,
   combatantOf,
   compareInstants,
+  movedTurn,
   notRunning,
   type Rejection,
   reject,
@@ -112,13 +113,12 @@ export function decide(ctx: Ctx, command: StaminaCommand): Fact[] | Rejection {
       const c = combatantOf(state, command.actor);
       if (!c) return unknownCombatant(state, command.actor);
       const value = command.value;
+      const key = [-value, -c.stats.initiative, state.roster.indexOf(c.id)];
+      // This round too, when the character's turn is still ahead (see the engine's movedTurn).
       return [
         { type: 'stamina/initiative', combatant: c.id, total: value, rolled: false },
-        {
-          type: 'stamina/key',
-          combatant: c.id,
-          key: [-value, -c.stats.initiative, state.roster.indexOf(c.id)],
-        },
+        { type: 'stamina/key', combatant: c.id, key },
+        ...movedTurn(state, turnEntry(ctx, c.id, state.round, key)),
       ];
     }
     default: {

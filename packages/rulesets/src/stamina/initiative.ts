@@ -1,4 +1,12 @@
-import { type AgendaEntry, compareInstants, nextEntry, reach, rolled, schedule } from '@roundkeeper/engine';
+import {
+  type AgendaEntry,
+  compareInstants,
+  turnEntry as engineTurnEntry,
+  nextEntry,
+  reach,
+  rolled,
+  schedule,
+} from '@roundkeeper/engine';
 import type { Fact } from './effects.js';
 import { refsOf } from './options.js';
 import { type Ctx, combatantIn, type State } from './types.js';
@@ -40,15 +48,7 @@ export function keysFrom(events: Fact[]): Map<string, number[]> {
 }
 
 export function turnEntry(ctx: Ctx, id: string, round: number, key: number[]): AgendaEntry {
-  const c = combatantIn(ctx.state, id);
-  return {
-    id: ctx.newId('turn'),
-    at: { round, at: key },
-    kind: 'turn',
-    combatant: id,
-    label: `${c.name}'s turn`,
-    ...(c.hidden ? { secret: true } : {}),
-  };
+  return engineTurnEntry(ctx, combatantIn(ctx.state, id), { round, at: key });
 }
 
 /** Schedules a round's turns as agenda entries {round, at: orderKey} and starts the first. */

@@ -121,7 +121,7 @@ export const staminaStats = z.object({
     .default({})
     .describe('Weapons by name, e.g. {"Bow": {"kind": "ranged", "readied": true, "loaded": true}}.'),
   ranks: z
-    .record(rankName, z.number().int().min(0).max(20))
+    .record(rankName.meta({ label: 'Skill' }), z.number().int().min(0).max(20).meta({ label: 'Rank' }))
     .default({})
     .describe(
       'Skill ranks by camelCase name: arcaneAptitude, aim, recklessAttack, personalDefense, regainComposure…',

@@ -33,7 +33,10 @@ export const tempoOptions = z.object({
 
 const weapon = z.object({
   name: z.string().trim().min(1).max(60).describe('The weapon as the sheet names it.'),
-  speed: z.enum(WEAPON_SPEEDS).describe('Weapon Speed: quick, standard or slow.'),
+  speed: z
+    .enum(WEAPON_SPEEDS)
+    .meta({ label: 'Weapon Speed' })
+    .describe('Weapon Speed: quick, standard or slow.'),
 });
 
 /** An NPC's GM-defined action set (003: "What are the Action Sets of the target…"). */
