@@ -144,3 +144,13 @@ export function combatantOf<T extends RulesetTypes>(
 ): Combatant<T> | undefined {
   return Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
 }
+
+/**
+ * The combatant with this id, where the rules know it is there (the roster, whose turn it is, an actor
+ * already checked): a missing one is a bug in the ruleset, not a GM's mistake, and throws.
+ */
+export function combatantIn<T extends RulesetTypes>(state: EncounterState<T>, id: string): Combatant<T> {
+  const c = combatantOf(state, id);
+  if (!c) throw new Error(`The rules looked for a combatant "${id}" who is not in this encounter.`);
+  return c;
+}

@@ -1,5 +1,6 @@
+import { combatantIn } from '@roundkeeper/engine';
 import type { AnyEvent } from './events.js';
-import { member } from './state.js';
+
 import type { Ctx, State } from './types.js';
 
 /** A combatant's place being decided: their order key grows as ties are broken. */
@@ -14,7 +15,7 @@ export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, nu
   const events: AnyEvent[] = [];
   const rolled: { id: string; total: number; modifier: number }[] = [];
   for (const id of ids) {
-    const c = member(state, id);
+    const c = combatantIn(state, id);
     const set = Object.hasOwn(fixed, id) ? fixed[id] : undefined;
     if (set !== undefined) {
       rolled.push({ id, total: set, modifier: c.stats.initiative });

@@ -1,5 +1,6 @@
 import {
   type AgendaEntry,
+  combatantIn,
   combatantOf,
   compareInstants,
   turnEntry as engineTurnEntry,
@@ -9,11 +10,11 @@ import {
 } from '@roundkeeper/engine';
 import type { AnyEvent } from './events.js';
 import { keysFrom, keysOf, rollInitiative } from './initiative.js';
-import { member } from './state.js';
+
 import type { Ctx } from './types.js';
 
 export function turnEntry(ctx: Ctx, id: string, round: number, key: number[]): AgendaEntry {
-  return engineTurnEntry(ctx, member(ctx.state, id), { round, at: key });
+  return engineTurnEntry(ctx, combatantIn(ctx.state, id), { round, at: key });
 }
 
 /** Schedules a round's turns from the keys (events carry the entries, so the order is a fact). */
@@ -21,7 +22,7 @@ export function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[
   const events: AnyEvent[] = [{ type: 'round/started', round }];
   const entries: AgendaEntry[] = [];
   for (const id of ctx.state.roster) {
-    const c = member(ctx.state, id);
+    const c = combatantIn(ctx.state, id);
     const key = keys.get(id) ?? c.cs.key;
     if (!c.active || !key || c.cs.delaying) continue;
     entries.push(turnEntry(ctx, id, round, key));

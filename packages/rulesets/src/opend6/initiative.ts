@@ -1,10 +1,17 @@
-import { type Combatant, combatantOf, type Rejection, reject, unknownCombatant } from '@roundkeeper/engine';
+import {
+  type Combatant,
+  combatantIn,
+  combatantOf,
+  type Rejection,
+  reject,
+  unknownCombatant,
+} from '@roundkeeper/engine';
 import { pipsOf } from './codes.js';
 import type { AnyEvent, Opend6EventOf } from './events.js';
 import type { Opend6Options } from './options.js';
 import { traitOf } from './penalty.js';
 import type { InitiativeBonus } from './shapes.js';
-import { member } from './state.js';
+
 import type { Ctx, Opend6Types, State } from './types.js';
 
 export type { InitiativeBonus } from './shapes.js';
@@ -105,7 +112,7 @@ export function rollInitiative(
   rosterIndex: number,
 ): AnyEvent[] {
   const { state } = ctx;
-  const c = member(state, unit.leader);
+  const c = combatantIn(state, unit.leader);
   const bonus = state.options.initiativeBonus ? initiativeBonus(c) : null;
   const expression = bonus
     ? `${c.stats.perception} + @bonus.search + @bonus.reflexes + @bonus.ranks`
@@ -167,7 +174,7 @@ export function setOrder(
     return first && u.members.includes(first) ? 0 : 1;
   };
   for (const u of units) {
-    const c = member(state, u.leader);
+    const c = combatantIn(state, u.leader);
     events.push({
       type: 'opend6/initiative',
       combatant: c.id,
@@ -228,7 +235,7 @@ export function checkPoints(state: State, spent: InitiativePoints, rolling: bool
       );
     }
     const unit = unitsOf(state).find((u) => u.leader === id);
-    if (c.cs.unable && unit && !unit.members.some((m) => canAct(member(state, m)))) {
+    if (c.cs.unable && unit && !unit.members.some((m) => canAct(combatantIn(state, m)))) {
       return reject(
         'initiative/not-rolling',
         `${c.name} is ${c.cs.unable} and rolls no initiative this round; keep the points, or record the recovery (Recover) first.`,

@@ -1,9 +1,9 @@
-import { compareInstants, schedule, unschedule } from '@roundkeeper/engine';
+import { combatantIn, compareInstants, schedule, unschedule } from '@roundkeeper/engine';
 import { turnAhead } from './actions.js';
 import type { AnyEvent, Opend6EventOf } from './events.js';
 import { canAct, ladder, rollInitiative, unitsOf } from './initiative.js';
 import { beginRound, lostAction, lostHappening, reachFirst, turnEntry } from './round.js';
-import { member } from './state.js';
+
 import type { Ctx } from './types.js';
 
 /** Cascades: a round's turns once its initiative is known; late arrivals; the defeated leave the order. */
@@ -46,7 +46,7 @@ function leaveOrder(ctx: Ctx, id: string): AnyEvent[] {
   }
   for (const e of state.agenda) {
     if (e.combatant === undefined || e.combatant !== id) continue;
-    const owner = member(state, e.combatant);
+    const owner = combatantIn(state, e.combatant);
     const group = owner.side === 'npc' ? owner.group : undefined;
     const others = group ? unitsOf(state).some((u) => u.group === group) : false;
     if (!others) out.push(unschedule(e.id, 'defeated'));
@@ -71,11 +71,11 @@ export function placeOnReturn(ctx: Ctx, id: string, characterPoints = 0): AnyEve
 /** A late arrival joins its group, or gets a place: rolled (Methods 2, 3) or after everyone (Method 1). */
 function lateArrival(ctx: Ctx, id: string, returning?: 'recovered', characterPoints = 0): AnyEvent[] {
   const { state } = ctx;
-  const c = member(state, id);
+  const c = combatantIn(state, id);
   if (c.side === 'npc' && c.group) {
     const mate = state.roster
       .filter((m) => m !== id)
-      .map((m) => member(state, m))
+      .map((m) => combatantIn(state, m))
       .find((m) => m.group === c.group && m.cs.orderKey);
     if (mate?.cs.orderKey) {
       return [

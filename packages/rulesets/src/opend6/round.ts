@@ -1,5 +1,6 @@
 import {
   type AgendaEntry,
+  combatantIn,
   compareInstants,
   type Instant,
   type JsonObject,
@@ -8,7 +9,7 @@ import {
 } from '@roundkeeper/engine';
 import type { AnyEvent, Opend6EventOf } from './events.js';
 import { canAct, membersOf, rollInitiative, unitsOf } from './initiative.js';
-import { member } from './state.js';
+
 import type { Ctx, State } from './types.js';
 
 /** A round's turn entry: one per character or NPC group, at the unit's order key. */
@@ -19,7 +20,7 @@ export function turnEntry(
   key: number[],
   data: JsonObject = {},
 ): AgendaEntry {
-  const c = member(ctx.state, leader);
+  const c = combatantIn(ctx.state, leader);
   const group = c.side === 'npc' && c.group ? c.group : undefined;
   return {
     id: ctx.newId('turn'),
@@ -54,7 +55,7 @@ export function lostAction(state: State, id: string, round: number): boolean {
 /** Who acts when an entry is reached: the character, or the group's members who can still act. */
 export function entryMembers(state: State, entry: AgendaEntry): string[] {
   return membersOf(state, leaderOf(entry), groupOf(entry)).filter(
-    (id) => canAct(member(state, id)) && !lostAction(state, id, entry.at.round),
+    (id) => canAct(combatantIn(state, id)) && !lostAction(state, id, entry.at.round),
   );
 }
 
@@ -117,8 +118,8 @@ export function beginRound(ctx: Ctx, round: number): AnyEvent[] {
   ];
   const entries: AgendaEntry[] = [];
   for (const unit of unitsOf(state)) {
-    const c = member(state, unit.leader);
-    const able = unit.members.filter((id) => canAct(member(state, id)));
+    const c = combatantIn(state, unit.leader);
+    const able = unit.members.filter((id) => canAct(combatantIn(state, id)));
     // Unable when initiative was rolled (Method 2): no place yet; it is rolled when he recovers.
     if (!c.cs.orderKey) {
       if (able.length === 0)
@@ -173,7 +174,7 @@ export function advance(ctx: Ctx, characterPoints: Record<string, number>): AnyE
   // 002: "Any actions calculated into the multi-action penalty but that the character did not use by the
   // end of the round are lost."
   for (const id of state.roster) {
-    const c = member(state, id);
+    const c = combatantIn(state, id);
     if (c.cs.declared !== null && c.cs.used < c.cs.declared) {
       events.push({
         type: 'opend6/actions-lost',
@@ -196,7 +197,7 @@ export function rollAll(ctx: Ctx, characterPoints: Record<string, number>): AnyE
   const events: AnyEvent[] = [];
   for (const unit of unitsOf(state)) {
     // Nobody able to act in it: it loses its action anyway, so nothing is rolled.
-    if (!unit.members.some((id) => canAct(member(state, id)))) continue;
+    if (!unit.members.some((id) => canAct(combatantIn(state, id)))) continue;
     const points = unit.members.reduce((sum, id) => sum + (characterPoints[id] ?? 0), 0);
     events.push(...rollInitiative(ctx, unit, points, state.roster.indexOf(unit.leader)));
   }

@@ -1,5 +1,6 @@
 import {
   type AgendaEntry,
+  combatantIn,
   type Decision,
   type Instant,
   reject,
@@ -13,7 +14,7 @@ import type { AnyEvent, Opend6Event, Opend6EventOf } from './events.js';
 import { effectiveCodes, penaltyFor } from './penalty.js';
 import { justAfter } from './round.js';
 import type { Happening } from './shapes.js';
-import { member } from './state.js';
+
 import type { Ctx, State } from './types.js';
 
 /** An action taken on the character's turn, moved up, or as an interrupt: `act` and `interrupt` alike. */
@@ -41,7 +42,7 @@ export function declaredEvent(
   actions: number,
   state: State,
 ): Opend6EventOf<'opend6/declared'> {
-  const c = member(state, id);
+  const c = combatantIn(state, id);
   const penalty = penaltyFor(actions, c.stats.actionAllotment);
   return {
     type: 'opend6/declared',
@@ -58,7 +59,7 @@ export function declaredEvent(
 export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision<Opend6Event> {
   const { state } = ctx;
   const id = command.actor;
-  const c = member(state, id);
+  const c = combatantIn(state, id);
   const action = catalog(state).find((a) => a.id === command.action);
   if (!action) {
     return reject(

@@ -1,5 +1,6 @@
 import {
   type ClockSpec,
+  combatantIn,
   compareInstants,
   compareTuples,
   type Instant,
@@ -7,7 +8,7 @@ import {
   type TimelineLane,
   type TimelineMarker,
 } from '@roundkeeper/engine';
-import { member } from './state.js';
+
 import type { Happening, Opend6Types, Slot, State } from './types.js';
 
 const MARKER: Record<Happening['kind'], string> = {
@@ -43,7 +44,7 @@ export function timeline(state: State): Timeline {
   });
   const lanes: TimelineLane[] = [];
   for (const id of state.roster) {
-    const c = member(state, id);
+    const c = combatantIn(state, id);
     const lane: TimelineLane = { id, label: c.name, side: c.side, spans: [], markers: [] };
     for (const r of rounds) {
       const slots = slotsOf(r);

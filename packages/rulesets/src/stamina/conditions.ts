@@ -1,8 +1,8 @@
-import type { ActionDef, Effect, JsonObject } from '@roundkeeper/engine';
+import { type ActionDef, combatantIn, type Effect, type JsonObject } from '@roundkeeper/engine';
 import { STAMINA_CATALOG } from './catalog.js';
 import { flagsOf, isAttack, kindOf } from './flags.js';
 import { type ConditionName, rank } from './options.js';
-import { combatantIn, type State } from './types.js';
+import type { State } from './types.js';
 
 /** What an effect of this ruleset does, in its data. */
 export type EffectData = {

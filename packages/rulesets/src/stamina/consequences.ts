@@ -1,10 +1,11 @@
+import { combatantIn } from '@roundkeeper/engine';
 import type { ActCommand } from './commands.js';
 import type { EffectData } from './conditions.js';
 import { AIM_AT, effect, type Fact, lost, regained, successes, untilNextTurn } from './effects.js';
 import { flagsOf, kindOf } from './flags.js';
 import { rank } from './options.js';
 import type { Use } from './rules.js';
-import { type Ctx, combatantIn } from './types.js';
+import type { Ctx } from './types.js';
 
 /** What follows from the action: the text's durations as engine effects, checks, regained resources, arcane dues. */
 export function consequences(ctx: Ctx, command: ActCommand, use: Use): Fact[] {

@@ -1,9 +1,9 @@
-import { type CoreEvent, type Duration, isRejection, rolled } from '@roundkeeper/engine';
+import { type CoreEvent, combatantIn, type Duration, isRejection, rolled } from '@roundkeeper/engine';
 import type { ActCommand } from './commands.js';
 import type { EffectData } from './conditions.js';
 import type { StaminaEvent } from './events.js';
 import { refsOf } from './options.js';
-import { type Ctx, combatantIn, type State } from './types.js';
+import type { Ctx, State } from './types.js';
 
 /** What a stamina decision records: the engine's events and the ruleset's own. */
 export type Fact = CoreEvent | StaminaEvent;

@@ -1,5 +1,6 @@
 import {
   type AgendaEntry,
+  combatantIn,
   compareInstants,
   turnEntry as engineTurnEntry,
   nextEntry,
@@ -9,7 +10,7 @@ import {
 } from '@roundkeeper/engine';
 import type { Fact } from './effects.js';
 import { refsOf } from './options.js';
-import { type Ctx, combatantIn, type State } from './types.js';
+import type { Ctx, State } from './types.js';
 
 /**
  * "characters declare and resolve their actions on their turns which happen in initiative order. Once all

@@ -1,10 +1,10 @@
 import type { ActionDef } from '@roundkeeper/engine';
-import { notRunning } from '@roundkeeper/engine';
+import { combatantIn, notRunning } from '@roundkeeper/engine';
 import { STAMINA_CATALOG } from './catalog.js';
 import { defenseModifiers, has } from './conditions.js';
 import { FREE_ATTACK_AS, flagsOf, isAttack, kindOf } from './flags.js';
 import { rank } from './options.js';
-import { combatantIn, type State } from './types.js';
+import type { State } from './types.js';
 import { isWeaponRefusal, type WeaponInput, type WeaponUse, weaponFor } from './weapons.js';
 
 /** The catalog for an encounter: the text's actions, then the GM's custom actions. */

@@ -1,6 +1,6 @@
-import type { Timeline, TimelineLane, TimelineMarker } from '@roundkeeper/engine';
+import { combatantIn, type Timeline, type TimelineLane, type TimelineMarker } from '@roundkeeper/engine';
 import { orderOf } from './initiative.js';
-import { combatantIn, type SpentEntry, type State } from './types.js';
+import type { SpentEntry, State } from './types.js';
 
 function costText(e: SpentEntry): string {
   const parts = [`${e.stamina} st`];

@@ -1,10 +1,4 @@
-import {
-  type Combatant,
-  combatantOf,
-  type DecideContext,
-  type EncounterState,
-  type JsonObject,
-} from '@roundkeeper/engine';
+import type { Combatant, DecideContext, EncounterState, JsonObject } from '@roundkeeper/engine';
 import type { StaminaCommand } from './commands.js';
 import type { StaminaEvent } from './events.js';
 import type { StaminaOptions, StaminaStats } from './options.js';
@@ -108,16 +102,6 @@ export type State = EncounterState<StaminaTypes>;
 export type Ctx = DecideContext<StaminaTypes>;
 /** A combatant of a stamina encounter, sheet and state. */
 export type Member = Combatant<StaminaTypes>;
-
-/**
- * The combatant with this id, where the rules know it is there (the roster, whose turn it is, an actor
- * already checked); a missing one is a bug in the ruleset, not a GM's mistake.
- */
-export function combatantIn(state: State, id: string): Member {
-  const c = combatantOf(state, id);
-  if (!c) throw new Error(`The stamina rules looked for a combatant "${id}" who is not in this encounter.`);
-  return c;
-}
 
 export const freshTurn = (): TurnUse => ({
   requirementTaken: null,

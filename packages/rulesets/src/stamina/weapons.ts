@@ -1,6 +1,6 @@
-import type { ActionDef } from '@roundkeeper/engine';
+import { type ActionDef, combatantIn } from '@roundkeeper/engine';
 import type { Weapon } from './options.js';
-import { combatantIn, type State } from './types.js';
+import type { State } from './types.js';
 
 /**
  * What an action does to the weapon it is made with:

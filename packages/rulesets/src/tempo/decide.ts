@@ -1,5 +1,6 @@
 import {
   cannotStart,
+  combatantIn,
   nextEntry,
   notRunning,
   type Rejection,
@@ -13,7 +14,7 @@ import { type Fact, gmOnly } from './facts.js';
 import { decideActNext, decidePlan, decideUnplan } from './plan.js';
 import { maxExertion } from './rules.js';
 import { decideAct, decideMove, decideReact } from './turn.js';
-import { type Ctx, combatantIn, type State } from './types.js';
+import type { Ctx, State } from './types.js';
 
 /** Starts round `round` with its planning phase. */
 function newRound(round: number): Fact[] {

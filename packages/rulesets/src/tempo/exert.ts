@@ -1,4 +1,5 @@
 import {
+  combatantIn,
   combatantOf,
   isRejection,
   type Rejection,
@@ -12,7 +13,7 @@ import type { TempoEventOf } from './events.js';
 import { commandable, type Fact, gmOnly, planEntry } from './facts.js';
 import type { ExertUse } from './options.js';
 import { able, maxExertion, maxExertionText, nameOf, placePlan, running } from './rules.js';
-import { type C, type Ctx, combatantIn, type State } from './types.js';
+import type { C, Ctx, State } from './types.js';
 
 const EXERT_WHEN: Record<ExertUse, 'end-of-turn' | 'own-turn' | 'failed-roll'> = {
   'another-action': 'end-of-turn',

@@ -1,7 +1,7 @@
-import type { Timeline, TimelineLane } from '@roundkeeper/engine';
+import { combatantIn, type Timeline, type TimelineLane } from '@roundkeeper/engine';
 import { findAction } from './catalog.js';
 import { currentTempo } from './rules.js';
-import { combatantIn, type State } from './types.js';
+import type { State } from './types.js';
 
 /** Tempo 0–9 lanes, PC rows first, then NPC rows (the order they act in at each tempo). */
 export function timeline(state: State): Timeline {

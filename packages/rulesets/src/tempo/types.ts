@@ -1,10 +1,4 @@
-import {
-  type Combatant,
-  combatantOf,
-  type DecideContext,
-  type EncounterState,
-  type JsonObject,
-} from '@roundkeeper/engine';
+import type { Combatant, DecideContext, EncounterState, JsonObject } from '@roundkeeper/engine';
 import type { TempoCommand } from './commands.js';
 import type { PlanItem, PlanSlot, TempoEvent } from './events.js';
 import type { TempoOptions, TempoStats } from './options.js';
@@ -71,13 +65,3 @@ export type State = EncounterState<TempoTypes>;
 export type Ctx = DecideContext<TempoTypes>;
 /** A combatant of a tempo encounter, sheet and state. */
 export type C = Combatant<TempoTypes>;
-
-/**
- * The combatant with this id, where the rules know it is there (the roster, whose turn it is, a plan's
- * owner); a missing one is a bug in the ruleset, not a GM's mistake.
- */
-export function combatantIn(state: State, id: string): C {
-  const c = combatantOf(state, id);
-  if (!c) throw new Error(`The tempo rules looked for a combatant "${id}" who is not in this encounter.`);
-  return c;
-}
