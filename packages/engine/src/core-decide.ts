@@ -141,6 +141,9 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
         if (!checked.success)
           return reject('combatant/invalid-stats', explainZodError(checked.error, `sheet of ${c.name}`));
         patch.stats = checked.data;
+        // Before the fight, what the rules keep for the combatant follows its sheet (a weapon added is in
+        // hand, a Stamina changed fills the gauge); once it runs, that state is the fight's own.
+        if (state.status === 'setup') patch.cs = ruleset.initCombatant(checked.data, state.options);
       }
       return [{ type: 'combatant/updated', combatant: c.id, patch }];
     }

@@ -142,6 +142,8 @@ export const combatantPatchSchema = z.object({
   group: z.string().nullable().optional(),
   notes: z.string().optional(),
   stats: jsonObject.optional(),
+  /** The ruleset's state for the combatant, made again from a sheet edited before the fight. */
+  cs: json.optional(),
 });
 
 /** A whole encounter state, as `encounter/created` records it (see `EncounterState`). */

@@ -3,7 +3,7 @@ import { encounter, must, registryWith, stateOf } from '../testing/harness.js';
 import { tempo } from './index.js';
 import type { PlanItem, TempoTypes } from './types.js';
 
-export const registry = registryWith(tempo as never);
+export const registry = registryWith(tempo);
 
 /** Two PCs and two NPCs: Ana (FOR 1, two quick daggers, a sword), Bren (FOR 0, a greataxe), an Orc with action sets, a Wolf. */
 export const party = [

@@ -932,3 +932,27 @@ it('secrecy: events other than plans pass through redactEvent unchanged', () => 
   // An event of a type no schema declares: redactEvent takes the typed ones, so it is passed as one.
   expect(tempo.redactEvent?.(e as never, table, ts(fight()), new Set())).toEqual(e);
 });
+
+describe('A sheet edited before the fight', () => {
+  it('a weapon added in the editor before the fight is the one in hand; during the fight the hands stay', () => {
+    const enc = fight();
+    must(enc, {
+      type: 'update-combatant',
+      combatant: 'bren',
+      stats: { weapons: [{ name: 'Spear', speed: 'standard' }] },
+    });
+    expect(ts(enc).combatants.bren!.cs.held).toEqual(['Spear']);
+    must(enc, { type: 'start' });
+    must(enc, {
+      type: 'update-combatant',
+      combatant: 'bren',
+      stats: {
+        weapons: [
+          { name: 'Club', speed: 'standard' },
+          { name: 'Spear', speed: 'standard' },
+        ],
+      },
+    });
+    expect(ts(enc).combatants.bren!.cs.held).toEqual(['Spear']);
+  });
+});
