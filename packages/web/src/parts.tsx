@@ -3,12 +3,14 @@ import {
   type Combatant,
   type Command,
   type CommandForm as CommandFormSpec,
+  type CoreEvent,
   commandForms,
   commandLabel,
   describeCost,
   describeEvent,
   type EncounterView,
   humanize,
+  isCore,
   type Json,
   type LegalAction,
   type LogEntry,
@@ -884,12 +886,6 @@ export const LogView = memo(function LogView({
   );
 });
 
-interface RollLike {
-  text?: string;
-  total?: number;
-  expression?: string;
-}
-
 /** Dice results with their breakdown (every face), newest first. */
 export const DicePanel = memo(function DicePanel({
   view,
@@ -898,10 +894,10 @@ export const DicePanel = memo(function DicePanel({
   view: EncounterView;
   entries: LogEntry[];
 }) {
-  const rolls: LogEntry[] = [];
+  const rolls: Array<{ seq: number; event: Extract<CoreEvent, { type: 'dice/rolled' }> }> = [];
   for (let i = entries.length - 1; i >= 0 && rolls.length < 6; i--) {
-    const e = entries[i]!;
-    if (e.event.roll && typeof e.event.roll === 'object') rolls.push(e);
+    const e = entries[i];
+    if (e && isCore(e.event) && e.event.type === 'dice/rolled') rolls.push({ seq: e.seq, event: e.event });
   }
   if (!rolls.length) return null;
   return (
@@ -909,16 +905,15 @@ export const DicePanel = memo(function DicePanel({
       <h2>Dice</h2>
       <ul>
         {rolls.map((e) => {
-          const roll = e.event.roll as RollLike;
-          const who =
-            typeof e.event.combatant === 'string' ? (view.combatants[e.event.combatant]?.name ?? '') : '';
+          const roll = e.event.roll;
+          const who = e.event.combatant ? (view.combatants[e.event.combatant]?.name ?? '') : '';
           return (
             <li key={e.seq}>
-              <span className="dice-total">{roll.total ?? '?'}</span>
+              <span className="dice-total">{roll.total}</span>
               <span>
-                {who} {String(e.event.purpose ?? '')}
+                {who} {e.event.purpose ?? ''}
                 <br />
-                <code>{roll.text ?? roll.expression ?? ''}</code>
+                <code>{roll.text}</code>
               </span>
             </li>
           );
