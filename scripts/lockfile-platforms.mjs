@@ -13,6 +13,18 @@ const platforms = {
   'linux-x64-musl': { os: ['linux'], cpu: ['x64'], libc: ['musl'] },
   'win32-arm64': { os: ['win32'], cpu: ['arm64'] },
   'win32-x64': { os: ['win32'], cpu: ['x64'] },
+  'android-arm-eabi': { os: ['android'], cpu: ['arm'] },
+  'freebsd-x64': { os: ['freebsd'], cpu: ['x64'] },
+  'linux-arm-gnueabihf': { os: ['linux'], cpu: ['arm'], libc: ['glibc'] },
+  'linux-arm-musleabihf': { os: ['linux'], cpu: ['arm'], libc: ['musl'] },
+  'linux-ppc64-gnu': { os: ['linux'], cpu: ['ppc64'], libc: ['glibc'] },
+  'linux-riscv64-gnu': { os: ['linux'], cpu: ['riscv64'], libc: ['glibc'] },
+  'linux-riscv64-musl': { os: ['linux'], cpu: ['riscv64'], libc: ['musl'] },
+  'linux-s390x-gnu': { os: ['linux'], cpu: ['s390x'], libc: ['glibc'] },
+  'openharmony-arm64': { os: ['openharmony'], cpu: ['arm64'] },
+  'win32-arm64-msvc': { os: ['win32'], cpu: ['arm64'] },
+  'win32-ia32-msvc': { os: ['win32'], cpu: ['ia32'] },
+  'win32-x64-msvc': { os: ['win32'], cpu: ['x64'] },
 };
 let added = 0;
 for (const pkg of Object.values(lock.packages)) {
