@@ -11,12 +11,14 @@ export type Instant = {
 };
 
 export function compareTuples(a: readonly number[], b: readonly number[]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const d = a[i]! - b[i]!;
+  for (let i = 0; ; i++) {
+    const x = a[i];
+    const y = b[i];
+    // Where one ends, the shorter (a prefix of the other) sorts first.
+    if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? -1 : 1;
+    const d = x - y;
     if (d !== 0) return d < 0 ? -1 : 1;
   }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 export function compareInstants(a: Instant, b: Instant): number {

@@ -12,7 +12,7 @@ export function cannotStart(state: EncounterState, what = 'fight'): Rejection | 
       `The ${what} has already started (round ${state.round}); to start it over, undo back to before the start, or create a new encounter.`,
     );
   }
-  if (!state.roster.some((id) => state.combatants[id]!.active)) {
+  if (!state.roster.some((id) => state.combatants[id]?.active === true)) {
     return reject(
       'encounter/empty',
       `Add at least one combatant who is in the ${what} (not defeated) before starting the ${what}.`,

@@ -105,7 +105,7 @@ export function renderTimelineAscii(t: Timeline, opts: { width?: number } = {}):
         const i = index(m.at);
         if (i < 0) continue;
         const g = MARKER_GLYPH[m.kind] ?? '^';
-        row[i] = g.padStart(cell - 1).padEnd(cell, row[i]!.slice(-1) || ' ');
+        row[i] = g.padStart(cell - 1).padEnd(cell, row[i]?.slice(-1) || ' ');
       }
       const name = lane.label.length > labelWidth ? `${lane.label.slice(0, labelWidth - 1)}…` : lane.label;
       lines.push(`${name.padEnd(labelWidth)} |${row.join('')}`.trimEnd());

@@ -85,8 +85,7 @@ export function diceWork(expr: DiceExpr): { dice: number; rolled: number } {
   let dice = 0;
   let rolled = 0;
   const stack: DiceExpr[] = [expr];
-  while (stack.length > 0) {
-    const e = stack.pop()!;
+  for (let e = stack.pop(); e !== undefined; e = stack.pop()) {
     if (e.type === 'dice') {
       dice += e.count;
       rolled += e.count * (1 + (e.explode ? e.explode.cap : 0));

@@ -202,12 +202,12 @@ function explodingSum(sides: number, cap: number, count: number, budget: Budget,
   const end = sides ** -(cap + 1);
 
   // How many dice can reach the end before its weight C(N,k)·e^k underflows.
-  const mixture: Array<{ k: number; weight: number }> = [];
+  // mixture[k] is the weight of k dice at the end; past its length, the weight is 0.
+  const mixture: number[] = [];
   for (let k = 0, weight = 1; k <= count && weight > 0; k++) {
-    mixture.push({ k, weight });
+    mixture.push(weight);
     weight *= (end * (count - k)) / (k + 1);
   }
-  const fewest = count - mixture[mixture.length - 1]!.k;
   // Estimated work: the explosion and face sums up to count dice, then one combination per mixture term.
   const tLength = (count * (weights.length - 1) + 1) * weights.length * count;
   const fLength = (count * (face.p.length - 1) + 1) * face.p.length * count;
@@ -221,24 +221,24 @@ function explodingSum(sides: number, cap: number, count: number, budget: Budget,
   for (let j = 1; j <= count; j++) {
     tSum = convolveDense(tSum, explosions, budget, what);
     fSum = sumStep(fSum, face, budget, what);
-    if (j < fewest) continue;
     const k = count - j;
-    const term = mixture[k]!;
+    const weight = mixture[k];
+    if (weight === undefined) continue; // so many dice at the end underflow to 0
     // k dice at the end, (cap+1)·S each; j = count − k dice stopped early.
     const shift = k * (cap + 1) * sides + tSum.min * sides + fSum.min - outMin;
     const tp = tSum.p;
     const fp = withoutTiny(fSum.p);
     budget.spend(tp.length * fp.length, what);
     for (let a = 0; a < tp.length; a++) {
-      const w = term.weight * tp[a]!;
+      const w = weight * (tp[a] ?? 0);
       if (w < TINY) continue;
       const base = shift + a * sides;
-      for (let b = 0; b < fp.length; b++) out[base + b]! += w * fp[b]!;
+      for (let b = 0; b < fp.length; b++) out[base + b] = (out[base + b] ?? 0) + w * (fp[b] ?? 0);
     }
   }
   // All dice at the end: no early dice to combine.
   const allEnd = mixture[count];
-  if (allEnd) out[out.length - 1]! += allEnd.weight;
+  if (allEnd !== undefined) out[out.length - 1] = (out[out.length - 1] ?? 0) + allEnd;
   return { min: outMin, p: out };
 }
 
@@ -278,8 +278,8 @@ function addUniformWindow(a: Dense, sides: number, budget: Budget, what: string)
   const out = new Float64Array(length);
   let window = 0;
   for (let u = 0; u < length; u++) {
-    if (u < a.p.length) window += a.p[u]!;
-    if (u - sides >= 0) window -= a.p[u - sides]!;
+    if (u < a.p.length) window += a.p[u] ?? 0;
+    if (u - sides >= 0) window -= a.p[u - sides] ?? 0;
     // Subtracting can leave a tiny negative remainder where the true value is 0.
     out[u] = window > 0 ? window / sides : 0;
   }
@@ -296,9 +296,9 @@ function convolveDense(a: Dense, b: Dense, budget: Budget, what: string): Dense 
   const ip = withoutTiny(inner.p);
   const n = ip.length;
   for (let i = 0; i < outer.p.length; i++) {
-    const w = outer.p[i]!;
+    const w = outer.p[i] ?? 0;
     if (w < TINY) continue;
-    for (let j = 0; j < n; j++) out[i + j]! += w * ip[j]!;
+    for (let j = 0; j < n; j++) out[i + j] = (out[i + j] ?? 0) + w * (ip[j] ?? 0);
   }
   return { min: a.min + b.min, p: out };
 }
@@ -314,7 +314,7 @@ function scaleDense(a: Dense, factor: number, budget: Budget, what: string): Den
   budget.span(length, what);
   budget.spend(length, what);
   const out = new Float64Array(length);
-  for (let i = 0; i < a.p.length; i++) out[i * step] = a.p[i]!;
+  for (let i = 0; i < a.p.length; i++) out[i * step] = a.p[i] ?? 0;
   const scaled = { min: a.min * step, p: out };
   return factor < 0 ? negateDense(scaled) : scaled;
 }
@@ -331,10 +331,13 @@ function productDense(a: Dense, b: Dense, budget: Budget, what: string): Dense {
   const out = new Float64Array(length);
   const bp = withoutTiny(b.p);
   for (let i = 0; i < a.p.length; i++) {
-    const w = a.p[i]!;
+    const w = a.p[i] ?? 0;
     if (w < TINY) continue;
     const x = a.min + i;
-    for (let j = 0; j < bp.length; j++) out[x * (b.min + j) - min]! += w * bp[j]!;
+    for (let j = 0; j < bp.length; j++) {
+      const at = x * (b.min + j) - min;
+      out[at] = (out[at] ?? 0) + w * (bp[j] ?? 0);
+    }
   }
   return { min, p: out };
 }
@@ -342,7 +345,11 @@ function productDense(a: Dense, b: Dense, budget: Budget, what: string): Dense {
 /** ln(n!) for n = 0..size-1, for binomial probabilities that neither overflow nor underflow. */
 function logFactorials(size: number): Float64Array {
   const table = new Float64Array(size + 1);
-  for (let n = 2; n <= size; n++) table[n] = table[n - 1]! + Math.log(n);
+  let ln = 0;
+  for (let n = 2; n <= size; n++) {
+    ln += Math.log(n);
+    table[n] = ln;
+  }
   return table;
 }
 
@@ -363,40 +370,45 @@ function keepDense(
   what: string,
 ): Dense {
   if (!highest) return negateDense(keepDense(negateDense(die), count, keep, true, budget, what));
-  const values: number[] = [];
-  const chances: number[] = [];
+  // The die's values with a chance above zero: how many, and the lowest and highest (as indices).
+  let positive = 0;
+  let lo = -1;
+  let hi = -1;
   for (let i = 0; i < die.p.length; i++) {
-    if (die.p[i]! > 0) {
-      values.push(die.min + i);
-      chances.push(die.p[i]!);
+    if ((die.p[i] ?? 0) > 0) {
+      positive++;
+      if (lo < 0) lo = i;
+      hi = i;
     }
   }
-  const vMin = values[0]!;
-  const width = values[values.length - 1]! - vMin; // kept sums of j dice lie in j·vMin .. j·vMin + j·width
+  if (lo < 0) throw new Error('Dice distribution: a die with no possible value; this is a bug.');
+  const vMin = die.min + lo;
+  const width = hi - lo; // kept sums of j dice lie in j·vMin .. j·vMin + j·width
   budget.span(keep * width + 1, what);
   let perValue = 0;
   for (let j = 0; j < keep; j++) perValue += (keep - j) * (j * width + 1);
-  budget.spend(values.length * perValue, what);
+  budget.spend(positive * perValue, what);
 
   // at[j][s]: probability that j dice are placed so far with kept sum j·vMin + s.
-  const at: Float64Array[] = [];
-  for (let j = 0; j < keep; j++) at.push(new Float64Array(j * width + 1));
-  at[0]![0] = 1;
+  const at: Float64Array[] = [Float64Array.of(1)];
+  for (let j = 1; j < keep; j++) at.push(new Float64Array(j * width + 1));
   const out = new Float64Array(keep * width + 1);
   const lnFact = logFactorials(count);
   const pmf = new Float64Array(keep);
 
   // P(X ≤ value) for each value, summed from the bottom so small tails keep their precision.
-  const atMost = new Float64Array(values.length);
+  const atMost = new Float64Array(die.p.length);
   let cumulative = 0;
-  for (let i = 0; i < values.length; i++) {
-    cumulative += chances[i]!;
+  for (let i = lo; i <= hi; i++) {
+    cumulative += die.p[i] ?? 0;
     atMost[i] = cumulative;
   }
 
-  for (let i = values.length - 1; i >= 0; i--) {
-    const v = values[i]! - vMin; // offset value: kept sums are stored relative to j·vMin
-    const r = i === 0 ? 1 : Math.min(1, chances[i]! / atMost[i]!);
+  for (let i = hi; i >= lo; i--) {
+    const chance = die.p[i] ?? 0;
+    if (!(chance > 0)) continue;
+    const v = i - lo; // offset value: kept sums are stored relative to j·vMin
+    const r = i === lo ? 1 : Math.min(1, chance / entry(atMost, i));
     const lnR = Math.log(r);
     const lnNotR = Math.log1p(-r);
     // From the most placed down, so mass moved up this round is not moved again.
@@ -405,23 +417,41 @@ function keepDense(
       const need = keep - j;
       // pmf[c] = P(exactly c of the n dice land on this value), for c < need; the rest is the tail.
       let below = 0;
+      const lnFactN = entry(lnFact, n);
       for (let c = 0; c < need; c++) {
-        const lnP = lnFact[n]! - lnFact[c]! - lnFact[n - c]! + (c === 0 ? 0 : c * lnR) + (n - c) * lnNotR;
-        pmf[c] = Math.exp(lnP);
-        below += pmf[c]!;
-        if (pmf[c]! < TINY) pmf[c] = 0;
+        const lnP =
+          lnFactN - entry(lnFact, c) - entry(lnFact, n - c) + (c === 0 ? 0 : c * lnR) + (n - c) * lnNotR;
+        const chance = Math.exp(lnP);
+        below += chance;
+        pmf[c] = chance < TINY ? 0 : chance;
       }
       const tail = Math.max(0, 1 - below);
-      const from = at[j]!;
-      const stay = pmf[0]!;
+      const from = row(at, j);
+      // c ≥ 2 more dice on this value: to the state with j + c placed. Each cell gets at most one
+      // addition per j, so the passes' order does not matter.
+      for (let c = 2; c < need; c++) {
+        const to = row(at, j + c);
+        const chance = pmf[c] ?? 0;
+        const shift = c * v;
+        for (let s = 0; s < from.length; s++) {
+          const w = from[s] ?? 0;
+          if (w >= TINY) to[s + shift] = (to[s + shift] ?? 0) + w * chance;
+        }
+      }
+      // One more die (when that does not complete the keep), `need` or more (the kept sum is final),
+      // or none (the state stays, with its chance scaled).
+      const next = need > 1 ? row(at, j + 1) : undefined;
+      const one = pmf[1] ?? 0;
+      const stay = pmf[0] ?? 0;
+      const done = need * v;
       for (let s = 0; s < from.length; s++) {
-        const w = from[s]!;
+        const w = from[s] ?? 0;
         if (w < TINY) {
           from[s] = 0;
           continue;
         }
-        for (let c = 1; c < need; c++) at[j + c]![s + c * v]! += w * pmf[c]!;
-        if (tail >= TINY) out[s + need * v]! += w * tail;
+        if (next !== undefined) next[s + v] = (next[s + v] ?? 0) + w * one;
+        if (tail >= TINY) out[s + done] = (out[s + done] ?? 0) + w * tail;
         from[s] = stay < TINY ? 0 : w * stay;
       }
     }
@@ -450,7 +480,7 @@ function codeDense(expr: DiceCode, removeHighest: boolean, budget: Budget): Dens
 /** A copy with the probabilities below TINY set to 0. */
 function withoutTiny(p: Float64Array): Float64Array {
   const out = p.slice();
-  for (let i = 0; i < out.length; i++) if (out[i]! < TINY) out[i] = 0;
+  for (let i = 0; i < out.length; i++) if ((out[i] ?? 0) < TINY) out[i] = 0;
   return out;
 }
 
@@ -460,15 +490,34 @@ function mixDense(...parts: Array<[Dense, number]>): Dense {
   const max = Math.max(...parts.map(([d]) => d.min + d.p.length - 1));
   const out = new Float64Array(max - min + 1);
   for (const [d, weight] of parts) {
-    for (let i = 0; i < d.p.length; i++) out[d.min - min + i]! += weight * d.p[i]!;
+    for (let i = 0; i < d.p.length; i++) {
+      const at = d.min - min + i;
+      out[at] = (out[at] ?? 0) + weight * (d.p[i] ?? 0);
+    }
   }
   return { min, p: out };
+}
+
+/**
+ * `a[i]` where the code has already bounded `i`: a miss is a bug in this file, not a zero. (Only for
+ * Float64Array, and `row` for the rows: one array kind per helper keeps the hot loops fast.)
+ */
+function entry(a: Float64Array, i: number): number {
+  const v = a[i];
+  if (v === undefined) throw new Error(`Dice distribution: no entry ${i} in ${a.length}; this is a bug.`);
+  return v;
+}
+
+function row(rows: Float64Array[], j: number): Float64Array {
+  const r = rows[j];
+  if (r === undefined) throw new Error(`Dice distribution: no row ${j} in ${rows.length}; this is a bug.`);
+  return r;
 }
 
 function fromDense(d: Dense): Distribution {
   const outcomes: Array<[number, number]> = [];
   for (let i = 0; i < d.p.length; i++) {
-    const p = d.p[i]!;
+    const p = d.p[i] ?? 0;
     // `+ 0` turns -0 (from negating 0) into 0.
     if (p > 0) outcomes.push([d.min + i + 0, p]);
   }
@@ -490,7 +539,7 @@ function toDense(d: Distribution, what: string): Dense {
   }
   new Budget(what).span(max - min + 1, 'its outcomes');
   const p = new Float64Array(max - min + 1);
-  for (const [v, chance] of d.outcomes) p[v - min]! += chance;
+  for (const [v, chance] of d.outcomes) p[v - min] = (p[v - min] ?? 0) + chance;
   return { min, p };
 }
 
@@ -552,9 +601,9 @@ export function stdev(d: Distribution): number {
 export function probAtLeast(d: Distribution, n: number): number {
   let sum = 0;
   for (let i = d.outcomes.length - 1; i >= 0; i--) {
-    const [v, p] = d.outcomes[i]!;
-    if (v < n) break;
-    sum += p;
+    const outcome = d.outcomes[i];
+    if (outcome === undefined || outcome[0] < n) break;
+    sum += outcome[1];
   }
   return sum;
 }
@@ -584,18 +633,24 @@ export function probCompare(
   // taken as 1 − (below + at), so small probabilities keep their precision.
   const bs = b.outcomes;
   const above = new Float64Array(bs.length + 1);
-  for (let i = bs.length - 1; i >= 0; i--) above[i] = above[i + 1]! + bs[i]![1];
+  for (let i = bs.length - 1; i >= 0; i--) above[i] = (above[i + 1] ?? 0) + (bs[i]?.[1] ?? 0);
   let greater = 0;
   let equal = 0;
   let less = 0;
+  // bs[j]: b's lowest outcome not below the current outcome of a, if any.
   let j = 0;
+  let next = bs[0];
   let bBelow = 0;
   for (const [v, p] of a.outcomes) {
-    while (j < bs.length && bs[j]![0] < v) bBelow += bs[j++]![1];
-    const at = j < bs.length && bs[j]![0] === v;
+    while (next !== undefined && next[0] < v) {
+      bBelow += next[1];
+      next = bs[++j];
+    }
     greater += p * bBelow;
-    if (at) equal += p * bs[j]![1];
-    less += p * above[at ? j + 1 : j]!;
+    if (next !== undefined && next[0] === v) {
+      equal += p * next[1];
+      less += p * (above[j + 1] ?? 0);
+    } else less += p * (above[j] ?? 0);
   }
   return { greater, equal, less };
 }

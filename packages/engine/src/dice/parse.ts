@@ -130,13 +130,14 @@ class Parser {
     const letter = this.peek();
     if (letter !== 'd' && letter !== 'D') {
       // A plain number: the caller checked that it starts with a digit.
-      if (count! > DICE_LIMITS.maxConstant) {
+      if (count === undefined) return this.unexpected(EXPECTED_OPERAND);
+      if (count > DICE_LIMITS.maxConstant) {
         this.fail(
           start,
           `The number ${this.src.slice(start, this.pos)} at position ${start} in '${this.src}' is too large: at most ${DICE_LIMITS.maxConstant}.`,
         );
       }
-      return { type: 'constant', value: count! };
+      return { type: 'constant', value: count };
     }
     const letterAt = this.pos++;
     let sides: number;
@@ -305,7 +306,7 @@ class Parser {
   }
 
   private skipSpace(): void {
-    while (this.pos < this.src.length && ' \t\r\n'.includes(this.src[this.pos]!)) this.pos++;
+    while (isSpace(this.peek())) this.pos++;
   }
 
   private peek(): string | undefined {
@@ -325,6 +326,10 @@ class Parser {
 
 function binary(op: DiceOperator, left: DiceExpr, right: DiceExpr): DiceExpr {
   return { type: 'binary', op, left, right };
+}
+
+function isSpace(c: string | undefined): boolean {
+  return c !== undefined && ' \t\r\n'.includes(c);
 }
 
 function isDigit(c: string | undefined): boolean {

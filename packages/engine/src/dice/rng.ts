@@ -48,6 +48,13 @@ export function scriptedDice(
   return { mode: 'scripted', faces: [...faces], used: 0, then };
 }
 
+function scriptExhausted(faces: number): DiceScriptError {
+  return new DiceScriptError(
+    `The scripted dice ran out after ${faces} faces; add more faces to the script or let it continue from a seed.`,
+    'dice/script-exhausted',
+  );
+}
+
 /**
  * A mutable cursor over an immutable DiceState. Create one per decision, roll with it, then read
  * `snapshot()` for the dice state the events record. The DiceState passed in is never modified.
@@ -78,8 +85,8 @@ export class StateRng implements Rng {
     if (this.free !== undefined) return uniformInt(this.free, min, max);
     const s = this.initial;
     if (s.mode === 'scripted' && this.used < s.faces.length) {
-      const face = s.faces[this.used]!;
-      if (!Number.isInteger(face) || face < min || face > max) {
+      const face = s.faces[this.used];
+      if (face === undefined || !Number.isInteger(face) || face < min || face > max) {
         throw new DiceScriptError(
           `Scripted die #${this.used + 1} is ${face}, but the die being rolled gives ${min}–${max}. Fix the script's face at position ${this.used + 1}.`,
           'dice/script-mismatch',
@@ -88,12 +95,7 @@ export class StateRng implements Rng {
       this.used++;
       return face;
     }
-    if (s.mode === 'scripted' && s.then === 'error') {
-      throw new DiceScriptError(
-        `The scripted dice ran out after ${s.faces.length} faces; add more faces to the script or let it continue from a seed.`,
-        'dice/script-exhausted',
-      );
-    }
+    if (s.mode === 'scripted' && s.then === 'error') throw scriptExhausted(s.faces.length);
     this.free = this.generator();
     return uniformInt(this.free, min, max);
   }
@@ -103,7 +105,8 @@ export class StateRng implements Rng {
     const s = this.initial;
     if (s.mode === 'seeded') this.gen = xoroshiro128plusFromState(s.state);
     else if (s.state) this.gen = xoroshiro128plusFromState(s.state);
-    else this.gen = xoroshiro128plus((s.then as { seed: number }).seed | 0);
+    else if (s.then === 'error') throw scriptExhausted(s.faces.length);
+    else this.gen = xoroshiro128plus(s.then.seed | 0);
     return this.gen;
   }
 

@@ -159,8 +159,10 @@ class Breakdown {
     if (expr.keep) {
       const sign = expr.keep.which === 'highest' ? -1 : 1;
       // Stable order: among equal dice, the earlier one is kept.
-      const order = dice.map((_, i) => i).sort((a, b) => sign * (dice[a]!.value - dice[b]!.value) || a - b);
-      for (const i of order.slice(expr.keep.count)) dice[i]!.dropped = true;
+      const order = dice
+        .map((die, i) => ({ die, i }))
+        .sort((a, b) => sign * (a.die.value - b.die.value) || a.i - b.i);
+      for (const { die } of order.slice(expr.keep.count)) die.dropped = true;
     }
     const value = countedSum(dice);
     this.terms.push({ type: 'dice', notation: formatDice(expr), dice, value });
@@ -220,7 +222,7 @@ export function rollTotal(expr: DiceExpr | string, rng: Rng, refs?: DiceRefs, op
 function fastTotal(expr: DiceExpr, rng: Rng, refs: DiceRefs, removeHighest: boolean): number {
   switch (expr.type) {
     case 'dice':
-      return expr.keep ? fastKeep(expr, rng) : fastPool(expr, rng);
+      return expr.keep ? fastKeep(expr, expr.keep, rng) : fastPool(expr, rng);
     case 'constant':
       return expr.value;
     case 'ref':
@@ -255,7 +257,7 @@ function fastPool(expr: DicePool, rng: Rng): number {
 /** Reused between calls: a keep needs every die's value, and a roll must not allocate. */
 let scratch = new Float64Array(64);
 
-function fastKeep(expr: DicePool, rng: Rng): number {
+function fastKeep(expr: DicePool, keep: NonNullable<DicePool['keep']>, rng: Rng): number {
   const { sides, count } = expr;
   const cap = expr.explode ? expr.explode.cap : 0;
   if (scratch.length < count) scratch = new Float64Array(count);
@@ -269,16 +271,17 @@ function fastKeep(expr: DicePool, rng: Rng): number {
     }
     // Insertion sort, ascending: pools are small, and this allocates nothing.
     let j = i;
-    while (j > 0 && values[j - 1]! > value) {
-      values[j] = values[j - 1]!;
-      j--;
+    for (; j > 0; j--) {
+      const before = values[j - 1];
+      if (before === undefined || before <= value) break;
+      values[j] = before;
     }
     values[j] = value;
   }
   let sum = 0;
-  const kept = expr.keep!.count;
-  if (expr.keep!.which === 'highest') for (let i = count - kept; i < count; i++) sum += values[i]!;
-  else for (let i = 0; i < kept; i++) sum += values[i]!;
+  const kept = keep.count;
+  if (keep.which === 'highest') for (let i = count - kept; i < count; i++) sum += values[i] ?? 0;
+  else for (let i = 0; i < kept; i++) sum += values[i] ?? 0;
   return sum;
 }
 
