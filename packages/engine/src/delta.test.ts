@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyDelta, DeltaMismatchError, diffView, type ViewDelta } from './delta.js';
+import { applyDelta, DeltaMismatchError, diffView, sameJson, type ViewDelta } from './delta.js';
 import { deepFreeze, type Json } from './json.js';
 import type { EncounterView } from './view.js';
 
@@ -109,6 +109,22 @@ describe('diffView / applyDelta', () => {
         check({ l: a as Json }, { l: [...(a as Json[]).slice(2), ...(b as Json[])] });
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('sameJson', () => {
+  it('is JSON equality: keys in order, a key without a value absent', () => {
+    expect(sameJson({ a: 1, b: [1, { c: null }] }, { a: 1, b: [1, { c: null }] })).toBe(true);
+    expect(sameJson({ a: 1, b: 2 }, { b: 2, a: 1 })).toBe(false);
+    expect(sameJson({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(sameJson([1, 2], [1, 2, 3])).toBe(false);
+    expect(sameJson({ a: [] }, { a: {} })).toBe(false);
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        expect(sameJson(a, b)).toBe(JSON.stringify(a) === JSON.stringify(b));
+        expect(sameJson(a, JSON.parse(JSON.stringify(a)))).toBe(true);
+      }),
     );
   });
 });

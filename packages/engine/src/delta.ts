@@ -55,6 +55,28 @@ export function applyDelta(view: EncounterView, delta: ViewDelta): EncounterView
   return applyOp(view, delta) as EncounterView;
 }
 
+/**
+ * Whether two values are the same JSON, keys in the same order (a key held without a value counts as
+ * absent, as JSON has it).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (!isObject(a) || !isObject(b)) return false;
+  const aKeys = keysOf(a);
+  const bKeys = keysOf(b);
+  if (aKeys.length !== bKeys.length) return false;
+  for (let i = 0; i < aKeys.length; i++) {
+    const k = aKeys[i]!;
+    if (bKeys[i] !== k || !sameJson(a[k], b[k])) return false;
+  }
+  return true;
+}
+
 function diffValue(a: unknown, b: unknown): DeltaOp | undefined {
   if (a === b) return undefined;
   if (isObject(a) && isObject(b)) return diffObject(a, b);

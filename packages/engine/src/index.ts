@@ -1,5 +1,6 @@
 export * from './agenda.js';
 export * from './authority.js';
+export * from './change.js';
 export * from './clock.js';
 export * from './commands.js';
 export { buildCombatant, resolveExpiry } from './core-decide.js';
