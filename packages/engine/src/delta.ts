@@ -35,7 +35,7 @@ function isObject(v: unknown): v is Obj {
 
 /** A key that JSON writes: own, with a value other than undefined. */
 function present(o: Obj, k: string): boolean {
-  return Object.hasOwn(o, k) && o[k] !== undefined;
+  return o[k] !== undefined && Object.hasOwn(o, k);
 }
 
 /** Sets an own key, `__proto__` included (never through its setter). */
@@ -86,8 +86,8 @@ function diffValue(a: unknown, b: unknown): DeltaOp | undefined {
 
 /** Keys JSON writes, in order. */
 function keysOf(o: Obj): string[] {
-  const keys: string[] = [];
-  for (const k of Object.keys(o)) if (o[k] !== undefined) keys.push(k);
+  const keys = Object.keys(o);
+  for (const k of keys) if (o[k] === undefined) return keys.filter((key) => o[key] !== undefined);
   return keys;
 }
 
@@ -103,26 +103,26 @@ function diffObject(a: Obj, b: Obj): DeltaOp | undefined {
     j++;
   }
   for (; j < bKeys.length; j++) if (present(a, bKeys[j]!)) return [b as Json];
-  const out: ObjectDelta = {};
-  let changed = false;
-  for (const k of aKeys) {
-    if (present(b, k)) continue;
-    put(out, k, []);
-    changed = true;
-  }
+  // Built as pairs: Object.fromEntries makes every key its own, `__proto__` too, and is faster than
+  // adding keys one by one to objects of ever different shapes.
+  const changes: Array<[string, DeltaOp]> = [];
+  for (const k of aKeys) if (!present(b, k)) changes.push([k, []]);
   for (const k of bKeys) {
     const op = present(a, k) ? diffValue(a[k], b[k]) : ([b[k]] as [Json]);
-    if (op === undefined) continue;
-    put(out, k, op);
-    changed = true;
+    if (op !== undefined) changes.push([k, op]);
   }
-  return changed ? out : undefined;
+  return changes.length > 0 ? (Object.fromEntries(changes) as ObjectDelta) : undefined;
 }
 
-/** The identity of an array element for matching: an object's `id` when it has one, else its JSON. */
-function identity(v: unknown): string {
-  if (isObject(v) && typeof v.id === 'string') return `#${v.id}`;
-  return JSON.stringify(v) ?? 'null';
+/**
+ * The identity of an array element for matching: a number, string, boolean or null itself, an object's
+ * `id` when it has one, else its JSON. (A match only pairs elements to compare: whatever they are, the
+ * pair's own diff is exact.)
+ */
+function identity(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (isObject(v) && typeof v.id === 'string') return `\u0000#${v.id}`;
+  return `\u0000${JSON.stringify(v)}`;
 }
 
 const KEEP = 0;
@@ -136,7 +136,7 @@ const MAX_EDITS = 64;
  * A shortest edit script from `a` to `b` (Myers' O(ND) diff): KEEP, DROP (an element of `a`) or INSERT
  * (one of `b`), in order; null when it takes more than MAX_EDITS drops and inserts.
  */
-function editScript(a: readonly string[], b: readonly string[]): number[] | null {
+function editScript(a: readonly unknown[], b: readonly unknown[]): number[] | null {
   const n = a.length;
   const m = b.length;
   const max = Math.min(n + m, MAX_EDITS);
@@ -189,6 +189,23 @@ function backtrack(trace: Int32Array[], depth: number, n: number, m: number, off
   return script.reverse();
 }
 
+/**
+ * A list that lost a few elements at its head and gained some at its tail, the rest the same objects
+ * (the undo history at its depth, a log kept to a length): found in one pass, without an edit script.
+ */
+function windowMoved(a: readonly unknown[], b: readonly unknown[]): DeltaOp | undefined {
+  for (let drop = 1; drop <= 4 && drop < a.length; drop++) {
+    if (a[drop] !== b[0]) continue;
+    const kept = a.length - drop;
+    if (b.length < kept) return undefined;
+    for (let i = 1; i < kept; i++) if (a[drop + i] !== b[i]) return undefined;
+    const pieces: DeltaPiece[] = [-drop];
+    if (b.length > kept) pieces.push(kept, b.slice(kept) as Json[]);
+    return [0, pieces];
+  }
+  return undefined;
+}
+
 function diffArray(a: readonly unknown[], b: readonly unknown[]): DeltaOp | undefined {
   // The common head and tail are matched by reference first (views share what did not change).
   let head = 0;
@@ -201,6 +218,8 @@ function diffArray(a: readonly unknown[], b: readonly unknown[]): DeltaOp | unde
   )
     tail++;
   if (head === a.length && head === b.length) return undefined;
+  const moved = head === 0 && tail === 0 ? windowMoved(a, b) : undefined;
+  if (moved) return moved;
   const aMid = a.slice(head, a.length - tail);
   const bMid = b.slice(head, b.length - tail);
   const script = editScript(aMid.map(identity), bMid.map(identity));
