@@ -76,6 +76,8 @@ interface Live {
 
 /** One `change` message, built and serialized once for every kind of viewer that gets the same bytes. */
 interface Built {
+  /** The view the change starts from (undefined: nobody of its kind held one). */
+  base: EncounterView | undefined;
   view: EncounterView;
   entries: LogEntry[];
   /** The delta the message carries, and its JSON (none: it carries the whole view). */
@@ -646,24 +648,39 @@ export class Hub {
     const base = held?.seq === from ? held.view : undefined;
     const next = view(live.log.state, viewer, live.ruleset, live.log.everHidden);
     const seen = viewLog(entries, viewer, live.log.state, live.ruleset, live.log.everHidden);
+    // A kind that held the same view and now sees the same view and events gets the same message,
+    // without a diff of its own (the players, when nothing hidden or secret sets them apart).
+    for (const built of distinct) {
+      if (base && built.base === base && sameJson(built.view, next) && sameJson(built.entries, seen)) {
+        live.views.set(key, { seq, view: built.view });
+        return built;
+      }
+    }
     const delta = base ? diffView(base, next) : undefined;
-    live.views.set(key, { seq, view: next });
     for (const built of distinct) {
       if (!sameJson(built.entries, seen)) continue;
+      const sameView = sameJson(built.view, next);
       // The same delta is the same bytes when this kind would send it too: surely when it is shorter
       // than any view, else when its view is the same. (The GM's "next" is the table's when nothing
       // hidden moved, though their views differ.)
-      if (built.delta && delta !== undefined && sameJson(built.delta.value, delta)) {
-        if (built.delta.json.length < SHORTEST_VIEW || sameJson(built.view, next)) return built;
+      const shared =
+        (built.delta && delta !== undefined && sameJson(built.delta.value, delta)
+          ? built.delta.json.length < SHORTEST_VIEW || sameView
+          : false) ||
+        (!built.delta && delta === undefined && sameView);
+      if (shared) {
+        // One object for views that are the same, so the next change finds them so at a glance.
+        live.views.set(key, { seq, view: sameView ? built.view : next });
+        return built;
       }
-      if (!built.delta && delta === undefined && sameJson(built.view, next)) return built;
     }
+    live.views.set(key, { seq, view: next });
     // The events in the compact form (one slot per entry, their shared group and time once).
     const compact = compactEntries(seen, from, seq);
     const head = `{"type":"change","seq":${seq},"from":${from},${
       compact ? JSON.stringify(compact).slice(1, -1) : `"entries":${JSON.stringify(seen)}`
     }`;
-    const built: Built = { view: next, entries: seen, text: '' };
+    const built: Built = { base, view: next, entries: seen, text: '' };
     if (delta !== undefined) {
       const json = JSON.stringify(delta);
       const state = json.length < SHORTEST_VIEW ? undefined : JSON.stringify(next);
