@@ -630,6 +630,8 @@ export class Hub {
       }
       sub.send(message.text);
     }
+    // The views of kinds nobody watches any more are not kept (a kind that comes back gets a hello).
+    for (const key of live.views.keys()) if (!byKey.has(key)) live.views.delete(key);
   }
 
   /** The change for one kind of viewer: one already built if it is the same, else a new one. */
