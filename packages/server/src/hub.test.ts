@@ -5,12 +5,13 @@ import {
   type HeldView,
   type LogEntry,
   receiveChange,
+  type ViewDelta,
 } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { InProcessFanout } from './fanout.js';
-import { type Created, Hub, HubError, type Subscriber } from './hub.js';
+import { type Created, changeBody, Hub, HubError, type Subscriber } from './hub.js';
 import { hashToken } from './links.js';
 import { MemoryStorage } from './storage/memory.js';
 
@@ -395,5 +396,20 @@ describe('hub: change messages carry deltas, each distinct one built once', () =
     expect(late.resyncs).toEqual([]);
     expect(late.texts.at(-1)).toContain('"delta":');
     expect(JSON.stringify(late.held!.state)).toBe(JSON.stringify((await hub.snapshotFor(id, table)).state));
+  });
+});
+
+describe('changeBody: the delta, or the whole view when that is shorter', () => {
+  const small = { name: 'x', combatants: {} } as unknown as EncounterView;
+  it('a short delta is sent as it is; a delta longer than the view, or none, sends the view', () => {
+    expect(changeBody({ round: [2] }, small)).toEqual({ delta: '{"round":[2]}' });
+    const long = { gmNotes: [Array.from({ length: 100 }, (_, i) => `note ${i}`)] } as ViewDelta;
+    expect(changeBody(long, small)).toEqual({ state: JSON.stringify(small) });
+    expect(changeBody(undefined, small)).toEqual({ state: JSON.stringify(small) });
+    const big = {
+      ...small,
+      gmNotes: Array.from({ length: 300 }, (_, i) => `note ${i}`),
+    } as unknown as EncounterView;
+    expect(changeBody(long, big)).toEqual({ delta: JSON.stringify(long) });
   });
 });

@@ -161,6 +161,21 @@ const MAX_REDECISIONS = 100;
 export type EncounterSummary = Omit<EncounterRecord, 'origin'> & { origin?: Json };
 
 /**
+ * What a change carries of the view: the delta's JSON, or the whole view's when that is shorter (or there
+ * is no delta). The view is written only when the delta is long enough to be compared with it.
+ */
+export function changeBody(
+  delta: ViewDelta | undefined,
+  next: EncounterView,
+): { delta: string } | { state: string } {
+  if (delta === undefined) return { state: JSON.stringify(next) };
+  const json = JSON.stringify(delta);
+  if (json.length < SHORTEST_VIEW) return { delta: json };
+  const state = JSON.stringify(next);
+  return json.length <= state.length ? { delta: json } : { state };
+}
+
+/**
  * The encounter's row for a link's holder: `origin` (the seed, or the scripted faces still to come)
  * predicts every roll, so like the dice state it is the GM's alone.
  */
@@ -683,14 +698,11 @@ export class Hub {
       compact ? JSON.stringify(compact).slice(1, -1) : `"entries":${JSON.stringify(seen)}`
     }`;
     const built: Built = { base, view: next, entries: seen, text: '' };
-    if (delta !== undefined) {
-      const json = JSON.stringify(delta);
-      const state = json.length < SHORTEST_VIEW ? undefined : JSON.stringify(next);
-      if (state === undefined || json.length <= state.length) {
-        built.delta = { value: delta, json };
-        built.text = `${head},"delta":${json}}`;
-      } else built.text = `${head},"state":${state}}`;
-    } else built.text = `${head},"state":${JSON.stringify(next)}}`;
+    const body = changeBody(delta, next);
+    if ('delta' in body && delta !== undefined) {
+      built.delta = { value: delta, json: body.delta };
+      built.text = `${head},"delta":${body.delta}}`;
+    } else built.text = `${head},"state":${body.state}}`;
     distinct.push(built);
     return built;
   }
