@@ -699,10 +699,12 @@ export class Hub {
     }`;
     const built: Built = { base, view: next, entries: seen, text: '' };
     const body = changeBody(delta, next);
-    if ('delta' in body && delta !== undefined) {
-      built.delta = { value: delta, json: body.delta };
+    if ('state' in body) built.text = `${head},"state":${body.state}}`;
+    else {
+      // A delta comes back only for a delta given.
+      if (delta !== undefined) built.delta = { value: delta, json: body.delta };
       built.text = `${head},"delta":${body.delta}}`;
-    } else built.text = `${head},"state":${body.state}}`;
+    }
     distinct.push(built);
     return built;
   }
