@@ -1,8 +1,10 @@
 export * from './agenda.js';
 export * from './authority.js';
+export * from './change.js';
 export * from './clock.js';
 export * from './commands.js';
 export { buildCombatant, resolveExpiry } from './core-decide.js';
+export * from './delta.js';
 export * from './describe.js';
 export * from './dice/index.js';
 export * from './engine.js';

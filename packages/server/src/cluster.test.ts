@@ -67,6 +67,16 @@ async function visibleSeqs(base: string, id: string, token: string, after: numbe
   return (r.body as { entries: Array<{ seq: number }> }).entries.map((e) => e.seq);
 }
 
+/**
+ * The viewer holds exactly the view the server gives its link, built from the first view and each change's
+ * delta, and no change ever failed to follow the view it held.
+ */
+async function expectHeld(v: Viewer, base: string, id: string, token: string): Promise<void> {
+  expect(v.resyncs).toEqual([]);
+  const r = await api(base, 'GET', `/api/encounters/${id}`, undefined, token);
+  expect(JSON.stringify(v.held?.state)).toBe(JSON.stringify((r.body as { state: unknown }).state));
+}
+
 /** The GM's view of the encounter folded from its whole stored log, as nothing cached could differ. */
 async function replayed(db: string, id: string) {
   const storage = await PostgresStorage.open(db);
@@ -116,6 +126,7 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     for (const [i, v] of viewers.entries()) {
       // Every entry once and in order, from the seq the viewer joined at: nothing missed or repeated.
       expect(v.seqs).toEqual(await visibleSeqs(nginx.url, id, tokens[i]!, first));
+      await expectHeld(v, nginx.url, id, tokens[i]!);
       expect(v.changes).toEqual([...v.changes].sort((a, b) => a - b));
       expect(v.connections).toBe(1);
     }
@@ -230,6 +241,7 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     for (const [i, v] of viewers.entries()) {
       await v.reach(last);
       expect(v.seqs).toEqual(await visibleSeqs(servers[1]!.url, id, tokens[i]!, first));
+      await expectHeld(v, servers[1]!.url, id, tokens[i]!);
     }
     expect(viewers[0]!.seqs).toEqual(consecutive(first, last));
     // The viewers that were on the dead instance came back through nginx, to the survivor.
@@ -274,6 +286,7 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     for (const [i, v] of viewers.entries()) {
       await v.reach(seq);
       expect(v.seqs).toEqual(await visibleSeqs(servers[1]!.url, id, tokens[i]!, first));
+      await expectHeld(v, servers[1]!.url, id, tokens[i]!);
     }
     expect(viewers[0]!.seqs).toEqual(consecutive(first, seq));
     expect(viewers.some((v) => v.connections > 1)).toBe(true);

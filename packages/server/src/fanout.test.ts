@@ -1,3 +1,4 @@
+import { type ChangeMessage, changeEntries } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -50,8 +51,8 @@ describe.skipIf(!available)('fan-out through PostgreSQL LISTEN/NOTIFY', () => {
     const sub: Subscriber = {
       viewer: { role: 'gm' },
       send: (t) => {
-        const m = JSON.parse(t) as { type: string; entries?: Array<{ seq: number }> };
-        if (m.type === 'change') seqs.push(...m.entries!.map((e) => e.seq));
+        const m = JSON.parse(t) as ChangeMessage | { type: 'hello' };
+        if (m.type === 'change') seqs.push(...changeEntries(m).map((e) => e.seq));
       },
       close: () => {},
     };
@@ -88,8 +89,8 @@ describe.skipIf(!available)('fan-out through PostgreSQL LISTEN/NOTIFY', () => {
       await b.subscribe(id, gm, {
         viewer: { role: 'gm' },
         send: (t) => {
-          const m = JSON.parse(t) as { type: string; entries?: Array<{ seq: number }> };
-          if (m.type === 'change') seqs.push(...m.entries!.map((e) => e.seq));
+          const m = JSON.parse(t) as ChangeMessage | { type: 'hello' };
+          if (m.type === 'change') seqs.push(...changeEntries(m).map((e) => e.seq));
         },
         close: () => {},
       });

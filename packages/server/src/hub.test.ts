@@ -1,9 +1,17 @@
-import type { LogEntry } from '@roundkeeper/engine';
+import {
+  type ChangeMessage,
+  changeEntries,
+  type EncounterView,
+  type HeldView,
+  type LogEntry,
+  receiveChange,
+  type ViewDelta,
+} from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { InProcessFanout } from './fanout.js';
-import { type Created, Hub, HubError, type Subscriber } from './hub.js';
+import { type Created, changeBody, Hub, HubError, type Subscriber } from './hub.js';
 import { hashToken } from './links.js';
 import { MemoryStorage } from './storage/memory.js';
 
@@ -68,7 +76,7 @@ describe('hub: several instances on one storage', () => {
     await wait(50);
     const seqs = sent
       .filter((m) => m.type === 'change')
-      .flatMap((m) => (m.entries as Array<{ seq: number }>).map((e) => e.seq));
+      .flatMap((m) => changeEntries(m as unknown as ChangeMessage).map((e) => e.seq));
     const stored = (await a.eventsSince(id, gm, c.record.seq)).entries.map((e) => e.seq);
     expect(seqs).toEqual(stored);
     expect((await b.snapshotFor(id, gm)).state).toEqual((await a.snapshotFor(id, gm)).state);
@@ -245,6 +253,247 @@ describe('hub: any interleaving of two instances', () => {
           );
         },
       ),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('hub: change messages carry deltas, each distinct one built once', () => {
+  /** A subscriber that keeps every message as sent, and the view it holds as a client does. */
+  const client = (viewer: Subscriber['viewer']) => {
+    const c = {
+      texts: [] as string[],
+      held: undefined as HeldView | undefined,
+      resyncs: [] as string[],
+      sub: {
+        viewer,
+        send: (t: string) => {
+          c.texts.push(t);
+          const m = JSON.parse(t) as ChangeMessage | { type: 'hello'; seq: number; state: EncounterView };
+          if (m.type === 'hello') c.held = { seq: m.seq, state: m.state };
+          else {
+            const r = receiveChange(c.held, m);
+            if ('resync' in r) c.resyncs.push(r.resync);
+            else c.held = r.held;
+          }
+        },
+        close: () => {},
+      } satisfies Subscriber,
+    };
+    return c;
+  };
+  const twelve = Array.from({ length: 12 }, (_, i) =>
+    i < 4
+      ? { id: `p${i}`, name: `Player ${i}`, side: 'pc' as const, stats: {}, hidden: i === 0 }
+      : { id: `n${i}`, name: `Goblin ${i}`, side: 'npc' as const, stats: {}, hp: 12 },
+  );
+
+  it('a "next" with 12 combatants: small deltas; every kind of viewer who gets the same bytes shares one message', async () => {
+    const hub = new Hub(new MemoryStorage(), rulesets);
+    const c = await hub.create({ name: 'Twelve', ruleset: 'classic', seed: 7, combatants: twelve });
+    const id = c.record.id;
+    const gm = await hub.link(c.tokens.gm, id);
+    const clients = new Map<string, ReturnType<typeof client>>();
+    for (const token of [c.tokens.gm, c.tokens.table, ...Object.values(c.tokens.players)]) {
+      const link = await hub.link(token, id);
+      const viewer =
+        link.role === 'player'
+          ? { role: 'player' as const, combatants: link.combatants }
+          : { role: link.role };
+      const who = link.role === 'player' ? link.combatants[0]! : link.role;
+      clients.set(who, client(viewer));
+      await hub.subscribe(id, link, clients.get(who)!.sub);
+    }
+    await hub.command(id, gm, { type: 'start' });
+    for (let i = 0; i < 36; i++) await hub.command(id, gm, { type: 'next' });
+    const changes = (who: string) => clients.get(who)!.texts.filter((t) => t.startsWith('{"type":"change"'));
+    expect(changes('table')).toHaveLength(37);
+    // p0 is hidden: its player sees it, the table and the other players do not.
+    for (const p of ['p1', 'p2', 'p3']) expect(changes(p)).toEqual(changes('table'));
+    expect(changes('p0').filter((t, i) => t !== changes('table')[i]).length).toBeGreaterThan(0);
+    // The GM sees p0 and the dice: its view is never the table's, but when nothing it alone sees moved,
+    // its change is the table's, byte for byte.
+    const gmShares = changes('gm').filter((t, i) => t === changes('table')[i]).length;
+    expect(gmShares).toBeGreaterThan(0);
+    expect(gmShares).toBeLessThan(37);
+    // Every client holds exactly its view, built from its first view and the deltas.
+    for (const [who, cl] of clients) {
+      expect(cl.resyncs).toEqual([]);
+      const link = await hub.link(
+        who === 'gm' ? c.tokens.gm : who === 'table' ? c.tokens.table : c.tokens.players[who]!,
+        id,
+      );
+      expect(JSON.stringify(cl.held!.state)).toBe(JSON.stringify((await hub.snapshotFor(id, link)).state));
+    }
+    // A "next" sends a delta of a few hundred bytes, not the whole view (4.8 kB here).
+    const nexts = changes('table').slice(1);
+    expect(nexts.every((t) => t.includes('"delta":'))).toBe(true);
+    const sizes = nexts.map((t) => t.length).sort((a, b) => a - b);
+    expect(sizes[sizes.length >> 1]).toBeLessThanOrEqual(600);
+    const whole = JSON.stringify(
+      (await hub.snapshotFor(id, await hub.link(c.tokens.table, id))).state,
+    ).length;
+    expect(whole).toBeGreaterThan(4500);
+  });
+
+  it('viewers who get the same bytes cost one serialization: six kinds cost about what the table alone does', async () => {
+    const open = twelve.map((c) => ({ ...c, hidden: false }));
+    const stringified = async (all: boolean) => {
+      const hub = new Hub(new MemoryStorage(), rulesets);
+      const c = await hub.create({ name: 'Once', ruleset: 'classic', seed: 9, combatants: open });
+      const id = c.record.id;
+      const gm = await hub.link(c.tokens.gm, id);
+      const tokens = all
+        ? [c.tokens.gm, c.tokens.table, ...Object.values(c.tokens.players)]
+        : [c.tokens.table];
+      const sent: string[] = [];
+      for (const token of tokens) {
+        const link = await hub.link(token, id);
+        const viewer =
+          link.role === 'player'
+            ? { role: 'player' as const, combatants: link.combatants }
+            : { role: link.role };
+        await hub.subscribe(id, link, { viewer, send: (t) => sent.push(t), close: () => {} });
+      }
+      await hub.command(id, gm, { type: 'start' });
+      await hub.command(id, gm, { type: 'next' });
+      // Characters written by JSON.stringify during one "next".
+      const stringify = JSON.stringify;
+      let chars = 0;
+      const spy = vi.spyOn(JSON, 'stringify').mockImplementation((...args: Parameters<typeof stringify>) => {
+        const out = stringify(...args);
+        chars += out?.length ?? 0;
+        return out;
+      });
+      try {
+        await hub.command(id, gm, { type: 'next' });
+        return { chars, sent: sent.length, size: sent.at(-1)!.length };
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    const alone = await stringified(false);
+    const six = await stringified(true);
+    expect(six.sent).toBe(alone.sent * 6);
+    // Five more kinds of viewer cost less than one more message (the small strings a diff compares).
+    expect(six.chars).toBeLessThan(alone.chars + alone.size);
+  });
+
+  it('a viewer of a kind nobody watched during changes gets the whole view first, then deltas', async () => {
+    const hub = new Hub(new MemoryStorage(), rulesets);
+    const c = await hub.create({ name: 'Late', ruleset: 'classic', seed: 8, combatants: twelve });
+    const id = c.record.id;
+    const gm = await hub.link(c.tokens.gm, id);
+    const table = await hub.link(c.tokens.table, id);
+    const first = client({ role: 'table' });
+    const stop = await hub.subscribe(id, table, first.sub);
+    await hub.command(id, gm, { type: 'start' });
+    stop();
+    for (let i = 0; i < 3; i++) await hub.command(id, gm, { type: 'next' });
+    const late = client({ role: 'table' });
+    await hub.subscribe(id, table, late.sub);
+    await hub.command(id, gm, { type: 'next' });
+    expect(late.resyncs).toEqual([]);
+    expect(late.texts.at(-1)).toContain('"delta":');
+    expect(JSON.stringify(late.held!.state)).toBe(JSON.stringify((await hub.snapshotFor(id, table)).state));
+  });
+});
+
+describe('changeBody: the delta, or the whole view when that is shorter', () => {
+  const small = { name: 'x', combatants: {} } as unknown as EncounterView;
+  it('a short delta is sent as it is; a delta longer than the view, or none, sends the view', () => {
+    expect(changeBody({ round: [2] }, small)).toEqual({ delta: '{"round":[2]}' });
+    const long = { gmNotes: [Array.from({ length: 100 }, (_, i) => `note ${i}`)] } as ViewDelta;
+    expect(changeBody(long, small)).toEqual({ state: JSON.stringify(small) });
+    expect(changeBody(undefined, small)).toEqual({ state: JSON.stringify(small) });
+    const big = {
+      ...small,
+      gmNotes: Array.from({ length: 300 }, (_, i) => `note ${i}`),
+    } as unknown as EncounterView;
+    expect(changeBody(long, big)).toEqual({ delta: JSON.stringify(long) });
+  });
+});
+
+describe('hub: deltas under any commands', () => {
+  it('every kind of viewer holds exactly its view after each command, built from hello and the changes', async () => {
+    const people = [
+      { id: 'ana', name: 'Ana', side: 'pc' as const, stats: { initiative: 3 }, hp: 20 },
+      { id: 'bren', name: 'Bren', side: 'pc' as const, stats: { initiative: 2 }, hp: 20, hidden: true },
+      { id: 'orc', name: 'Orc', stats: { initiative: 1 }, hp: 15, notes: 'Flees at 5 HP' },
+      { id: 'spy', name: 'Spy', stats: { initiative: 4 }, hp: 9, hidden: true },
+    ];
+    const commandArb = fc.oneof(
+      { weight: 4, arbitrary: fc.constant({ type: 'next' }) },
+      fc.constant({ type: 'start' }),
+      fc.constant({ type: 'undo' }),
+      fc.constant({ type: 'redo' }),
+      fc.record({
+        type: fc.constant('damage'),
+        combatant: fc.constantFrom('ana', 'orc', 'spy'),
+        amount: fc.nat(6),
+      }),
+      fc.record({
+        type: fc.constant('update-combatant'),
+        combatant: fc.constantFrom('bren', 'spy'),
+        hidden: fc.boolean(),
+      }),
+      fc.record({
+        type: fc.constant('update-combatant'),
+        combatant: fc.constantFrom('orc', 'ana'),
+        notes: fc.string(),
+      }),
+      fc.constant({ type: 'note', text: 'The spy watches' }),
+      fc.constant({ type: 'remove-combatant', combatant: 'orc' }),
+      fc.constant({ type: 'add-combatant', combatant: { name: 'Late', side: 'npc', hp: 5, hidden: true } }),
+      fc.constant({
+        type: 'add-effect',
+        target: 'ana',
+        source: 'spy',
+        name: 'Marked',
+        duration: { kind: 'until-turn-start', combatant: 'spy' },
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(commandArb, { maxLength: 20 }), async (commands) => {
+        const hub = new Hub(new MemoryStorage(), rulesets);
+        const c = await hub.create({ name: 'Any', ruleset: 'classic', seed: 4, combatants: people });
+        const id = c.record.id;
+        const gm = await hub.link(c.tokens.gm, id);
+        const clients: Array<{ token: string; held?: HeldView; resyncs: string[] }> = [];
+        for (const token of [c.tokens.gm, c.tokens.table, ...Object.values(c.tokens.players)]) {
+          const link = await hub.link(token, id);
+          const viewer =
+            link.role === 'player'
+              ? { role: 'player' as const, combatants: link.combatants }
+              : { role: link.role };
+          const client: (typeof clients)[number] = { token, resyncs: [] };
+          clients.push(client);
+          await hub.subscribe(id, link, {
+            viewer,
+            send: (t) => {
+              const m = JSON.parse(t) as ChangeMessage | { type: 'hello'; seq: number; state: EncounterView };
+              if (m.type === 'hello') client.held = { seq: m.seq, state: m.state };
+              else {
+                const r = receiveChange(client.held, m);
+                if ('resync' in r) client.resyncs.push(r.resync);
+                else client.held = r.held;
+              }
+            },
+            close: () => {},
+          });
+        }
+        for (const command of commands) {
+          await hub.command(id, gm, command).catch((e) => {
+            if (!(e instanceof HubError)) throw e;
+          });
+          for (const client of clients) {
+            expect(client.resyncs).toEqual([]);
+            const { seq, state } = await hub.snapshotFor(id, await hub.link(client.token, id));
+            expect(client.held!.seq).toBe(seq);
+            expect(JSON.stringify(client.held!.state)).toBe(JSON.stringify(state));
+          }
+        }
+      }),
       { numRuns: 40 },
     );
   });

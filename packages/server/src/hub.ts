@@ -3,6 +3,8 @@ import {
   type AnyRuleset,
   type CombatantInput,
   type Command,
+  compactEntries,
+  diffView,
   EncounterLog,
   type EncounterState,
   type EncounterView,
@@ -14,8 +16,10 @@ import {
   reject,
   SCENARIO_SCHEMA,
   type Scenario,
+  sameJson,
   scriptedDice,
   seededDice,
+  type ViewDelta,
   type Viewer,
   view,
   viewLog,
@@ -63,7 +67,55 @@ interface Live {
   pending: number;
   /** Redacted log chunks as JSON, by kind of viewer and chunk, while the log is at `seq` (see viewChunks). */
   chunks?: { seq: number; texts: Map<string, string> };
+  /**
+   * The view each kind of viewer watching holds (see `viewKey`), at `seq`: the base of the next change's
+   * delta. Kinds whose views are the same share one object, so their next messages are found equal fast.
+   */
+  views: Map<string, { seq: number; view: EncounterView }>;
 }
+
+/** One `change` message, built and serialized once for every kind of viewer that gets the same bytes. */
+interface Built {
+  /** The view the change starts from (undefined: nobody of its kind held one). */
+  base: EncounterView | undefined;
+  view: EncounterView;
+  entries: LogEntry[];
+  /** The delta the message carries, and its JSON (none: it carries the whole view). */
+  delta?: { value: ViewDelta; json: string };
+  text: string;
+}
+
+/** The kind of viewer: everyone of one kind sees the same view and events. */
+function viewKey(viewer: Viewer): string {
+  return viewer.role === 'player' ? `player:${viewer.combatants.join(',')}` : viewer.role;
+}
+
+/**
+ * No view is shorter than this as JSON (every field, each with its shortest value): a delta shorter than
+ * it is smaller than any state, and only a longer one is compared with the state it stands for.
+ */
+const SHORTEST_VIEW = JSON.stringify({
+  schema: 1,
+  id: '',
+  name: '',
+  ruleset: '',
+  rulesetVersion: 0,
+  options: {},
+  status: 'setup',
+  round: 0,
+  now: null,
+  current: null,
+  combatants: {},
+  roster: [],
+  agenda: [],
+  effects: [],
+  customActions: [],
+  dice: null,
+  gmNotes: [],
+  history: { undoable: [], redoable: [], lastGroup: 0 },
+  seq: 0,
+  rs: null,
+} satisfies EncounterView).length;
 
 export interface CreateInput {
   name: string;
@@ -107,6 +159,21 @@ const MAX_REDECISIONS = 100;
 
 /** An encounter's row as a link reads it. */
 export type EncounterSummary = Omit<EncounterRecord, 'origin'> & { origin?: Json };
+
+/**
+ * What a change carries of the view: the delta's JSON, or the whole view's when that is shorter (or there
+ * is no delta). The view is written only when the delta is long enough to be compared with it.
+ */
+export function changeBody(
+  delta: ViewDelta | undefined,
+  next: EncounterView,
+): { delta: string } | { state: string } {
+  if (delta === undefined) return { state: JSON.stringify(next) };
+  const json = JSON.stringify(delta);
+  if (json.length < SHORTEST_VIEW) return { delta: json };
+  const state = JSON.stringify(next);
+  return json.length <= state.length ? { delta: json } : { state };
+}
 
 /**
  * The encounter's row for a link's holder: `origin` (the seed, or the scripted faces still to come)
@@ -365,6 +432,7 @@ export class Hub {
       subscribers: new Set(),
       lastUsed: Date.now(),
       pending: 0,
+      views: new Map(),
     };
     this.live.set(id, live);
     this.sweep();
@@ -464,10 +532,11 @@ export class Hub {
         return decide(redecisions + 1);
       }
       const seq = result.at(-1)!.seq;
-      const crossed = Math.floor(seq / this.snapshotEvery) > Math.floor(live.record.seq / this.snapshotEvery);
+      const from = live.record.seq;
+      const crossed = Math.floor(seq / this.snapshotEvery) > Math.floor(from / this.snapshotEvery);
       live.record = { ...live.record, seq, updatedAt: time };
       if (crossed) await this.storage.saveSnapshot(id, seq, live.log.state);
-      this.broadcast(live, result);
+      this.broadcast(live, result, from);
       void this.fanout.publish({ encounter: id, kind: 'appended', seq }).catch(() => undefined);
       return { seq, entries: viewLog(result, viewer, live.log.state, live.ruleset, live.log.everHidden) };
     };
@@ -506,8 +575,9 @@ export class Hub {
       const change = entries.slice(from, to);
       live.log.adopt(change);
       const last = change.at(-1)!;
+      const before = live.record.seq;
       live.record = { ...live.record, seq: last.seq, updatedAt: last.time ?? live.record.updatedAt };
-      this.broadcast(live, change);
+      this.broadcast(live, change, before);
       from = to;
     }
   }
@@ -557,25 +627,86 @@ export class Hub {
     }
   }
 
-  /** Sends each subscriber its own view of the change; views are computed once per kind of viewer. */
-  private broadcast(live: Live, entries: LogEntry[]): void {
-    const cache = new Map<string, string>();
-    const seq = live.record.seq;
+  /**
+   * Sends each subscriber the change as it sees it: its events and the delta from the view it holds (at
+   * `from`), or the whole view when that is smaller. Each distinct message is built and serialized once
+   * and shared by every viewer who would get the same bytes: all of one kind, and the kinds whose view,
+   * events and previous view are the same (the table and every player when nothing is hidden or secret).
+   */
+  private broadcast(live: Live, entries: LogEntry[], from: number): void {
+    const byKey = new Map<string, Built>();
+    const distinct: Built[] = [];
     for (const sub of live.subscribers) {
-      const key =
-        sub.viewer.role === 'player' ? `player:${sub.viewer.combatants.join(',')}` : sub.viewer.role;
-      let message = cache.get(key);
+      const key = viewKey(sub.viewer);
+      let message = byKey.get(key);
       if (!message) {
-        message = JSON.stringify({
-          type: 'change',
-          seq,
-          entries: viewLog(entries, sub.viewer, live.log.state, live.ruleset, live.log.everHidden),
-          state: view(live.log.state, sub.viewer, live.ruleset, live.log.everHidden),
-        });
-        cache.set(key, message);
+        message = this.change(live, sub.viewer, key, entries, from, distinct);
+        byKey.set(key, message);
       }
-      sub.send(message);
+      sub.send(message.text);
     }
+    // The views of kinds nobody watches any more are not kept (a kind that comes back gets a hello).
+    for (const key of live.views.keys()) if (!byKey.has(key)) live.views.delete(key);
+  }
+
+  /** The change for one kind of viewer: one already built if it is the same, else a new one. */
+  private change(
+    live: Live,
+    viewer: Viewer,
+    key: string,
+    entries: LogEntry[],
+    from: number,
+    distinct: Built[],
+  ): Built {
+    const seq = live.record.seq;
+    const held = live.views.get(key);
+    // Every viewer of a kind holds its view at the seq before this change: hello and every change are
+    // sent in the encounter's queue. A kind whose view is older (nobody of it watched) gets it whole.
+    const base = held?.seq === from ? held.view : undefined;
+    const next = view(live.log.state, viewer, live.ruleset, live.log.everHidden);
+    const seen = viewLog(entries, viewer, live.log.state, live.ruleset, live.log.everHidden);
+    // A kind that held the same view and now sees the same view and events gets the same message,
+    // without a diff of its own (the players, when nothing hidden or secret sets them apart).
+    for (const built of distinct) {
+      if (base && built.base === base && sameJson(built.view, next) && sameJson(built.entries, seen)) {
+        live.views.set(key, { seq, view: built.view });
+        return built;
+      }
+    }
+    const delta = base ? diffView(base, next) : undefined;
+    for (const built of distinct) {
+      if (!sameJson(built.entries, seen)) continue;
+      const sameView = sameJson(built.view, next);
+      // The same delta is the same bytes when this kind would send it too: surely when it is shorter
+      // than any view, else when its view is the same. (The GM's "next" is the table's when nothing
+      // hidden moved, though their views differ.)
+      const shared =
+        (built.delta && delta !== undefined && sameJson(built.delta.value, delta)
+          ? built.delta.json.length < SHORTEST_VIEW || sameView
+          : false) ||
+        (!built.delta && delta === undefined && sameView);
+      if (shared) {
+        // One object for views that are the same, so the next change finds them so at a glance.
+        live.views.set(key, { seq, view: sameView ? built.view : next });
+        return built;
+      }
+    }
+    live.views.set(key, { seq, view: next });
+    // The events in the compact form (one slot per entry, their shared group and time once).
+    const compact = compactEntries(seen, from, seq);
+    const head = `{"type":"change","seq":${seq},"from":${from},${
+      compact ? JSON.stringify(compact).slice(1, -1) : `"entries":${JSON.stringify(seen)}`
+    }`;
+    const built: Built = { base, view: next, entries: seen, text: '' };
+    const body = changeBody(delta, next);
+    if ('state' in body) built.text = `${head},"state":${body.state}}`;
+    else {
+      // A delta comes back only for a delta given.
+      if (delta !== undefined) built.delta = { value: delta, json: body.delta };
+      built.text = `${head},"delta":${body.delta}}`;
+    }
+    distinct.push(built);
+    return built;
   }
 
   async snapshotFor(
@@ -629,7 +760,7 @@ export class Hub {
     each: (json: string) => void,
   ): Promise<void> {
     const slices = new Slices();
-    const who = viewer.role === 'player' ? `player:${viewer.combatants.join(',')}` : viewer.role;
+    const who = viewKey(viewer);
     for (let i = 0; i < entries.length; i += EVENTS_CHUNK) {
       await slices.pause();
       // Many viewers of one kind catching up at once (a table's screens reconnecting) share the work.
@@ -666,6 +797,14 @@ export class Hub {
       let gone = false;
       live.subscribers.add(sub);
       const viewer = viewerOf(link);
+      // The view this viewer holds from now on, the base of its next change (see broadcast).
+      const key = viewKey(viewer);
+      const held = live.views.get(key);
+      const state =
+        held?.seq === live.record.seq
+          ? held.view
+          : view(live.log.state, viewer, live.ruleset, live.log.everHidden);
+      live.views.set(key, { seq: live.record.seq, view: state });
       sub.send(
         JSON.stringify({
           type: 'hello',
@@ -673,7 +812,7 @@ export class Hub {
           combatants: link.combatants,
           encounter: recordFor(live.record, link.role),
           seq: live.record.seq,
-          state: view(live.log.state, viewer, live.ruleset, live.log.everHidden),
+          state,
         }),
       );
       if (after !== undefined && after < live.record.seq) {

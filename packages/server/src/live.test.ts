@@ -83,7 +83,7 @@ describe('live sockets: heartbeats, early messages, slow consumers', () => {
 
   it('drops a consumer that stops reading once its buffer passes 1 MiB, without stalling the others', async () => {
     const { url, app, hub } = await serve();
-    // GM notes make every change the GM receives large (the whole state is sent).
+    // GM notes make the first view large, and each change below rewrites one (the GM's delta carries them).
     const crowd = Array.from({ length: 150 }, (_, i) => ({
       id: `npc${i}`,
       name: `Npc ${i}`,
@@ -118,9 +118,10 @@ describe('live sockets: heartbeats, early messages, slow consumers', () => {
     const ws = (app as unknown as { websocketServer: { clients: Set<unknown> } }).websocketServer;
     expect(ws.clients.size).toBe(2);
     const gm = await hub.link(c.tokens.gm, c.record.id);
-    const rounds = 80;
+    const rounds = 600;
     for (let i = 0; i < rounds; i++) {
-      await hub.command(c.record.id, gm, { type: 'damage', combatant: 'orc', amount: 1 });
+      const notes = String(i % 7).repeat(10_000);
+      await hub.command(c.record.id, gm, { type: 'update-combatant', combatant: `npc${i % 150}`, notes });
       // Commands come one per request: the sockets get a turn of the event loop between them.
       await new Promise((r) => setImmediate(r));
     }

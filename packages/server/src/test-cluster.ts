@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type ChangeMessage, type EncounterView, type HeldView, receiveChange } from '@roundkeeper/engine';
 import WebSocket from 'ws';
 
 /** nginx from Debian's package, or undefined (then the tests that need it skip, or fail in CI). */
@@ -119,15 +120,18 @@ interface Entry {
 }
 
 /**
- * A viewer as the web app is one: it follows `change` messages and, when its socket closes, reconnects
- * (here through nginx) with `?after=` the last seq it saw. It records every entry it was sent, which
- * instance each connection landed on, and fails loudly on nothing.
+ * A viewer as the web app is one: it follows `change` messages, applying each one's delta to the view it
+ * holds, and when its socket closes, reconnects (here through nginx) with `?after=` the last seq it saw.
+ * It records every entry it was sent, which instance each connection landed on, every time a change did
+ * not follow the view it held (it would ask for the whole view again), and fails loudly on nothing.
  */
 export class Viewer {
   readonly seqs: number[] = [];
   readonly instances: string[] = [];
   readonly changes: number[] = [];
+  readonly resyncs: string[] = [];
   seq = 0;
+  held: HeldView | undefined;
   private ws: WebSocket | undefined;
   private stopped = false;
   private waiters: Array<() => void> = [];
@@ -157,20 +161,32 @@ export class Viewer {
         this.instances.push(String(res.headers['x-roundkeeper-instance'] ?? '?'));
       });
       ws.on('message', (data) => {
-        const m = JSON.parse(data.toString()) as {
-          type: string;
-          seq?: number;
-          entries?: Entry[];
-        };
+        const m = JSON.parse(data.toString()) as
+          | ChangeMessage
+          | { type: 'hello'; seq: number; state: EncounterView }
+          | { type: 'events'; entries: Entry[] };
         if (m.type === 'hello') {
-          if (!greeted && this.connections === 1) this.seq = m.seq!;
+          if (!greeted && this.connections === 1) this.seq = m.seq;
+          this.held = { seq: m.seq, state: m.state };
           greeted = true;
           resolve();
-        } else if (m.type === 'events' || m.type === 'change') {
-          for (const e of m.entries ?? []) this.seqs.push(e.seq);
-          if (m.type === 'change') this.changes.push(m.seq!);
-          const last = m.type === 'change' ? m.seq! : (m.entries?.at(-1)?.seq ?? this.seq);
-          this.seq = Math.max(this.seq, last);
+        } else if (m.type === 'events') {
+          for (const e of m.entries) this.seqs.push(e.seq);
+          this.seq = Math.max(this.seq, m.entries.at(-1)?.seq ?? this.seq);
+          for (const w of this.waiters.splice(0)) w();
+        } else if (m.type === 'change') {
+          const r = receiveChange(this.held, m);
+          if ('resync' in r) {
+            // As the web app does: reconnect from the view it holds, which sends the whole view again.
+            this.resyncs.push(r.resync);
+            this.seq = this.held?.seq ?? this.seq;
+            ws.close();
+            return;
+          }
+          this.held = r.held;
+          for (const e of r.entries) this.seqs.push(e.seq);
+          this.changes.push(m.seq);
+          this.seq = Math.max(this.seq, m.seq);
           for (const w of this.waiters.splice(0)) w();
         }
       });

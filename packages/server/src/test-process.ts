@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ChangeMessage, type EncounterView, type HeldView, receiveChange } from '@roundkeeper/engine';
 import WebSocket from 'ws';
 
 /** The built server binary: tests run the real thing (npm test builds before vitest runs). */
@@ -100,9 +101,15 @@ export async function api(
   return { status: res.status, body: parsed };
 }
 
-/** A WebSocket client that collects every message. */
+/**
+ * A WebSocket client that collects every message, and holds the view as the web app does: the `hello`'s,
+ * with each `change` applied (its delta, or its whole view).
+ */
 export class LiveClient {
   readonly messages: Array<Record<string, unknown>> = [];
+  held: HeldView | undefined;
+  /** Every change that did not follow the view held, and why. */
+  readonly resyncs: string[] = [];
   private waiters: Array<() => void> = [];
   readonly ws: WebSocket;
   closed: { code: number } | null = null;
@@ -110,7 +117,14 @@ export class LiveClient {
   constructor(url: string) {
     this.ws = new WebSocket(url.replace(/^http/, 'ws'));
     this.ws.on('message', (data) => {
-      this.messages.push(JSON.parse(data.toString()));
+      const m = JSON.parse(data.toString()) as Record<string, unknown>;
+      if (m.type === 'hello') this.held = { seq: m.seq as number, state: m.state as EncounterView };
+      if (m.type === 'change') {
+        const r = receiveChange(this.held, m as unknown as ChangeMessage);
+        if ('resync' in r) this.resyncs.push(r.resync);
+        else this.held = r.held;
+      }
+      this.messages.push(m);
       for (const w of this.waiters.splice(0)) w();
     });
     this.ws.on('close', (code) => {

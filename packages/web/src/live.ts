@@ -1,4 +1,11 @@
-import type { Command, EncounterView, LogEntry } from '@roundkeeper/engine';
+import {
+  type ChangeMessage,
+  type Command,
+  type EncounterView,
+  type HeldView,
+  type LogEntry,
+  receiveChange,
+} from '@roundkeeper/engine';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiFailure, api, type EncounterMeta, errorMessage, type Role } from './api.js';
 import { backoff, mergeEntries, share } from './merge.js';
@@ -37,11 +44,14 @@ export function useEncounter(id: string, token: string) {
     connected: false,
   });
   const seqRef = useRef(0);
+  /** The view as the socket gave it (its `hello`, then every change applied): the base of the next delta. */
+  const heldRef = useRef<HeldView | undefined>(undefined);
   const socketRef = useRef<WebSocket | null>(null);
 
   useEffect(() => {
     let closed = false;
     let attempt = 0;
+    heldRef.current = undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
 
     const connect = () => {
@@ -62,11 +72,13 @@ export function useEncounter(id: string, token: string) {
           case 'hello': {
             const seq = Number(msg.seq ?? 0);
             seqRef.current = Math.max(seqRef.current, seq);
+            const state = share(heldRef.current?.state, msg.state as EncounterView);
+            heldRef.current = { seq, state };
             setLive((l) => ({
               ...l,
               status: 'ready',
               role: (msg.role as Role) ?? l.role,
-              state: share(l.state, msg.state as EncounterView),
+              state,
               seq,
               connected: true,
             }));
@@ -76,13 +88,24 @@ export function useEncounter(id: string, token: string) {
             setLive((l) => ({ ...l, entries: mergeEntries(l.entries, (msg.entries as LogEntry[]) ?? []) }));
             break;
           case 'change': {
-            const seq = Number(msg.seq ?? 0);
-            seqRef.current = Math.max(seqRef.current, seq);
+            const held = heldRef.current;
+            const r = receiveChange(held, msg as unknown as ChangeMessage);
+            if ('resync' in r) {
+              // A change that does not follow the view held (one missed, or a delta that does not fit):
+              // reconnect from the view held, which sends the whole view and the events since.
+              if (held) seqRef.current = held.seq;
+              ws.close();
+              break;
+            }
+            // A delta's result already shares every unchanged part; a whole view is shared here.
+            const state = msg.state ? share(held?.state, r.held.state) : r.held.state;
+            heldRef.current = { seq: r.held.seq, state };
+            seqRef.current = Math.max(seqRef.current, r.held.seq);
             setLive((l) => ({
               ...l,
-              state: share(l.state, msg.state as EncounterView),
-              seq,
-              entries: mergeEntries(l.entries, (msg.entries as LogEntry[]) ?? []),
+              state,
+              seq: r.held.seq,
+              entries: mergeEntries(l.entries, r.entries),
               connected: true,
             }));
             break;
@@ -123,6 +146,7 @@ export function useEncounter(id: string, token: string) {
         const [enc, log] = await Promise.all([api.get(id, token), api.events(id, token, 0)]);
         if (closed) return;
         seqRef.current = Math.max(enc.seq, log.seq);
+        heldRef.current = { seq: enc.seq, state: enc.state };
         setLive((l) => ({
           ...l,
           status: 'ready',

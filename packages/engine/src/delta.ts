@@ -1,0 +1,343 @@
+import type { Json } from './json.js';
+import type { EncounterView } from './view.js';
+
+/**
+ * What changed from one JSON value to the next (docs/design.md, "Deltas"). An operation is one of:
+ *
+ * - `[value]`: the value is now `value` (a key added, or a value replaced whole);
+ * - `[]`: the key is gone (only as the operation of an object's key);
+ * - `{key: operation, …}`: an object whose listed keys changed; the others are as they were, in their
+ *   order, and added keys come after them;
+ * - `[0, pieces]`: an array rebuilt from the previous one, piece by piece from its start: a number `n > 0`
+ *   keeps the next `n` elements, `-n` drops them, an array `[v, …]` inserts those values, an object
+ *   `{…}` changes the next element by that object's operations; elements after the last piece are kept.
+ *
+ * Whatever is smaller is chosen: an array or object whose changes would take more bytes than it is
+ * written whole is replaced whole.
+ */
+export type DeltaOp = [] | [Json] | [0, DeltaPiece[]] | ObjectDelta;
+/** One piece of an array's rebuild (see `DeltaOp`). */
+export type DeltaPiece = number | Json[] | ObjectDelta;
+export interface ObjectDelta {
+  [key: string]: DeltaOp;
+}
+/** How a viewer's view changed: `{}` when nothing did. */
+export type ViewDelta = DeltaOp;
+
+/** A delta that does not fit the view it is applied to (the viewer holds another view than the sender's). */
+export class DeltaMismatchError extends Error {}
+
+type Obj = Record<string, unknown>;
+
+function isObject(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A key that JSON writes: own, with a value other than undefined. */
+function present(o: Obj, k: string): boolean {
+  return o[k] !== undefined && Object.hasOwn(o, k);
+}
+
+/** Sets an own key, `__proto__` included (never through its setter). */
+function put(o: Obj, k: string, v: unknown): void {
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** The delta that turns `before` into `after`, two views of one viewer; `{}` when they are the same. */
+export function diffView(before: EncounterView, after: EncounterView): ViewDelta {
+  return diffValue(before, after) ?? {};
+}
+
+/** The view after `delta`. Pure: `view` is not changed, and every part the delta leaves alone is shared. */
+export function applyDelta(view: EncounterView, delta: ViewDelta): EncounterView {
+  return applyOp(view, delta) as EncounterView;
+}
+
+/**
+ * Whether two values are the same JSON, keys in the same order (a key held without a value counts as
+ * absent, as JSON has it).
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (!isObject(a) || !isObject(b)) return false;
+  const aKeys = keysOf(a);
+  const bKeys = keysOf(b);
+  if (aKeys.length !== bKeys.length) return false;
+  for (let i = 0; i < aKeys.length; i++) {
+    const k = aKeys[i]!;
+    if (bKeys[i] !== k || !sameJson(a[k], b[k])) return false;
+  }
+  return true;
+}
+
+function diffValue(a: unknown, b: unknown): DeltaOp | undefined {
+  if (a === b) return undefined;
+  if (isObject(a) && isObject(b)) return diffObject(a, b);
+  if (Array.isArray(a) && Array.isArray(b)) return diffArray(a, b);
+  return [b as Json];
+}
+
+/** Keys JSON writes, in order. */
+function keysOf(o: Obj): string[] {
+  const keys = Object.keys(o);
+  for (const k of keys) if (o[k] === undefined) return keys.filter((key) => o[key] !== undefined);
+  return keys;
+}
+
+function diffObject(a: Obj, b: Obj): DeltaOp | undefined {
+  const aKeys = keysOf(a);
+  const bKeys = keysOf(b);
+  // Applying keeps the kept keys in their order and adds new ones after them: a `b` in another order
+  // (a key removed and added back earlier on) is sent whole, so the receiver's copy is the same JSON.
+  let j = 0;
+  for (const k of aKeys) {
+    if (!present(b, k)) continue;
+    if (bKeys[j] !== k) return [b as Json];
+    j++;
+  }
+  for (; j < bKeys.length; j++) if (present(a, bKeys[j]!)) return [b as Json];
+  // Built as pairs: Object.fromEntries makes every key its own, `__proto__` too, and is faster than
+  // adding keys one by one to objects of ever different shapes.
+  const changes: Array<[string, DeltaOp]> = [];
+  for (const k of aKeys) if (!present(b, k)) changes.push([k, []]);
+  for (const k of bKeys) {
+    const op = present(a, k) ? diffValue(a[k], b[k]) : ([b[k]] as [Json]);
+    if (op !== undefined) changes.push([k, op]);
+  }
+  return changes.length > 0 ? (Object.fromEntries(changes) as ObjectDelta) : undefined;
+}
+
+/**
+ * The identity of an array element for matching: a number, string, boolean or null itself, an object's
+ * `id` when it has one, else its JSON. (A match only pairs elements to compare: whatever they are, the
+ * pair's own diff is exact.)
+ */
+function identity(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (isObject(v) && typeof v.id === 'string') return `\u0000#${v.id}`;
+  return `\u0000${JSON.stringify(v)}`;
+}
+
+const KEEP = 0;
+const DROP = 1;
+const INSERT = 2;
+
+/** The most edits an array's rebuild looks for before it sends the array whole. */
+const MAX_EDITS = 64;
+
+/**
+ * A shortest edit script from `a` to `b` (Myers' O(ND) diff): KEEP, DROP (an element of `a`) or INSERT
+ * (one of `b`), in order; null when it takes more than MAX_EDITS drops and inserts.
+ */
+function editScript(a: readonly unknown[], b: readonly unknown[]): number[] | null {
+  const n = a.length;
+  const m = b.length;
+  const max = Math.min(n + m, MAX_EDITS);
+  const offset = max + 1;
+  const v = new Int32Array(2 * max + 3);
+  const trace: Int32Array[] = [];
+  for (let d = 0; d <= max; d++) {
+    trace.push(v.slice());
+    for (let k = -d; k <= d; k += 2) {
+      let x =
+        k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)
+          ? v[offset + k + 1]!
+          : v[offset + k - 1]! + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) return backtrack(trace, d, n, m, offset);
+    }
+  }
+  return null;
+}
+
+function backtrack(trace: Int32Array[], depth: number, n: number, m: number, offset: number): number[] {
+  const script: number[] = [];
+  let x = n;
+  let y = m;
+  for (let d = depth; d > 0; d--) {
+    const v = trace[d]!;
+    const k = x - y;
+    const prevK = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? k + 1 : k - 1;
+    const prevX = v[offset + prevK]!;
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      script.push(KEEP);
+      x--;
+      y--;
+    }
+    script.push(x === prevX ? INSERT : DROP);
+    x = prevX;
+    y = prevY;
+  }
+  while (x > 0 && y > 0) {
+    script.push(KEEP);
+    x--;
+    y--;
+  }
+  return script.reverse();
+}
+
+/**
+ * A list that lost a few elements at its head and gained some at its tail, the rest the same objects
+ * (the undo history at its depth, a log kept to a length): found in one pass, without an edit script.
+ */
+function windowMoved(a: readonly unknown[], b: readonly unknown[]): DeltaOp | undefined {
+  for (let drop = 1; drop <= 4 && drop < a.length; drop++) {
+    if (a[drop] !== b[0]) continue;
+    const kept = a.length - drop;
+    if (b.length < kept) return undefined;
+    for (let i = 1; i < kept; i++) if (a[drop + i] !== b[i]) return undefined;
+    const pieces: DeltaPiece[] = [-drop];
+    if (b.length > kept) pieces.push(kept, b.slice(kept) as Json[]);
+    return [0, pieces];
+  }
+  return undefined;
+}
+
+function diffArray(a: readonly unknown[], b: readonly unknown[]): DeltaOp | undefined {
+  // The common head and tail are matched by reference first (views share what did not change).
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail++;
+  if (head === a.length && head === b.length) return undefined;
+  const moved = head === 0 && tail === 0 ? windowMoved(a, b) : undefined;
+  if (moved) return moved;
+  const aMid = a.slice(head, a.length - tail);
+  const bMid = b.slice(head, b.length - tail);
+  const script = editScript(aMid.map(identity), bMid.map(identity));
+  if (!script) return [b as Json];
+  const pieces: DeltaPiece[] = [];
+  let keep = head;
+  let drop = 0;
+  let insert: Json[] = [];
+  const flush = () => {
+    if (keep > 0) pieces.push(keep);
+    if (drop > 0) pieces.push(-drop);
+    if (insert.length > 0) pieces.push(insert);
+    keep = 0;
+    drop = 0;
+    insert = [];
+  };
+  let i = 0;
+  let j = 0;
+  for (const step of script) {
+    if (step === DROP) {
+      if (keep > 0) flush();
+      drop++;
+      i++;
+    } else if (step === INSERT) {
+      if (keep > 0) flush();
+      insert.push(bMid[j] as Json);
+      j++;
+    } else {
+      const op = diffValue(aMid[i], bMid[j]);
+      if (op === undefined) {
+        if (drop > 0 || insert.length > 0) flush();
+        keep++;
+      } else if (isObject(op)) {
+        flush();
+        pieces.push(op);
+      } else {
+        // Same identity, but replaced whole (another kind of value, or its keys in another order).
+        if (keep > 0) flush();
+        drop++;
+        insert.push(bMid[j] as Json);
+      }
+      i++;
+      j++;
+    }
+  }
+  // What follows is kept: only drops and inserts still pending are written.
+  keep = 0;
+  flush();
+  if (pieces.length === 0) return undefined;
+  const edit: DeltaOp = [0, pieces];
+  const editLength = JSON.stringify(edit).length;
+  // An array of k elements is at least 2k+1 characters long: a shorter edit needs no comparison.
+  if (editLength <= 2 * b.length + 1) return edit;
+  return editLength < JSON.stringify(b).length + 2 ? edit : [b as Json];
+}
+
+function mismatch(what: string): never {
+  throw new DeltaMismatchError(`The change does not fit the view held: ${what}.`);
+}
+
+function applyOp(value: unknown, op: unknown): unknown {
+  if (Array.isArray(op)) {
+    if (op.length === 1) return op[0];
+    if (op.length === 2 && op[0] === 0 && Array.isArray(op[1])) {
+      if (!Array.isArray(value)) mismatch('an array change for something that is not a list');
+      return applyArray(value, op[1]);
+    }
+    return mismatch('an unknown operation');
+  }
+  if (isObject(op)) {
+    if (!isObject(value)) mismatch('an object change for something that is not an object');
+    return applyObject(value, op);
+  }
+  return mismatch('an unknown operation');
+}
+
+function applyObject(o: Obj, delta: Obj): Obj {
+  const out: Obj = { ...o };
+  for (const k of Object.keys(delta)) {
+    const op = delta[k];
+    if (Array.isArray(op) && op.length === 0) {
+      if (!present(out, k)) mismatch(`"${k}" removed but not there`);
+      delete out[k];
+    } else if (present(out, k)) {
+      put(out, k, applyOp(out[k], op));
+    } else if (Array.isArray(op) && op.length === 1) {
+      // Deleted first, so a key held with no value (undefined) comes after the others, as JSON has it.
+      delete out[k];
+      put(out, k, op[0]);
+    } else {
+      mismatch(`"${k}" changed but not there`);
+    }
+  }
+  return out;
+}
+
+function applyArray(a: readonly unknown[], pieces: readonly unknown[]): unknown[] {
+  const out: unknown[] = [];
+  let i = 0;
+  for (const piece of pieces) {
+    if (typeof piece === 'number') {
+      if (!Number.isInteger(piece) || piece === 0 || i + Math.abs(piece) > a.length) {
+        mismatch('a list shorter than the change');
+      }
+      if (piece > 0) for (let n = 0; n < piece; n++) out.push(a[i + n]);
+      i += Math.abs(piece);
+    } else if (Array.isArray(piece)) {
+      for (const v of piece) out.push(v);
+    } else if (isObject(piece)) {
+      if (i >= a.length) mismatch('a list shorter than the change');
+      const element = a[i];
+      if (!isObject(element)) mismatch('an object change for a list element that is not an object');
+      out.push(applyObject(element, piece));
+      i++;
+    } else {
+      mismatch('an unknown piece of a list change');
+    }
+  }
+  for (; i < a.length; i++) out.push(a[i]);
+  return out;
+}
