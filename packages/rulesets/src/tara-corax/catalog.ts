@@ -24,7 +24,8 @@ const PARAMS: Record<string, ActionParamRef[]> = {
   cast: [{ name: 'castingTime', required: true }, 'spell', 'target', 'combatCasting'],
   maneuver: ['target'],
   'attacking-item': ['target'],
-  move: ['units'],
+  // Whom the mover closes in on: "Someone enters melee with him" (the Mage's example).
+  move: ['units', 'target'],
 };
 
 const act = (
