@@ -44,6 +44,21 @@ describe('web model helpers', () => {
         for (const p of f.params) expect(`${rs.id}.${f.type}.${p.name}:${p.type}`).not.toMatch(/:json$/);
   });
 
+  it('offers start and next as forms where they take fields, after the other commands', () => {
+    // Initiative rolled at the table (stamina), who acts first (opend6): only a form can send them.
+    const stamina = otherForms(rulesets.stamina!).map((f) => f.type);
+    expect(stamina.slice(-2)).toEqual(['start', 'next']);
+    expect(
+      otherForms(rulesets.opend6!)
+        .find((f) => f.type === 'start')
+        ?.params.map((p) => p.name),
+    ).toContain('first');
+    // Without fields they stay the buttons only; a player's page never offers them.
+    expect(otherForms(rulesets.tempo!).map((f) => f.type)).not.toContain('start');
+    for (const rs of Object.values(rulesets))
+      expect(otherForms(rs, true).map((f) => f.type)).not.toContain('start');
+  });
+
   it('says a required field is missing; a click opens the form only then', () => {
     const ready = commandForms(rulesets.classic!).find((f) => f.type === 'ready')!;
     expect(missingParams(ready.params, {}).map((p) => p.name)).toEqual(['action', 'trigger']);
