@@ -76,7 +76,7 @@ function ParamField({
         </fieldset>
       );
     case 'duration':
-      return <DurationField label={p.label} k={k} raw={raw} set={set} view={view} />;
+      return <DurationField label={p.label} k={k} raw={raw} set={set} view={view} optional={!p.required} />;
     case 'combatants':
       return (
         <fieldset className="field group">
@@ -211,7 +211,8 @@ function NumberOption({
 
 /**
  * How long a condition lasts: until the start or end of a named combatant's Nth turn, N rounds, N of the
- * ruleset's clock units (when its clock measures them), or until removed.
+ * ruleset's clock units (when its clock measures them), or until removed; an optional one also "as the
+ * rules have it" (nothing sent: the ruleset's default).
  */
 export function DurationField({
   label,
@@ -219,18 +220,20 @@ export function DurationField({
   raw,
   set,
   view,
+  optional = false,
 }: {
   label: string;
   k: string;
   raw: RawForm;
   set: (key: string, value: string | boolean) => void;
   view: EncounterView;
+  optional?: boolean;
 }) {
   const kindId = useId();
   const countId = useId();
   const whoId = useId();
   const rs = rulesetOf(view);
-  const kind = String(raw[`${k}.kind`] ?? 'turn-start');
+  const kind = String(raw[`${k}.kind`] ?? (optional ? '' : 'turn-start'));
   const unit = rs?.clock.unit ?? 'unit';
   const byTurn = kind === 'turn-start' || kind === 'turn-end';
   return (
@@ -241,13 +244,14 @@ export function DurationField({
           Lasts
         </label>
         <select id={kindId} value={kind} onChange={(e) => set(`${k}.kind`, e.currentTarget.value)}>
+          {optional ? <option value="">as the rules have it</option> : null}
           <option value="turn-start">until the start of a turn</option>
           <option value="turn-end">until the end of a turn</option>
           <option value="rounds">for a number of rounds</option>
           {rs?.clock.after ? <option value="units">for a number of {unit}s</option> : null}
           <option value="indefinite">until removed</option>
         </select>
-        {kind === 'indefinite' ? null : (
+        {kind === 'indefinite' || kind === '' ? null : (
           <>
             <label htmlFor={countId}>{byTurn ? 'Turn' : kind === 'rounds' ? 'Rounds' : `${unit}s`}</label>
             <input

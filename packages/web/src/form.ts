@@ -25,14 +25,17 @@ function defaultText(p: Param): string | boolean | undefined {
   return String(p.default);
 }
 
-/** The starting values of a form: each field's default, a duration until the actor's next turn. */
+/**
+ * The starting values of a form: each field's default; a required duration until the actor's next turn, an
+ * optional one left to the rules (nothing sent, so the ruleset's own default applies).
+ */
 export function initialValues(params: readonly Param[], ctx: FormContext, prefix = ''): RawForm {
   const out: RawForm = {};
   for (const p of params) {
     const k = key(prefix, p.name);
     if (p.type === 'group' && p.fields) Object.assign(out, initialValues(p.fields, ctx, k));
     else if (p.type === 'duration') {
-      out[`${k}.kind`] = 'turn-start';
+      out[`${k}.kind`] = p.required ? 'turn-start' : '';
       out[`${k}.count`] = '1';
       if (ctx.actor) out[`${k}.combatant`] = ctx.actor;
     } else {
@@ -99,6 +102,8 @@ export function payloadOf(
         break;
       }
       case 'duration': {
+        // An optional duration left as the rules have it is not sent.
+        if (!p.required && text(raw, `${k}.kind`) === '') break;
         const d = durationOf(raw, k, ctx);
         if (typeof d === 'string') return `${p.label}: ${d}`;
         value = d;

@@ -81,6 +81,27 @@ describe('web model helpers', () => {
     expect(durationOf({ 'd.kind': 'turn-start', 'd.count': '1' }, 'd', ctx)).toMatch(/whose turn/);
   });
 
+  it('leaves an optional duration to the rules until the GM picks one', () => {
+    // Stamina's conditions last until removed unless a duration is given: the form sends none by itself.
+    const condition = commandForms(rulesets.stamina!).find((f) => f.type === 'condition')!;
+    const ctx = { round: 1, actor: 'ana' };
+    const raw = { ...initialValues(condition.params, ctx), target: 'bren', condition: 'cover', value: '4' };
+    expect(payloadOf(condition.params, raw, ctx)).toEqual({ target: 'bren', condition: 'cover', value: 4 });
+    expect(
+      payloadOf(condition.params, { ...raw, 'duration.kind': 'rounds', 'duration.count': '2' }, ctx),
+    ).toEqual({
+      target: 'bren',
+      condition: 'cover',
+      value: 4,
+      duration: { kind: 'until-round-end', round: 2 },
+    });
+    // A required one starts at the actor's next turn.
+    const required = [{ name: 'd', label: 'Lasts', type: 'duration' as const, required: true }];
+    expect(payloadOf(required, initialValues(required, ctx), ctx)).toEqual({
+      d: { kind: 'until-turn-start', combatant: 'ana', turns: 1 },
+    });
+  });
+
   it('reads an HP change typed on the HP value', () => {
     expect(hpEdit('-7')).toEqual({ kind: 'damage', amount: 7 });
     expect(hpEdit('+5')).toEqual({ kind: 'heal', amount: 5 });
