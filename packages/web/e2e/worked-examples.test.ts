@@ -35,10 +35,14 @@ const env = endToEnd();
 const CHOSEN: { ruleset: string; file: string }[] = [
   { ruleset: 'classic', file: 'classic/ambush.yaml' },
   { ruleset: 'tara-corax', file: 'tara-corax/mage-casting.yaml' },
+  // Delaying with the roll (a choice per combatant), the round mode changed mid-fight, refusals in words.
+  { ruleset: 'tara-corax', file: 'tara-corax/refusals-say-what-happened.yaml' },
   { ruleset: 'six-second', file: 'six-second/spell-with-11-second-delay.yaml' },
   { ruleset: 'opend6', file: 'opend6/surprised-thug.yaml' },
   { ruleset: 'tempo', file: 'tempo/magic-at-its-tempo.yaml' },
   { ruleset: 'stamina', file: 'stamina/reckless-attack.yaml' },
+  // Conditions whose duration is the rules' own (cover until removed), Aim, Dodge, wind.
+  { ruleset: 'stamina', file: 'stamina/orchard.yaml' },
 ];
 
 /**
@@ -47,7 +51,7 @@ const CHOSEN: { ruleset: string; file: string }[] = [
  */
 const WORKED =
   process.env.WORKED_EXAMPLES === 'all'
-    ? CHOSEN.flatMap(({ ruleset }) =>
+    ? [...new Set(CHOSEN.map((c) => c.ruleset))].flatMap((ruleset) =>
         readdirSync(join(repo, 'examples', ruleset))
           .filter((f) => f.endsWith('.yaml'))
           .map((f) => ({ ruleset, file: `${ruleset}/${f}` })),
@@ -189,8 +193,11 @@ async function fillOne(scope: Locator, p: Param, value: Json, state: EncounterSt
     }
     case 'per-combatant': {
       if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${what}: ${p.name}?`);
-      for (const [id, v] of Object.entries(value))
-        await fieldset().first().getByLabel(nameOf(state, id), { exact: true }).fill(String(v));
+      for (const [id, v] of Object.entries(value)) {
+        const field = fieldset().first().getByLabel(nameOf(state, id), { exact: true });
+        if (p.of?.type === 'choice') await field.selectOption(String(v));
+        else await field.fill(String(v));
+      }
       return;
     }
     case 'duration':
@@ -346,6 +353,19 @@ async function play(gm: GmPage, cmd: Command): Promise<{ ok: boolean; said: stri
     }
     case 'add-combatant':
       return addCombatant(gm, state, fields.combatant as Record<string, Json>);
+    case 'set-options': {
+      const options = page.locator('details.options');
+      await (await present(options.locator('summary'), 'options to change')).click();
+      const form = options.getByRole('form', { name: 'Options' });
+      await fill(
+        form,
+        paramsOfSchema(rs.optionsSchema),
+        fields.options as Record<string, Json>,
+        state,
+        'Options',
+      );
+      return gm.sends(() => form.getByRole('button', { name: 'Change options' }).click());
+    }
   }
   // The ruleset's own commands, from "Other commands".
   const form = commandForms(rs).find((f) => f.type === type);
@@ -398,8 +418,9 @@ async function palette(
   const rest = Object.fromEntries(Object.entries(fields).filter(([k]) => !Object.hasOwn(given, k)));
   const button = section.locator(`button.action[data-action="${la.action.id}"]`);
   if (!la.enabled) {
-    // Folded under "Not available now".
-    await section.getByTestId('unavailable-actions').locator('summary').click();
+    // Folded under "Not available now" (unless an earlier step unfolded it).
+    const fold = section.getByTestId('unavailable-actions');
+    if (!(await fold.evaluate((d) => (d as HTMLDetailsElement).open))) await fold.locator('summary').click();
   }
   const details = section.getByRole('button', { name: `${la.action.name} with details` });
   const missing = la.enabled && missingParams(params, given).length > 0;

@@ -1,4 +1,4 @@
-import type { EncounterView, Param } from '@roundkeeper/engine';
+import type { EncounterView, Param, ParamOption } from '@roundkeeper/engine';
 import { useId } from 'react';
 import type { RawForm } from './form.js';
 import { rulesetOf } from './model.js';
@@ -97,17 +97,29 @@ function ParamField({
       return (
         <fieldset className="field group">
           <legend>{p.label}</legend>
-          {(p.options ?? []).map((o) => (
-            <NumberOption
-              key={String(o.value)}
-              label={o.label}
-              k={`${k}.${String(o.value)}`}
-              raw={raw}
-              set={set}
-              min={p.of?.min}
-              max={p.of?.max}
-            />
-          ))}
+          {(p.options ?? []).map((o) =>
+            // A value picked from a list (a delay rounded up or down) is a list per combatant, not a number.
+            p.of?.type === 'choice' ? (
+              <ChoiceOption
+                key={String(o.value)}
+                label={o.label}
+                k={`${k}.${String(o.value)}`}
+                raw={raw}
+                set={set}
+                options={p.of.options ?? []}
+              />
+            ) : (
+              <NumberOption
+                key={String(o.value)}
+                label={o.label}
+                k={`${k}.${String(o.value)}`}
+                raw={raw}
+                set={set}
+                min={p.of?.min}
+                max={p.of?.max}
+              />
+            ),
+          )}
           {help}
         </fieldset>
       );
@@ -171,6 +183,37 @@ function CheckOption({
       <label htmlFor={id}>
         <bdi>{label}</bdi>
       </label>
+    </div>
+  );
+}
+
+function ChoiceOption({
+  label,
+  k,
+  raw,
+  set,
+  options,
+}: {
+  label: string;
+  k: string;
+  raw: RawForm;
+  set: (key: string, value: string | boolean) => void;
+  options: readonly ParamOption[];
+}) {
+  const id = useId();
+  return (
+    <div className="field inline">
+      <label htmlFor={id}>
+        <bdi>{label}</bdi>
+      </label>
+      <select id={id} value={String(raw[k] ?? '')} onChange={(e) => set(k, e.currentTarget.value)}>
+        <option value="">—</option>
+        {options.map((o) => (
+          <option key={String(o.value)} value={String(o.value)}>
+            {o.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

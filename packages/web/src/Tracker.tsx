@@ -22,6 +22,7 @@ import {
   rulesetOf,
   upNext,
 } from './model.js';
+import { OptionsForm } from './OptionsForm.js';
 import { DurationField, ParamFields } from './ParamForm.js';
 import { Player } from './Player.js';
 import {
@@ -421,6 +422,7 @@ export function GmTracker({
             />
           ) : null}
           <Share id={id} token={token} combatants={view.combatants} />
+          <OptionsForm view={view} send={send} notify={notify} />
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
           {view.status === 'setup' ? null : (

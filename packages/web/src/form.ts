@@ -129,7 +129,9 @@ export function payloadOf(
           const n =
             of.type === 'integer' || of.type === 'number' ? numberOf({ ...of, label: o.label }, t) : t;
           if (typeof n === 'string' && (of.type === 'integer' || of.type === 'number')) return n;
-          map[String(o.value)] = n;
+          // A choice keeps its option's own value (a number stays a number).
+          map[String(o.value)] =
+            of.type === 'choice' ? (of.options?.find((x) => String(x.value) === t)?.value ?? t) : n;
         }
         if (Object.keys(map).length) value = map;
         break;
