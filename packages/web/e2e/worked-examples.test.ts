@@ -287,7 +287,7 @@ async function play(gm: GmPage, cmd: Command): Promise<{ ok: boolean; said: stri
       const given = Object.fromEntries(
         Object.entries(rest).filter(([k]) => !panel.fixed || !Object.hasOwn(panel.fixed, k)),
       );
-      const params = resolveParams(state, fields.actor, all, []);
+      const params = resolveParams(state, fields.actor, all, catalogOf(state), rs.present);
       await fill(region, params, given, state, `${type} in "${panel.title}"`);
       return gm.sends(() => region.locator('button[type=submit]').click());
     }
@@ -379,7 +379,13 @@ async function play(gm: GmPage, cmd: Command): Promise<{ ok: boolean; said: stri
     `"${form.label}" form`,
   );
   await pick.selectOption({ label: form.label });
-  const params = resolveParams(state, typeof actor === 'string' ? actor : '', form.params, catalogOf(state));
+  const params = resolveParams(
+    state,
+    typeof actor === 'string' ? actor : '',
+    form.params,
+    catalogOf(state),
+    rs.present,
+  );
   await fill(other, params, rest, state, `${form.label}`);
   return gm.sends(() => other.locator('button[type=submit]').click());
 }
