@@ -245,11 +245,7 @@ async function play(gm: GmPage, cmd: Command): Promise<{ ok: boolean; said: stri
   const { page } = gm;
   const state = await gm.state();
   const rs = rulesets[gm.ruleset]!;
-  // In a file's `{ … }` line, an unquoted comma in a note makes a key with no value: no field of any
-  // command, and the rules never read it.
-  const { type, ...fields } = Object.fromEntries(
-    Object.entries(cmd).filter(([k, v]) => v !== null || k === 'type'),
-  ) as Command;
+  const { type, ...fields } = cmd;
   const body = page.locator('body');
   const only = (...keys: string[]) => Object.keys(fields).every((k) => keys.includes(k));
 
