@@ -108,7 +108,8 @@ class GmPage {
 
   /**
    * Does `ui` (which sends one command from the page) and waits for the server's answer and, when it was
-   * taken, for the page to show the new state. Resolves to the status line.
+   * taken, for the page to show the new state; when it was refused, for the page to say the server's
+   * reason. Resolves to the status line.
    */
   async sends(ui: () => Promise<void>): Promise<{ ok: boolean; said: string }> {
     const response = this.page.waitForResponse(
@@ -124,7 +125,8 @@ class GmPage {
       await expect.poll(() => this.seq, { timeout: 10_000 }).toBeGreaterThanOrEqual(seq);
       await expect.poll(this.status).toMatch(/^Done/);
     } else {
-      await expect.poll(this.status).toMatch(/^Refused/);
+      const { error } = (await r.json()) as { error: { message: string } };
+      await expect.poll(this.status).toBe(`Refused: ${error.message}`);
     }
     return { ok: r.ok(), said: await this.status() };
   }
@@ -178,7 +180,8 @@ async function fillOne(scope: Locator, p: Param, value: Json, state: EncounterSt
       await scope.getByLabel(labelled(p)).selectOption(String(value));
       return;
     case 'group': {
-      if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${what}: ${p.name}?`);
+      if (!value || typeof value !== 'object' || Array.isArray(value))
+        throw new Error(`${what}: "${p.name}" is not a list of values by name.`);
       await fill(fieldset().first(), p.fields ?? [], value, state, what);
       return;
     }
@@ -192,7 +195,8 @@ async function fillOne(scope: Locator, p: Param, value: Json, state: EncounterSt
       return;
     }
     case 'per-combatant': {
-      if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error(`${what}: ${p.name}?`);
+      if (!value || typeof value !== 'object' || Array.isArray(value))
+        throw new Error(`${what}: "${p.name}" is not a list of values by name.`);
       for (const [id, v] of Object.entries(value)) {
         const field = fieldset().first().getByLabel(nameOf(state, id), { exact: true });
         if (p.of?.type === 'choice') await field.selectOption(String(v));
