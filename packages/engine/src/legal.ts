@@ -1,6 +1,6 @@
 import { rulesetFor } from './engine.js';
 import { commandLabel, jsonSchemaOf, type Param, type ParamOption, paramsOfSchema } from './params.js';
-import { actionCommandOf } from './present.js';
+import { actionCommandOf, type Presentation } from './present.js';
 import type { AnyRuleset, RulesetRegistry } from './ruleset.js';
 import { type ActionDef, type EncounterState, isRejection, type LegalAction } from './types.js';
 
@@ -59,20 +59,26 @@ function sheetOptions(value: unknown): ParamOption[] {
 
 /**
  * Parameters with their choices for one actor: combatants by source (others, allies, enemies — active
- * ones, in roster order), or entries of the actor's sheet (`stat:weapons`). Pure: run it on a viewer's
- * view and the choices are what that viewer may see.
+ * ones, in roster order), entries of the actor's sheet (`stat:weapons`), or what the ruleset lists
+ * (`rules:plans`, from `present.choices`). Pure: run it on a viewer's view and the choices are what that
+ * viewer may see.
  */
 export function resolveParams(
   state: EncounterState,
   actor: string,
   params: readonly Param[],
   actions: readonly ActionDef[] = [],
+  present?: Presentation,
 ): Param[] {
   const self = Object.hasOwn(state.combatants, actor) ? state.combatants[actor] : undefined;
   return params.map((p) => {
     const resolved: Param = { ...p };
-    if (p.fields) resolved.fields = resolveParams(state, actor, p.fields, actions);
+    if (p.fields) resolved.fields = resolveParams(state, actor, p.fields, actions, present);
     if (!p.from) return resolved;
+    if (p.from.startsWith('rules:')) {
+      resolved.options = present?.choices?.(state, actor, p.from.slice(6)) ?? [];
+      return resolved;
+    }
     if (p.from === 'actions') {
       resolved.options = actions.map((a) => ({ value: a.id, label: a.name }));
       return resolved;
@@ -106,7 +112,9 @@ export function legalActions(state: EncounterState, actor: string, registry: Rul
   return ruleset.legalActions(state, actor).map((l) => {
     const command = actionCommandOf(ruleset.present, state, actor, l.action).type;
     const params = actionParams(ruleset, l.action, command);
-    return params.length ? { ...l, params: resolveParams(state, actor, params, catalog) } : l;
+    return params.length
+      ? { ...l, params: resolveParams(state, actor, params, catalog, ruleset.present) }
+      : l;
   });
 }
 

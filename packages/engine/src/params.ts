@@ -35,9 +35,17 @@ export type ParamType =
  * Where a parameter's choices come from. Combatant sources are resolved per actor: `others` leaves the
  * actor out, `allies` and `enemies` go by side. `stat:<field>` lists the actor's own sheet entries (their
  * weapons, their spells): strings, or objects with a `name` (and an `id`, used as the value if present).
- * `actions` lists the actor's catalog (an action to ready).
+ * `actions` lists the actor's catalog (an action to ready). `rules:<name>` lists what the ruleset's
+ * `present.choices` gives for the actor (a tempo character's planned actions), in words.
  */
-export type ParamSource = 'combatants' | 'others' | 'allies' | 'enemies' | 'actions' | `stat:${string}`;
+export type ParamSource =
+  | 'combatants'
+  | 'others'
+  | 'allies'
+  | 'enemies'
+  | 'actions'
+  | `stat:${string}`
+  | `rules:${string}`;
 
 export interface ParamOption {
   value: string | number | boolean;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Json } from './json.js';
+import type { ParamOption } from './params.js';
 import type { ActionDef, Combatant, EncounterState, RulesetTypes } from './types.js';
 
 /**
@@ -80,6 +81,11 @@ export interface Presentation<T extends RulesetTypes = RulesetTypes> {
   ): { type: string; [key: string]: Json };
   /** A short word after the palette's title for what a click does ("click to plan"), or null. */
   paletteHint?(state: EncounterState<T>): string | null;
+  /**
+   * The choices of a parameter whose source is `rules:<name>`, for the actor: what the ruleset keeps in its
+   * own state that a GM picks by name (tempo's planned actions: "Help at tempo 3"). Default: none.
+   */
+  choices?(state: EncounterState<T>, actor: string, name: string): ParamOption[];
   /** Panels for a combatant (opend6's declaration, tempo's secret plan). Default: none. */
   panels?(state: EncounterState<T>, combatant: Combatant<T>): Panel[];
   /**

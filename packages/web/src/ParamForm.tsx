@@ -1,4 +1,4 @@
-import type { EncounterView, Param } from '@roundkeeper/engine';
+import type { EncounterView, Param, ParamOption } from '@roundkeeper/engine';
 import { useEffect, useId, useRef, useState } from 'react';
 import { addRow, nameKey, type RawForm, removeRow, rowIds, rowParam, rowsKey } from './form.js';
 import { rulesetOf } from './model.js';
@@ -97,7 +97,7 @@ function ParamField({ p, prefix, ...shared }: FieldsProps & { p: Param; prefix: 
     case 'map':
       return <RowsField p={p} k={k} {...shared} />;
     case 'duration':
-      return <DurationField label={p.label} k={k} raw={raw} set={set} view={view} />;
+      return <DurationField label={p.label} k={k} raw={raw} set={set} view={view} optional={!p.required} />;
     case 'combatants':
       return (
         <fieldset className="field group">
@@ -118,17 +118,29 @@ function ParamField({ p, prefix, ...shared }: FieldsProps & { p: Param; prefix: 
       return (
         <fieldset className="field group">
           <legend>{p.label}</legend>
-          {(p.options ?? []).map((o) => (
-            <NumberOption
-              key={String(o.value)}
-              label={o.label}
-              k={`${k}.${String(o.value)}`}
-              raw={raw}
-              set={set}
-              min={p.of?.min}
-              max={p.of?.max}
-            />
-          ))}
+          {(p.options ?? []).map((o) =>
+            // A value picked from a list (a delay rounded up or down) is a list per combatant, not a number.
+            p.of?.type === 'choice' ? (
+              <ChoiceOption
+                key={String(o.value)}
+                label={o.label}
+                k={`${k}.${String(o.value)}`}
+                raw={raw}
+                set={set}
+                options={p.of.options ?? []}
+              />
+            ) : (
+              <NumberOption
+                key={String(o.value)}
+                label={o.label}
+                k={`${k}.${String(o.value)}`}
+                raw={raw}
+                set={set}
+                min={p.of?.min}
+                max={p.of?.max}
+              />
+            ),
+          )}
           {help}
         </fieldset>
       );
@@ -297,6 +309,37 @@ function CheckOption({
   );
 }
 
+function ChoiceOption({
+  label,
+  k,
+  raw,
+  set,
+  options,
+}: {
+  label: string;
+  k: string;
+  raw: RawForm;
+  set: (key: string, value: string | boolean) => void;
+  options: readonly ParamOption[];
+}) {
+  const id = useId();
+  return (
+    <div className="field inline">
+      <label htmlFor={id}>
+        <bdi>{label}</bdi>
+      </label>
+      <select id={id} value={String(raw[k] ?? '')} onChange={(e) => set(k, e.currentTarget.value)}>
+        <option value="">—</option>
+        {options.map((o) => (
+          <option key={String(o.value)} value={String(o.value)}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 function NumberOption({
   label,
   k,
@@ -333,7 +376,8 @@ function NumberOption({
 
 /**
  * How long a condition lasts: until the start or end of a named combatant's Nth turn, N rounds, N of the
- * ruleset's clock units (when its clock measures them), or until removed.
+ * ruleset's clock units (when its clock measures them), or until removed; an optional one also "as the
+ * rules have it" (nothing sent: the ruleset's default).
  */
 export function DurationField({
   label,
@@ -341,18 +385,20 @@ export function DurationField({
   raw,
   set,
   view,
+  optional = false,
 }: {
   label: string;
   k: string;
   raw: RawForm;
   set: (key: string, value: string | boolean) => void;
   view: EncounterView;
+  optional?: boolean;
 }) {
   const kindId = useId();
   const countId = useId();
   const whoId = useId();
   const rs = rulesetOf(view);
-  const kind = String(raw[`${k}.kind`] ?? 'turn-start');
+  const kind = String(raw[`${k}.kind`] ?? (optional ? '' : 'turn-start'));
   const unit = rs?.clock.unit ?? 'unit';
   const byTurn = kind === 'turn-start' || kind === 'turn-end';
   return (
@@ -363,13 +409,14 @@ export function DurationField({
           Lasts
         </label>
         <select id={kindId} value={kind} onChange={(e) => set(`${k}.kind`, e.currentTarget.value)}>
+          {optional ? <option value="">as the rules have it</option> : null}
           <option value="turn-start">until the start of a turn</option>
           <option value="turn-end">until the end of a turn</option>
           <option value="rounds">for a number of rounds</option>
           {rs?.clock.after ? <option value="units">for a number of {unit}s</option> : null}
           <option value="indefinite">until removed</option>
         </select>
-        {kind === 'indefinite' ? null : (
+        {kind === 'indefinite' || kind === '' ? null : (
           <>
             <label htmlFor={countId}>{byTurn ? 'Turn' : kind === 'rounds' ? 'Rounds' : `${unit}s`}</label>
             <input

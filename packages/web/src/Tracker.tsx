@@ -32,6 +32,7 @@ import {
   rulesetOf,
   upNext,
 } from './model.js';
+import { OptionsForm } from './OptionsForm.js';
 import { DurationField, ParamFields } from './ParamForm.js';
 import { Player } from './Player.js';
 import {
@@ -44,6 +45,8 @@ import {
   HelpOverlay,
   LogView,
   Palette,
+  PanelView,
+  panelsOf,
   reorderCommand,
   type Send,
   Status,
@@ -355,6 +358,14 @@ export function GmTracker({
           >
             Redo <kbd>r</kbd>
           </button>
+          <button
+            type="button"
+            onClick={() => void run('end', 'end the fight')}
+            disabled={view.status !== 'running'}
+            title="The fight is over (Undo takes it back)"
+          >
+            End the fight
+          </button>
           <button type="button" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts">
             ?
           </button>
@@ -405,6 +416,17 @@ export function GmTracker({
                 ) : null}
               </div>
               <Palette key={`palette-${actor}`} view={view} actor={actor} send={send} notify={notify} />
+              {/* The ruleset's panels for the selected combatant: a declaration, a plan, a planned action to take. */}
+              {panelsOf(view, actor).map((p) => (
+                <PanelView
+                  key={`panel-${actor}-${p.title}`}
+                  view={view}
+                  panel={p}
+                  actor={actor}
+                  send={send}
+                  notify={notify}
+                />
+              ))}
               <GmQuick key={`gm-${actor}`} view={view} c={c} actor={actor} send={send} notify={notify} />
               {forms.length ? (
                 <CommandForm
@@ -432,6 +454,7 @@ export function GmTracker({
             />
           ) : null}
           <Share id={id} token={token} combatants={view.combatants} />
+          <OptionsForm view={view} send={send} notify={notify} />
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
           {view.status === 'setup' ? null : (
@@ -481,6 +504,7 @@ const GmQuick = memo(function GmQuick({
 }) {
   const [amount, setAmount] = useState('');
   const [effect, setEffect] = useState('');
+  const [source, setSource] = useState('');
   const [duration, setDuration] = useState<RawForm>({
     'd.kind': 'turn-start',
     'd.count': '1',
@@ -489,6 +513,7 @@ const GmQuick = memo(function GmQuick({
   const [confirm, setConfirm] = useState(false);
   const amountId = useId();
   const effectId = useId();
+  const sourceId = useId();
   const n = Math.floor(Number(amount));
   const valid = amount.trim() !== '' && Number.isFinite(n) && n > 0;
   const go = async (cmd: Command, what: string) => {
@@ -553,13 +578,12 @@ const GmQuick = memo(function GmQuick({
           e.preventDefault();
           const d = durationOf(duration, 'd', { round: view.round, actor });
           if (typeof d === 'string') return notify({ ok: false, error: d }, 'condition');
-          if (
-            await go(
-              { type: 'add-effect', target: actor, name: effect.trim(), duration: d },
-              `${effect.trim()} on ${c.name}`,
-            )
-          )
+          const cmd: Command = { type: 'add-effect', target: actor, name: effect.trim(), duration: d };
+          if (source && view.combatants[source]) cmd.source = source;
+          if (await go(cmd, `${effect.trim()} on ${c.name}`)) {
             setEffect('');
+            setSource('');
+          }
         }}
       >
         <div className="row">
@@ -573,6 +597,19 @@ const GmQuick = memo(function GmQuick({
           <button type="submit" disabled={!effect.trim()}>
             Add condition
           </button>
+        </div>
+        <div className="row">
+          <label htmlFor={sourceId}>Caused by</label>
+          <select id={sourceId} value={source} onChange={(e) => setSource(e.currentTarget.value)}>
+            <option value="">—</option>
+            {view.roster
+              .filter((id) => view.combatants[id])
+              .map((id) => (
+                <option key={id} value={id}>
+                  {view.combatants[id]!.name}
+                </option>
+              ))}
+          </select>
         </div>
         <DurationField
           label="Lasts"

@@ -94,7 +94,10 @@ export function valuesOf(params: readonly Param[], value: Record<string, unknown
   return out;
 }
 
-/** The starting values of a form: each field's default, a duration until the actor's next turn. */
+/**
+ * The starting values of a form: each field's default; a required duration until the actor's next turn, an
+ * optional one left to the rules (nothing sent, so the ruleset's own default applies).
+ */
 export function initialValues(params: readonly Param[], ctx: FormContext, prefix = ''): RawForm {
   const out: RawForm = {};
   for (const p of params) {
@@ -102,7 +105,7 @@ export function initialValues(params: readonly Param[], ctx: FormContext, prefix
     if (p.type === 'group' && p.fields) Object.assign(out, initialValues(p.fields, ctx, k));
     else if (p.type === 'list' || p.type === 'map') fill(p, p.default, k, out);
     else if (p.type === 'duration') {
-      out[`${k}.kind`] = 'turn-start';
+      out[`${k}.kind`] = p.required ? 'turn-start' : '';
       out[`${k}.count`] = '1';
       if (ctx.actor) out[`${k}.combatant`] = ctx.actor;
     } else {
@@ -242,6 +245,8 @@ function readField(
       return out;
     }
     case 'duration': {
+      // An optional duration left as the rules have it is not sent.
+      if (!p.required && text(raw, `${k}.kind`) === '') return undefined;
       const d = durationOf(raw, k, ctx);
       if (typeof d === 'string') return fail(`${p.label}: ${d}`);
       return d;
@@ -267,7 +272,9 @@ function readField(
           fail(n, at);
           continue;
         }
-        map[String(o.value)] = n;
+        // A choice keeps its option's own value (a number stays a number).
+        map[String(o.value)] =
+          of.type === 'choice' ? (of.options?.find((x) => String(x.value) === t)?.value ?? t) : n;
       }
       return Object.keys(map).length ? map : undefined;
     }

@@ -44,6 +44,21 @@ describe('web model helpers', () => {
         for (const p of f.params) expect(`${rs.id}.${f.type}.${p.name}:${p.type}`).not.toMatch(/:json$/);
   });
 
+  it('offers start and next as forms where they take fields, after the other commands', () => {
+    // Initiative rolled at the table (stamina), who acts first (opend6): only a form can send them.
+    const stamina = otherForms(rulesets.stamina!).map((f) => f.type);
+    expect(stamina.slice(-2)).toEqual(['start', 'next']);
+    expect(
+      otherForms(rulesets.opend6!)
+        .find((f) => f.type === 'start')
+        ?.params.map((p) => p.name),
+    ).toContain('first');
+    // Without fields they stay the buttons only; a player's page never offers them.
+    expect(otherForms(rulesets.tempo!).map((f) => f.type)).not.toContain('start');
+    for (const rs of Object.values(rulesets))
+      expect(otherForms(rs, true).map((f) => f.type)).not.toContain('start');
+  });
+
   it('says a required field is missing; a click opens the form only then', () => {
     const ready = commandForms(rulesets.classic!).find((f) => f.type === 'ready')!;
     expect(missingParams(ready.params, {}).map((p) => p.name)).toEqual(['action', 'trigger']);
@@ -64,6 +79,27 @@ describe('web model helpers', () => {
     });
     expect(durationOf({ 'd.kind': 'indefinite' }, 'd', ctx)).toEqual({ kind: 'indefinite' });
     expect(durationOf({ 'd.kind': 'turn-start', 'd.count': '1' }, 'd', ctx)).toMatch(/whose turn/);
+  });
+
+  it('leaves an optional duration to the rules until the GM picks one', () => {
+    // Stamina's conditions last until removed unless a duration is given: the form sends none by itself.
+    const condition = commandForms(rulesets.stamina!).find((f) => f.type === 'condition')!;
+    const ctx = { round: 1, actor: 'ana' };
+    const raw = { ...initialValues(condition.params, ctx), target: 'bren', condition: 'cover', value: '4' };
+    expect(payloadOf(condition.params, raw, ctx)).toEqual({ target: 'bren', condition: 'cover', value: 4 });
+    expect(
+      payloadOf(condition.params, { ...raw, 'duration.kind': 'rounds', 'duration.count': '2' }, ctx),
+    ).toEqual({
+      target: 'bren',
+      condition: 'cover',
+      value: 4,
+      duration: { kind: 'until-round-end', round: 2 },
+    });
+    // A required one starts at the actor's next turn.
+    const required = [{ name: 'd', label: 'Lasts', type: 'duration' as const, required: true }];
+    expect(payloadOf(required, initialValues(required, ctx), ctx)).toEqual({
+      d: { kind: 'until-turn-start', combatant: 'ana', turns: 1 },
+    });
   });
 
   it('reads an HP change typed on the HP value', () => {

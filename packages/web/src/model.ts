@@ -252,13 +252,16 @@ export function expandCombatants(input: NewCombatant, count: number, roster: rea
 }
 
 /**
- * The ruleset's commands besides the palette's actions and the buttons (start, next), as forms: for the GM
- * all of them; for a player only those sent for their character, not the GM's.
+ * The ruleset's commands besides the palette's actions, as forms: for the GM all of them; for a player only
+ * those sent for their character, not the GM's. Start and next are the buttons (`i`, `n`); where they take
+ * fields (initiative rolled at the table, who acts first, Character Points spent), their forms come last.
  */
 export function otherForms(rs: AnyRuleset, player = false): CommandForm[] {
-  return commandForms(rs).filter(
-    (f) => f.type !== 'start' && f.type !== 'next' && (!player || (f.forActor && !f.gm)),
+  const button = (f: CommandForm) => f.type === 'start' || f.type === 'next';
+  const forms = commandForms(rs).filter(
+    (f) => (!button(f) || f.params.length > 0) && (!player || (f.forActor && !f.gm)),
   );
+  return [...forms.filter((f) => !button(f)), ...forms.filter(button)];
 }
 
 const NAME = '\u0000';

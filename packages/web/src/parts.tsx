@@ -959,7 +959,7 @@ export function CommandForm({
     const rs = rulesetOf(view);
     const catalog = rs ? [...rs.catalog(asState(view)), ...view.customActions] : [];
     const shown = spec.params.filter((p) => !fixed || !Object.hasOwn(fixed, p.name));
-    return resolveParams(asState(view), actor ?? '', shown, catalog);
+    return resolveParams(asState(view), actor ?? '', shown, catalog, rs?.present);
   }, [spec, view, actor, fixed]);
   if (!spec) return null;
   const ctx = { round: view.round, ...(actor ? { actor } : {}) };

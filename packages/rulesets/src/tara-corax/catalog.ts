@@ -23,7 +23,8 @@ function marksOfKind(kind: string): number | undefined {
 }
 
 /** What each action takes beyond its actor: whom an attack or a spell is against, and what its rule reads. */
-const MOVE_PARAMS: ActionParamRef[] = ['units'];
+// Whom the mover closes in on: "Someone enters melee with him" (the Mage's example).
+const MOVE_PARAMS: ActionParamRef[] = ['units', 'target'];
 const PARAMS: Record<string, ActionParamRef[]> = {
   'combat-casting-move': ['units', 'check'],
   'melee-attack': ['target', 'defending'],

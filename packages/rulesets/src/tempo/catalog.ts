@@ -5,12 +5,15 @@ import type { C, PlanSlot, State } from './types.js';
 
 /**
  * What planning an action takes (a palette click plans it): a spell's tempo and name for Magic, a Strike
- * consumable for Inventory. What the turn itself takes (a weapon, a target) is entered when it comes.
+ * consumable for Inventory; and for any action, how it is taken (an Exerted action, an Extra one) and the
+ * planned one it changes ("Players are free to change their upcoming action choices"). What the turn itself
+ * takes (a weapon, a target) is entered when it comes.
  */
 const PLANS: Record<string, ActionParamRef[]> = {
   magic: [{ name: 'tempo', required: true, label: "Spell's tempo" }, 'spell'],
   inventory: ['strike'],
 };
+const PLANNED_AS: ActionParamRef[] = ['slot', 'replace'];
 /** A reaction answers its trigger now (a palette click uses it), against someone, with a roll. */
 const REACTS: ActionParamRef[] = ['trigger', 'target', 'roll'];
 
@@ -28,7 +31,7 @@ const act = (
   tags: data.weaponSpeed ? ['attack'] : [],
   text,
   data: tempo === null ? { ...data, variableTempo: true } : { ...data, tempo },
-  ...(PLANS[id] ? { params: PLANS[id] } : {}),
+  params: [...(PLANS[id] ?? []), ...PLANNED_AS],
 });
 
 const reaction = (
@@ -96,6 +99,7 @@ function actionSetsOf(c: C): ActionDef[] {
     tags: ['action-set'],
     text: s.text,
     data: { tempo: s.tempo, actionSet: true },
+    params: PLANNED_AS,
   }));
 }
 

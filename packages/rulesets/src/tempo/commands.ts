@@ -5,8 +5,8 @@ import { EXERT_USES, type ExertUse } from './options.js';
 const id = z.string().min(1).max(64);
 const actor = actorField();
 const tempo = z.number().int().min(0).max(9);
-/** A planned action, by the id the plan panel gives it. */
-const planned = id.meta({ label: 'Planned action' });
+/** A planned action, picked by what it is ("Help at tempo 3": `present.choices`), sent by its id. */
+const planned = id.meta({ label: 'Planned action', from: 'rules:plans' });
 
 /** What each use of Exert reads as in a form. */
 const EXERT_WORDS: Record<ExertUse, string> = {
@@ -42,7 +42,7 @@ export const tempoCommands = {
             exert: 'Exerted action',
           },
         }),
-      replace: planned.optional().meta({ label: 'Instead of', hidden: true }),
+      replace: planned.optional().meta({ label: 'Instead of' }),
       tempo: tempo.optional().meta({ label: 'Tempo', description: "Magic: the spell's tempo (0–9)." }),
       spell: z.string().trim().min(1).max(80).optional().meta({ label: 'Spell' }),
       strike: z.boolean().optional().meta({

@@ -29,6 +29,18 @@ export const tempoPresent: Presentation<TempoTypes> = {
     planning(state)
       ? `Planning — each character chooses ${state.options.actionsPerRound} actions in secret`
       : null,
+  /** `rules:plans`: the actor's planned actions not yet taken, by what they are and their tempo. */
+  choices(state, actor, name) {
+    const c = state.combatants[actor];
+    if (name !== 'plans' || !c) return [];
+    const actions = actionsFor(state, c);
+    return c.cs.plan
+      .filter((p) => !p.taken)
+      .map((p) => ({
+        value: p.id,
+        label: `${actions.find((a) => a.id === p.action)?.name ?? p.action}${p.spell ? ` (${p.spell})` : ''} at tempo ${p.tempo}`,
+      }));
+  },
   actionCommand(_state, actor, action): { type: string; [key: string]: Json } {
     // Actions are planned (in the planning phase, or changed later); reactions answer a trigger now.
     if (action.kind === 'reaction') return { type: 'react', actor, reaction: action.id, trigger: 'GM call' };

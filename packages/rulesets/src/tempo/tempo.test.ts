@@ -1,4 +1,12 @@
-import { type EngineEvent, legalActions, renderTimelineAscii, view, viewLog } from '@roundkeeper/engine';
+import {
+  commandForms,
+  type EngineEvent,
+  legalActions,
+  renderTimelineAscii,
+  resolveParams,
+  view,
+  viewLog,
+} from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
 import { encounter, must, refused } from '../testing/harness.js';
 import { speedAllows } from './catalog.js';
@@ -276,12 +284,28 @@ describe('Tempo count: each action at its tempo; at each tempo all PCs, then all
     expect(magic.params?.map((p) => [p.label, p.type, p.required])).toEqual([
       ["Spell's tempo", 'integer', true],
       ['Spell', 'text', false],
+      ['Taken as', 'choice', false],
+      ['Instead of', 'choice', false],
     ]);
     expect(refused(enc, { type: 'plan', actor: 'ana', action: 'magic' }).message).toBe(
       "Magic happens at the spell's tempo; enter the Spell's tempo (0–9).",
     );
     const intercept = legalActions(enc.state, 'ana', registry).find((l) => l.action.id === 'intercept')!;
     expect(intercept.params?.map((p) => p.label)).toEqual(['Trigger', 'Target', 'Roll']);
+  });
+
+  it('a planned action is changed by picking it by name, never by its id', () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    const bolt = plan(enc, 'ana', 'magic', { tempo: 8, spell: 'Fire Bolt' });
+    const help = legalActions(enc.state, 'ana', registry).find((l) => l.action.id === 'help')!;
+    const instead = help.params?.find((p) => p.name === 'replace');
+    expect(instead?.options).toEqual([{ value: bolt, label: 'Magic (Fire Bolt) at tempo 8' }]);
+    // Withdraw and Exert name the plan the same way.
+    const unplan = commandForms(tempo).find((f) => f.type === 'unplan')!;
+    const [picked] = resolveParams(enc.state, 'ana', unplan.params, [], tempo.present);
+    expect(picked?.type).toBe('choice');
+    expect(picked?.options?.map((o) => o.label)).toEqual(['Magic (Fire Bolt) at tempo 8']);
   });
 
   it('Magic: a planned spell keeps its tempo; moving the same spell takes an Exert', () => {
