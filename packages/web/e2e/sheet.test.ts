@@ -133,8 +133,8 @@ describe('a sheet’s lists in the editor, and the order by drag and drop', () =
       await weapon.selectOption('Spear');
       await take.getByLabel('Target').selectOption('orc');
       await take.getByRole('button', { name: /^Take my action/ }).click();
-      // The rules know the new weapon (not "has no weapon"): what is in hand was settled when Ana joined.
-      await expect.poll(() => status(phone.page)).toContain('Ana is not holding Spear');
+      // The rules know the new weapon, and Ana holds it: her sheet was edited before the fight.
+      await expect.poll(() => status(phone.page)).toBe('Done: Take my action for Ana.');
       await shoot(phone.page, 'sheet-weapon-player-360.png');
     } finally {
       await phone.ctx.close();
