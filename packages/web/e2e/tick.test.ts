@@ -1,0 +1,134 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { endToEnd, shots } from './harness.js';
+
+/**
+ * The seventh ruleset, `tick`, played on the web page with nothing outside its folder changed: an
+ * encounter created on the home page, a PC and a creature from the library's examples, the fight
+ * started with the keyboard, a spell cast with its casting time entered in the palette's form, attacks
+ * clicked, Next (the acting combatant waits) and Act now from the command form; the exported scenario,
+ * replayed on the server, reaches the same state.
+ */
+const env = endToEnd();
+
+const text = async (page: Page, id: string) => (await page.getByTestId(id).textContent()) ?? '';
+
+async function gmState(id: string, token: string): Promise<Record<string, unknown>> {
+  const r = await fetch(`${env.server.url}/api/encounters/${encodeURIComponent(id)}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return ((await r.json()) as { state: Record<string, unknown> }).state;
+}
+
+function essence(state: Record<string, unknown>): unknown {
+  const { combatants, roster, round, current, effects, agenda, status, now } = state;
+  return { combatants, roster, round, current, effects, agenda, status, now };
+}
+
+/** The tick the clock reads ("Tick 7"). */
+async function tickOf(page: Page): Promise<number> {
+  const m = /^Tick (\d+)/.exec(await text(page, 'clock'));
+  if (!m) throw new Error(`The clock does not read a tick: ${await text(page, 'clock')}`);
+  return Number(m[1]);
+}
+
+/** The acting combatant's name, from the headline ("Ana's turn"). */
+async function actor(page: Page): Promise<string> {
+  return (await text(page, 'current-actor')).replace(/'s turn$/, '');
+}
+
+describe('tick on the web page', () => {
+  it('a fight on the tick timeline: casting time, attacks, waiting and stepping in, replayed from its export', async () => {
+    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const gm = await ctx.newPage();
+    try {
+      await gm.goto(`${env.server.url}/`);
+      const create = gm.getByRole('region', { name: 'New encounter' });
+      await create.getByLabel('Name').fill('Ticks');
+      await create.getByLabel('Ruleset').selectOption('tick');
+      await create.getByRole('button', { name: 'Create encounter' }).click();
+      await gm.waitForURL(/\/e\/[^/?]+\?token=/);
+      const url = new URL(gm.url());
+      const id = decodeURIComponent(url.pathname.split('/')[2]!);
+      const token = url.searchParams.get('token')!;
+
+      const add = gm.getByRole('region', { name: 'Add combatants' });
+      await add.getByLabel('Name', { exact: true }).fill('Ana');
+      await add.getByLabel('Side').selectOption('pc');
+      await add.getByLabel('HP').fill('20');
+      await add.getByRole('button', { name: 'Add', exact: true }).click();
+      await expect.poll(() => text(gm, 'status')).toBe('Done: added 1 × Ana.');
+      await add.locator('summary').filter({ hasText: 'Examples' }).click();
+      await add.getByLabel('How many').fill('1');
+      await add
+        .getByRole('button', { name: /from the examples$/ })
+        .first()
+        .click();
+      await expect.poll(() => gm.getByTestId('combatants').locator('li.card').count()).toBe(2);
+
+      await gm.locator('body').press('i');
+      await expect.poll(() => text(gm, 'clock')).toMatch(/^Tick \d+$/);
+      const start = await tickOf(gm);
+
+      // Rule 5: whoever acts first casts, with the casting time entered in the action's form.
+      const caster = await actor(gm);
+      const palette = gm.locator('section.palette');
+      await palette.getByRole('button', { name: 'Cast a spell with details' }).click();
+      const form = gm.getByRole('form', { name: `Cast a spell for ${caster}` });
+      await form.getByLabel('Casting time (ticks)').fill('8');
+      await form.getByRole('button', { name: 'Cast a spell', exact: true }).click();
+      await expect.poll(() => text(gm, 'status')).toMatch(/^Done/);
+      const card = gm.locator('li.card', { hasText: caster }).first();
+      await expect.poll(() => card.textContent()).toContain(`until tick ${start + 8}`);
+
+      // Rule 4: attacks clicked in the palette until the spell completes (the caster acts again).
+      for (let i = 0; i < 10 && (await actor(gm)) !== caster; i++) {
+        // Every action moves the counter on or hands the turn over.
+        const where = async () => `${await text(gm, 'clock')}|${await actor(gm)}`;
+        const before = await where();
+        await gm.locator('section.palette button.action[data-action="attack"]').click();
+        await expect.poll(where).not.toBe(before);
+        expect(await text(gm, 'status')).toMatch(/^Done/);
+      }
+      expect(await actor(gm)).toBe(caster);
+      expect(await tickOf(gm)).toBe(start + 8);
+      await expect
+        .poll(() => gm.getByTestId('log').textContent())
+        .toContain(`${caster} completes Cast a spell.`);
+
+      // Rule 5: Next makes the acting combatant wait; Act now, from the command form, steps back in.
+      const waiter = await actor(gm);
+      await gm.locator('body').press('n');
+      await expect.poll(() => actor(gm)).not.toBe(waiter);
+      await gm
+        .getByTestId('combatants')
+        .locator('li.card', { hasText: waiter })
+        .locator('button.card-name')
+        .click();
+      const other = gm.getByRole('form', { name: 'Other commands' });
+      await other.getByTestId('command-type').selectOption({ label: 'Act now' });
+      await other.getByRole('button', { name: `Act now for ${waiter}` }).click();
+      await expect.poll(() => actor(gm)).toBe(waiter);
+      await gm.screenshot({ path: join(shots, 'tick-gm-1280.png') });
+
+      // The exported scenario, replayed on the server, reaches the same state.
+      const exported = await fetch(
+        `${env.server.url}/api/encounters/${encodeURIComponent(id)}/export?format=json`,
+        { headers: { authorization: `Bearer ${token}` } },
+      );
+      const replay = await fetch(`${env.server.url}/api/encounters`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ scenario: (await exported.json()) as unknown }),
+      });
+      expect(replay.status).toBe(201);
+      const copy = (await replay.json()) as { encounter: { id: string }; tokens: { gm: string } };
+      expect(essence(await gmState(copy.encounter.id, copy.tokens.gm))).toEqual(
+        essence(await gmState(id, token)),
+      );
+    } finally {
+      await ctx.close();
+    }
+  });
+});
