@@ -4,6 +4,7 @@ import {
   EncounterLog,
   isRejection,
   legalActions,
+  renderTimelineAscii,
   scriptedDice,
   view,
 } from '@roundkeeper/engine';
@@ -310,6 +311,9 @@ describe('tick: what the apps show', () => {
     expect(gauges?.[0]).toEqual({ label: 'Next at tick', value: '3' });
     const seen = view(enc.state, { role: 'player', combatants: ['ana'] }, rulesets.tick!);
     expect(JSON.stringify(tick.timeline(seen as never))).not.toContain('Spy');
-    expect(tick.timeline(st(enc)).axis).toMatchObject({ unit: 'tick', from: 1 });
+    const t = tick.timeline(st(enc));
+    expect(t.axis).toMatchObject({ unit: 'tick', from: 1 });
+    // No rounds: the block is headed by its ticks, not "Round 0".
+    expect(renderTimelineAscii(t).split('\n')[0]).toBe(`Ticks 1–${t.axis.to}`);
   });
 });

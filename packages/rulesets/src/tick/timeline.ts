@@ -70,6 +70,7 @@ export function timeline(state: State): Timeline {
   return {
     axis: { unit: 'tick', from, to },
     rounds: [0],
+    roundLabels: { 0: `Ticks ${from}–${to}` },
     now: state.now ? { round: 0, at: now } : null,
     lanes,
   };
