@@ -111,6 +111,9 @@ describe('tick on the web page', () => {
       await other.getByRole('button', { name: `Act now for ${waiter}` }).click();
       await expect.poll(() => actor(gm)).toBe(waiter);
       await gm.screenshot({ path: join(shots, 'tick-gm-1280.png') });
+      const timeline = gm.getByRole('region', { name: 'Timeline' });
+      await timeline.scrollIntoViewIfNeeded();
+      await timeline.screenshot({ path: join(shots, 'tick-timeline.png') });
 
       // The exported scenario, replayed on the server, reaches the same state.
       const exported = await fetch(
@@ -127,6 +130,10 @@ describe('tick on the web page', () => {
       expect(essence(await gmState(copy.encounter.id, copy.tokens.gm))).toEqual(
         essence(await gmState(id, token)),
       );
+
+      // The home page lists the fight by its tick (it has no round to name).
+      await gm.goto(`${env.server.url}/`);
+      await expect.poll(() => gm.getByTestId('fight').first().textContent()).toMatch(/^Tick \d+$/);
     } finally {
       await ctx.close();
     }
