@@ -35,6 +35,19 @@ export const tickCommands = {
     label: 'Act now',
     description: 'A waiting combatant steps in at the current tick and acts before anyone else.',
   }),
+  'set-tick': z
+    .object({
+      actor,
+      tick: z.number().int().min(0).max(100_000).meta({
+        label: 'Tick',
+        description: 'The tick to put the marker on: the current tick or later.',
+      }),
+    })
+    .meta({
+      label: 'Move a marker',
+      description: "Put a combatant's marker on a tick of the GM's choosing (a value rolled at the table).",
+      gm: true,
+    }),
   interrupt: z.object({ actor }).meta({
     label: 'Interrupt',
     description: 'Break off a continuous action (casting, aiming); the ticks spent on it are lost.',

@@ -13,7 +13,7 @@ import {
 import { actionsOf, isContinuous, isVariable, ticksOf } from './catalog.js';
 import { type TickCommand, type TickCommandOf, tickCommands } from './commands.js';
 import type { AnyEvent, TickEvent } from './events.js';
-import { advance, markerEntry, place, rollFirstTick, tickNow } from './initiative.js';
+import { advance, markerEntry, place, placedAt, rollFirstTick, tickNow } from './initiative.js';
 import { legality, unknownAction } from './legal.js';
 import type { Ctx } from './types.js';
 
@@ -180,6 +180,56 @@ function interrupt(ctx: Ctx, command: TickCommandOf<'interrupt'>): Decision<Tick
   ];
 }
 
+/**
+ * Rule 2's "a value entered by the GM", any time: the marker goes on a tick from the counter on, as a new
+ * arrival there. On the combatant's own turn, the turn ends without an action; the lowest marker acts.
+ */
+function setTick(ctx: Ctx, command: TickCommandOf<'set-tick'>): Decision<TickEvent> {
+  const { state } = ctx;
+  const id = command.actor;
+  const c = combatantOf(state, id);
+  if (!c) return unknownCombatant(state, id);
+  const stopped = notRunning(state);
+  if (stopped) return stopped;
+  if (!c.active)
+    return reject('combatant/defeated', `${c.name} is out of the fight; revive ${c.name} first.`);
+  const now = tickNow(state);
+  if (command.tick < now) {
+    return reject(
+      'tick/past',
+      `Tick ${command.tick} has passed; the counter is at ${now}: enter ${now} or later.`,
+    );
+  }
+  if (c.cs.busy) {
+    return reject(
+      'tick/busy',
+      `${c.name} is busy with ${c.cs.busy.name} until tick ${c.cs.busy.to}; interrupt it first.`,
+    );
+  }
+  const old = state.agenda.filter((e) => e.kind === 'turn' && e.combatant === id);
+  const arrival = state.rs.arrivals;
+  // On the current tick, right after this moment (the clock never goes back, whatever the tie rule).
+  const placed =
+    command.tick === now && state.now
+      ? placedAt(ctx, id, now, arrival, { round: 0, at: [...state.now.at, 1] })
+      : place(ctx, id, command.tick, arrival);
+  const events: AnyEvent[] = [{ type: 'tick/set', combatant: id, tick: command.tick }];
+  events.push(...old.map((e) => unschedule(e.id, 'moved')));
+  const acting = state.current === id;
+  if (acting) events.push({ type: 'turn/ended', combatant: id });
+  events.push(...placed.events);
+  if (acting || !state.current) {
+    events.push(
+      ...advance(
+        state,
+        [placed.entry],
+        old.map((e) => e.id),
+      ),
+    );
+  }
+  return events;
+}
+
 /** The command dispatch: each command validated by its schema (commands.ts) before it comes here. */
 export function decide(ctx: Ctx, command: TickCommand): Decision<TickEvent> {
   const type: string = command.type;
@@ -196,6 +246,8 @@ export function decide(ctx: Ctx, command: TickCommand): Decision<TickEvent> {
       return stepIn(ctx, command);
     case 'interrupt':
       return interrupt(ctx, command);
+    case 'set-tick':
+      return setTick(ctx, command);
     default:
       return reject(
         'command/unknown',

@@ -22,6 +22,8 @@ export function describeEvent(event: AnyEvent, state: State): string | null {
       return `${name(event.combatant)} waits, off the timeline.`;
     case 'tick/stepped-in':
       return `${name(event.combatant)} steps in at tick ${event.tick}.`;
+    case 'tick/set':
+      return `The GM puts ${name(event.combatant)}'s marker on tick ${event.tick}.`;
     case 'tick/left':
       return `${name(event.combatant)} leaves the timeline.`;
     case 'effect/added': {

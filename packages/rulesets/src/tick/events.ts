@@ -37,6 +37,8 @@ export const tickEvents = {
   'tick/waiting': z.strictObject({ combatant: namedId() }),
   /** A waiting combatant stepped in at the current tick. */
   'tick/stepped-in': z.strictObject({ combatant: namedId(), tick }),
+  /** The GM put a combatant's marker on a tick (the placement follows). */
+  'tick/set': z.strictObject({ combatant: namedId(), tick }),
   /** A combatant left the timeline (defeated). */
   'tick/left': z.strictObject({ combatant: namedId() }),
 } as const;

@@ -26,6 +26,8 @@ export function evolve(state: State, event: TickEvent): State | undefined {
       };
       return patchCs(state, event.combatant, { last: spent, busy: event.continuous ? spent : null });
     }
+    case 'tick/set':
+      return state;
     case 'tick/completed':
     case 'tick/interrupted':
       return patchCs(state, event.combatant, { busy: null });

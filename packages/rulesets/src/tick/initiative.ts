@@ -43,7 +43,19 @@ export function place(
   arrival: number,
   label?: string,
 ): { entry: AgendaEntry; events: AnyEvent[] } {
-  const entry = markerEntry(ctx, id, markerAt(ctx.state, id, tick, arrival), label);
+  return placedAt(ctx, id, tick, arrival, markerAt(ctx.state, id, tick, arrival), label);
+}
+
+/** Puts a combatant's marker on a tick at a given instant of it. */
+export function placedAt(
+  ctx: Ctx,
+  id: string,
+  tick: number,
+  arrival: number,
+  at: Instant,
+  label?: string,
+): { entry: AgendaEntry; events: AnyEvent[] } {
+  const entry = markerEntry(ctx, id, at, label);
   return { entry, events: [schedule(entry), { type: 'tick/placed', combatant: id, tick, arrival }] };
 }
 

@@ -95,6 +95,26 @@ describe('tick rule 2: the first tick is the dice less the Initiative stat, at l
   });
 });
 
+describe("tick rule 2: the GM's value, any time", () => {
+  it('moves a marker to a tick from the counter on; on its own turn, the next marker acts', () => {
+    const enc = fight([]);
+    must(enc, { type: 'start', initiative: { ana: 1, bren: 3, orc: 4 } });
+    expect(lines(enc, { type: 'set-tick', actor: 'orc', tick: 2 })).toEqual([
+      "The GM puts Orc's marker on tick 2.",
+    ]);
+    expect(enc.state.agenda.map((e) => e.combatant)).toEqual(['orc', 'bren']);
+    must(enc, { type: 'set-tick', actor: 'ana', tick: 9 });
+    expect([enc.state.current, at(enc), markers(enc).ana]).toEqual(['orc', 2, 9]);
+    expect(refused(enc, { type: 'set-tick', actor: 'bren', tick: 1 }).message).toBe(
+      'Tick 1 has passed; the counter is at 2: enter 2 or later.',
+    );
+    // On the current tick, right after this moment: the clock does not go back.
+    must(enc, { type: 'set-tick', actor: 'bren', tick: 2 });
+    must(enc, { type: 'act', actor: 'orc', action: 'move' });
+    expect([enc.state.current, at(enc)]).toEqual(['bren', 2]);
+  });
+});
+
 describe('tick rule 3: the lowest marker acts; ties by arrival, Initiative, roster order', () => {
   it('a shared first tick goes to the higher Initiative stat, then the roster order', () => {
     const enc = fight([4, 5, 3]);
