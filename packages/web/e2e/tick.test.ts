@@ -110,6 +110,16 @@ describe('tick on the web page', () => {
       await other.getByTestId('command-type').selectOption({ label: 'Act now' });
       await other.getByRole('button', { name: `Act now for ${waiter}` }).click();
       await expect.poll(() => actor(gm)).toBe(waiter);
+
+      // Rule 6: a condition lasts a number of ticks; a clock without rounds offers no rounds.
+      const condition = gm.locator('section.gm-tools').getByRole('form', { name: /^Add a condition to / });
+      const lasts = condition.getByLabel('Lasts');
+      expect(await lasts.locator('option').allTextContents()).not.toContain('for a number of rounds');
+      await condition.getByLabel('Condition').fill('Dazed');
+      await lasts.selectOption('units');
+      await condition.getByLabel('ticks').fill('3');
+      await condition.getByRole('button', { name: 'Add condition' }).click();
+      await expect.poll(() => text(gm, 'status')).toMatch(/^Done: Dazed on /);
       await gm.screenshot({ path: join(shots, 'tick-gm-1280.png') });
       const timeline = gm.getByRole('region', { name: 'Timeline' });
       await timeline.scrollIntoViewIfNeeded();

@@ -2,7 +2,7 @@ import { humanize, paramsOfSchema } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { api, type EncounterMeta, errorMessage, type Role, type RulesetInfo } from './api.js';
-import { headline } from './model.js';
+import { headline, rulesetOf } from './model.js';
 import { forgetLink, rememberLink, storedLinks } from './storage.js';
 
 /** Rulesets as the server describes them, or from the bundled registry when it cannot be reached. */
@@ -234,8 +234,8 @@ export function Home() {
                 [e.token]: {
                   status: String(r.state.status),
                   round: r.state.round,
-                  // Round 0 once started: a clock without rounds, read in its own words.
-                  ...(r.state.round === 0 ? { clock: headline(r.state).clock } : {}),
+                  // A clock without rounds, read in its own words.
+                  ...(rulesetOf(r.state)?.clock.roundless ? { clock: headline(r.state).clock } : {}),
                 },
               })),
             )

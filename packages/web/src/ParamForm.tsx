@@ -332,8 +332,8 @@ function NumberOption({
 }
 
 /**
- * How long a condition lasts: until the start or end of a named combatant's Nth turn, N rounds, N of the
- * ruleset's clock units (when its clock measures them), or until removed.
+ * How long a condition lasts: until the start or end of a named combatant's Nth turn, N rounds (where the
+ * clock has rounds), N of the ruleset's clock units (when its clock measures them), or until removed.
  */
 export function DurationField({
   label,
@@ -365,7 +365,7 @@ export function DurationField({
         <select id={kindId} value={kind} onChange={(e) => set(`${k}.kind`, e.currentTarget.value)}>
           <option value="turn-start">until the start of a turn</option>
           <option value="turn-end">until the end of a turn</option>
-          <option value="rounds">for a number of rounds</option>
+          {rs?.clock.roundless ? null : <option value="rounds">for a number of rounds</option>}
           {rs?.clock.after ? <option value="units">for a number of {unit}s</option> : null}
           <option value="indefinite">until removed</option>
         </select>

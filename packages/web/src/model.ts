@@ -43,10 +43,10 @@ export function headline(v: EncounterView): Headline {
   if (v.status === 'setup')
     return { clock: 'Not started', actor: 'Roll initiative to begin', status: 'setup' };
   if (v.status === 'ended') {
-    // A clock without rounds (round 0) says where it stopped in its own words: "Ended at Tick 23".
+    // A clock without rounds says where it stopped in its own words: "Ended at Tick 23".
     let clock = `Ended in round ${v.round}`;
     try {
-      if (v.round === 0 && v.now && rs) clock = `Ended at ${rs.clock.describe(state, v.now)}`;
+      if (rs?.clock.roundless && v.now) clock = `Ended at ${rs.clock.describe(state, v.now)}`;
     } catch {
       // A clock that cannot describe the moment still has the round.
     }

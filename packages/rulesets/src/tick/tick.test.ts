@@ -285,6 +285,21 @@ describe('tick rule 6: durations in ticks', () => {
     must(enc, { type: 'act', actor: 'ana', action: 'move' }); // Ana 4 → 7; Bren at 6
     expect(enc.state.effects).toEqual([]);
   });
+
+  it('has no rounds to last until the end of', () => {
+    const enc = fight([]);
+    must(enc, { type: 'start', initiative: { ana: 1, bren: 3, orc: 7 } });
+    const r = refused(enc, {
+      type: 'add-effect',
+      target: 'orc',
+      name: 'Dazed',
+      duration: { kind: 'until-round-end' },
+    });
+    expect([r.code, r.message]).toEqual([
+      'effect/no-rounds',
+      "Tick Timeline has no rounds; make the effect last a number of ticks, until someone's turn, or until removed.",
+    ]);
+  });
 });
 
 describe('tick rule 7: a latecomer enters at the current tick plus its roll', () => {

@@ -79,6 +79,7 @@ export function timeline(state: State): Timeline {
 /** Rule 1: one counter of ticks, no rounds; a duration of N ticks ends N ticks on. */
 export const clock: ClockSpec<TickTypes> = {
   unit: 'tick',
+  roundless: true,
   describe: (_state: State, at: Instant): string => `Tick ${at.at[0] ?? 0}`,
   after: (_state: State, from: Instant, amount: number): Instant => ({
     round: from.round,
