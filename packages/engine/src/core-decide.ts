@@ -100,6 +100,12 @@ export function resolveExpiry(
       };
     }
     case 'until-round-end':
+      if (ruleset.clock.roundless) {
+        return reject(
+          'effect/no-rounds',
+          `${ruleset.name} has no rounds; make the effect last a number of ${ruleset.clock.unit}s, until someone's turn, or until removed.`,
+        );
+      }
       return { on: 'round-end', round: duration.round ?? Math.max(state.round, 1) };
     case 'for': {
       if (!ruleset.clock.after || !state.now) {

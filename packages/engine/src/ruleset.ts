@@ -53,6 +53,11 @@ export interface ClockSpec<T extends RulesetTypes = RulesetTypes> {
   describe(state: EncounterState<T>, at: Instant): string;
   /** The instant `amount` units after `from`, for durations measured in clock units. */
   after?(state: EncounterState<T>, from: Instant, amount: number): Instant | Rejection;
+  /**
+   * A clock without rounds (a tick timeline): no effect lasts until the end of a round, and the apps
+   * offer no durations in rounds and read the fight by its clock, not "round 0".
+   */
+  roundless?: boolean;
 }
 
 /** Decisions return events (facts) or a rejection: the engine's events and, typed, the ruleset's own. */

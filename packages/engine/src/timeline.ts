@@ -44,6 +44,11 @@ export interface TimelineLane {
 export interface Timeline {
   axis: TimelineAxis;
   rounds: number[];
+  /**
+   * How a round's block is headed where "Round N" does not say it, by round: a clock without rounds
+   * ("Ticks 3–43"). Default: "Round N".
+   */
+  roundLabels?: Record<number, string>;
   now: { round: number; at: number } | null;
   lanes: TimelineLane[];
 }
@@ -70,6 +75,11 @@ const MARKER_GLYPH: Record<string, string> = {
   reaction: 'r',
 };
 
+/** The heading of a round's block: the ruleset's label, or "Round N". */
+export function roundLabel(t: Timeline, round: number): string {
+  return t.roundLabels?.[round] ?? `Round ${round}`;
+}
+
 function positions(axis: TimelineAxis): number[] {
   const out: number[] = [];
   const step = axis.to >= axis.from ? 1 : -1;
@@ -84,7 +94,7 @@ export function renderTimelineAscii(t: Timeline, opts: { width?: number } = {}):
   const labelWidth = Math.min(16, Math.max(4, ...t.lanes.map((l) => l.label.length)));
   const lines: string[] = [];
   for (const round of t.rounds) {
-    lines.push(`Round ${round}`);
+    lines.push(roundLabel(t, round));
     let header = `${' '.repeat(labelWidth)} |`;
     for (const c of cols)
       header += String(c)

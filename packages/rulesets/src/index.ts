@@ -5,6 +5,7 @@ import { sixSecond } from './six-second/index.js';
 import { stamina } from './stamina/index.js';
 import { taraCorax } from './tara-corax/index.js';
 import { tempo } from './tempo/index.js';
+import { tick } from './tick/index.js';
 
 export { classic } from './classic/index.js';
 export { openD6 } from './opend6/index.js';
@@ -12,6 +13,7 @@ export { sixSecond } from './six-second/index.js';
 export { stamina } from './stamina/index.js';
 export { taraCorax } from './tara-corax/index.js';
 export { tempo } from './tempo/index.js';
+export { tick } from './tick/index.js';
 
 /** Every ruleset Roundkeeper ships, by id. */
 export const rulesets: RulesetRegistry = {
@@ -21,6 +23,7 @@ export const rulesets: RulesetRegistry = {
   opend6: openD6,
   tempo,
   stamina,
+  tick,
 };
 export {
   compileTaraKernel,

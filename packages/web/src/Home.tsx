@@ -2,6 +2,7 @@ import { humanize, paramsOfSchema } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { api, type EncounterMeta, errorMessage, type Role, type RulesetInfo } from './api.js';
+import { headline, rulesetOf } from './model.js';
 import { forgetLink, rememberLink, storedLinks } from './storage.js';
 
 /** Rulesets as the server describes them, or from the bundled registry when it cannot be reached. */
@@ -25,6 +26,8 @@ function localRulesets(): RulesetInfo[] {
 interface Fight {
   status: string;
   round: number;
+  /** Where a fight on a clock without rounds stands, in its clock's words ("Tick 7"). */
+  clock?: string;
 }
 
 type Listed = { encounter: EncounterMeta; role: Role; token: string };
@@ -39,6 +42,7 @@ function when(iso: unknown): string {
 function fightWords(f: Fight | undefined): string {
   if (!f) return '';
   if (f.status === 'setup') return 'not started';
+  if (f.clock) return f.status === 'ended' ? f.clock.replace(/^Ended/, 'ended') : f.clock;
   if (f.status === 'ended') return `ended in round ${f.round}`;
   return `round ${f.round}`;
 }
@@ -227,7 +231,12 @@ export function Home() {
             .then((r) =>
               setFights((f) => ({
                 ...f,
-                [e.token]: { status: String(r.state.status), round: r.state.round },
+                [e.token]: {
+                  status: String(r.state.status),
+                  round: r.state.round,
+                  // A clock without rounds, read in its own words.
+                  ...(rulesetOf(r.state)?.clock.roundless ? { clock: headline(r.state).clock } : {}),
+                },
               })),
             )
             .catch(() => {});

@@ -375,9 +375,9 @@ function NumberOption({
 }
 
 /**
- * How long a condition lasts: until the start or end of a named combatant's Nth turn, N rounds, N of the
- * ruleset's clock units (when its clock measures them), or until removed; an optional one also "as the
- * rules have it" (nothing sent: the ruleset's default).
+ * How long a condition lasts: until the start or end of a named combatant's Nth turn, N rounds (where the
+ * clock has rounds), N of the ruleset's clock units (when its clock measures them), or until removed; an
+ * optional one also "as the rules have it" (nothing sent: the ruleset's default).
  */
 export function DurationField({
   label,
@@ -412,7 +412,7 @@ export function DurationField({
           {optional ? <option value="">as the rules have it</option> : null}
           <option value="turn-start">until the start of a turn</option>
           <option value="turn-end">until the end of a turn</option>
-          <option value="rounds">for a number of rounds</option>
+          {rs?.clock.roundless ? null : <option value="rounds">for a number of rounds</option>}
           {rs?.clock.after ? <option value="units">for a number of {unit}s</option> : null}
           <option value="indefinite">until removed</option>
         </select>

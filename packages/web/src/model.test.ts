@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { commandForms, EncounterLog, isRejection, seededDice } from '@roundkeeper/engine';
+import { commandForms, EncounterLog, isRejection, seededDice, view } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
 import { durationOf, initialValues, missingParams, payloadOf } from './form.js';
 import { backoff, mergeEntries } from './merge.js';
-import { expandCombatants, hpEdit, otherForms, splitNames } from './model.js';
+import { expandCombatants, headline, hpEdit, otherForms, splitNames } from './model.js';
 
 describe('web model helpers', () => {
   it('adds several combatants at once as an NPC group with unique ids', () => {
@@ -20,6 +20,20 @@ describe('web model helpers', () => {
       'Goblin 3',
     ]);
     expect((cmds[0]!.combatant as { group: string }).group).toBe('Goblin');
+  });
+
+  it('says where a fight ended: the round, or the clock where it has no rounds', () => {
+    const ended = (ruleset: string) => {
+      const enc = EncounterLog.create({ id: 'h', name: 'H', ruleset, dice: seededDice(1) }, rulesets);
+      if (isRejection(enc)) throw new Error(enc.message);
+      for (const type of ['add-combatant', 'start', 'end']) {
+        const cmd = type === 'add-combatant' ? { type, combatant: { name: 'Ana', side: 'pc' } } : { type };
+        if (isRejection(enc.execute(cmd))) throw new Error(type);
+      }
+      return headline(view(enc.state, { role: 'gm' }, rulesets[ruleset]!)).clock;
+    };
+    expect(ended('classic')).toBe('Ended in round 1');
+    expect(ended('tick')).toMatch(/^Ended at Tick [1-6]$/);
   });
 
   it('merges log entries by seq without duplicates', () => {

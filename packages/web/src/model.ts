@@ -42,8 +42,16 @@ export function headline(v: EncounterView): Headline {
   const actorName = v.current ? (v.combatants[v.current]?.name ?? v.current) : null;
   if (v.status === 'setup')
     return { clock: 'Not started', actor: 'Roll initiative to begin', status: 'setup' };
-  if (v.status === 'ended')
-    return { clock: `Ended in round ${v.round}`, actor: 'The encounter is over', status: 'ended' };
+  if (v.status === 'ended') {
+    // A clock without rounds says where it stopped in its own words: "Ended at Tick 23".
+    let clock = `Ended in round ${v.round}`;
+    try {
+      if (rs?.clock.roundless && v.now) clock = `Ended at ${rs.clock.describe(state, v.now)}`;
+    } catch {
+      // A clock that cannot describe the moment still has the round.
+    }
+    return { clock, actor: 'The encounter is over', status: 'ended' };
+  }
   let clock = `Round ${v.round}`;
   try {
     if (v.now && rs) clock = rs.clock.describe(state, v.now);

@@ -38,6 +38,14 @@ const marks: Timeline = {
 };
 
 describe('timelineSvg', () => {
+  it("heads a block with the ruleset's label where it gives one (a clock without rounds)", () => {
+    const ticks: Timeline = { ...marks, rounds: [1], roundLabels: { 1: 'Ticks 12–30' } };
+    const svg = timelineSvg(ticks);
+    expect(svg).toContain('>Ticks 12–30 · now</text>');
+    expect(svg).not.toContain('Round 1');
+    expect(timelineSvg(marks)).toContain('>Round 1 · now</text>');
+  });
+
   it('reads the axis in reading order, countdowns included', () => {
     expect(axisPositions(marks)).toHaveLength(30);
     expect(axisPositions(marks)[0]).toBe(30);

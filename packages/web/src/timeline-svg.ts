@@ -1,4 +1,10 @@
-import type { Timeline, TimelineLane, TimelineMarker, TimelineSpan } from '@roundkeeper/engine';
+import {
+  roundLabel,
+  type Timeline,
+  type TimelineLane,
+  type TimelineMarker,
+  type TimelineSpan,
+} from '@roundkeeper/engine';
 
 /**
  * The timeline picture as a standalone SVG document (inline styles, no external CSS), so the tracker,
@@ -143,7 +149,7 @@ export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): Time
   for (const round of rounds) {
     const current = t.now?.round === round;
     const head: string[] = [
-      `<text x="${PAD + 2}" y="${y + 15}" font-size="13" font-weight="700" fill="${current ? '#f2c14e' : '#c7cfdd'}">Round ${round}${current ? ' · now' : ''}</text>`,
+      `<text x="${PAD + 2}" y="${y + 15}" font-size="13" font-weight="700" fill="${current ? '#f2c14e' : '#c7cfdd'}">${escapeXml(roundLabel(t, round))}${current ? ' · now' : ''}</text>`,
     ];
     cols.forEach((c, i) => {
       const label = t.axis.labels?.[c];
@@ -262,7 +268,12 @@ function legend(x0: number, y: number): string {
 /** A sentence for screen readers: what the picture shows. */
 export function describeTimeline(t: Timeline): string {
   const parts = [`${t.lanes.length} lanes on a ${t.axis.unit} axis from ${t.axis.from} to ${t.axis.to}`];
-  if (t.now) parts.push(`now: round ${t.now.round}, ${t.axis.unit} ${t.now.at}`);
+  if (t.now)
+    parts.push(
+      t.roundLabels?.[t.now.round] !== undefined
+        ? `now: ${t.axis.unit} ${t.now.at}`
+        : `now: round ${t.now.round}, ${t.axis.unit} ${t.now.at}`,
+    );
   for (const lane of t.lanes) {
     const items = [
       ...lane.spans.map((s) => `${s.label} ${s.from}–${s.to}${s.planned ? ' (planned)' : ''}`),

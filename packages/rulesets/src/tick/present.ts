@@ -1,0 +1,35 @@
+import type { Gauge, Presentation } from '@roundkeeper/engine';
+import { tickNow } from './initiative.js';
+import type { TickTypes } from './types.js';
+
+/** What a card shows: the tick the marker is on ("Next at tick 17"), a continuous action's progress. */
+export const tickPresent: Presentation<TickTypes> = {
+  /** Ready creatures for the library. */
+  creatures: [
+    { name: 'Goblin', hp: 12, stats: { initiative: 3, weaponSpeed: 5 } },
+    { name: 'Orc', hp: 20, stats: { initiative: 1, weaponSpeed: 7 } },
+    { name: 'Wolf', hp: 15, stats: { initiative: 4, weaponSpeed: 6 } },
+  ],
+  gauges(state, c) {
+    const out: Gauge[] = [];
+    const next = c.cs.waiting
+      ? 'waiting'
+      : c.cs.tick === null
+        ? 'off the timeline'
+        : state.current === c.id
+          ? `${c.cs.tick} (now)`
+          : String(c.cs.tick);
+    out.push({ label: 'Next at tick', value: next });
+    const busy = c.cs.busy;
+    if (busy) {
+      const done = (tickNow(state) - busy.from) / Math.max(1, busy.to - busy.from);
+      out.push({ label: busy.name, value: `until tick ${busy.to}`, fill: Math.min(1, Math.max(0, done)) });
+    }
+    out.push({ label: 'Weapon speed', value: `${c.stats.weaponSpeed} ticks` });
+    return out;
+  },
+  phase(state) {
+    if (state.status !== 'running' || state.current) return null;
+    return `Tick ${tickNow(state)} — everyone is waiting: press Act now for whoever steps in`;
+  },
+};
