@@ -21,7 +21,7 @@ import { StorageBudgets } from './budget.js';
 import { scenarioYaml } from './export-yaml.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
 import { registerLibrary } from './library.js';
-import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal } from './limits.js';
+import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal, TokenBucket } from './limits.js';
 import { hashToken, type LinkName, viewerOf } from './links.js';
 import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
 
@@ -32,8 +32,12 @@ export interface AppOptions extends HubOptions {
   webRoot?: string;
   /** Requests per client per 10 s (0 = no limit). Default 600. */
   rateLimit?: number;
-  /** WebSocket messages per connection per second. Default 50. */
+  /**
+   * WebSocket messages per connection: a token bucket of `wsBurst` messages (default 30) refilled at
+   * `wsRate` a second (default 50). A GM playing fast never empties it; a flood is refused. 0 = no limit.
+   */
   wsRate?: number;
+  wsBurst?: number;
   logLevel?: string;
   /** Heartbeat interval for WebSockets (ms). Default 15 s. */
   heartbeatMs?: number;
@@ -484,10 +488,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   });
 
   const wsRate = options.wsRate ?? 50;
+  const wsBurst = options.wsBurst ?? 30;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  // One timer for all sockets: a ping every heartbeat (a socket that missed the last one is dropped),
-  // and each socket's message budget refilled every second.
-  const sockets = new Map<import('ws').WebSocket, { alive: boolean; budget: number }>();
+  // One timer for all sockets: a ping every heartbeat (a socket that missed the last one is dropped).
+  const sockets = new Map<import('ws').WebSocket, { alive: boolean }>();
   const heartbeat = setInterval(() => {
     for (const [socket, s] of sockets) {
       if (!s.alive) {
@@ -498,11 +502,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       socket.ping();
     }
   }, heartbeatMs);
-  const refill = setInterval(() => {
-    for (const s of sockets.values()) s.budget = wsRate;
-  }, 1000);
   heartbeat.unref();
-  refill.unref();
   const perEncounter = new ConnectionCount(CONNECTION_LIMITS.perEncounter);
   const perClient = new ConnectionCount(CONNECTION_LIMITS.perClient);
   app.get('/api/encounters/:id/live', { websocket: true }, (socket, req) => {
@@ -510,7 +510,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       socket.send(JSON.stringify({ type: 'error', error: r }));
       socket.close(code, r.code);
     };
-    const slot = { alive: true, budget: wsRate };
+    const slot = { alive: true };
+    const bucket = new TokenBucket(wsBurst, wsRate);
     // Counted from the first moment, so a flood of sockets still checking their link is capped too.
     if (!perClient.take(req.ip)) {
       fail(
@@ -537,7 +538,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       const after =
         typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
       try {
-        const link = await hub.link(tokenOf(req), id);
+        // Authorized once, here: the socket's commands use this record, which the hub keeps current
+        // when the GM changes the link (a copy: storage may hand out its own object).
+        const link: LinkRecord = { ...(await hub.link(tokenOf(req), id)) };
         if (socket.readyState !== socket.OPEN) return undefined;
         if (!perEncounter.take(id)) {
           fail(
@@ -553,6 +556,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         const sub = {
           viewer: viewerOf(link),
           link: link.hash,
+          relinked(patch: { allowed?: string[]; revoked?: true }) {
+            Object.assign(link, patch);
+          },
           send(text: string) {
             // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
             if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
@@ -590,7 +596,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     });
     socket.on('message', async (data, isBinary) => {
       // Counted as it arrives, so a flood before the subscription is limited too.
-      const overBudget = slot.budget-- <= 0;
+      const overBudget = wsRate > 0 && !bucket.take(performance.now());
       const live = await subscribed;
       if (!live) return;
       const { id, link } = live;
@@ -681,7 +687,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearInterval(heartbeat);
-    clearInterval(refill);
     hub.closeAll();
   });
   return { app, hub };

@@ -73,6 +73,7 @@ describe('the server command line', () => {
     expect(refusal(['--log-level', 'loud'])).toContain('fatal, error, warn, info, debug');
     expect(refusal(['--synchronous', 'sometimes'])).toContain('"normal" or "full"');
     expect(refusal(['--rate-limit', '1.5'])).toContain('whole number ≥ 0');
+    expect(refusal(['--socket-rate', 'many'])).toContain('--socket-rate must be a whole number ≥ 0');
     expect(refusal(['--colour'])).toContain("'--colour'");
   });
 
@@ -95,6 +96,8 @@ describe('the server command line', () => {
       'RK_LOG_LEVEL',
       '--rate-limit',
       'RK_RATE_LIMIT',
+      '--socket-rate',
+      'RK_SOCKET_RATE',
       '--synchronous',
       'RK_SYNCHRONOUS',
       'MALLOC_ARENA_MAX',

@@ -15,6 +15,8 @@ export interface ServeOptions {
   webRoot?: string;
   logLevel?: string;
   rateLimit?: number;
+  /** Messages a second on one live connection, after a burst (0 = no limit; default 50). */
+  socketRate?: number;
   synchronous?: 'full' | 'normal';
   /** Listen on every network of this machine (unless `host` says otherwise) and point links at a LAN address. */
   lan?: boolean;
@@ -57,6 +59,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     webRoot: opts.webRoot ?? DEFAULT_WEB_ROOT,
     logLevel: opts.logLevel ?? 'warn',
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    ...(opts.socketRate !== undefined ? { wsRate: opts.socketRate } : {}),
     linkOrigin: (requestOrigin) => linkOrigin(requestOrigin, { publicUrl: opts.publicUrl, lanOrigin }),
     ...(fanout ? { fanout } : {}),
   });
