@@ -91,6 +91,19 @@ function tokenOf(req: FastifyRequest): string | undefined {
   return typeof q === 'string' ? q : undefined;
 }
 
+/** The id of a command message (to answer it with its result), or undefined for anything else. */
+function commandId(data: unknown, isBinary: boolean): string | undefined {
+  if (isBinary) return undefined;
+  try {
+    const msg: unknown = JSON.parse(String(data));
+    if (typeof msg !== 'object' || msg === null) return undefined;
+    const { type, id } = msg as { type?: unknown; id?: unknown };
+    return type === 'command' && typeof id === 'string' && id.length <= 64 ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function errorBody(r: Rejection) {
   return { error: r };
 }
@@ -601,11 +614,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       if (!live) return;
       const { id, link } = live;
       if (overBudget) {
+        const error = reject(
+          'request/rate-limited',
+          'Too many messages from this page in a short time; wait a moment and try again.',
+        );
+        // A command gets its refusal as its result, so the page that sent it can show it.
+        const id = commandId(data, isBinary);
         socket.send(
-          JSON.stringify({
-            type: 'error',
-            error: reject('request/rate-limited', 'Too many messages; slow down.'),
-          }),
+          JSON.stringify(
+            id === undefined ? { type: 'error', error } : { type: 'result', id, ok: false, error },
+          ),
         );
         return;
       }

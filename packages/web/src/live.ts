@@ -2,6 +2,7 @@ import type { Command, EncounterView, LogEntry } from '@roundkeeper/engine';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiFailure, api, type EncounterMeta, errorMessage, type Role } from './api.js';
 import { backoff, mergeEntries, share } from './merge.js';
+import { SocketCommands } from './socket-commands.js';
 
 /** One encounter as this viewer sees it, kept live over the WebSocket (docs/api.md, "Live"). */
 export interface LiveEncounter {
@@ -38,6 +39,7 @@ export function useEncounter(id: string, token: string) {
   });
   const seqRef = useRef(0);
   const socketRef = useRef<WebSocket | null>(null);
+  const [commands] = useState(() => new SocketCommands());
 
   useEffect(() => {
     let closed = false;
@@ -48,6 +50,7 @@ export function useEncounter(id: string, token: string) {
       if (closed) return;
       const ws = new WebSocket(liveUrl(id, token, seqRef.current));
       socketRef.current = ws;
+      commands.attach(ws);
       ws.onopen = () => {
         attempt = 0;
       };
@@ -149,11 +152,16 @@ export function useEncounter(id: string, token: string) {
       if (timer) clearTimeout(timer);
       socketRef.current?.close();
     };
-  }, [id, token]);
+  }, [id, token, commands]);
 
-  /** Sends a command; the server's answer (and the change broadcast) updates the view. */
+  /**
+   * Sends a command over the open socket (its result comes back on it, the change broadcast updates
+   * the view), or over HTTP while the socket is not open.
+   */
   const send = useCallback(
     async (command: Command): Promise<SendResult> => {
+      const socket = socketRef.current;
+      if (socket && socket.readyState === WebSocket.OPEN) return commands.send(socket, command);
       try {
         await api.command(id, token, command);
         if (!socketRef.current || socketRef.current.readyState !== WebSocket.OPEN) {
@@ -176,7 +184,7 @@ export function useEncounter(id: string, token: string) {
         };
       }
     },
-    [id, token],
+    [id, token, commands],
   );
 
   return { live, send };
