@@ -106,25 +106,30 @@ describe('sqlite checkpoints between requests', () => {
     }
   };
 
-  it('committed pages reach the database file once the writing turn of the event loop is over, never inside a commit', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
-    const s = new SqliteStorage(file);
-    const before = statSync(file).size;
-    await fill(s);
-    // SQLite's own checkpoint is off: 300 commits in one turn of the event loop went to the WAL only,
-    // though they crossed 1,000 pages.
-    expect(statSync(file).size).toBe(before);
-    expect(statSync(`${file}-wal`).size).toBeGreaterThan(300 * 2000);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(statSync(file).size).toBeGreaterThan(before + 300 * 2000);
-    // The WAL keeps its size (no truncation inside a commit); closing truncates it.
-    expect(statSync(`${file}-wal`).size).toBeGreaterThan(300 * 2000);
-    await s.close();
-    expect(statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0).toBe(0);
-    const again = new SqliteStorage(file);
-    expect((await again.getEncounter('e299'))?.name).toBe('e299');
-    await again.close();
-  });
+  it.each(['pool', 'inline'] as const)(
+    'committed pages reach the database file once the writing turn of the event loop is over, never inside a commit (fsyncs: %s)',
+    async (checkpointSync) => {
+      const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
+      const s = new SqliteStorage(file, { checkpointSync });
+      const before = statSync(file).size;
+      await fill(s);
+      // SQLite's own checkpoint is off: 300 commits in one turn of the event loop went to the WAL only,
+      // though they crossed 1,000 pages.
+      expect(statSync(file).size).toBe(before);
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(300 * 2000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(statSync(file).size).toBeGreaterThan(before + 300 * 2000);
+      // The pool's fsyncs ran (not a fallback to SQLite's own).
+      expect(s.checkpointsSyncedInPool > 0).toBe(checkpointSync === 'pool');
+      // The WAL keeps its size (no truncation inside a commit); closing truncates it.
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(300 * 2000);
+      await s.close();
+      expect(statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0).toBe(0);
+      const again = new SqliteStorage(file);
+      expect((await again.getEncounter('e299'))?.name).toBe('e299');
+      await again.close();
+    },
+  );
 
   it('inline: SQLite checkpoints inside the commit that crosses 1,000 WAL pages', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
