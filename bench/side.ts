@@ -320,7 +320,7 @@ async function bgioTable(base: string, game: string): Promise<Table> {
 
 function summary(lat: number[]): string {
   const s = [...lat].sort((a, b) => a - b);
-  return [50, 95, 99].map((p) => pct(s, p).toFixed(2)).join(' / ') + ` / ${s.at(-1)!.toFixed(1)}`;
+  return `${[50, 95, 99].map((p) => pct(s, p).toFixed(2)).join(' / ')} / ${s.at(-1)!.toFixed(1)}`;
 }
 
 /** Commands at `rate` a second over the tables, each table's one after its previous; CPU µs per command. */
