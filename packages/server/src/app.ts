@@ -524,6 +524,19 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       socket.close(code, r.code);
     };
     const slot = { alive: true };
+    // What this socket is sent in one turn of the event loop leaves in one write: a command's change
+    // and its result, for the GM who sent it, are one system call instead of two.
+    const raw = req.raw.socket;
+    let gathering = false;
+    const gather = () => {
+      if (gathering) return;
+      gathering = true;
+      raw.cork();
+      process.nextTick(() => {
+        gathering = false;
+        raw.uncork();
+      });
+    };
     const bucket = new TokenBucket(wsBurst, wsRate);
     // Counted from the first moment, so a flood of sockets still checking their link is capped too.
     if (!perClient.take(req.ip)) {
@@ -575,6 +588,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
           send(text: string) {
             // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
             if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
+            gather();
             socket.send(text);
           },
           close() {
@@ -665,6 +679,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         if (overBudget) throw new HubError(429, overBudget);
         const r = await hub.command(id, link, msg.command);
         budgets.spend(req.ip, 'bytes', JSON.stringify(r.entries).length);
+        gather();
         socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
       } catch (error) {
         const rejection =

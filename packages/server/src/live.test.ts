@@ -224,3 +224,31 @@ describe('live sockets: authorized once, kept current when the GM changes links'
     ana.close();
   });
 });
+
+describe('live sockets: one write per turn', () => {
+  it("a command's change and its result reach the GM who sent it in one write", async () => {
+    const { url, app, hub } = await serve();
+    const c = await hub.create({ name: 'Writes', ruleset: 'classic', combatants: party });
+    const gm = new LiveClient(liveUrl(url, c));
+    await gm.next((m) => m.type === 'hello');
+    const server = (app as unknown as { websocketServer: { clients: Set<{ _socket: Socket }> } })
+      .websocketServer;
+    const raw = [...server.clients][0]!._socket as Socket & {
+      _write: (...a: unknown[]) => void;
+      _writev: (...a: unknown[]) => void;
+    };
+    let writes = 0;
+    for (const name of ['_write', '_writev'] as const) {
+      const original = raw[name].bind(raw);
+      raw[name] = (...a: unknown[]) => {
+        writes++;
+        original(...a);
+      };
+    }
+    gm.send({ type: 'command', id: 'c1', command: { type: 'start' } });
+    await gm.next((m) => m.type === 'result');
+    expect(gm.messages.some((m) => m.type === 'change')).toBe(true);
+    expect(writes).toBe(1);
+    gm.close();
+  });
+});
