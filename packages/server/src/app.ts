@@ -524,9 +524,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       socket.close(code, r.code);
     };
     const slot = { alive: true };
-    // What this socket is sent in one turn of the event loop leaves in one write: a command's change
-    // and its result, for the GM who sent it, are one system call instead of two.
+    // While a command this socket sent is being decided, what it is sent in one turn of the event loop
+    // leaves in one write: the command's change and its result are one system call instead of two.
+    // (Only then: a resume's many messages written as they come keep the send buffer small.)
     const raw = req.raw.socket;
+    let commandsInFlight = 0;
     let gathering = false;
     const gather = () => {
       if (gathering) return;
@@ -588,7 +590,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
           send(text: string) {
             // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
             if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
-            gather();
+            if (commandsInFlight > 0) gather();
             socket.send(text);
           },
           close() {
@@ -677,7 +679,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       try {
         const overBudget = budgets.refusal(req.ip, 'bytes');
         if (overBudget) throw new HubError(429, overBudget);
-        const r = await hub.command(id, link, msg.command);
+        commandsInFlight++;
+        const r = await hub.command(id, link, msg.command).finally(() => {
+          commandsInFlight--;
+        });
         budgets.spend(req.ip, 'bytes', JSON.stringify(r.entries).length);
         gather();
         socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
