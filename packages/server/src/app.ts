@@ -92,13 +92,17 @@ function tokenOf(req: FastifyRequest): string | undefined {
 }
 
 /** The id of a command message (to answer it with its result), or undefined for anything else. */
-function commandId(data: unknown, isBinary: boolean): string | undefined {
+function commandId(msg: unknown): string | undefined {
+  if (typeof msg !== 'object' || msg === null) return undefined;
+  const { type, id } = msg as { type?: unknown; id?: unknown };
+  return type === 'command' && typeof id === 'string' && id.length <= 64 ? id : undefined;
+}
+
+/** A socket message's JSON, or undefined when it is not JSON. */
+function jsonOf(data: unknown, isBinary: boolean): unknown {
   if (isBinary) return undefined;
   try {
-    const msg: unknown = JSON.parse(String(data));
-    if (typeof msg !== 'object' || msg === null) return undefined;
-    const { type, id } = msg as { type?: unknown; id?: unknown };
-    return type === 'command' && typeof id === 'string' && id.length <= 64 ? id : undefined;
+    return JSON.parse(String(data));
   } catch {
     return undefined;
   }
@@ -629,17 +633,24 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       const live = await subscribed;
       if (!live) return;
       const { id, link } = live;
-      if (overBudget) {
-        const error = reject(
-          'request/rate-limited',
-          'Too many messages from this page in a short time; wait a moment and try again.',
-        );
-        // A command gets its refusal as its result, so the page that sent it can show it.
-        const id = commandId(data, isBinary);
+      // A command gets its refusal as its result, so the page that sent it can show it.
+      const refuse = (error: Rejection, json: unknown) => {
+        const commandIdOf = commandId(json);
         socket.send(
           JSON.stringify(
-            id === undefined ? { type: 'error', error } : { type: 'result', id, ok: false, error },
+            commandIdOf === undefined
+              ? { type: 'error', error }
+              : { type: 'result', id: commandIdOf, ok: false, error },
           ),
+        );
+      };
+      if (overBudget) {
+        refuse(
+          reject(
+            'request/rate-limited',
+            'Too many messages from this page in a short time; wait a moment and try again.',
+          ),
+          jsonOf(data, isBinary),
         );
         return;
       }
@@ -649,17 +660,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         const json: unknown = JSON.parse(text);
         const refused = checkInput(json, 'message');
         if (refused) {
-          socket.send(JSON.stringify({ type: 'error', error: refused }));
+          refuse(refused, json);
           return;
         }
         const parsed = wsMessageSchema.safeParse(json);
         if (!parsed.success) {
-          socket.send(
-            JSON.stringify({
-              type: 'error',
-              error: reject('request/invalid', explainZodError(parsed.error, 'message')),
-            }),
-          );
+          refuse(reject('request/invalid', explainZodError(parsed.error, 'message')), json);
           return;
         }
         msg = parsed.data;
