@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -130,6 +130,48 @@ describe('sqlite checkpoints between requests', () => {
       await again.close();
     },
   );
+
+  it('the WAL is not restarted (its frames not overwritten) until the database file is synced', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
+    const s = new SqliteStorage(file);
+    const inside = s as unknown as {
+      checkpoint(): void;
+      checkpointing: Promise<void> | undefined;
+      handles: { db: { datasync(): Promise<void> } } | undefined;
+    };
+    // The WAL header's checkpoint sequence number: a restart of the WAL (writing from its start again)
+    // changes it.
+    const restarts = () => readFileSync(`${file}-wal`).readUInt32BE(12);
+    let seq = 1;
+    const write = () =>
+      s.append('e', seq, [{ seq: ++seq, group: seq, event: { type: 'note/added' } }], null, 't');
+    await s.createEncounter(record('e'), [{ seq: 1, group: 0, event: { type: 'note/added' } }], [], []);
+    inside.checkpoint();
+    await inside.checkpointing;
+    await write(); // everything was copied: this commit restarts the WAL
+    const before = restarts();
+    // A checkpoint whose fsync of the database file takes a while: commits meanwhile must not restart.
+    const datasync = inside.handles!.db.datasync.bind(inside.handles!.db);
+    let release = () => {};
+    inside.handles!.db.datasync = () =>
+      new Promise<void>((resolve) => {
+        release = () => void datasync().then(resolve);
+      });
+    inside.checkpoint();
+    await new Promise((r) => setTimeout(r, 50));
+    await write();
+    await write();
+    expect(restarts()).toBe(before);
+    release();
+    await inside.checkpointing;
+    inside.handles!.db.datasync = datasync;
+    inside.checkpoint(); // the two commits of the meanwhile
+    await inside.checkpointing;
+    await write(); // all copied and synced: now the WAL starts over
+    expect(restarts()).not.toBe(before);
+    expect((await s.readEntries('e')).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
+    await s.close();
+  });
 
   it('inline: SQLite checkpoints inside the commit that crosses 1,000 WAL pages', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
