@@ -5,6 +5,7 @@ import { benchCluster } from './cluster.js';
 import { benchDice } from './dice.js';
 import { benchEngine, type Row } from './engine.js';
 import { benchServer } from './server.js';
+import { benchSide } from './side.js';
 import { benchWeb } from './web.js';
 
 /**
@@ -13,7 +14,7 @@ import { benchWeb } from './web.js';
  */
 async function main(): Promise<void> {
   const rows: Row[] = [];
-  // `--only=engine,dice,cli,server,cluster,web` runs some sections; the default runs them all.
+  // `--only=engine,dice,cli,server,side,cluster,web` runs some sections; the default runs them all.
   const only = process.argv
     .find((a) => a.startsWith('--only='))
     ?.slice(7)
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     rows.push(...(await benchCli('tara-corax', { agility: 6, intellect: 4, landSpeed: 10 })));
   }
   if (want('server')) rows.push(...(await benchServer()));
+  if (want('side')) rows.push(...(await benchSide()));
   if (want('cluster')) rows.push(...(await benchCluster()));
   if (want('web')) {
     process.stderr.write('web benchmarks…\n');

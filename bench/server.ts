@@ -186,6 +186,9 @@ export async function benchServer(): Promise<Row[]> {
       dir,
       '--rate-limit',
       '0',
+      // 1,200 encounters from one address: past the storage budgets a public server keeps.
+      '--encounter-budget',
+      '0',
     ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],

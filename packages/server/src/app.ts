@@ -17,11 +17,11 @@ import {
 } from '@roundkeeper/engine';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { StorageBudgets } from './budget.js';
+import { budgetsFor, StorageBudgets } from './budget.js';
 import { scenarioYaml } from './export-yaml.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
 import { registerLibrary } from './library.js';
-import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal } from './limits.js';
+import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal, TokenBucket } from './limits.js';
 import { hashToken, type LinkName, viewerOf } from './links.js';
 import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
 
@@ -32,8 +32,14 @@ export interface AppOptions extends HubOptions {
   webRoot?: string;
   /** Requests per client per 10 s (0 = no limit). Default 600. */
   rateLimit?: number;
-  /** WebSocket messages per connection per second. Default 50. */
+  /**
+   * WebSocket messages per connection: a token bucket of `wsBurst` messages (default 30) refilled at
+   * `wsRate` a second (default 50). A GM playing fast never empties it; a flood is refused. 0 = no limit.
+   */
   wsRate?: number;
+  wsBurst?: number;
+  /** Encounters one client may create per window (ten times that overall); 0 = no storage budgets. */
+  encounterBudget?: number;
   logLevel?: string;
   /** Heartbeat interval for WebSockets (ms). Default 15 s. */
   heartbeatMs?: number;
@@ -87,6 +93,23 @@ function tokenOf(req: FastifyRequest): string | undefined {
   return typeof q === 'string' ? q : undefined;
 }
 
+/** The id of a command message (to answer it with its result), or undefined for anything else. */
+function commandId(msg: unknown): string | undefined {
+  if (typeof msg !== 'object' || msg === null) return undefined;
+  const { type, id } = msg as { type?: unknown; id?: unknown };
+  return type === 'command' && typeof id === 'string' && id.length <= 64 ? id : undefined;
+}
+
+/** A socket message's JSON, or undefined when it is not JSON. */
+function jsonOf(data: unknown, isBinary: boolean): unknown {
+  if (isBinary) return undefined;
+  try {
+    return JSON.parse(String(data));
+  } catch {
+    return undefined;
+  }
+}
+
 function errorBody(r: Rejection) {
   return { error: r };
 }
@@ -105,7 +128,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 /** Builds the server: the API, the live WebSocket, and the web app's static files. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; hub: Hub }> {
   const hub = new Hub(options.storage, options.registry, options);
-  const budgets = new StorageBudgets();
+  const budgets = new StorageBudgets(budgetsFor(options.encounterBudget));
   const app = Fastify({
     bodyLimit: 256 * 1024,
     logger: {
@@ -484,10 +507,10 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   });
 
   const wsRate = options.wsRate ?? 50;
+  const wsBurst = options.wsBurst ?? 30;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
-  // One timer for all sockets: a ping every heartbeat (a socket that missed the last one is dropped),
-  // and each socket's message budget refilled every second.
-  const sockets = new Map<import('ws').WebSocket, { alive: boolean; budget: number }>();
+  // One timer for all sockets: a ping every heartbeat (a socket that missed the last one is dropped).
+  const sockets = new Map<import('ws').WebSocket, { alive: boolean }>();
   const heartbeat = setInterval(() => {
     for (const [socket, s] of sockets) {
       if (!s.alive) {
@@ -498,11 +521,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       socket.ping();
     }
   }, heartbeatMs);
-  const refill = setInterval(() => {
-    for (const s of sockets.values()) s.budget = wsRate;
-  }, 1000);
   heartbeat.unref();
-  refill.unref();
   const perEncounter = new ConnectionCount(CONNECTION_LIMITS.perEncounter);
   const perClient = new ConnectionCount(CONNECTION_LIMITS.perClient);
   app.get('/api/encounters/:id/live', { websocket: true }, (socket, req) => {
@@ -510,7 +529,23 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       socket.send(JSON.stringify({ type: 'error', error: r }));
       socket.close(code, r.code);
     };
-    const slot = { alive: true, budget: wsRate };
+    const slot = { alive: true };
+    // While a command this socket sent is being decided, what it is sent in one turn of the event loop
+    // leaves in one write: the command's change and its result are one system call instead of two.
+    // (Only then: a resume's many messages written as they come keep the send buffer small.)
+    const raw = req.raw.socket;
+    let commandsInFlight = 0;
+    let gathering = false;
+    const gather = () => {
+      if (gathering) return;
+      gathering = true;
+      raw.cork();
+      process.nextTick(() => {
+        gathering = false;
+        raw.uncork();
+      });
+    };
+    const bucket = new TokenBucket(wsBurst, wsRate);
     // Counted from the first moment, so a flood of sockets still checking their link is capped too.
     if (!perClient.take(req.ip)) {
       fail(
@@ -537,7 +572,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       const after =
         typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
       try {
-        const link = await hub.link(tokenOf(req), id);
+        // Authorized once, here: the socket's commands use this record, which the hub keeps current
+        // when the GM changes the link (a copy: storage may hand out its own object).
+        const link: LinkRecord = { ...(await hub.link(tokenOf(req), id)) };
         if (socket.readyState !== socket.OPEN) return undefined;
         if (!perEncounter.take(id)) {
           fail(
@@ -553,9 +590,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         const sub = {
           viewer: viewerOf(link),
           link: link.hash,
+          relinked(patch: { allowed?: string[]; revoked?: true }) {
+            Object.assign(link, patch);
+          },
           send(text: string) {
             // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
             if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
+            if (commandsInFlight > 0) gather();
             socket.send(text);
           },
           close() {
@@ -590,16 +631,28 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     });
     socket.on('message', async (data, isBinary) => {
       // Counted as it arrives, so a flood before the subscription is limited too.
-      const overBudget = slot.budget-- <= 0;
+      const overBudget = wsRate > 0 && !bucket.take(performance.now());
       const live = await subscribed;
       if (!live) return;
       const { id, link } = live;
-      if (overBudget) {
+      // A command gets its refusal as its result, so the page that sent it can show it.
+      const refuse = (error: Rejection, json: unknown) => {
+        const commandIdOf = commandId(json);
         socket.send(
-          JSON.stringify({
-            type: 'error',
-            error: reject('request/rate-limited', 'Too many messages; slow down.'),
-          }),
+          JSON.stringify(
+            commandIdOf === undefined
+              ? { type: 'error', error }
+              : { type: 'result', id: commandIdOf, ok: false, error },
+          ),
+        );
+      };
+      if (overBudget) {
+        refuse(
+          reject(
+            'request/rate-limited',
+            'Too many messages from this page in a short time; wait a moment and try again.',
+          ),
+          jsonOf(data, isBinary),
         );
         return;
       }
@@ -609,17 +662,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         const json: unknown = JSON.parse(text);
         const refused = checkInput(json, 'message');
         if (refused) {
-          socket.send(JSON.stringify({ type: 'error', error: refused }));
+          refuse(refused, json);
           return;
         }
         const parsed = wsMessageSchema.safeParse(json);
         if (!parsed.success) {
-          socket.send(
-            JSON.stringify({
-              type: 'error',
-              error: reject('request/invalid', explainZodError(parsed.error, 'message')),
-            }),
-          );
+          refuse(reject('request/invalid', explainZodError(parsed.error, 'message')), json);
           return;
         }
         msg = parsed.data;
@@ -639,8 +687,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       try {
         const overBudget = budgets.refusal(req.ip, 'bytes');
         if (overBudget) throw new HubError(429, overBudget);
-        const r = await hub.command(id, link, msg.command);
+        commandsInFlight++;
+        const r = await hub.command(id, link, msg.command).finally(() => {
+          commandsInFlight--;
+        });
         budgets.spend(req.ip, 'bytes', JSON.stringify(r.entries).length);
+        gather();
         socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
       } catch (error) {
         const rejection =
@@ -681,7 +733,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     clearInterval(heartbeat);
-    clearInterval(refill);
     hub.closeAll();
   });
   return { app, hub };

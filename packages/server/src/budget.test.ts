@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STORAGE_BUDGETS, StorageBudgets } from './budget.js';
+import { budgetsFor, STORAGE_BUDGETS, StorageBudgets } from './budget.js';
 
 describe('storage budgets', () => {
   it('refuse a client past its bytes, then everyone past the overall budget, until the window ends', () => {
@@ -24,5 +24,17 @@ describe('storage budgets', () => {
     for (let i = 0; i < 100; i++) budgets.spend('a', 'encounters', 1);
     expect(budgets.refusal('a', 'encounters')?.message).toContain('created 100 encounters');
     expect(budgets.refusal('b', 'encounters')).toBeUndefined();
+  });
+
+  it('--encounter-budget sets them: N per client and 10 N for all, or none with 0', () => {
+    const five = new StorageBudgets(budgetsFor(5));
+    for (let i = 0; i < 5; i++) five.spend('a', 'encounters', 1);
+    expect(five.refusal('a', 'encounters')?.message).toContain('created 5 encounters');
+    const none = new StorageBudgets(budgetsFor(0));
+    for (let i = 0; i < 5000; i++) none.spend('a', 'encounters', 1);
+    none.spend('a', 'bytes', 10 * 2 ** 30);
+    expect(none.refusal('a', 'encounters')).toBeUndefined();
+    expect(none.refusal('a', 'bytes')).toBeUndefined();
+    expect(budgetsFor(undefined)).toBe(STORAGE_BUDGETS);
   });
 });

@@ -15,6 +15,33 @@ export const STORAGE_BUDGETS = {
 
 type Kind = 'encounters' | 'bytes';
 
+/**
+ * The budgets for a server started with `--encounter-budget n`: n encounters per client (ten times that
+ * overall), bytes scaled alike; 0 lifts every storage budget (a benchmark, a trusted single user).
+ */
+export function budgetsFor(encounters?: number): StorageLimits {
+  if (encounters === undefined) return STORAGE_BUDGETS;
+  const scale =
+    encounters === 0 ? Number.POSITIVE_INFINITY : encounters / STORAGE_BUDGETS.encounters.perClient;
+  return {
+    windowMs: STORAGE_BUDGETS.windowMs,
+    encounters: {
+      perClient: encounters || Number.POSITIVE_INFINITY,
+      overall: encounters * 10 || Number.POSITIVE_INFINITY,
+    },
+    bytes: {
+      perClient: STORAGE_BUDGETS.bytes.perClient * scale,
+      overall: STORAGE_BUDGETS.bytes.overall * scale,
+    },
+  };
+}
+
+export interface StorageLimits {
+  windowMs: number;
+  encounters: { perClient: number; overall: number };
+  bytes: { perClient: number; overall: number };
+}
+
 function amount(kind: Kind, n: number): string {
   if (kind === 'encounters') return `${n.toLocaleString('en-US')} encounters`;
   return `${Math.round(n / 2 ** 20).toLocaleString('en-US')} MB`;
@@ -31,7 +58,7 @@ export class StorageBudgets {
   private readonly total = { encounters: 0, bytes: 0 };
 
   constructor(
-    private readonly limits: typeof STORAGE_BUDGETS = STORAGE_BUDGETS,
+    private readonly limits: StorageLimits = STORAGE_BUDGETS,
     private readonly now: () => number = () => Date.now(),
   ) {
     this.windowStart = now();

@@ -73,6 +73,10 @@ describe('the server command line', () => {
     expect(refusal(['--log-level', 'loud'])).toContain('fatal, error, warn, info, debug');
     expect(refusal(['--synchronous', 'sometimes'])).toContain('"normal" or "full"');
     expect(refusal(['--rate-limit', '1.5'])).toContain('whole number ≥ 0');
+    expect(refusal(['--socket-rate', 'many'])).toContain('--socket-rate must be a whole number ≥ 0');
+    expect(refusal(['--encounter-budget', 'lots'])).toContain(
+      '--encounter-budget must be a whole number ≥ 0',
+    );
     expect(refusal(['--colour'])).toContain("'--colour'");
   });
 
@@ -95,6 +99,10 @@ describe('the server command line', () => {
       'RK_LOG_LEVEL',
       '--rate-limit',
       'RK_RATE_LIMIT',
+      '--socket-rate',
+      'RK_SOCKET_RATE',
+      '--encounter-budget',
+      'RK_ENCOUNTER_BUDGET',
       '--synchronous',
       'RK_SYNCHRONOUS',
       'MALLOC_ARENA_MAX',

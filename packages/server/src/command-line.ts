@@ -26,6 +26,11 @@ Options (each can also be set in the environment variable named; a flag wins):
   --web-root <dir>      the web app's build (RK_WEB_ROOT; default packages/web/dist)
   --log-level <level>   fatal, error, warn, info or debug (RK_LOG_LEVEL; default warn)
   --rate-limit <n>      requests per client per 10 s, 0 for none (RK_RATE_LIMIT; default 600)
+  --socket-rate <n>     messages a second on one live connection, after a burst of 30; 0 for no
+                        limit (RK_SOCKET_RATE; default 50)
+  --encounter-budget <n>
+                        encounters one address may create in 10 minutes, ten times that for all;
+                        0 for no storage budgets (RK_ENCOUNTER_BUDGET; default 100)
   --synchronous <mode>  normal: commits survive a crash of the process (default);
                         full: also a power cut, with an fsync per command (RK_SYNCHRONOUS)
   -h, --help            show this help
@@ -76,6 +81,8 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
         'web-root': { type: 'string' },
         'log-level': { type: 'string' },
         'rate-limit': { type: 'string' },
+        'socket-rate': { type: 'string' },
+        'encounter-budget': { type: 'string' },
         synchronous: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -119,6 +126,15 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
   if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || rateLimit < 0))
     throw new ServerUsageError(`--rate-limit must be a whole number ≥ 0, not "${rateText}".`);
 
+  const budgetText = flag('encounter-budget') ?? fromEnv(env, 'RK_ENCOUNTER_BUDGET');
+  const encounterBudget = budgetText === undefined ? undefined : Number(budgetText);
+  if (encounterBudget !== undefined && (!Number.isInteger(encounterBudget) || encounterBudget < 0))
+    throw new ServerUsageError(`--encounter-budget must be a whole number ≥ 0, not "${budgetText}".`);
+  const socketText = flag('socket-rate') ?? fromEnv(env, 'RK_SOCKET_RATE');
+  const socketRate = socketText === undefined ? undefined : Number(socketText);
+  if (socketRate !== undefined && (!Number.isInteger(socketRate) || socketRate < 0))
+    throw new ServerUsageError(`--socket-rate must be a whole number ≥ 0, not "${socketText}".`);
+
   const synchronous = flag('synchronous') ?? fromEnv(env, 'RK_SYNCHRONOUS') ?? 'normal';
   if (synchronous !== 'normal' && synchronous !== 'full')
     throw new ServerUsageError(`--synchronous is "normal" or "full", not "${synchronous}".`);
@@ -134,6 +150,8 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
     ...(webRoot !== undefined ? { webRoot } : {}),
     logLevel,
     ...(rateLimit !== undefined ? { rateLimit } : {}),
+    ...(socketRate !== undefined ? { socketRate } : {}),
+    ...(encounterBudget !== undefined ? { encounterBudget } : {}),
     synchronous,
     ...(databaseUrl !== undefined ? { databaseUrl } : {}),
   };

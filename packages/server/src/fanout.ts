@@ -6,12 +6,15 @@ import { POSTGRES_CHANNEL } from './storage/postgres.js';
 export type Change =
   | { encounter: string; kind: 'appended'; seq: number }
   | { encounter: string; kind: 'updated' }
-  | { encounter: string; kind: 'deleted' };
+  | { encounter: string; kind: 'deleted' }
+  /** A link was revoked, rotated or given other commands: connections that came in with it re-check. */
+  | { encounter: string; kind: 'links' };
 
 const changeSchema = z.discriminatedUnion('kind', [
   z.object({ encounter: z.string(), kind: z.literal('appended'), seq: z.number().int() }),
   z.object({ encounter: z.string(), kind: z.literal('updated') }),
   z.object({ encounter: z.string(), kind: z.literal('deleted') }),
+  z.object({ encounter: z.string(), kind: z.literal('links') }),
 ]);
 
 /**

@@ -92,12 +92,13 @@ describe('every input gets an answer of 2xx or 4xx', () => {
     }
   });
 
-  it('a deep command over the WebSocket is refused in a message, and the socket stays open', async () => {
+  it('a deep command over the WebSocket is refused in its result, and the socket stays open', async () => {
     const c = await create();
     const live = new LiveClient(`${server.url}/api/encounters/${c.encounter.id}/live?token=${c.tokens.gm}`);
     await live.next((m) => m.type === 'hello');
     live.send(`{"type": "command", "id": "deep", "command": {"type": "note", "text": ${nested(3_000)}}}`);
-    const error = await live.next((m) => m.type === 'error');
+    const error = await live.next((m) => m.type === 'result');
+    expect(error).toMatchObject({ id: 'deep', ok: false, error: { code: 'request/too-deep' } });
     expect(JSON.stringify(error)).toContain('32 levels');
     live.send({ type: 'ping' });
     await live.next((m) => m.type === 'pong');
@@ -143,7 +144,7 @@ describe('prototype keys', () => {
       `{"type": "command", "id": "p", "command": {"type": "add-combatant", "combatant": {"name": "Proto", "stats": {"__proto__": {"initiative": 9}}}}}`,
     );
     const refused = await live.next((m) => m.type === 'error' || m.type === 'result');
-    expect(refused.type).toBe('error');
+    expect(refused).toMatchObject({ type: 'result', id: 'p', ok: false });
     expect(JSON.stringify(refused)).toContain('__proto__');
     const exported = await api(
       server.url,

@@ -82,6 +82,36 @@ describe('hub: several instances on one storage', () => {
     expect((await b.snapshotFor(id, gm)).state).toEqual((await a.snapshotFor(id, gm)).state);
   });
 
+  it("a link the GM changes on one instance is re-checked by the other's connections: narrowed, then revoked and closed", async () => {
+    const { a, b } = twoInstances();
+    const c = await a.create({ name: 'Links', ruleset: 'classic', seed: 3, combatants: party });
+    const id = c.record.id;
+    const sent: Array<Record<string, unknown>> = [];
+    const link = { ...(await b.link(c.tokens.players.ana!, id)) };
+    let closed = false;
+    await b.subscribe(id, link, {
+      viewer: { role: 'player', combatants: ['ana'] },
+      link: link.hash,
+      relinked: (patch) => Object.assign(link, patch),
+      send: (t) => sent.push(JSON.parse(t)),
+      close: () => {
+        closed = true;
+      },
+    });
+    await a.setAllowed(id, c.tokens.gm, 'ana', ['act']);
+    await wait(20);
+    expect(link.allowed).toEqual(['act']);
+    expect(closed).toBe(false);
+    await a.revokeLink(id, c.tokens.gm, { role: 'player', combatant: 'ana' });
+    await wait(20);
+    expect(link.revoked).toBe(true);
+    expect(closed).toBe(true);
+    expect(sent.some((m) => m.type === 'revoked')).toBe(true);
+    await expect(b.command(id, link, { type: 'next' })).rejects.toMatchObject({
+      rejection: { code: 'link/revoked' },
+    });
+  });
+
   it('commands racing through both instances are all decided against the current state: no loss, no fork', async () => {
     const { storage, a, b } = twoInstances();
     const c = await a.create({ name: 'Race', ruleset: 'classic', seed: 2, combatants: party });

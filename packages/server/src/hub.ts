@@ -51,6 +51,11 @@ export interface Subscriber {
   viewer: Viewer;
   /** The hash of the link it came in with: revoking that link closes it. */
   link?: string;
+  /**
+   * The link it came in with changed (what it allows, or it was revoked). A connection authorizes once,
+   * when it subscribes, and sends its commands with that link: this keeps it current.
+   */
+  relinked?(patch: { allowed?: string[]; revoked?: true }): void;
   send(text: string): void;
   close(): void;
 }
@@ -193,6 +198,11 @@ function hasType(command: unknown): command is Command {
     !Array.isArray(command) &&
     typeof (command as { type?: unknown }).type === 'string'
   );
+}
+
+/** The refusal for a link the GM revoked or replaced. */
+function revokedLink(): Rejection {
+  return reject('link/revoked', 'The GM has revoked or replaced this link; ask the GM for the new one.');
 }
 
 export class HubError extends Error {
@@ -385,12 +395,7 @@ export class Hub {
         reject('link/invalid', 'This link is not valid for this encounter; ask the GM for a new one.'),
       );
     }
-    if (link.revoked) {
-      throw new HubError(
-        401,
-        reject('link/revoked', 'The GM has revoked or replaced this link; ask the GM for the new one.'),
-      );
-    }
+    if (link.revoked) throw new HubError(401, revokedLink());
     return link;
   }
 
@@ -491,6 +496,8 @@ export class Hub {
     // the new one (its append is refused first, so nothing forks): never lost, and a command the new
     // state refuses is refused.
     const decide = async (redecisions: number): Promise<{ seq: number; entries: LogEntry[] }> => {
+      // A live connection's link, revoked since it subscribed (or while this command waited its turn).
+      if (link.revoked) throw new HubError(401, revokedLink());
       if (live.record.status === 'archived') {
         throw new HubError(
           409,
@@ -618,11 +625,17 @@ export class Hub {
         await this.serialize(live, async () => this.dropDeleted(id, live));
         continue;
       }
+      if (change?.kind === 'links') {
+        await this.serialize(live, () => this.recheckLinks(id, live)).catch(() => undefined);
+        continue;
+      }
       // Checked again in the queue: the notice of this instance's own append can come before the
       // command that made it has finished.
       await this.serialize(live, async () => {
         if (change?.kind === 'appended' && change.seq <= live.record.seq) return;
         await this.catchUp(id, live);
+        // After a gap, links may have changed on another instance too.
+        if (!change) await this.recheckLinks(id, live);
       }).catch(() => undefined);
     }
   }
@@ -940,6 +953,9 @@ export class Hub {
     const latest = latestLink(await this.storage.listLinks(id), { role: 'player', combatant });
     if (latest) {
       await this.storage.updateLink(latest.hash, { allowed });
+      // The player's open connections send their next command with what the link allows now.
+      for (const sub of live.subscribers) if (sub.link === latest.hash) sub.relinked?.({ allowed });
+      void this.fanout.publish({ encounter: id, kind: 'links' }).catch(() => undefined);
       return;
     }
     const name = live.log.state.combatants[combatant]!.name;
@@ -976,6 +992,7 @@ export class Hub {
       if (latest) {
         await this.storage.updateLink(latest.hash, { revoked: true });
         this.disconnect(live, new Set([latest.hash]));
+        void this.fanout.publish({ encounter: id, kind: 'links' }).catch(() => undefined);
         return;
       }
       // A player link never listed yet: stored revoked, so listing links does not bring it back.
@@ -1056,17 +1073,39 @@ export class Hub {
       await this.storage.addLinks(added);
       for (const hash of replaced) await this.storage.updateLink(hash, { revoked: true });
       this.disconnect(live, replaced);
+      void this.fanout.publish({ encounter: id, kind: 'links' }).catch(() => undefined);
       return root;
     });
   }
 
-  /** Closes the live connections that came in with these links. */
+  /**
+   * Closes the live connections that came in with these links; a command they sent that is still
+   * waiting its turn is refused.
+   */
   private disconnect(live: Live, hashes: ReadonlySet<string>): void {
     for (const sub of live.subscribers) {
       if (sub.link === undefined || !hashes.has(sub.link)) continue;
+      sub.relinked?.({ revoked: true });
       sub.send(JSON.stringify({ type: 'revoked' }));
       sub.close();
     }
+  }
+
+  /**
+   * Another instance changed this encounter's links (or its notices had a gap): the connections here
+   * take what their links allow now, and those whose link was revoked are closed.
+   */
+  private async recheckLinks(id: string, live: Live): Promise<void> {
+    if (![...live.subscribers].some((sub) => sub.link !== undefined)) return;
+    const rows = new Map((await this.storage.listLinks(id)).map((row) => [row.hash, row]));
+    const gone = new Set<string>();
+    for (const sub of live.subscribers) {
+      if (sub.link === undefined) continue;
+      const row = rows.get(sub.link);
+      if (!row || row.revoked) gone.add(sub.link);
+      else sub.relinked?.({ allowed: row.allowed });
+    }
+    this.disconnect(live, gone);
   }
 
   /** Closes every live connection (graceful shutdown). */

@@ -145,3 +145,30 @@ export function checkInput(value: unknown, what: string): Rejection | undefined 
   }
   return undefined;
 }
+
+/**
+ * A token bucket: up to `burst` messages at once, refilled at `perSecond`. A GM clicking through turns
+ * sends a few messages in a second and never empties it; a flood does, and is then held to the rate.
+ */
+export class TokenBucket {
+  private tokens: number;
+  private last = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    readonly burst: number,
+    readonly perSecond: number,
+  ) {
+    this.tokens = burst;
+  }
+
+  /** Takes one token at time `now` (ms), or returns false when the bucket is empty. */
+  take(now: number): boolean {
+    if (this.last !== Number.NEGATIVE_INFINITY) {
+      this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) * this.perSecond) / 1000);
+    }
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildApp } from './app.js';
 import type { Created, Hub } from './hub.js';
+import { TokenBucket } from './limits.js';
 import { MemoryStorage } from './storage/memory.js';
 import type { LinkRecord } from './storage/storage.js';
 import { LiveClient } from './test-process.js';
@@ -14,6 +15,14 @@ import { LiveClient } from './test-process.js';
 // heartbeat can be short and the storage slow.
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Storage that takes real time to change a link, as a networked database does. */
+class SlowUpdateStorage extends MemoryStorage {
+  override async updateLink(hash: string, patch: { allowed?: string[]; label?: string; revoked?: true }) {
+    await wait(80);
+    return super.updateLink(hash, patch);
+  }
+}
 
 /** Storage that takes real time to find a link, as a networked database does. */
 class SlowLinkStorage extends MemoryStorage {
@@ -30,7 +39,7 @@ afterEach(async () => {
 });
 
 async function serve(
-  options: { heartbeatMs?: number; storage?: MemoryStorage } = {},
+  options: { heartbeatMs?: number; storage?: MemoryStorage; wsRate?: number } = {},
 ): Promise<{ url: string; app: FastifyInstance; hub: Hub }> {
   const { app, hub } = await buildApp({
     storage: options.storage ?? new MemoryStorage(),
@@ -38,6 +47,7 @@ async function serve(
     logLevel: 'silent',
     rateLimit: 0,
     ...(options.heartbeatMs ? { heartbeatMs: options.heartbeatMs } : {}),
+    ...(options.wsRate !== undefined ? { wsRate: options.wsRate } : {}),
   });
   running = app;
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -134,5 +144,112 @@ describe('live sockets: heartbeats, early messages, slow consumers', () => {
     expect(fast.closed).toBeNull();
     stalled.destroy();
     fast.close();
+  });
+});
+
+describe('live sockets: a message budget a GM never empties', () => {
+  it('takes a burst of 30 at once, then holds a flood to the refill rate', () => {
+    const bucket = new TokenBucket(30, 50);
+    let passed = 0;
+    for (let i = 0; i < 30; i++) if (bucket.take(1000)) passed++;
+    expect(passed).toBe(30);
+    expect(bucket.take(1000)).toBe(false);
+    // A flood of 1,000 messages a second for 2 s: only the refill (50 a second) gets through.
+    passed = 0;
+    for (let t = 0; t < 2000; t++) if (bucket.take(1000 + t)) passed++;
+    expect(passed).toBeGreaterThanOrEqual(99);
+    expect(passed).toBeLessThanOrEqual(101);
+    // A GM clicking through turns (five commands a second) is never refused.
+    const gm = new TokenBucket(30, 50);
+    for (let t = 0; t < 60_000; t += 200) expect(gm.take(t)).toBe(true);
+  });
+
+  it('over a socket: a burst passes, a sustained flood gets request/rate-limited', async () => {
+    const { url, hub } = await serve({ wsRate: 50 });
+    const c = await hub.create({ name: 'Flood', ruleset: 'classic', combatants: party });
+    const client = new LiveClient(liveUrl(url, c));
+    await client.next((m) => m.type === 'hello');
+    for (let i = 0; i < 25; i++) client.send({ type: 'ping' });
+    await client.next(() => client.messages.filter((m) => m.type === 'pong').length === 25);
+    expect(client.messages.some((m) => m.type === 'error')).toBe(false);
+    for (let i = 0; i < 200; i++) client.send({ type: 'ping' });
+    const limited = await client.next((m) => m.type === 'error');
+    expect(limited).toMatchObject({ error: { code: 'request/rate-limited' } });
+    client.close();
+  });
+});
+
+describe('live sockets: authorized once, kept current when the GM changes links', () => {
+  const player = async (url: string, hub: Hub) => {
+    // Ana goes first whatever the dice: her link may end her turn.
+    const first = [
+      { id: 'ana', name: 'Ana', side: 'pc' as const, stats: { initiative: 30 } },
+      { id: 'orc', name: 'Orc', stats: { initiative: 1 }, hp: 500 },
+    ];
+    const c = await hub.create({ name: 'Links', ruleset: 'classic', combatants: first });
+    const gm = await hub.link(c.tokens.gm, c.record.id);
+    await hub.command(c.record.id, gm, { type: 'start' });
+    const ana = new LiveClient(liveUrl(url, c, c.tokens.players.ana));
+    await ana.next((m) => m.type === 'hello');
+    return { c, gm, ana, seq: async () => (await hub.snapshotFor(c.record.id, gm)).seq };
+  };
+
+  it('a command on a socket whose link was revoked is refused, even one sent while the revocation ran', async () => {
+    const { url, hub } = await serve({ storage: new SlowUpdateStorage() });
+    const { c, ana, seq } = await player(url, hub);
+    const before = await seq();
+    // Ana's turn: her link may end it. Sent while the revocation is being stored.
+    const revoking = hub.revokeLink(c.record.id, c.tokens.gm, { role: 'player', combatant: 'ana' });
+    await wait(20);
+    ana.send({ type: 'command', id: 'late', command: { type: 'next' } });
+    await revoking;
+    await ana.next(() => ana.closed !== null).catch(() => undefined);
+    await wait(50);
+    expect(await seq()).toBe(before);
+    const result = ana.messages.find((m) => m.type === 'result');
+    if (result) expect(result).toMatchObject({ ok: false, error: { code: 'link/revoked' } });
+  });
+
+  it("a socket's commands follow what the GM allows its link now", async () => {
+    const { url, hub } = await serve();
+    const { c, ana, seq } = await player(url, hub);
+    const before = await seq();
+    await hub.setAllowed(c.record.id, c.tokens.gm, 'ana', ['act']);
+    ana.send({ type: 'command', id: 'n1', command: { type: 'next' } });
+    const refused = await ana.next((m) => m.type === 'result');
+    expect(refused).toMatchObject({ ok: false, error: { code: 'link/not-allowed' } });
+    expect(await seq()).toBe(before);
+    await hub.setAllowed(c.record.id, c.tokens.gm, 'ana', ['act', 'next']);
+    ana.send({ type: 'command', id: 'n2', command: { type: 'next' } });
+    expect(await ana.next((m) => m.type === 'result' && m.id === 'n2')).toMatchObject({ ok: true });
+    ana.close();
+  });
+});
+
+describe('live sockets: one write per turn', () => {
+  it("a command's change and its result reach the GM who sent it in one write", async () => {
+    const { url, app, hub } = await serve();
+    const c = await hub.create({ name: 'Writes', ruleset: 'classic', combatants: party });
+    const gm = new LiveClient(liveUrl(url, c));
+    await gm.next((m) => m.type === 'hello');
+    const server = (app as unknown as { websocketServer: { clients: Set<{ _socket: Socket }> } })
+      .websocketServer;
+    const raw = [...server.clients][0]!._socket as Socket & {
+      _write: (...a: unknown[]) => void;
+      _writev: (...a: unknown[]) => void;
+    };
+    let writes = 0;
+    for (const name of ['_write', '_writev'] as const) {
+      const original = raw[name].bind(raw);
+      raw[name] = (...a: unknown[]) => {
+        writes++;
+        original(...a);
+      };
+    }
+    gm.send({ type: 'command', id: 'c1', command: { type: 'start' } });
+    await gm.next((m) => m.type === 'result');
+    expect(gm.messages.some((m) => m.type === 'change')).toBe(true);
+    expect(writes).toBe(1);
+    gm.close();
   });
 });

@@ -15,6 +15,10 @@ export interface ServeOptions {
   webRoot?: string;
   logLevel?: string;
   rateLimit?: number;
+  /** Messages a second on one live connection, after a burst (0 = no limit; default 50). */
+  socketRate?: number;
+  /** Encounters one address may create per 10 minutes (ten times that overall); 0 = no storage budgets. */
+  encounterBudget?: number;
   synchronous?: 'full' | 'normal';
   /** Listen on every network of this machine (unless `host` says otherwise) and point links at a LAN address. */
   lan?: boolean;
@@ -57,6 +61,8 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     webRoot: opts.webRoot ?? DEFAULT_WEB_ROOT,
     logLevel: opts.logLevel ?? 'warn',
     ...(opts.rateLimit !== undefined ? { rateLimit: opts.rateLimit } : {}),
+    ...(opts.socketRate !== undefined ? { wsRate: opts.socketRate } : {}),
+    ...(opts.encounterBudget !== undefined ? { encounterBudget: opts.encounterBudget } : {}),
     linkOrigin: (requestOrigin) => linkOrigin(requestOrigin, { publicUrl: opts.publicUrl, lanOrigin }),
     ...(fanout ? { fanout } : {}),
   });

@@ -9,6 +9,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiFailure, api, type EncounterMeta, errorMessage, type Role } from './api.js';
 import { backoff, mergeEntries, share } from './merge.js';
+import { SocketCommands } from './socket-commands.js';
 
 /** One encounter as this viewer sees it, kept live over the WebSocket (docs/api.md, "Live"). */
 export interface LiveEncounter {
@@ -47,6 +48,7 @@ export function useEncounter(id: string, token: string) {
   /** The view as the socket gave it (its `hello`, then every change applied): the base of the next delta. */
   const heldRef = useRef<HeldView | undefined>(undefined);
   const socketRef = useRef<WebSocket | null>(null);
+  const [commands] = useState(() => new SocketCommands());
 
   useEffect(() => {
     let closed = false;
@@ -58,6 +60,7 @@ export function useEncounter(id: string, token: string) {
       if (closed) return;
       const ws = new WebSocket(liveUrl(id, token, seqRef.current));
       socketRef.current = ws;
+      commands.attach(ws);
       ws.onopen = () => {
         attempt = 0;
       };
@@ -173,11 +176,16 @@ export function useEncounter(id: string, token: string) {
       if (timer) clearTimeout(timer);
       socketRef.current?.close();
     };
-  }, [id, token]);
+  }, [id, token, commands]);
 
-  /** Sends a command; the server's answer (and the change broadcast) updates the view. */
+  /**
+   * Sends a command over the open socket (its result comes back on it, the change broadcast updates
+   * the view), or over HTTP while the socket is not open.
+   */
   const send = useCallback(
     async (command: Command): Promise<SendResult> => {
+      const socket = socketRef.current;
+      if (socket && socket.readyState === WebSocket.OPEN) return commands.send(socket, command);
       try {
         await api.command(id, token, command);
         if (!socketRef.current || socketRef.current.readyState !== WebSocket.OPEN) {
@@ -200,7 +208,7 @@ export function useEncounter(id: string, token: string) {
         };
       }
     },
-    [id, token],
+    [id, token, commands],
   );
 
   return { live, send };

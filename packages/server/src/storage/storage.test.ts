@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -106,24 +106,71 @@ describe('sqlite checkpoints between requests', () => {
     }
   };
 
-  it('committed pages reach the database file once the writing turn of the event loop is over, never inside a commit', async () => {
+  it.each(['pool', 'inline'] as const)(
+    'committed pages reach the database file once the writing turn of the event loop is over, never inside a commit (fsyncs: %s)',
+    async (checkpointSync) => {
+      const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
+      const s = new SqliteStorage(file, { checkpointSync });
+      const before = statSync(file).size;
+      await fill(s);
+      // SQLite's own checkpoint is off: 300 commits in one turn of the event loop went to the WAL only,
+      // though they crossed 1,000 pages.
+      expect(statSync(file).size).toBe(before);
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(300 * 2000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(statSync(file).size).toBeGreaterThan(before + 300 * 2000);
+      // The pool's fsyncs ran (not a fallback to SQLite's own).
+      expect(s.checkpointsSyncedInPool > 0).toBe(checkpointSync === 'pool');
+      // The WAL keeps its size (no truncation inside a commit); closing truncates it.
+      expect(statSync(`${file}-wal`).size).toBeGreaterThan(300 * 2000);
+      await s.close();
+      expect(statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0).toBe(0);
+      const again = new SqliteStorage(file);
+      expect((await again.getEncounter('e299'))?.name).toBe('e299');
+      await again.close();
+    },
+  );
+
+  it('the WAL is not restarted (its frames not overwritten) until the database file is synced', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
     const s = new SqliteStorage(file);
-    const before = statSync(file).size;
-    await fill(s);
-    // SQLite's own checkpoint is off: 300 commits in one turn of the event loop went to the WAL only,
-    // though they crossed 1,000 pages.
-    expect(statSync(file).size).toBe(before);
-    expect(statSync(`${file}-wal`).size).toBeGreaterThan(300 * 2000);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(statSync(file).size).toBeGreaterThan(before + 300 * 2000);
-    // The WAL keeps its size (no truncation inside a commit); closing truncates it.
-    expect(statSync(`${file}-wal`).size).toBeGreaterThan(300 * 2000);
+    const inside = s as unknown as {
+      checkpoint(): void;
+      checkpointing: Promise<void> | undefined;
+      handles: { db: { datasync(): Promise<void> } } | undefined;
+    };
+    // The WAL header's checkpoint sequence number: a restart of the WAL (writing from its start again)
+    // changes it.
+    const restarts = () => readFileSync(`${file}-wal`).readUInt32BE(12);
+    let seq = 1;
+    const write = () =>
+      s.append('e', seq, [{ seq: ++seq, group: seq, event: { type: 'note/added' } }], null, 't');
+    await s.createEncounter(record('e'), [{ seq: 1, group: 0, event: { type: 'note/added' } }], [], []);
+    inside.checkpoint();
+    await inside.checkpointing;
+    await write(); // everything was copied: this commit restarts the WAL
+    const before = restarts();
+    // A checkpoint whose fsync of the database file takes a while: commits meanwhile must not restart.
+    const datasync = inside.handles!.db.datasync.bind(inside.handles!.db);
+    let release = () => {};
+    inside.handles!.db.datasync = () =>
+      new Promise<void>((resolve) => {
+        release = () => void datasync().then(resolve);
+      });
+    inside.checkpoint();
+    await new Promise((r) => setTimeout(r, 50));
+    await write();
+    await write();
+    expect(restarts()).toBe(before);
+    release();
+    await inside.checkpointing;
+    inside.handles!.db.datasync = datasync;
+    inside.checkpoint(); // the two commits of the meanwhile
+    await inside.checkpointing;
+    await write(); // all copied and synced: now the WAL starts over
+    expect(restarts()).not.toBe(before);
+    expect((await s.readEntries('e')).map((e) => e.seq)).toEqual([1, 2, 3, 4, 5]);
     await s.close();
-    expect(statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0).toBe(0);
-    const again = new SqliteStorage(file);
-    expect((await again.getEncounter('e299'))?.name).toBe('e299');
-    await again.close();
   });
 
   it('inline: SQLite checkpoints inside the commit that crosses 1,000 WAL pages', async () => {
