@@ -68,6 +68,8 @@ function essence(state: object): unknown {
 }
 
 type Command = { type: string; [key: string]: Json };
+/** The server's answer to one command the page sent. */
+type Answer = { ok: boolean; seq?: number | undefined; message?: string | undefined };
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A field's label as the page writes it: its label, its unit, and a hidden star when it is required. */
@@ -77,6 +79,9 @@ const labelled = (p: Param) => new RegExp(`^${literal(`${p.label}${p.unit ? ` ($
 class GmPage {
   /** The highest change the page's live socket has received. */
   seq = 0;
+  /** Answers to the commands the page sent over its socket (`result` messages), not yet taken. */
+  private results: Answer[] = [];
+  private waiting: ((a: Answer) => void) | undefined;
   constructor(
     readonly page: Page,
     readonly ruleset: string,
@@ -84,14 +89,54 @@ class GmPage {
     page.on('websocket', (ws) =>
       ws.on('framereceived', (frame) => {
         try {
-          const msg = JSON.parse(String(frame.payload)) as { type?: string; seq?: number };
+          const msg = JSON.parse(String(frame.payload)) as {
+            type?: string;
+            seq?: number;
+            ok?: boolean;
+            error?: { message: string };
+          };
           if ((msg.type === 'change' || msg.type === 'hello') && typeof msg.seq === 'number')
             this.seq = Math.max(this.seq, msg.seq);
+          if (msg.type === 'result')
+            this.answer({ ok: msg.ok === true, seq: msg.seq, message: msg.error?.message });
         } catch {
           // Not a message of ours.
         }
       }),
     );
+    // While the socket is not open the page sends by HTTP: its answer counts the same.
+    page.on('response', (r) => {
+      if (!r.url().endsWith('/commands') || r.request().method() !== 'POST') return;
+      void r
+        .json()
+        .then((body: { seq?: number; error?: { message: string } }) =>
+          this.answer({ ok: r.ok(), seq: body.seq, message: body.error?.message }),
+        )
+        .catch(() => {});
+    });
+  }
+
+  private answer(a: Answer): void {
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (waiting) waiting(a);
+    else this.results.push(a);
+  }
+
+  /** The next answer to a command the page sent, over its socket or by HTTP. */
+  private nextAnswer(timeout: number): Promise<Answer> {
+    const ready = this.results.shift();
+    if (ready) return Promise.resolve(ready);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting = undefined;
+        reject(new Error(`No answer to the command within ${timeout} ms.`));
+      }, timeout);
+      this.waiting = (a) => {
+        clearTimeout(timer);
+        resolve(a);
+      };
+    });
   }
   id = '';
   token = '';
@@ -112,23 +157,17 @@ class GmPage {
    * reason. Resolves to the status line.
    */
   async sends(ui: () => Promise<void>): Promise<{ ok: boolean; said: string }> {
-    const response = this.page.waitForResponse(
-      (r) => r.url().endsWith('/commands') && r.request().method() === 'POST',
-      { timeout: 15_000 },
-    );
-    // A control that is not there fails `ui`; the wait for an answer then ends with it.
-    response.catch(() => {});
+    this.results = [];
     await ui();
-    const r = await response;
-    if (r.ok()) {
-      const { seq } = (await r.json()) as { seq: number };
+    const r = await this.nextAnswer(15_000);
+    if (r.ok) {
+      const seq = r.seq ?? 0;
       await expect.poll(() => this.seq, { timeout: 10_000 }).toBeGreaterThanOrEqual(seq);
       await expect.poll(this.status).toMatch(/^Done/);
     } else {
-      const { error } = (await r.json()) as { error: { message: string } };
-      await expect.poll(this.status).toBe(`Refused: ${error.message}`);
+      await expect.poll(this.status).toBe(`Refused: ${r.message ?? ''}`);
     }
-    return { ok: r.ok(), said: await this.status() };
+    return { ok: r.ok, said: await this.status() };
   }
 
   card(id: string): Locator {
