@@ -104,6 +104,8 @@ describe('tick on the web page', () => {
       const id = decodeURIComponent(url.pathname.split('/')[2]!);
       const token = url.searchParams.get('token')!;
 
+      // The page is up and its live socket open before the GM's first key.
+      await expect.poll(() => gm.getByTestId('connection').textContent()).toBe('live');
       await gm.locator('body').press('i');
       await expect.poll(() => text(gm, 'clock')).toBe('Tick 2');
       // The mage casts for 8 ticks at the goblin.
