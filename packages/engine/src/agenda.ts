@@ -71,3 +71,12 @@ export function movedTurn(state: EncounterState, entry: AgendaEntry): CoreEvent[
   if (state.now && compareInstants(entry.at, state.now) <= 0) return [];
   return [unschedule(pending.id, 'moved'), schedule(entry)];
 }
+
+/** A round's turns put on the agenda in clock order, and the first of them reached (its turn starts). */
+export function scheduleTurns(entries: readonly AgendaEntry[]): CoreEvent[] {
+  const ordered = [...entries].sort((a, b) => compareInstants(a.at, b.at));
+  const events = ordered.map(schedule);
+  const first = ordered[0];
+  if (first) events.push(...reach(first));
+  return events;
+}

@@ -2,11 +2,10 @@ import {
   type AgendaEntry,
   combatantIn,
   combatantOf,
-  compareInstants,
   turnEntry as engineTurnEntry,
   nextEntry,
   reach,
-  schedule,
+  scheduleTurns,
 } from '@roundkeeper/engine';
 import type { AnyEvent } from './events.js';
 import { keysFrom, keysOf, rollInitiative } from './initiative.js';
@@ -27,11 +26,7 @@ export function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[
     if (!c.active || !key || c.cs.delaying) continue;
     entries.push(turnEntry(ctx, id, round, key));
   }
-  entries.sort((a, b) => compareInstants(a.at, b.at));
-  for (const e of entries) events.push(schedule(e));
-  const first = entries[0];
-  if (first) events.push(...reach(first));
-  return events;
+  return [...events, ...scheduleTurns(entries)];
 }
 
 /** Ends the current turn and starts the next one, or the next round. */

@@ -6,7 +6,7 @@ import {
   nextEntry,
   reach,
   rolled,
-  schedule,
+  scheduleTurns,
 } from '@roundkeeper/engine';
 import type { Fact } from './effects.js';
 import { refsOf } from './options.js';
@@ -62,11 +62,7 @@ export function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[
     if (!c.active || !key) continue;
     entries.push(turnEntry(ctx, id, round, key));
   }
-  entries.sort((a, b) => compareInstants(a.at, b.at));
-  for (const e of entries) events.push(schedule(e));
-  const first = entries[0];
-  if (first) events.push(...reach(first));
-  return events;
+  return [...events, ...scheduleTurns(entries)];
 }
 
 /** Ends the current turn and starts the next; when everyone has acted, rechecks initiative and starts a new round. */
