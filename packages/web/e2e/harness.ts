@@ -124,3 +124,20 @@ export function endToEnd(): { server: Server; browser: Browser } {
   });
   return env;
 }
+
+/** A call to the API of the server the test files share (`endToEnd`), failing the test on an error. */
+export function apiOf(server: () => Server) {
+  return async (method: string, path: string, token: string | null, body?: unknown): Promise<unknown> => {
+    const res = await fetch(`${server().url}${path}`, {
+      method,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const data = (await res.json()) as unknown;
+    if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(data)}`);
+    return data;
+  };
+}

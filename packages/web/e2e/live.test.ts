@@ -1,6 +1,6 @@
 import type { WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { endToEnd } from './harness.js';
+import { apiOf, endToEnd } from './harness.js';
 
 /**
  * End to end, the web app's live view: each `change` carries a delta of the view the page holds; a change
@@ -9,19 +9,7 @@ import { endToEnd } from './harness.js';
  */
 const env = endToEnd();
 
-async function api(method: string, path: string, token: string | null, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${env.server.url}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = (await res.json()) as unknown;
-  if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(data)}`);
-  return data;
-}
+const api = apiOf(() => env.server);
 
 describe('live updates in the web app', () => {
   it('a missed change or a delta that does not fit: the page asks for the whole view again and shows the turn', async () => {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { endToEnd, shots } from './harness.js';
+import { apiOf, endToEnd, shots } from './harness.js';
 
 /**
  * End to end, the GM's table: a sheet's lists and named entries edited as rows (a tempo weapon added in
@@ -20,19 +20,7 @@ interface Created {
   players: Record<string, string>;
 }
 
-async function api(method: string, path: string, token: string | null, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${env.server.url}${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = (await res.json()) as unknown;
-  if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(data)}`);
-  return data;
-}
+const api = apiOf(() => env.server);
 
 async function create(ruleset: string, combatants: Record<string, unknown>[]): Promise<Created> {
   const r = (await api('POST', '/api/encounters', null, { name: 'Sheet', ruleset, seed: 3, combatants })) as {
