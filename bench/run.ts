@@ -5,7 +5,7 @@ import { benchCluster } from './cluster.js';
 import { benchDice } from './dice.js';
 import { benchEngine, type Row } from './engine.js';
 import { benchServer } from './server.js';
-import { benchSide } from './side.js';
+import { benchSide, profileSide } from './side.js';
 import { benchWeb } from './web.js';
 
 /**
@@ -14,6 +14,12 @@ import { benchWeb } from './web.js';
  */
 async function main(): Promise<void> {
   const rows: Row[] = [];
+  const profile = process.argv.find((a) => a.startsWith('--profile='))?.slice(10);
+  if (profile) {
+    process.stderr.write(`profiling the server under the side-by-side CPU load into ${profile}…\n`);
+    await profileSide(profile);
+    return;
+  }
   // `--only=engine,dice,cli,server,side,cluster,web` runs some sections; the default runs them all.
   const only = process.argv
     .find((a) => a.startsWith('--only='))

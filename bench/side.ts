@@ -36,8 +36,9 @@ async function start(
   name: string,
   dir: string,
   env: Record<string, string> = {},
+  flags: string[] = [],
 ): Promise<Proc> {
-  const child = spawn(process.execPath, ['--import', PROBE, bin, ...args], {
+  const child = spawn(process.execPath, [...flags, '--import', PROBE, bin, ...args], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', ...env },
@@ -358,6 +359,33 @@ async function load(
     ).toFixed(2)} ms, loop max ${after.max.toFixed(1)} ms\n`,
   );
   return { cpu, lat, loop: after };
+}
+
+/**
+ * `npm run bench -- --profile=DIR`: only Roundkeeper's share of the CPU load above (50 encounters × 6
+ * viewers, 100 commands a second over the GM's socket, 10 s), with the server under `--cpu-prof`; its
+ * profile is written to DIR when it stops (open it in Chromium's DevTools, or summarize it with
+ * `node bench/dist/profile-summary.js DIR/*.cpuprofile`).
+ */
+export async function profileSide(out: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'rk-profile-'));
+  const rk = await start(
+    RK_BIN,
+    ['--port', '0', '--data-dir', join(dir, 'data'), '--rate-limit', '0', '--socket-rate', '0'],
+    'roundkeeper',
+    dir,
+    {},
+    ['--cpu-prof', `--cpu-prof-dir=${out}`],
+  );
+  try {
+    const many: Table[] = [];
+    for (let k = 0; k < 50; k++) many.push(await rkTable(rk.address, 100 + k));
+    await load(rk, many, 100, 10);
+    for (const t of many) t.close();
+  } finally {
+    await stop(rk);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** One of the set-ups measured side by side. */
