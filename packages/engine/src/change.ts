@@ -1,4 +1,4 @@
-import { applyDelta, type ViewDelta } from './delta.js';
+import { applyDelta, diffView, eventRefs, resolveIn, type ViewDelta } from './delta.js';
 import type { EngineEvent, LogEntry } from './types.js';
 import type { EncounterView } from './view.js';
 
@@ -15,11 +15,29 @@ export interface ChangeMessage {
   seq: number;
   from: number;
   group?: number;
-  time?: string;
-  events?: Array<EngineEvent | null>;
+  /** The entries' time: milliseconds since 1970 when that gives back the stored time exactly, else as stored. */
+  time?: string | number;
+  /** Each event as `[type]`, or `[type, its other fields]` (see `compactEvent`). */
+  events?: Array<CompactEvent | null>;
   entries?: LogEntry[];
   delta?: ViewDelta;
   state?: EncounterView;
+}
+
+/** An event in a change's compact form: its type, then its other fields when it has any. */
+export type CompactEvent = [string] | [string, Record<string, unknown>];
+
+/** An event in the compact form: `{"type":"turn/ended","combatant":"n3"}` as `["turn/ended",{"combatant":"n3"}]`. */
+export function compactEvent(event: EngineEvent): CompactEvent {
+  const { type, ...rest } = event;
+  for (const _ in rest) return [type, rest];
+  return [type];
+}
+
+/** An event from its compact form (`compactEvent`). */
+function eventOf(compact: CompactEvent): EngineEvent {
+  const [type, rest] = compact;
+  return rest ? { type, ...rest } : { type };
 }
 
 /** The viewer's entries of a change in the compact form of `ChangeMessage`; null when they do not fit it. */
@@ -30,32 +48,60 @@ export function compactEntries(
 ): Pick<ChangeMessage, 'group' | 'time' | 'events'> | null {
   const first = entries[0];
   if (!first) return { events: [] };
-  const events: Array<EngineEvent | null> = new Array(seq - from).fill(null);
+  const events: Array<CompactEvent | null> = new Array(seq - from).fill(null);
   for (const e of entries) {
     const slot = e.seq - from - 1;
     if (slot < 0 || slot >= events.length || e.group !== first.group || e.time !== first.time) return null;
-    events[slot] = e.event;
+    events[slot] = compactEvent(e.event);
   }
   // Nothing after the last event the viewer sees: the slots it does not see at the end say nothing.
   const last = entries.at(-1)!.seq - from;
   events.length = last;
   return first.time === undefined
     ? { group: first.group, events }
-    : { group: first.group, time: first.time, events };
+    : { group: first.group, time: compactTime(first.time), events };
+}
+
+/** An ISO time as its milliseconds, when they give it back exactly (13 characters instead of 26). */
+function compactTime(time: string): string | number {
+  const ms = Date.parse(time);
+  return Number.isFinite(ms) && new Date(ms).toISOString() === time ? ms : time;
 }
 
 /** The log entries a change carries, whichever form they came in. */
 export function changeEntries(message: ChangeMessage): LogEntry[] {
   if (message.entries) return message.entries;
   const out: LogEntry[] = [];
-  const { group = 0, time, events = [] } = message;
-  events.forEach((event, i) => {
-    if (!event) return;
-    const entry: LogEntry = { seq: message.from + 1 + i, group, event };
+  const { group = 0, events = [] } = message;
+  const time = typeof message.time === 'number' ? new Date(message.time).toISOString() : message.time;
+  events.forEach((compact, i) => {
+    if (!compact) return;
+    const entry: LogEntry = { seq: message.from + 1 + i, group, event: eventOf(compact) };
     if (time !== undefined) entry.time = time;
     out.push(entry);
   });
   return out;
+}
+
+/**
+ * A view at the change's seq. A delta leaves out the view's `seq`, which is always the message's
+ * (`deltaOfView`).
+ */
+function atSeq(state: EncounterView, seq: number): EncounterView {
+  return state.seq === seq ? state : { ...state, seq };
+}
+
+/**
+ * The delta of a change from the view at `from` to `next`, as `receiveChange` applies it: the view's
+ * `seq` is left out (it is the message's), and values the viewer's `events` carry are sent as references
+ * to them (`eventRefs`).
+ */
+export function deltaOfView(
+  base: EncounterView,
+  next: EncounterView,
+  events: readonly EngineEvent[],
+): ViewDelta {
+  return diffView(base.seq === next.seq ? base : { ...base, seq: next.seq }, next, eventRefs(events));
 }
 
 /** What a live client holds: the view at `seq`. */
@@ -76,9 +122,14 @@ export function receiveChange(
     return { resync: `a change from ${message.from} came to a view at ${held?.seq ?? 'none'}` };
   }
   try {
-    const state = message.state ?? (message.delta ? applyDelta(held.state, message.delta) : undefined);
+    const entries = changeEntries(message);
+    const state =
+      message.state ??
+      (message.delta
+        ? atSeq(applyDelta(held.state, message.delta, resolveIn(entries.map((e) => e.event))), message.seq)
+        : undefined);
     if (!state) return { resync: 'a change with neither a view nor a delta' };
-    return { held: { seq: message.seq, state }, entries: changeEntries(message) };
+    return { held: { seq: message.seq, state }, entries };
   } catch (error) {
     return { resync: error instanceof Error ? error.message : 'the change does not fit the view held' };
   }

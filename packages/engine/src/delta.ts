@@ -1,4 +1,5 @@
 import type { Json } from './json.js';
+import type { EngineEvent } from './types.js';
 import type { EncounterView } from './view.js';
 
 /**
@@ -9,15 +10,49 @@ import type { EncounterView } from './view.js';
  * - `{key: operation, …}`: an object whose listed keys changed; the others are as they were, in their
  *   order, and added keys come after them;
  * - `[0, pieces]`: an array rebuilt from the previous one, piece by piece from its start: a number `n > 0`
- *   keeps the next `n` elements, `-n` drops them, an array `[v, …]` inserts those values, an object
- *   `{…}` changes the next element by that object's operations; elements after the last piece are kept.
+ *   keeps the next `n` elements, `-n` drops them, an array `[v, …]` inserts those values, a string
+ *   inserts the value it refers to (below), an object `{…}` changes the next element by that object's
+ *   operations; elements after the last piece are kept;
+ * - `[0, "i.key"]`: the value is the one the change's `i`th event (counted from 0 among the events the
+ *   viewer gets) holds under `key`. A change's events are what made its view, and the view often holds
+ *   what they carry (a scheduled entry, the clock's new instant): those are sent once, in the event.
  *
  * Whatever is smaller is chosen: an array or object whose changes would take more bytes than it is
  * written whole is replaced whole.
  */
-export type DeltaOp = [] | [Json] | [0, DeltaPiece[]] | ObjectDelta;
+export type DeltaOp = [] | [Json] | [0, DeltaPiece[]] | [0, string] | ObjectDelta;
 /** One piece of an array's rebuild (see `DeltaOp`). */
-export type DeltaPiece = number | Json[] | ObjectDelta;
+export type DeltaPiece = number | Json[] | string | ObjectDelta;
+
+/** Where the values a delta may refer to are: each object or array by the `"i.key"` that names it. */
+export type DeltaRefs = ReadonlyMap<object, string>;
+
+/**
+ * The values of the events a viewer gets with a change that a delta may refer to (see `DeltaOp`): each
+ * non-empty object or array an event holds directly under a key, by reference.
+ */
+export function eventRefs(events: readonly EngineEvent[]): Map<object, string> {
+  const refs = new Map<object, string>();
+  events.forEach((event, i) => {
+    for (const key of Object.keys(event)) {
+      const v = (event as Obj)[key];
+      if (typeof v !== 'object' || v === null || refs.has(v)) continue;
+      if (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0) refs.set(v, `${i}.${key}`);
+    }
+  });
+  return refs;
+}
+
+/** The value an `"i.key"` reference names among a change's events; a mismatch when there is none. */
+export function resolveIn(events: readonly EngineEvent[]): (ref: string) => unknown {
+  return (ref) => {
+    const dot = ref.indexOf('.');
+    const event = events[Number(ref.slice(0, dot))] as Obj | undefined;
+    const key = ref.slice(dot + 1);
+    if (dot < 1 || !event || !Object.hasOwn(event, key)) return mismatch(`no event value "${ref}"`);
+    return event[key];
+  };
+}
 export interface ObjectDelta {
   [key: string]: DeltaOp;
 }
@@ -45,14 +80,48 @@ function put(o: Obj, k: string, v: unknown): void {
   else o[k] = v;
 }
 
-/** The delta that turns `before` into `after`, two views of one viewer; `{}` when they are the same. */
-export function diffView(before: EncounterView, after: EncounterView): ViewDelta {
-  return diffValue(before, after) ?? {};
+/**
+ * The delta that turns `before` into `after`, two views of one viewer; `{}` when they are the same. With
+ * `refs` (see `eventRefs`), a value of `after` that is one of the change's event values is sent as a
+ * reference to it.
+ */
+export function diffView(before: EncounterView, after: EncounterView, refs?: DeltaRefs): ViewDelta {
+  refsNow = refs;
+  try {
+    return diffValue(before, after) ?? {};
+  } finally {
+    refsNow = undefined;
+  }
 }
 
-/** The view after `delta`. Pure: `view` is not changed, and every part the delta leaves alone is shared. */
-export function applyDelta(view: EncounterView, delta: ViewDelta): EncounterView {
-  return applyOp(view, delta) as EncounterView;
+/**
+ * The view after `delta`. Pure: `view` is not changed, and every part the delta leaves alone is shared.
+ * `resolve` gives the value of a reference to the change's events (see `resolveIn`).
+ */
+export function applyDelta(
+  view: EncounterView,
+  delta: ViewDelta,
+  resolve?: (ref: string) => unknown,
+): EncounterView {
+  resolveNow = resolve;
+  try {
+    return applyOp(view, delta) as EncounterView;
+  } finally {
+    resolveNow = undefined;
+  }
+}
+
+/** The references of the diff under way (diffs and applications are synchronous: one at a time). */
+let refsNow: DeltaRefs | undefined;
+let resolveNow: ((ref: string) => unknown) | undefined;
+
+/** A reference to an event value for `v`, when the diff under way may refer to one. */
+function refTo(v: unknown): string | undefined {
+  return refsNow !== undefined && typeof v === 'object' && v !== null ? refsNow.get(v) : undefined;
+}
+
+function resolved(ref: string): unknown {
+  return resolveNow ? resolveNow(ref) : mismatch(`a reference "${ref}" without the change's events`);
 }
 
 /**
@@ -79,6 +148,8 @@ export function sameJson(a: unknown, b: unknown): boolean {
 
 function diffValue(a: unknown, b: unknown): DeltaOp | undefined {
   if (a === b) return undefined;
+  const ref = refTo(b);
+  if (ref !== undefined) return [0, ref];
   if (isObject(a) && isObject(b)) return diffObject(a, b);
   if (Array.isArray(a) && Array.isArray(b)) return diffArray(a, b);
   return [b as Json];
@@ -108,7 +179,12 @@ function diffObject(a: Obj, b: Obj): DeltaOp | undefined {
   const changes: Array<[string, DeltaOp]> = [];
   for (const k of aKeys) if (!present(b, k)) changes.push([k, []]);
   for (const k of bKeys) {
-    const op = present(a, k) ? diffValue(a[k], b[k]) : ([b[k]] as [Json]);
+    const ref = present(a, k) ? undefined : refTo(b[k]);
+    const op = present(a, k)
+      ? diffValue(a[k], b[k])
+      : ref !== undefined
+        ? ([0, ref] as [0, string])
+        : ([b[k]] as [Json]);
     if (op !== undefined) changes.push([k, op]);
   }
   return changes.length > 0 ? (Object.fromEntries(changes) as ObjectDelta) : undefined;
@@ -236,6 +312,15 @@ function diffArray(a: readonly unknown[], b: readonly unknown[]): DeltaOp | unde
     drop = 0;
     insert = [];
   };
+  // A value inserted: by reference when it is one of the change's event values.
+  const add = (v: unknown) => {
+    const ref = refTo(v);
+    if (ref === undefined) insert.push(v as Json);
+    else {
+      flush();
+      pieces.push(ref);
+    }
+  };
   let i = 0;
   let j = 0;
   for (const step of script) {
@@ -245,7 +330,7 @@ function diffArray(a: readonly unknown[], b: readonly unknown[]): DeltaOp | unde
       i++;
     } else if (step === INSERT) {
       if (keep > 0) flush();
-      insert.push(bMid[j] as Json);
+      add(bMid[j]);
       j++;
     } else {
       const op = diffValue(aMid[i], bMid[j]);
@@ -259,7 +344,7 @@ function diffArray(a: readonly unknown[], b: readonly unknown[]): DeltaOp | unde
         // Same identity, but replaced whole (another kind of value, or its keys in another order).
         if (keep > 0) flush();
         drop++;
-        insert.push(bMid[j] as Json);
+        add(bMid[j]);
       }
       i++;
       j++;
@@ -283,6 +368,7 @@ function mismatch(what: string): never {
 function applyOp(value: unknown, op: unknown): unknown {
   if (Array.isArray(op)) {
     if (op.length === 1) return op[0];
+    if (op.length === 2 && op[0] === 0 && typeof op[1] === 'string') return resolved(op[1]);
     if (op.length === 2 && op[0] === 0 && Array.isArray(op[1])) {
       if (!Array.isArray(value)) mismatch('an array change for something that is not a list');
       return applyArray(value, op[1]);
@@ -305,10 +391,10 @@ function applyObject(o: Obj, delta: Obj): Obj {
       delete out[k];
     } else if (present(out, k)) {
       put(out, k, applyOp(out[k], op));
-    } else if (Array.isArray(op) && op.length === 1) {
+    } else if (Array.isArray(op) && (op.length === 1 || (op[0] === 0 && typeof op[1] === 'string'))) {
       // Deleted first, so a key held with no value (undefined) comes after the others, as JSON has it.
       delete out[k];
-      put(out, k, op[0]);
+      put(out, k, applyOp(undefined, op));
     } else {
       mismatch(`"${k}" changed but not there`);
     }
@@ -328,6 +414,8 @@ function applyArray(a: readonly unknown[], pieces: readonly unknown[]): unknown[
       i += Math.abs(piece);
     } else if (Array.isArray(piece)) {
       for (const v of piece) out.push(v);
+    } else if (typeof piece === 'string') {
+      out.push(resolved(piece));
     } else if (isObject(piece)) {
       if (i >= a.length) mismatch('a list shorter than the change');
       const element = a[i];

@@ -37,6 +37,9 @@ export function everHiddenIn(entries: readonly LogEntry[], into: Set<string> = n
   return into;
 }
 
+/** The undo history in a view for anyone but the GM (see `view`); shared, never changed, as views are. */
+const NO_HISTORY: EncounterState['history'] = { lastGroup: 0, undoable: [], redoable: [] };
+
 function stripNotes(c: Combatant): Combatant {
   if (c.notes === undefined) return c;
   const { notes: _n, ...rest } = c;
@@ -70,6 +73,8 @@ export function view(
     effects: state.effects.filter((e) => !combatantsIn(effectSchema, e).some((id) => hidden.has(id))),
     current: state.current && hidden.has(state.current) ? null : state.current,
     gmNotes: [],
+    // Undo and redo are the GM's: the table and players do without the groups they would take back.
+    history: NO_HISTORY,
   };
   const final = ruleset.redact ? ruleset.redact(redacted, viewer) : redacted;
   return { ...final, dice: null };

@@ -4,7 +4,7 @@ import {
   type CombatantInput,
   type Command,
   compactEntries,
-  diffView,
+  deltaOfView,
   EncounterLog,
   type EncounterState,
   type EncounterView,
@@ -686,7 +686,13 @@ export class Hub {
         return built;
       }
     }
-    const delta = base ? diffView(base, next) : undefined;
+    const delta = base
+      ? deltaOfView(
+          base,
+          next,
+          seen.map((e) => e.event),
+        )
+      : undefined;
     for (const built of distinct) {
       if (!sameJson(built.entries, seen)) continue;
       const sameView = sameJson(built.view, next);
