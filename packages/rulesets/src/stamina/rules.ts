@@ -265,7 +265,7 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     if (turnRequirement >= 1 && continuing) {
       return refuse(
         'turn/performing',
-        `${name} is still performing ${performing.name} (turn ${performing.taken} of ${performing.turns}), which takes this turn; only actions with turn requirement 0 are open. To take ${action.name} instead, give up ${performing.name} first (Abandon); what it cost stays spent.`,
+        `${name} is still performing ${performing.name} (turn ${performing.taken} of ${performing.turns}), which takes this turn; only actions with turn requirement 0 are open.${kept ? ` ${kept}` : ''} To take ${action.name} instead, give up ${performing.name} first (Abandon); what it cost stays spent.`,
       );
     }
     // "a character may not declare multiple actions with a turn requirement of one or greater during their turn"
