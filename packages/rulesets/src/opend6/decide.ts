@@ -219,7 +219,7 @@ function roll(ctx: Ctx, command: Opend6CommandOf<'roll'>): Decision<Opend6Event>
     ...(command.skill !== undefined ? { skill: command.skill } : {}),
     ...(command.code !== undefined ? { code: command.code } : {}),
     ...(command.kind !== undefined ? { kind: command.kind } : {}),
-    purpose: 'roll',
+    purpose: 'on request (not an action)',
     declared: c.cs.declared,
   });
   if (rolled === null) return reject('roll/what', `Name the skill or attribute ${c.name} rolls.`);

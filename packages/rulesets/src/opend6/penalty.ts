@@ -47,7 +47,9 @@ export function penalized(kind: RollKind): boolean {
 
 export function effective(code: string, penalty: number): EffectiveCode {
   const reduced: DieCode = reduceCode(code, penalty);
-  return { code: formatCode(parseCode(code)), effective: formatCode(reduced), usable: usable(reduced) };
+  // A code reduced below one die is "reduced to zero": shown as 0D, never as a negative code ("-1D+2").
+  const shown = reduced.dice < 1 ? { dice: 0, pips: 0 } : reduced;
+  return { code: formatCode(parseCode(code)), effective: formatCode(shown), usable: usable(reduced) };
 }
 
 /** Every skill and attribute on the sheet at a given penalty: "dodge 4D+1 → 3D+1". */

@@ -265,16 +265,22 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
     if (turnRequirement >= 1 && continuing) {
       return refuse(
         'turn/performing',
-        `${name} is still performing ${performing.name} (turn ${performing.taken} of ${performing.turns}), which takes this turn; only actions with turn requirement 0 are open. To take ${action.name} instead, give up ${performing.name} first (Abandon); what it cost stays spent.`,
+        `${name} is still performing ${performing.name} (turn ${performing.taken} of ${performing.turns}), which takes this turn; only actions with turn requirement 0 are open.${kept ? ` ${kept}` : ''} To take ${action.name} instead, give up ${performing.name} first (Abandon); what it cost stays spent.`,
       );
     }
     // "a character may not declare multiple actions with a turn requirement of one or greater during their turn"
     if (turnRequirement >= 1 && turn.requirementTaken) {
-      const first = findAction(state, turn.requirementTaken)?.name ?? turn.requirementTaken;
+      const firstDef = findAction(state, turn.requirementTaken);
+      const first = firstDef?.name ?? turn.requirementTaken;
       const taken = performing?.action === turn.requirementTaken ? performing.turns : 1;
+      // A first move that took the turn's requirement did so because of a Scramble: say so, as its log line does.
+      const why =
+        firstDef && flagsOf(firstDef).firstMoveFree && has(state, id, 'noReducedMove')
+          ? ', not reduced after Scramble'
+          : '';
       return refuse(
         'turn/requirement-taken',
-        `${name} already took ${first} (turn requirement ${taken}) this turn; only one action with a turn requirement of one or more per turn. ${kept ?? 'Actions with turn requirement 0 are still open.'}`,
+        `${name} already took ${first} (turn requirement ${taken}${why}) this turn; only one action with a turn requirement of one or more per turn. ${kept ?? 'Actions with turn requirement 0 are still open.'}`,
       );
     }
     // "an action with a standard turn requirement of zero may only be taken once per turn unless detailed otherwise"

@@ -669,6 +669,16 @@ describe("Turn rules: an action with a turn requirement of 2 or 3 takes that man
     must(enc, act('mira', 'scramble'));
     expect(cs(enc, 'mira').performing).toMatchObject({ taken: 1, turns: 2 });
   });
+
+  it('a first Walk refused in a turn it takes says when a Scramble keeps it at turn requirement 1', () => {
+    const enc = ritual(2);
+    must(enc, { type: 'next' });
+    must(enc, act('mira', 'scramble'));
+    nextUntil(enc, 'mira');
+    expect(refused(enc, act('mira', 'walk')).message).toBe(
+      'Mira is still performing Ritual (turn 2 of 2), which takes this turn; only actions with turn requirement 0 are open. Walk keeps its turn requirement of 1 this turn: Mira scrambled, and "move actions they make on their next turn cannot have its turn requirement reduced". To take Walk instead, give up Ritual first (Abandon); what it cost stays spent.',
+    );
+  });
 });
 
 describe('Turn rules: Quick attack and Off-hand attack once per round; Quick attack never after a turn-requirement-1 action', () => {

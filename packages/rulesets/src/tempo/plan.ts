@@ -9,8 +9,9 @@ import {
 } from '@roundkeeper/engine';
 import { findAction } from './catalog.js';
 import type { TempoCommandOf } from './commands.js';
+import { exertLegality } from './exert.js';
 import { commandable, type Fact, planEntry } from './facts.js';
-import { planLegality } from './rules.js';
+import { placePlan, planLegality, sideIndex } from './rules.js';
 import type { Ctx, PlanItem } from './types.js';
 
 /** Plans (or, replacing one, changes) one of the round's actions; secret until taken. */
@@ -92,10 +93,23 @@ export function decideActNext(ctx: Ctx, command: TempoCommandOf<'act-next'>): Fa
       (c.side === 'pc' ? 0 : 1) !== side
         ? `the next turns are the ${part}' at tempo ${tempo}, and ${c.name} is not one of the ${part}`
         : `${c.name} has no action still to take at tempo ${tempo}, where the count goes next`;
-    return reject(
-      'order/not-next',
-      `${c.name} cannot take the next turn: ${why}. Change a planned action to one at tempo ${tempo} (or Exert to move one there), or wait for the count to reach ${c.name}'s action.`,
-    );
+    // The way there is offered only when it leads there: an action placed at that tempo now must come on
+    // the character's own side of it (act-next then puts it first), or before the next turns — a PC's part
+    // of a tempo already over, or an NPC's part that comes after the PCs', is no way to take the next turn.
+    const placed = placePlan(state, c, tempo, 0);
+    const reachable = !isRejection(placed) && (sideIndex(c) === side || compareInstants(placed, next.at) < 0);
+    const left = c.cs.plan.some((p) => !p.taken);
+    const exert = (use: 'change-tempo' | 'another-action') => exertLegality(state, c, use) === undefined;
+    const wait = `wait for the count to reach ${c.name}'s action`;
+    let advice: string;
+    if (left) {
+      advice = reachable
+        ? `Change a planned action to one at tempo ${tempo}${exert('change-tempo') ? ' (or Exert to move one there)' : ''}, or ${wait}`
+        : `${wait.charAt(0).toUpperCase()}${wait.slice(1)}`;
+    } else {
+      advice = `${c.name} has no planned action left this round${reachable && exert('another-action') ? `; Exert to take another action at tempo ${tempo}` : ''}`;
+    }
+    return reject('order/not-next', `${c.name} cannot take the next turn: ${why}. ${advice}.`);
   }
   const ahead = turns.filter(
     (e) => e.at.at[0] === tempo && e.at.at[1] === side && compareInstants(e.at, own.at) < 0,

@@ -80,7 +80,10 @@ describe("Order within a tempo: the table chooses (act-next); a side's part last
     // Both PCs at tempo 4 (Guard, Move): roster order would be Ana first.
     const r = refused(enc, { type: 'act-next', actor: 'wolf' });
     expect(r.code).toBe('order/not-next');
-    expect(r.message).toContain("the next turns are the PCs' at tempo 4, and Wolf is not one of the PCs");
+    // An NPC action at tempo 4 would still come after the PCs': no way to go next, only to wait.
+    expect(r.message).toBe(
+      "Wolf cannot take the next turn: the next turns are the PCs' at tempo 4, and Wolf is not one of the PCs. Wait for the count to reach Wolf's action.",
+    );
     expect(enc.execute({ type: 'act-next', actor: 'bren' }, { by: alice })).toMatchObject({
       code: 'auth/not-yours',
     });
@@ -104,9 +107,40 @@ describe("Order within a tempo: the table chooses (act-next); a side's part last
 
   it('a PC with nothing at the next tempo is told how to get there', () => {
     const enc = planned();
+    // Planning phase: no turn is under way, so an Exert (done at the end of a turn) is no way there yet.
     const r = refused(enc, { type: 'act-next', actor: 'bren' });
     expect(r.message).toBe(
-      "Bren cannot take the next turn: Bren has no action still to take at tempo 2, where the count goes next. Change a planned action to one at tempo 2 (or Exert to move one there), or wait for the count to reach Bren's action.",
+      "Bren cannot take the next turn: Bren has no action still to take at tempo 2, where the count goes next. Change a planned action to one at tempo 2, or wait for the count to reach Bren's action.",
+    );
+    must(enc, { type: 'next' });
+    // Tempo 2, Ana's Mark; the count goes on to the Orc's Roar at tempo 2 next.
+    expect(refused(enc, { type: 'act-next', actor: 'bren' }).message).toBe(
+      "Bren cannot take the next turn: the next turns are the NPCs' at tempo 2, and Bren is not one of the NPCs. Change a planned action to one at tempo 2 (or Exert to move one there), or wait for the count to reach Bren's action.",
+    );
+  });
+
+  it("a PC is not told to change a plan into a tempo whose PCs' part is over", () => {
+    const enc = fight();
+    must(enc, { type: 'start' });
+    plan(enc, 'ana', 'mark');
+    plan(enc, 'ana', 'standard-attack');
+    const guard = plan(enc, 'bren', 'guard');
+    plan(enc, 'bren', 'slow-attack');
+    plan(enc, 'orc', 'roar');
+    plan(enc, 'orc', 'cleave');
+    plan(enc, 'wolf', 'scan');
+    plan(enc, 'wolf', 'move');
+    must(enc, { type: 'next' });
+    must(enc, { type: 'next' });
+    // The Orc roars at tempo 2 and the Wolf's Scan comes next: a PC action at tempo 2 would be refused now,
+    // so only waiting is offered.
+    expect(enc.state.current).toBe('orc');
+    const r = refused(enc, { type: 'act-next', actor: 'bren' });
+    expect(r.message).toBe(
+      "Bren cannot take the next turn: the next turns are the NPCs' at tempo 2, and Bren is not one of the NPCs. Wait for the count to reach Bren's action.",
+    );
+    expect(refused(enc, { type: 'plan', actor: 'bren', action: 'scan', replace: guard }).code).toBe(
+      'plan/tempo-passed',
     );
   });
 });
