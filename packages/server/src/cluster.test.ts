@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { type EncounterState, type LogEntry, reduce, view } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,8 @@ import { api, type ServerProcess, startServerProcess, tempDir } from './test-pro
 // Several real server processes on one PostgreSQL database, behind a real nginx configured as
 // docs/deploy.md shows: round-robin, no sticky sessions, WebSocket upgrades.
 
-const available = (await postgresAvailable()) ? nginxBinary() : undefined;
+const nginxAt = nginxBinary();
+const available = (await postgresAvailable()) ? nginxAt : undefined;
 
 const party = [
   { id: 'ana', name: 'Ana', side: 'pc' as const, stats: { initiative: 3 } },
@@ -295,5 +297,44 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     await drop();
     const gone = await api(servers[1]!.url, 'GET', '/api/health');
     expect(gone).toMatchObject({ status: 503, body: { ok: false, database: 'unreachable' } });
+  });
+});
+
+/** Creates an encounter through `base` from this machine's loopback address `from` (a client of its own). */
+function createFrom(base: string, from: string, forwardedFor?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (forwardedFor) headers['x-forwarded-for'] = forwardedFor;
+    const req = request(`${base}/api/encounters`, { method: 'POST', localAddress: from, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ name: 'From afar', ruleset: 'classic' }));
+  });
+}
+
+describe.skipIf(!nginxAt)('per-address limits behind nginx', () => {
+  it('count the client nginx forwards with --trust-proxy, and nginx itself without it; a client reaching an instance directly cannot pick its address', async () => {
+    for (const trusted of [false, true]) {
+      const server = await startServerProcess(tempDir(), [
+        '--encounter-budget',
+        '1',
+        ...(trusted ? ['--trust-proxy', '127.0.0.1'] : []),
+      ]);
+      cleanUps.push(() => server.stop());
+      const lb = await startNginx(nginxAt!, [server.url]);
+      cleanUps.push(lb.stop);
+      // One encounter per address in the window: a second one from the same client is refused…
+      expect(await createFrom(lb.url, '127.0.0.2')).toBe(201);
+      expect(await createFrom(lb.url, '127.0.0.2')).toBe(429);
+      // … and another client's is its own, once the server knows who nginx forwards.
+      expect(await createFrom(lb.url, '127.0.0.3')).toBe(trusted ? 201 : 429);
+      if (trusted) {
+        // A client that reaches the instance itself cannot pick the address its budget counts.
+        expect(await createFrom(server.url, '127.0.0.4', '127.0.0.5')).toBe(201);
+        expect(await createFrom(server.url, '127.0.0.4', '127.0.0.6')).toBe(429);
+      }
+    }
   });
 });
