@@ -106,7 +106,8 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     ).body as Created;
     const id = created.encounter.id;
     const t = created.tokens;
-    const tokens = [t.gm, t.table, t.players.ana!, t.players.bren!, t.table];
+    // The GM's page and five viewers: the table screen twice, each player, and a second phone of Ana's.
+    const tokens = [t.gm, t.table, t.players.ana!, t.players.bren!, t.table, t.players.ana!];
     const viewers = tokens.map((token) => viewerOf(nginx.url, id, token));
     for (const v of viewers) await v.start();
     // Round-robin spread the sockets over both instances.
