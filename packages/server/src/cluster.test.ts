@@ -207,22 +207,25 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     for (const v of viewers) await v.start();
     const first = viewers[0]!.seq;
     await api(nginx.url, 'POST', `/api/encounters/${id}/commands`, { command: { type: 'start' } }, gm);
-    const acknowledged: number[] = [];
+    // Each command its own amount of damage, so that the entry at an acknowledged seq tells which
+    // command it holds.
+    const acknowledged: Array<{ seq: number; amount: number }> = [];
     let failed = 0;
     const inflight: Array<Promise<void>> = [];
     // 50 commands a second for 3 s, each sent without waiting for the last; the first instance dies
     // after one second.
     for (let i = 0; i < 150; i++) {
+      const amount = i + 1;
       inflight.push(
         api(
           nginx.url,
           'POST',
           `/api/encounters/${id}/commands`,
-          { command: { type: 'damage', combatant: 'orc', amount: 1 } },
+          { command: { type: 'damage', combatant: 'orc', amount } },
           gm,
         ).then(
           (r) => {
-            if (r.status === 200) acknowledged.push((r.body as { seq: number }).seq);
+            if (r.status === 200) acknowledged.push({ seq: (r.body as { seq: number }).seq, amount });
             else failed++;
           },
           () => {
@@ -237,7 +240,15 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     const { entries, state } = await replayed(db, id);
     const last = entries.at(-1)!.seq;
     expect(entries.map((e) => e.seq)).toEqual(consecutive(0, last));
-    for (const seq of acknowledged) expect(entries.some((e) => e.seq === seq)).toBe(true);
+    // Every acknowledged command is in the log at the seq it was acknowledged with: that entry is its
+    // damage, not another command's stored at the same seq after it was lost.
+    const damageAt = new Map(
+      entries.map((e) => {
+        const ev = e.event as { type: string; from?: { current: number }; hp?: { current: number } };
+        return [e.seq, ev.type === 'hp/changed' ? ev.from!.current - ev.hp!.current : undefined];
+      }),
+    );
+    for (const { seq, amount } of acknowledged) expect(damageAt.get(seq), `seq ${seq}`).toBe(amount);
     // Only commands in flight when the instance died can have failed; most were acknowledged.
     expect(acknowledged.length).toBeGreaterThan(140 - failed);
     expect(failed).toBeLessThan(10);
