@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 // These tests run the real, built binary (npm test builds before it runs vitest).
 const bin = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -543,6 +543,10 @@ describe('roundkeeper serve', () => {
         if (m) resolve(m[1]!);
       });
       proc.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    // Whatever fails below, the server does not outlive the test.
+    onTestFinished(() => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
     });
     const health = await fetch(`${url}/api/health`);
     expect(health.status).toBe(200);
