@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 // These tests run the real, built binary (npm test builds before it runs vitest).
 const bin = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -529,7 +529,7 @@ describe('roundkeeper export / import', () => {
 });
 
 describe('roundkeeper serve', () => {
-  it('starts the server, prints its URL, answers, and stops cleanly on SIGTERM', async () => {
+  it('starts the server, prints its URL, answers with its young generation held at its first size, and stops cleanly on SIGTERM', async () => {
     const { spawn } = await import('node:child_process');
     const dir = mkdtempSync(join(tmpdir(), 'rk-serve-'));
     const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dir], {
@@ -544,8 +544,30 @@ describe('roundkeeper serve', () => {
       });
       proc.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
     });
+    // Whatever fails below, the server does not outlive the test.
+    onTestFinished(() => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
+    });
     const health = await fetch(`${url}/api/health`);
     expect(health.status).toBe(200);
+    // The server's memory setting (design.md, "Memory and latency"): V8's young generation held at its
+    // first size, as `npm start` and the server's own main.js hold it. Loading the server and answering
+    // requests grow it to 32 MiB otherwise. `kill -USR2` prints the heap's spaces on stderr.
+    for (let i = 0; i < 50; i++) await (await fetch(`${url}/api/health`)).text();
+    let err = '';
+    proc.stderr.on('data', (d) => {
+      err += d;
+    });
+    proc.kill('SIGUSR2');
+    const newSpace = await new Promise<number>((resolve) => {
+      const read = () => {
+        const m = /"new_space":(\d+)/.exec(err);
+        if (m) resolve(Number(m[1]));
+        else setTimeout(read, 20);
+      };
+      read();
+    });
+    expect(newSpace).toBeLessThanOrEqual(4096);
     const code = await new Promise((resolve) => {
       proc.once('exit', resolve);
       proc.kill('SIGTERM');

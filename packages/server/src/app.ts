@@ -46,6 +46,11 @@ export interface AppOptions extends HubOptions {
   version?: string;
   /** Where share links point, given the origin the request came to (default: that origin). */
   linkOrigin?: (requestOrigin: string) => string;
+  /**
+   * The load balancer's addresses (or CIDR ranges). A request from one of them is the client's it names
+   * in X-Forwarded-For (the per-address limits count that client) and X-Forwarded-Proto (links' scheme).
+   */
+  trustProxy?: string[];
 }
 
 const createSchema = z.union([
@@ -131,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const budgets = new StorageBudgets(budgetsFor(options.encounterBudget));
   const app = Fastify({
     bodyLimit: 256 * 1024,
+    ...(options.trustProxy?.length ? { trustProxy: options.trustProxy } : {}),
     logger: {
       level: options.logLevel ?? 'info',
       // Tokens travel in the Authorization header and in ?token=: neither is ever logged.

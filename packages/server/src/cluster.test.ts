@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { type EncounterState, type LogEntry, reduce, view } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,8 @@ import { api, type ServerProcess, startServerProcess, tempDir } from './test-pro
 // Several real server processes on one PostgreSQL database, behind a real nginx configured as
 // docs/deploy.md shows: round-robin, no sticky sessions, WebSocket upgrades.
 
-const available = (await postgresAvailable()) ? nginxBinary() : undefined;
+const nginxAt = nginxBinary();
+const available = (await postgresAvailable()) ? nginxAt : undefined;
 
 const party = [
   { id: 'ana', name: 'Ana', side: 'pc' as const, stats: { initiative: 3 } },
@@ -104,7 +106,8 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     ).body as Created;
     const id = created.encounter.id;
     const t = created.tokens;
-    const tokens = [t.gm, t.table, t.players.ana!, t.players.bren!, t.table];
+    // The GM's page and five viewers: the table screen twice, each player, and a second phone of Ana's.
+    const tokens = [t.gm, t.table, t.players.ana!, t.players.bren!, t.table, t.players.ana!];
     const viewers = tokens.map((token) => viewerOf(nginx.url, id, token));
     for (const v of viewers) await v.start();
     // Round-robin spread the sockets over both instances.
@@ -204,22 +207,25 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     for (const v of viewers) await v.start();
     const first = viewers[0]!.seq;
     await api(nginx.url, 'POST', `/api/encounters/${id}/commands`, { command: { type: 'start' } }, gm);
-    const acknowledged: number[] = [];
+    // Each command its own amount of damage, so that the entry at an acknowledged seq tells which
+    // command it holds.
+    const acknowledged: Array<{ seq: number; amount: number }> = [];
     let failed = 0;
     const inflight: Array<Promise<void>> = [];
     // 50 commands a second for 3 s, each sent without waiting for the last; the first instance dies
     // after one second.
     for (let i = 0; i < 150; i++) {
+      const amount = i + 1;
       inflight.push(
         api(
           nginx.url,
           'POST',
           `/api/encounters/${id}/commands`,
-          { command: { type: 'damage', combatant: 'orc', amount: 1 } },
+          { command: { type: 'damage', combatant: 'orc', amount } },
           gm,
         ).then(
           (r) => {
-            if (r.status === 200) acknowledged.push((r.body as { seq: number }).seq);
+            if (r.status === 200) acknowledged.push({ seq: (r.body as { seq: number }).seq, amount });
             else failed++;
           },
           () => {
@@ -234,7 +240,15 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     const { entries, state } = await replayed(db, id);
     const last = entries.at(-1)!.seq;
     expect(entries.map((e) => e.seq)).toEqual(consecutive(0, last));
-    for (const seq of acknowledged) expect(entries.some((e) => e.seq === seq)).toBe(true);
+    // Every acknowledged command is in the log at the seq it was acknowledged with: that entry is its
+    // damage, not another command's stored at the same seq after it was lost.
+    const damageAt = new Map(
+      entries.map((e) => {
+        const ev = e.event as { type: string; from?: { current: number }; hp?: { current: number } };
+        return [e.seq, ev.type === 'hp/changed' ? ev.from!.current - ev.hp!.current : undefined];
+      }),
+    );
+    for (const { seq, amount } of acknowledged) expect(damageAt.get(seq), `seq ${seq}`).toBe(amount);
     // Only commands in flight when the instance died can have failed; most were acknowledged.
     expect(acknowledged.length).toBeGreaterThan(140 - failed);
     expect(failed).toBeLessThan(10);
@@ -295,5 +309,44 @@ describe.skipIf(!available)('several instances behind nginx on one PostgreSQL da
     await drop();
     const gone = await api(servers[1]!.url, 'GET', '/api/health');
     expect(gone).toMatchObject({ status: 503, body: { ok: false, database: 'unreachable' } });
+  });
+});
+
+/** Creates an encounter through `base` from this machine's loopback address `from` (a client of its own). */
+function createFrom(base: string, from: string, forwardedFor?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (forwardedFor) headers['x-forwarded-for'] = forwardedFor;
+    const req = request(`${base}/api/encounters`, { method: 'POST', localAddress: from, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ name: 'From afar', ruleset: 'classic' }));
+  });
+}
+
+describe.skipIf(!nginxAt)('per-address limits behind nginx', () => {
+  it('count the client nginx forwards with --trust-proxy, and nginx itself without it; a client reaching an instance directly cannot pick its address', async () => {
+    for (const trusted of [false, true]) {
+      const server = await startServerProcess(tempDir(), [
+        '--encounter-budget',
+        '1',
+        ...(trusted ? ['--trust-proxy', '127.0.0.1'] : []),
+      ]);
+      cleanUps.push(() => server.stop());
+      const lb = await startNginx(nginxAt!, [server.url]);
+      cleanUps.push(lb.stop);
+      // One encounter per address in the window: a second one from the same client is refused…
+      expect(await createFrom(lb.url, '127.0.0.2')).toBe(201);
+      expect(await createFrom(lb.url, '127.0.0.2')).toBe(429);
+      // … and another client's is its own, once the server knows who nginx forwards.
+      expect(await createFrom(lb.url, '127.0.0.3')).toBe(trusted ? 201 : 429);
+      if (trusted) {
+        // A client that reaches the instance itself cannot pick the address its budget counts.
+        expect(await createFrom(server.url, '127.0.0.4', '127.0.0.5')).toBe(201);
+        expect(await createFrom(server.url, '127.0.0.4', '127.0.0.6')).toBe(429);
+      }
+    }
   });
 });

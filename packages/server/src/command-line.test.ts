@@ -51,6 +51,14 @@ describe('the server command line', () => {
     });
   });
 
+  it("takes the load balancer's addresses and ranges to trust, from --trust-proxy or RK_TRUST_PROXY", () => {
+    expect(parse([])).not.toHaveProperty('trustProxy');
+    expect(parse(['--trust-proxy', '127.0.0.1, 10.0.0.0/8,::1'])).toMatchObject({
+      trustProxy: ['127.0.0.1', '10.0.0.0/8', '::1'],
+    });
+    expect(parse([], { RK_TRUST_PROXY: 'fd00::/8' })).toMatchObject({ trustProxy: ['fd00::/8'] });
+  });
+
   it('refuses what it cannot start from with a sentence that says what would work', () => {
     const refusal = (args: string[], env: NodeJS.ProcessEnv = {}) => {
       try {
@@ -78,6 +86,12 @@ describe('the server command line', () => {
       '--encounter-budget must be a whole number ≥ 0',
     );
     expect(refusal(['--colour'])).toContain("'--colour'");
+    expect(refusal(['--trust-proxy', 'lb.internal'])).toBe(
+      '--trust-proxy takes addresses or ranges of addresses such as 127.0.0.1 or 10.0.0.0/8, separated by commas; "lb.internal" is neither.',
+    );
+    expect(refusal(['--trust-proxy', '10.0.0.0/33'])).toContain('"10.0.0.0/33" is neither');
+    expect(refusal(['--trust-proxy', '10.0.0.1/8/8'])).toContain('"10.0.0.1/8/8" is neither');
+    expect(refusal(['--trust-proxy', ' , '])).toContain("needs the load balancer's addresses");
   });
 
   it('lists every option and its environment variable in --help', () => {
@@ -105,6 +119,8 @@ describe('the server command line', () => {
       'RK_ENCOUNTER_BUDGET',
       '--synchronous',
       'RK_SYNCHRONOUS',
+      '--trust-proxy',
+      'RK_TRUST_PROXY',
       'MALLOC_ARENA_MAX',
     ]) {
       expect(SERVER_HELP).toContain(word);

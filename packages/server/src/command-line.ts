@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { parsePublicUrl } from './network.js';
@@ -23,6 +24,10 @@ Options (each can also be set in the environment variable named; a flag wins):
   --data-dir <dir>      where the database file lives (RK_DATA_DIR; default ./data)
   --database-url <url>  postgres://… : keep encounters in PostgreSQL instead, shared by every
                         instance given the same URL (RK_DATABASE_URL; see docs/deploy.md)
+  --trust-proxy <addresses>
+                        the load balancer's addresses, comma-separated (CIDR ranges too, e.g.
+                        10.0.0.0/8): requests through them count against the per-address limits
+                        by the client address it forwards (RK_TRUST_PROXY; see docs/deploy.md)
   --web-root <dir>      the web app's build (RK_WEB_ROOT; default packages/web/dist)
   --log-level <level>   fatal, error, warn, info or debug (RK_LOG_LEVEL; default warn)
   --rate-limit <n>      requests per client per 10 s, 0 for none (RK_RATE_LIMIT; default 600)
@@ -78,6 +83,7 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
         'public-url': { type: 'string' },
         'data-dir': { type: 'string' },
         'database-url': { type: 'string' },
+        'trust-proxy': { type: 'string' },
         'web-root': { type: 'string' },
         'log-level': { type: 'string' },
         'rate-limit': { type: 'string' },
@@ -139,6 +145,9 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
   if (synchronous !== 'normal' && synchronous !== 'full')
     throw new ServerUsageError(`--synchronous is "normal" or "full", not "${synchronous}".`);
 
+  const trustText = flag('trust-proxy') ?? fromEnv(env, 'RK_TRUST_PROXY');
+  const trustProxy = trustText === undefined ? undefined : proxyAddresses(trustText);
+
   const webRoot = flag('web-root') ?? fromEnv(env, 'RK_WEB_ROOT');
   const databaseUrl = flag('database-url') ?? fromEnv(env, 'RK_DATABASE_URL');
   return {
@@ -154,7 +163,31 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
     ...(encounterBudget !== undefined ? { encounterBudget } : {}),
     synchronous,
     ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+    ...(trustProxy !== undefined ? { trustProxy } : {}),
   };
+}
+
+/** The load balancer's addresses and ranges (`10.0.0.11,10.0.1.0/24`), each checked. */
+function proxyAddresses(text: string): string[] {
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0)
+    throw new ServerUsageError(
+      "--trust-proxy needs the load balancer's addresses, e.g. 127.0.0.1 or 10.0.0.0/8.",
+    );
+  for (const entry of entries) {
+    const [address = '', bits, extra] = entry.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || extra !== undefined)
+      throw new ServerUsageError(
+        `--trust-proxy takes addresses or ranges of addresses such as 127.0.0.1 or 10.0.0.0/8, separated by commas; "${entry}" is neither.`,
+      );
+  }
+  return entries;
 }
 
 /**

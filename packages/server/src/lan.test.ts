@@ -1,5 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lanAddresses } from './network.js';
 import { api, type ServerProcess, startServerProcess } from './test-process.js';
 
 // Players' phones on the GM's Wi-Fi, played by a network namespace of this machine joined to it by a
@@ -112,6 +113,33 @@ describe.skipIf(!canMakeNamespaces())('players join from their phones on the loc
     const fromLaptop = (await api(server.url, 'POST', '/api/encounters', encounter)).body as Created;
     for (const link of [fromLaptop.links.table, fromLaptop.links.players.ana!])
       expect(link.startsWith(`${first}/e/`)).toBe(true);
+  });
+});
+
+// Where namespaces cannot be made (not root, not Linux): the machine's own address on its network,
+// which is not the loopback, stands in for the phone's way in.
+const hostAddress = lanAddresses()[0]?.address;
+
+describe.skipIf(canMakeNamespaces() || !hostAddress)("this machine's address on its network", () => {
+  it('reaches a server started with --lan, at the address it prints, and not one started without', async () => {
+    const closed = await startServerProcess(undefined, ['--rate-limit', '0']);
+    const port = new URL(closed.url).port;
+    const refused = await fetch(`http://${hostAddress}:${port}/api/health`).catch(
+      (e: Error & { cause?: { code?: string } }) => e.cause?.code,
+    );
+    await closed.stop();
+    expect(refused).toBe('ECONNREFUSED');
+
+    const server = await startServerProcess(undefined, ['--rate-limit', '0', '--lan']);
+    try {
+      const printed = /open: (http:\/\/\S+)/.exec(server.stdout())![1]!;
+      expect(new URL(printed).hostname).toBe(hostAddress);
+      expect((await fetch(`${printed}/api/health`)).status).toBe(200);
+      const created = (await api(server.url, 'POST', '/api/encounters', encounter)).body as Created;
+      expect(created.links.players.ana!.startsWith(`${printed}/e/`)).toBe(true);
+    } finally {
+      await server.stop();
+    }
   });
 });
 

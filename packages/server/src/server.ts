@@ -26,6 +26,8 @@ export interface ServeOptions {
   publicUrl?: string;
   /** A PostgreSQL URL: encounters live there, shared with the other instances using it (not SQLite). */
   databaseUrl?: string;
+  /** The load balancer's addresses (or CIDR ranges): requests from them are the client's they forward. */
+  trustProxy?: string[];
 }
 
 export interface RunningServer {
@@ -65,6 +67,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     ...(opts.encounterBudget !== undefined ? { encounterBudget: opts.encounterBudget } : {}),
     linkOrigin: (requestOrigin) => linkOrigin(requestOrigin, { publicUrl: opts.publicUrl, lanOrigin }),
     ...(fanout ? { fanout } : {}),
+    ...(opts.trustProxy ? { trustProxy: opts.trustProxy } : {}),
   });
   app.addHook('onClose', async () => {
     await fanout?.close();
