@@ -18,7 +18,6 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { budgetsFor, StorageBudgets } from './budget.js';
-import { scenarioYaml } from './export-yaml.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
 import { registerLibrary } from './library.js';
 import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal, TokenBucket } from './limits.js';
@@ -451,6 +450,8 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     );
     const scenario = await hub.exportScenario(id);
     if (q.format === 'yaml') {
+      // Loaded on the first export: the YAML library is ~9 MB resident a server need not hold until then.
+      const { scenarioYaml } = await import('./export-yaml.js');
       return reply.type('application/yaml; charset=utf-8').send(await scenarioYaml(scenario));
     }
     return scenario;

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { z } from 'zod';
 import { POSTGRES_CHANNEL } from './storage/postgres.js';
 
@@ -114,6 +114,7 @@ export class PostgresFanout implements Fanout {
   }
 
   private async connect(): Promise<void> {
+    const { default: pg } = await import('pg');
     const client = new pg.Client({
       connectionString: this.connectionString,
       keepAlive: true,

@@ -72,3 +72,19 @@ describe('no secret in logs', () => {
     for (const token of [gm, table, ana]) expect(logs).not.toContain(token);
   });
 });
+
+describe('start: what a server on SQLite loads', () => {
+  it('does not load the PostgreSQL client or the YAML library until they are needed', () => {
+    // The server's modules as `npm start` loads them, without starting it; then the CommonJS modules
+    // loaded so far (pg is one, under its ESM wrapper) and whether the YAML export module was evaluated.
+    const script = `
+      import { createRequire } from 'node:module';
+      await import(${JSON.stringify(new URL('../dist/server.js', import.meta.url).href)});
+      const loaded = Object.keys(createRequire(import.meta.url).cache);
+      console.log(JSON.stringify(loaded.filter((f) => /node_modules\\/(pg|pg-pool|yaml)\\//.test(f))));
+    `;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual([]);
+  });
+});
