@@ -16,6 +16,7 @@ if (process.send) {
     const cpu = process.cpuUsage();
     process.send?.({
       cpuMicros: cpu.user + cpu.system,
+      systemMicros: cpu.system,
       p50: ms(histogram.percentile(50)),
       p99: ms(histogram.percentile(99)),
       p999: ms(histogram.percentile(99.9)),

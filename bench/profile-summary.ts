@@ -40,7 +40,7 @@ const fns = new Map<string, number>();
 const pkgs = new Map<string, number>();
 for (const [id, us] of self) {
   const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
-  const name = `${functionName || '(anonymous)'} ${where(url)}${url ? `:${lineNumber + 1}` : ''}`;
+  const name = `${functionName || '(anonymous)'} ${where(url)}${url ? `/${url.split('/').at(-1)}:${lineNumber + 1}` : ''}`;
   fns.set(name, (fns.get(name) ?? 0) + us);
   pkgs.set(where(url), (pkgs.get(where(url)) ?? 0) + us);
 }
@@ -56,7 +56,7 @@ const show = (title: string, m: Map<string, number>) => {
 const inclusive = new Map<string, number>();
 const nameOf = (n: Node) => {
   const { functionName, url, lineNumber } = n.callFrame;
-  return `${functionName || '(anonymous)'} ${where(url)}${url ? `:${lineNumber + 1}` : ''}`;
+  return `${functionName || '(anonymous)'} ${where(url)}${url ? `/${url.split('/').at(-1)}:${lineNumber + 1}` : ''}`;
 };
 const walk = (id: number, onStack: Set<string>): number => {
   const n = byId.get(id)!;

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,6 +70,8 @@ function rssMB(pid: number): number {
 interface Report {
   /** The server's CPU time so far (user + system), µs. */
   cpuMicros: number;
+  /** Of which in the kernel (system calls: the sockets' writes and reads, SQLite's file writes). */
+  systemMicros: number;
   p50: number;
   p99: number;
   p999: number;
@@ -330,7 +332,7 @@ async function load(
   tables: Table[],
   rate: number,
   seconds: number,
-): Promise<{ cpu: number; lat: number[]; loop: Report }> {
+): Promise<{ cpu: number; system: number; lat: number[]; loop: Report }> {
   const lat: number[] = [];
   const chains = tables.map(() => Promise.resolve());
   const run = async (total: number, keep: boolean) => {
@@ -352,13 +354,14 @@ async function load(
   await run(rate * seconds, true);
   const after = await report(proc);
   const cpu = (after.cpuMicros - before.cpuMicros) / (rate * seconds);
+  const system = (after.systemMicros - before.systemMicros) / (rate * seconds);
   process.stderr.write(
-    `  ${(cpu).toFixed(0)} µs/command, p50 ${pct(
+    `  ${cpu.toFixed(0)} µs/command (${system.toFixed(0)} in the kernel), p50 ${pct(
       lat.sort((a, b) => a - b),
       50,
     ).toFixed(2)} ms, loop max ${after.max.toFixed(1)} ms\n`,
   );
-  return { cpu, lat, loop: after };
+  return { cpu, system, lat, loop: after };
 }
 
 /**
@@ -375,17 +378,37 @@ export async function profileSide(out: string): Promise<void> {
     'roundkeeper',
     dir,
     {},
-    ['--cpu-prof', `--cpu-prof-dir=${out}`],
+    // `--profile=none`: the same load, unprofiled (the profiler's own thread counts in the CPU time).
+    out === 'none' ? [] : ['--cpu-prof', `--cpu-prof-dir=${out}`],
   );
   try {
     const many: Table[] = [];
     for (let k = 0; k < 50; k++) many.push(await rkTable(rk.address, 100 + k));
+    const before = threadTimes(rk.child.pid!);
     await load(rk, many, 100, 10);
+    const after = threadTimes(rk.child.pid!);
+    // Where the CPU went, thread by thread (the event loop, V8's helpers for GC, libuv's pool…).
+    for (const [name, ticks] of after) {
+      const used = ticks - (before.get(name) ?? 0);
+      if (used > 0) process.stderr.write(`  ${name}: ${((used * 10_000) / 1000).toFixed(0)} µs/command\n`);
+    }
     for (const t of many) t.close();
   } finally {
     await stop(rk);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** CPU time (user + system, in clock ticks of 10 ms) of each thread of a process, summed by thread name. */
+function threadTimes(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const name = `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))} ${tid === String(pid) ? '(main)' : tid}`;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(name, (out.get(name) ?? 0) + Number(fields[11]) + Number(fields[12]));
+  }
+  return out;
 }
 
 /** One of the set-ups measured side by side. */

@@ -600,11 +600,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
           relinked(patch: { allowed?: string[]; revoked?: true }) {
             Object.assign(link, patch);
           },
-          send(text: string) {
+          send(text: string, bytes?: Buffer) {
             // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
             if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
             if (commandsInFlight > 0) gather();
-            socket.send(text);
+            // The bytes every viewer of a change shares, as a text frame.
+            if (bytes) socket.send(bytes, { binary: false });
+            else socket.send(text);
           },
           close() {
             socket.close(1001, 'closing');

@@ -56,7 +56,11 @@ export interface Subscriber {
    * when it subscribes, and sends its commands with that link: this keeps it current.
    */
   relinked?(patch: { allowed?: string[]; revoked?: true }): void;
-  send(text: string): void;
+  /**
+   * One message. A change many viewers get comes with its bytes too (`bytes`, the text as UTF-8, encoded
+   * once for all of them): a socket writes those instead of encoding the text again.
+   */
+  send(text: string, bytes?: Buffer): void;
   close(): void;
 }
 
@@ -88,6 +92,8 @@ interface Built {
   /** The delta the message carries, and its JSON (none: it carries the whole view). */
   delta?: { value: ViewDelta; json: string };
   text: string;
+  /** `text` as UTF-8, made when first sent and written by every socket that sends it. */
+  bytes?: Buffer;
 }
 
 /** The kind of viewer: everyone of one kind sees the same view and events. */
@@ -656,7 +662,8 @@ export class Hub {
         message = this.change(live, sub.viewer, key, entries, from, distinct);
         byKey.set(key, message);
       }
-      sub.send(message.text);
+      message.bytes ??= Buffer.from(message.text);
+      sub.send(message.text, message.bytes);
     }
     // The views of kinds nobody watches any more are not kept (a kind that comes back gets a hello).
     for (const key of live.views.keys()) if (!byKey.has(key)) live.views.delete(key);

@@ -316,7 +316,13 @@ export class SqliteStorage implements Storage {
     command: CommandRecord | null,
     now: string,
   ): Promise<void> {
-    this.db.transaction(() => {
+    this.appendTx(id, afterSeq, entries, command, now);
+    this.wrote();
+  }
+
+  /** One append in one transaction; its function is made once (better-sqlite3 builds one per `transaction`). */
+  private readonly appendTx = this.transactionOf(
+    (id: string, afterSeq: number, entries: LogEntry[], command: CommandRecord | null, now: string) => {
       const row = this.stmt.seqOf.get(id);
       if (!row) throw new StorageConflictError(`There is no encounter ${id}.`);
       if (row.seq !== afterSeq) {
@@ -331,8 +337,16 @@ export class SqliteStorage implements Storage {
         this.stmt.insertCommand.run(id, command.group, JSON.stringify(command.command), command.role);
       const last = entries.at(-1)?.seq ?? afterSeq;
       this.stmt.setSeq.run(last, now, id);
-    })();
-    this.wrote();
+    },
+  );
+
+  /** `db.transaction(work)`, made on its first call (the connection is opened in the constructor). */
+  private transactionOf<A extends unknown[]>(work: (...args: A) => void): (...args: A) => void {
+    let tx: ((...args: A) => void) | undefined;
+    return (...args) => {
+      tx ??= this.db.transaction(work);
+      tx(...args);
+    };
   }
 
   async readEntries(id: string, afterSeq = 0): Promise<LogEntry[]> {
