@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, totalmem } from 'node:os';
+import { benchBytes } from './bytes.js';
 import { benchCli } from './cli.js';
 import { benchCluster } from './cluster.js';
 import { benchDice } from './dice.js';
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
     await profileSide(profile);
     return;
   }
-  // `--only=engine,dice,cli,server,side,cluster,web` runs some sections; the default runs them all.
+  // `--only=engine,dice,cli,bytes,server,side,cluster,web` runs some sections; the default runs them all.
   const only = process.argv
     .find((a) => a.startsWith('--only='))
     ?.slice(7)
@@ -51,6 +52,10 @@ async function main(): Promise<void> {
   if (want('cli')) {
     process.stderr.write('cli benchmarks…\n');
     rows.push(...(await benchCli('tara-corax', { agility: 6, intellect: 4, landSpeed: 10 })));
+  }
+  if (want('bytes')) {
+    process.stderr.write('bytes per change…\n');
+    rows.push(...(await benchBytes()));
   }
   if (want('server')) rows.push(...(await benchServer()));
   if (want('side')) rows.push(...(await benchSide()));
