@@ -12,6 +12,13 @@ export const INPUT_LIMITS = {
 /** Log entries redacted and written in one piece when a client reads a long log (HTTP or a resume). */
 export const EVENTS_CHUNK = 250;
 
+/**
+ * Rows a storage adapter reads (and parses) in one query from a long log or command list, a few
+ * milliseconds' work: loading an encounter of tens of thousands of entries gives way to other requests
+ * between pages.
+ */
+export const READ_PAGE = 1_000;
+
 /** Live connections (WebSockets) the server keeps open at once. A client is an IP address for now. */
 export const CONNECTION_LIMITS = {
   perEncounter: 100,

@@ -3,7 +3,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EncounterState, LogEntry } from '@roundkeeper/engine';
 import Database from 'better-sqlite3';
-import { Slices } from '../limits.js';
+import { READ_PAGE, Slices } from '../limits.js';
 import { MIGRATIONS } from './migrations.js';
 import { type EncounterRow, type LinkRow, toLink, toRecord } from './rows.js';
 import {
@@ -34,12 +34,6 @@ export interface SqliteOptions {
    */
   checkpointSync?: 'pool' | 'inline';
 }
-
-/**
- * Rows read in one statement from a long log or command list (a page parses in a few milliseconds):
- * reading an encounter of tens of thousands of entries gives way to other requests between pages.
- */
-const READ_PAGE = 1_000;
 
 /** How often, at most, the serving connection checkpoints the WAL (see `SqliteStorage.wrote`). */
 const CHECKPOINT_EVERY_MS = 1000;
