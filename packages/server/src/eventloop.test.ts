@@ -104,7 +104,7 @@ describe('reading a long encounter', () => {
         hidden: i % 2 === 0,
         stats: { initiative: i % 20 },
       })),
-      commands: [{ type: 'start' }, ...Array.from({ length: 1_999 }, () => ({ type: 'next' }))],
+      commands: [{ type: 'start' }, ...Array.from({ length: 1_200 }, () => ({ type: 'next' }))],
     };
     const c = await create({ scenario });
     const id = c.encounter.id;
@@ -171,6 +171,28 @@ describe('scenario imports and encounter creation', () => {
     expect((r.body as { error: { message: string } }).error.message).toContain('at most 2,000');
   });
 
+  it('an import that makes more log entries than allowed is refused at the limit, without holding the loop', async () => {
+    // Under the stamina rules, 2,000 turns of 200 combatants would make 18,000 entries.
+    const horde = {
+      schema: 1,
+      name: 'Horde',
+      ruleset: 'stamina',
+      combatants: Array.from({ length: 200 }, (_, i) => ({
+        name: `Goblin ${i}`,
+        stats: { initiative: i % 20 },
+      })),
+      commands: [{ type: 'start' }, ...Array.from({ length: 1_999 }, () => ({ type: 'next' }))],
+    };
+    const { result, slowestMs } = await healthDuring(server, () =>
+      api(server.url, 'POST', '/api/encounters', { scenario: horde }),
+    );
+    expect(result.status).toBe(400);
+    expect((result.body as { error: { message: string } }).error.message).toContain(
+      'more than 10,000 log entries',
+    );
+    expect(slowestMs).toBeLessThan(SLOWEST_HEALTH_MS);
+  });
+
   it('creating encounters of 200 combatants in a loop is refused once the address has spent its budget', async () => {
     const body = {
       name: 'Horde',
@@ -213,7 +235,7 @@ describe('a long encounter loaded cold', () => {
             name: `Goblin ${i}`,
             stats: { initiative: i % 20 },
           })),
-          commands: [{ type: 'start' }, ...Array.from({ length: 1_999 }, () => ({ type: 'next' }))],
+          commands: [{ type: 'start' }, ...Array.from({ length: 1_400 }, () => ({ type: 'next' }))],
         },
       });
       expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(201);
