@@ -163,7 +163,8 @@ export class EncounterLog {
     const [first] = log;
     if (!first) throw new Error('A log must start with an encounter/created event.');
     const enc = new EncounterLog(registry, first);
-    enc.entries.push(...log.slice(1));
+    // One at a time: spreading a long log into one call overflows the stack (past ~130,000 entries).
+    for (const [i, entry] of log.entries()) if (i > 0) enc.entries.push(entry);
     everHiddenIn(enc.entries, enc.everHidden);
     const usable = snapshot && snapshot.state.seq === snapshot.seq && log.some((e) => e.seq === snapshot.seq);
     const start = usable ? snapshot.state : enc.state;
