@@ -350,12 +350,23 @@ describe('revoking and rotating links, archiving', () => {
     expect((await cmd(c, { type: 'start' })).status).toBe(200);
     const patch = (status: string) =>
       api(server.url, 'PATCH', `/api/encounters/${c.encounter.id}`, { status }, c.tokens.gm);
+    const live = new LiveClient(
+      `${server.url}/api/encounters/${c.encounter.id}/live?token=${c.tokens.players.ana}`,
+    );
+    await live.next((m) => m.type === 'hello');
     expect((await patch('archived')).status).toBe(200);
     for (const token of [c.tokens.gm, c.tokens.players.ana!]) {
       const r = await cmd(c, { type: 'note', text: 'still here' }, token);
       expect(r.status).toBe(409);
       expect((r.body as { error: { message: string } }).error.message).toContain('archived');
     }
+    // Over the socket too: Ana's turn, her own action, refused because the encounter is archived.
+    live.send({ type: 'command', id: 'late', command: { type: 'act', actor: 'ana', action: 'dodge' } });
+    expect(await live.next((m) => m.type === 'result' && m.id === 'late')).toMatchObject({
+      ok: false,
+      error: { code: 'encounter/archived' },
+    });
+    live.close();
     expect((await get(c, c.tokens.table)).status).toBe(200);
     expect((await patch('active')).status).toBe(200);
     expect((await cmd(c, { type: 'note', text: 'back' })).status).toBe(200);
