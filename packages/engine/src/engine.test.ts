@@ -8,7 +8,7 @@ import { namedId } from './events.js';
 import { deepFreeze, isPlainJson } from './json.js';
 import { EncounterLog, reduce } from './log.js';
 import { roundRobin } from './test-ruleset.js';
-import { type Command, isRejection } from './types.js';
+import { type Command, isRejection, type LogEntry } from './types.js';
 import { view, viewEvent, viewLog, viewRejection } from './view.js';
 
 const registry = { 'round-robin': roundRobin };
@@ -90,6 +90,19 @@ describe('engine properties', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('a stored log longer than one call can spread (300,000 entries) loads', () => {
+    const enc = make();
+    ok(enc, { type: 'note', text: 'n' });
+    const [created, note] = enc.entries as [LogEntry, LogEntry];
+    const long: LogEntry[] = [created];
+    for (let i = 1; i <= 300_000; i++) long.push({ ...note, seq: created.seq + i, group: i });
+    const last = long.at(-1)!.seq;
+    const snapshot = { seq: last, state: { ...enc.state, seq: last } };
+    const loaded = EncounterLog.fromLog(long, registry, snapshot);
+    expect(loaded.entries).toHaveLength(long.length);
+    expect(loaded.state).toEqual(snapshot.state);
   });
 
   it('same seed + same commands → same events', () => {

@@ -143,18 +143,61 @@ export class EncounterLog {
     registry: RulesetRegistry,
     snapshot?: { seq: number; state: EncounterState },
   ): EncounterLog {
+    const loading = EncounterLog.loading(log, registry, snapshot);
+    for (;;) {
+      const step = loading.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * `fromLog` a step at a time: where the whole log must be folded (no snapshot, or an undo or redo after
+   * it), it is folded a slice per step (`prepareUndo`), so a server can give way to other requests
+   * between steps however long the log.
+   */
+  static *loading(
+    log: readonly LogEntry[],
+    registry: RulesetRegistry,
+    snapshot?: { seq: number; state: EncounterState },
+  ): Generator<void, EncounterLog, undefined> {
     const [first] = log;
     if (!first) throw new Error('A log must start with an encounter/created event.');
     const enc = new EncounterLog(registry, first);
-    enc.entries.push(...log.slice(1));
+    // One at a time: spreading a long log into one call overflows the stack (past ~130,000 entries).
+    for (const [i, entry] of log.entries()) if (i > 0) enc.entries.push(entry);
     everHiddenIn(enc.entries, enc.everHidden);
-    const tail = snapshot ? log.filter((e) => e.seq > snapshot.seq) : [];
-    if (snapshot && snapshot.state.seq === snapshot.seq && log.some((e) => e.seq === snapshot.seq)) {
-      enc.state = applyEntries(snapshot.state, tail, enc.entries, registry, enc.refold);
+    const usable = snapshot && snapshot.state.seq === snapshot.seq && log.some((e) => e.seq === snapshot.seq);
+    const start = usable ? snapshot.state : enc.state;
+    const tail = usable ? log.filter((e) => e.seq > snapshot.seq) : log.slice(1);
+    if (tail.length === 0) {
+      enc.state = start;
+    } else if (usable && !tail.some((e) => isUndoRedo(e.event))) {
+      enc.state = applyEntries(start, tail, enc.entries, registry);
     } else {
-      enc.state = reduce(enc.entries, registry);
+      // The whole log to fold: the refold's fold, built a slice at a time, then the tail's history.
+      yield* enc.prepareUndo();
+      let history = start.history;
+      const undone = new Set<number>();
+      for (const entry of tail) history = track(history, entry, undone);
+      enc.state = { ...enc.refold.fold(enc.entries, enc.ruleset()), history, seq: lastSeq(tail) };
     }
     return enc;
+  }
+
+  /**
+   * Prepares the next undo or redo to refold only what it changes, a slice of the log per step (see
+   * `Refold.warm`). After loading a log, the first undo or redo folds all of it; a server runs this
+   * first, giving way to other requests between steps. Without it, that undo or redo does the same work
+   * at once.
+   */
+  *prepareUndo(): Generator<void, void, undefined> {
+    yield* this.refold.warm(this.entries, this.ruleset());
+  }
+
+  private ruleset() {
+    const ruleset = rulesetFor(this.state, this.registry);
+    if (isRejection(ruleset)) throw new Error(ruleset.message);
+    return ruleset;
   }
 
   /** Restores the log and state to what they were before the last `execute` (storage refused it). */
@@ -179,7 +222,8 @@ export class EncounterLog {
     }
     this.entries.push(...entries);
     everHiddenIn(entries, this.everHidden);
-    this.state = applyEntries(this.state, entries, this.entries, this.registry);
+    // An undo or redo refolds from the last checkpoint before what it changes, as `execute`'s do.
+    this.state = applyEntries(this.state, entries, this.entries, this.registry, this.refold);
   }
 
   /**

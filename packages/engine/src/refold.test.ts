@@ -57,6 +57,8 @@ describe('undo and redo refold only what they change', () => {
       fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
         const { registry } = counting();
         const enc = make(registry);
+        // A copy of the log on another server instance, folding what this one stores.
+        const follower = EncounterLog.fromLog(enc.entries, registry);
         // The same log folded with a checkpoint every 3 entries, so refolds start from many places.
         const dense = new Refold(3);
         let state = enc.state;
@@ -74,6 +76,8 @@ describe('undo and redo refold only what they change', () => {
           expect(enc.state).toEqual(folded);
           if (!isRejection(r)) state = applyEntries(state, r, enc.entries, registry, dense);
           expect(state).toEqual(folded);
+          if (!isRejection(r)) follower.adopt(r);
+          expect(follower.state).toEqual(folded);
         }
         // And once more from a stored log, with a snapshot taken midway.
         const mid = Math.floor(enc.entries.length / 2);
@@ -81,6 +85,7 @@ describe('undo and redo refold only what they change', () => {
           seq: enc.entries[mid]!.seq,
           state: reduce(enc.entries.slice(0, mid + 1), registry),
         };
+        expect(EncounterLog.fromLog(enc.entries, registry).state).toEqual(reduce(enc.entries, registry));
         const loaded = EncounterLog.fromLog(enc.entries, registry, snapshot);
         enc.execute({ type: 'undo' });
         loaded.execute({ type: 'undo' });
@@ -104,5 +109,65 @@ describe('undo and redo refold only what they change', () => {
     // A refold of the whole log would fold ~400 of the ruleset's events per undo or redo.
     expect(counter.evolved / (2 * pairs)).toBeLessThan(70);
     expect(enc.state).toEqual(reduce(enc.entries, registry));
+  });
+
+  it("a copy on another instance folds another writer's undo and redo only where they change it", () => {
+    const leader = make(counting().registry);
+    for (let i = 0; i < 400; i++) ok(leader, { type: 'roll', actor: i % 2 ? 'ana' : 'bren' });
+    const { counter, registry } = counting();
+    const follower = EncounterLog.fromLog(leader.entries, registry);
+    counter.evolved = 0;
+    const pairs = 300;
+    for (let i = 0; i < pairs; i++) {
+      follower.adopt(ok(leader, { type: 'undo' }));
+      follower.adopt(ok(leader, { type: 'redo' }));
+    }
+    // Folding the whole log again for each would fold ~400 of the ruleset's events per undo or redo.
+    expect(counter.evolved / (2 * pairs)).toBeLessThan(70);
+    expect(follower.state).toEqual(leader.state);
+  });
+
+  it('a long log is loaded, and its first undo prepared, a slice at a time', () => {
+    const { counter, registry } = counting();
+    const enc = make(registry);
+    for (let i = 0; i < 400; i++) ok(enc, { type: 'roll', actor: i % 2 ? 'ana' : 'bren' });
+    const at = enc.entries.length - 1;
+    const snapshot = { seq: enc.entries[at]!.seq, state: enc.state };
+    // An undo after the snapshot: loading must fold the whole log.
+    ok(enc, { type: 'undo' });
+    ok(enc, { type: 'roll', actor: 'ana' });
+    /** How many of the ruleset's events each step of `steps` folds, and what it returns. */
+    const stepwise = <T>(steps: Generator<void, T, undefined>) => {
+      const folded: number[] = [];
+      for (;;) {
+        counter.evolved = 0;
+        const step = steps.next();
+        folded.push(counter.evolved);
+        if (step.done) return { folded, value: step.value };
+      }
+    };
+    const loading = stepwise(EncounterLog.loading(enc.entries, registry, snapshot));
+    expect(loading.folded.length).toBeGreaterThan(5);
+    expect(Math.max(...loading.folded)).toBeLessThanOrEqual(70);
+    expect(loading.value.state).toEqual(enc.state);
+    // Its refold is built: the next undo folds about what it changes.
+    counter.evolved = 0;
+    ok(loading.value, { type: 'undo' });
+    expect(counter.evolved).toBeLessThan(70);
+
+    // Loaded from a snapshot with nothing to refold: the first undo is prepared step by step.
+    const plain = EncounterLog.fromLog(enc.entries.slice(0, at + 1), registry, snapshot);
+    const prepared = stepwise(plain.prepareUndo());
+    expect(prepared.folded.length).toBeGreaterThan(5);
+    expect(Math.max(...prepared.folded)).toBeLessThanOrEqual(70);
+    counter.evolved = 0;
+    ok(plain, { type: 'undo' });
+    expect(counter.evolved).toBeLessThan(70);
+    expect(plain.state).toEqual(reduce(plain.entries, registry));
+    // Unprepared, the same undo folds the whole log at once.
+    const unprepared = EncounterLog.fromLog(enc.entries.slice(0, at + 1), registry, snapshot);
+    counter.evolved = 0;
+    ok(unprepared, { type: 'undo' });
+    expect(counter.evolved).toBeGreaterThan(350);
   });
 });

@@ -62,6 +62,28 @@ export class Refold {
     return state;
   }
 
+  /**
+   * Builds, a slice at a time, what the next `fold` of `log` would otherwise build at once: after loading
+   * (or a rollback), the first undo or redo folds the whole log to make its checkpoints. Each step folds
+   * at most `every` entries, so a caller that must not hold its thread for long (a server with a long
+   * log) can give way between steps; afterwards that undo or redo refolds only what it changes. Does
+   * nothing when the log is already absorbed.
+   */
+  *warm(log: readonly LogEntry[], ruleset: AnyRuleset): Generator<void, void, undefined> {
+    if (this.known > 0 && this.known <= log.length) return;
+    this.rebuild(log);
+    let state = this.checkpoints[0]!.state;
+    let sinceCheckpoint = 0;
+    for (const entry of this.effective) {
+      state = evolve(state, entry.event, ruleset);
+      if (++sinceCheckpoint === this.every) {
+        this.checkpoints.push({ seq: entry.seq, state });
+        sinceCheckpoint = 0;
+        yield;
+      }
+    }
+  }
+
   /** Takes in the entries not seen yet; returns the lowest seq whose fold they change. */
   private absorb(log: readonly LogEntry[]): number {
     if (this.known === 0 || this.known > log.length) return this.rebuild(log);

@@ -274,7 +274,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     if (!reachable) return reply.status(503).send({ ok: false, version, database: 'unreachable' });
     return { ok: true, version, database: 'reachable' };
   });
-  registerLibrary(app, options);
+  registerLibrary(app, { ...options, budgets });
 
   // The same for every request (the registry does not change): built once, on the first.
   let rulesetList: unknown;

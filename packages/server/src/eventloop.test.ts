@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { healthDuring } from './test-latency.js';
-import { api, LiveClient, type ServerProcess, startServerProcess } from './test-process.js';
+import { api, LiveClient, type ServerProcess, startServerProcess, tempDir } from './test-process.js';
 
 /*
  * The worst case of every expensive path, sent to a real server process while another client measures
- * how long /api/health takes to answer. The machine is shared and noisy, so the bound is generous (a
- * health reply slower than 250 ms means something held the event loop), never a tight timing.
+ * how long /api/health takes to answer, as the server's share of it (see `serverShare`). The target is
+ * about 50 ms; on a quiet machine these cases measure 10–50 ms, and up to 120 ms with a load average of
+ * 8 (other test runs slow the server's own work too). So the bound is 150 ms: anything that holds the
+ * event loop longer fails, without failing on a busy machine.
  */
-const SLOWEST_HEALTH_MS = 250;
+const SLOWEST_HEALTH_MS = 150;
 
 let server: ServerProcess;
 beforeAll(async () => {
@@ -101,7 +104,7 @@ describe('reading a long encounter', () => {
         hidden: i % 2 === 0,
         stats: { initiative: i % 20 },
       })),
-      commands: [{ type: 'start' }, ...Array.from({ length: 1_999 }, () => ({ type: 'next' }))],
+      commands: [{ type: 'start' }, ...Array.from({ length: 1_200 }, () => ({ type: 'next' }))],
     };
     const c = await create({ scenario });
     const id = c.encounter.id;
@@ -168,6 +171,28 @@ describe('scenario imports and encounter creation', () => {
     expect((r.body as { error: { message: string } }).error.message).toContain('at most 2,000');
   });
 
+  it('an import that makes more log entries than allowed is refused at the limit, without holding the loop', async () => {
+    // Under the stamina rules, 2,000 turns of 200 combatants would make 18,000 entries.
+    const horde = {
+      schema: 1,
+      name: 'Horde',
+      ruleset: 'stamina',
+      combatants: Array.from({ length: 200 }, (_, i) => ({
+        name: `Goblin ${i}`,
+        stats: { initiative: i % 20 },
+      })),
+      commands: [{ type: 'start' }, ...Array.from({ length: 1_999 }, () => ({ type: 'next' }))],
+    };
+    const { result, slowestMs } = await healthDuring(server, () =>
+      api(server.url, 'POST', '/api/encounters', { scenario: horde }),
+    );
+    expect(result.status).toBe(400);
+    expect((result.body as { error: { message: string } }).error.message).toContain(
+      'more than 10,000 log entries',
+    );
+    expect(slowestMs).toBeLessThan(SLOWEST_HEALTH_MS);
+  });
+
   it('creating encounters of 200 combatants in a loop is refused once the address has spent its budget', async () => {
     const body = {
       name: 'Horde',
@@ -192,4 +217,80 @@ describe('scenario imports and encounter creation', () => {
     expect(result.slice(0, -1).every((r) => r.status === 201)).toBe(true);
     expect(slowestMs).toBeLessThan(SLOWEST_HEALTH_MS);
   });
+});
+
+describe('a long encounter loaded cold', () => {
+  it('reading and folding 40,000 entries after a restart, and its first undo, do not hold the loop', async () => {
+    const dataDir = tempDir();
+    const flags = ['--rate-limit', '0', '--socket-rate', '0'];
+    const first = await startServerProcess(dataDir, flags);
+    let c: Created;
+    try {
+      const r = await api(first.url, 'POST', '/api/encounters', {
+        scenario: {
+          schema: 1,
+          name: 'Campaign',
+          ruleset: 'classic',
+          combatants: Array.from({ length: 200 }, (_, i) => ({
+            name: `Goblin ${i}`,
+            stats: { initiative: i % 20 },
+          })),
+          commands: [{ type: 'start' }, ...Array.from({ length: 1_400 }, () => ({ type: 'next' }))],
+        },
+      });
+      expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(201);
+      c = r.body as Created;
+      // A long fight goes on: 6,000 more turns, one undone now and then, sent over one socket a hundred at
+      // a time (all at once, their changes would pass the socket's send buffer and it would be dropped).
+      const ws = new WebSocket(
+        `${first.url.replace(/^http/, 'ws')}/api/encounters/${c.encounter.id}/live?token=${c.tokens.gm}`,
+      );
+      let results = 0;
+      let waiting: { until: number; resolve: () => void; reject: (e: Error) => void } | undefined;
+      ws.on('message', (data) => {
+        const m = JSON.parse(data.toString()) as { type: string; ok?: boolean; error?: unknown };
+        if (m.type !== 'result') return;
+        if (!m.ok) waiting?.reject(new Error(JSON.stringify(m.error)));
+        if (++results === waiting?.until) waiting.resolve();
+      });
+      ws.on('close', (code) => waiting?.reject(new Error(`the socket closed (${code})`)));
+      await new Promise((resolve) => ws.once('open', resolve));
+      for (let i = 0; i < 6_000; ) {
+        const batch = new Promise<void>((resolve, reject) => {
+          waiting = { until: i + 100, resolve, reject };
+        });
+        for (const end = i + 100; i < end; i++) {
+          const type = i % 50 === 49 ? 'undo' : 'next';
+          ws.send(JSON.stringify({ type: 'command', id: `t${i}`, command: { type } }));
+        }
+        await batch;
+      }
+      ws.close();
+      const state = await api(first.url, 'GET', `/api/encounters/${c.encounter.id}`, undefined, c.tokens.gm);
+      expect((state.body as { seq: number }).seq).toBeGreaterThan(40_000);
+    } finally {
+      await first.stop();
+    }
+    // After a restart the encounter is read and folded on its first request, and its first undo
+    // prepared (the log's last entries hold undos, so loading folds all of it).
+    const again = await startServerProcess(dataDir, flags);
+    try {
+      const { result, slowestMs } = await healthDuring(again, async () => {
+        const path = `/api/encounters/${c.encounter.id}`;
+        const read = await api(again.url, 'GET', path, undefined, c.tokens.gm);
+        const undo = await api(
+          again.url,
+          'POST',
+          `${path}/commands`,
+          { command: { type: 'undo' } },
+          c.tokens.gm,
+        );
+        return [read.status, undo.status];
+      });
+      expect(result).toEqual([200, 200]);
+      expect(slowestMs).toBeLessThan(SLOWEST_HEALTH_MS);
+    } finally {
+      await again.stop();
+    }
+  }, 120_000);
 });

@@ -202,10 +202,12 @@ interface Request {
   token?: string;
 }
 
-/** One request to one of the routes, for one of the fixtures (or a made-up id). */
 /** Encounters the fuzzer created (a fuzzed POST that succeeded), which it may delete. */
 const victims: Array<{ id: string; gm: string }> = [];
+/** The fuzzer's own encounters it leaves alone, so that they too are replayed at the end. */
+const KEPT = 4;
 
+/** One request to one of the routes, for one of the fixtures (or a made-up id). */
 function requestArb(all: Fixture[]): fc.Arbitrary<Request> {
   return fc
     .record({
@@ -340,10 +342,21 @@ function requestArb(all: Fixture[]): fc.Arbitrary<Request> {
         fc
           .constantFrom('PUT', 'OPTIONS', 'HEAD', 'GET')
           .map((method) => ({ method, path: `${base}/nowhere`, token })),
+        // The creature library: its own keys (made by a browser), any ruleset, any creature.
+        ...libraryRoutes(fixture, pick, text, json, value),
+        // The web app's pages and files, under any path.
+        fc
+          .oneof(
+            fc.constant(`/e/${eid}?token=${token ?? ''}`),
+            fc.string({ maxLength: 60 }).map((x) => `/${encodeURIComponent(x)}`),
+            fc.string({ maxLength: 30 }).map((x) => `/assets/${encodeURIComponent(x)}`),
+            fc.constantFrom('/', '/index.html', '/../package.json', '/%2e%2e/%2e%2e/etc/passwd'),
+          )
+          .map((path) => ({ method: 'GET', path })),
         // Deleting: a fixture only with a link other than its GM's (refused), or an encounter the fuzzer
         // itself created, with its GM link (taken from the list only when this route is drawn).
         fc.constant(null).map((): Request => {
-          if (who === 'gm' && victims.length > 0) {
+          if (who === 'gm' && victims.length > KEPT) {
             const v = victims.splice(pick % victims.length, 1)[0]!;
             return { method: 'DELETE', path: `/api/encounters/${v.id}`, token: v.gm };
           }
@@ -352,6 +365,55 @@ function requestArb(all: Fixture[]): fc.Arbitrary<Request> {
       ];
       return routes[route % routes.length]!;
     });
+}
+
+/** Library keys: two well-formed ones (so libraries fill and empty), and ones the server must refuse. */
+const LIBRARY_KEYS = ['L'.repeat(32), 'M'.repeat(64), 'short', 'x'.repeat(65), 'bad key with spaces!!!!!'];
+
+/** Every route of the creature library, with a random key, ruleset, creature or file of creatures. */
+function libraryRoutes(
+  fixture: Fixture,
+  pick: number,
+  text: string,
+  json: boolean,
+  value: unknown,
+): Array<fc.Arbitrary<Request>> {
+  const key = pick % 6 === 5 ? undefined : LIBRARY_KEYS[pick % LIBRARY_KEYS.length];
+  const ruleset = pick % 4 === 3 ? encodeURIComponent(JSON.stringify(value) ?? '') : fixture.ruleset;
+  const base = `/api/library/${ruleset}`;
+  const creature = fc.oneof(
+    fc.record(
+      {
+        name: fc.oneof(fc.constantFrom('Goblin', 'Wolf', ...PROTO_KEYS), fc.string({ maxLength: 90 })),
+        side: fc.oneof(fc.constantFrom('pc', 'npc'), hostileValue),
+        hp: hostileValue,
+        group: hostileValue,
+        hidden: hostileValue,
+        notes: hostileValue,
+        stats: fc.oneof(
+          fc.dictionary(fc.constantFrom('initiative', 'dexterity', ...PROTO_KEYS), hostileValue),
+          hostileValue,
+        ),
+      },
+      { requiredKeys: ['name'] },
+    ),
+    hostileValue,
+  );
+  const body = (structured: fc.Arbitrary<unknown>) =>
+    json ? structured.map((x) => JSON.stringify(x) ?? 'null') : fc.constant(text);
+  return [
+    fc.constant({ method: 'GET', path: base, token: key }),
+    body(fc.record({ creature })).map((b) => ({ method: 'PUT', path: base, body: b, token: key })),
+    body(fc.record({ creatures: fc.oneof(fc.array(creature, { maxLength: 5 }), hostileValue) })).map((b) => ({
+      method: 'POST',
+      path: `${base}/import`,
+      body: b,
+      token: key,
+    })),
+    fc
+      .oneof(fc.constantFrom('Goblin', 'Wolf', ...PROTO_KEYS), fc.string({ maxLength: 90 }))
+      .map((name) => ({ method: 'DELETE', path: `${base}/${encodeURIComponent(name)}`, token: key })),
+  ];
 }
 
 /** Keeps the fixture's tokens current when a fuzzed rotation or revocation replaced them. */
@@ -373,6 +435,7 @@ describe('fuzz: every route and socket message, against a real server', () => {
     const probe = startHealthProbe(server.url, server.proc.pid);
     await probe.ready;
     let sent = 0;
+    let created = 0;
     const failures: string[] = [];
 
     // HTTP: every route.
@@ -398,6 +461,7 @@ describe('fuzz: every route and socket message, against a real server', () => {
         if (res.status === 201 && req.path === '/api/encounters') {
           const made = JSON.parse(text) as { encounter: { id: string }; tokens: { gm: string } };
           victims.push({ id: made.encounter.id, gm: made.tokens.gm });
+          created++;
         }
         if (res.status === 200 && /\/links\/(rotate|revoke)$/.test(req.path)) {
           refreshTokens(all.find((f) => req.path.includes(f.id))!, JSON.parse(text));
@@ -494,16 +558,22 @@ describe('fuzz: every route and socket message, against a real server', () => {
     ).toBeLessThanOrEqual(Math.min(HEALTH.maxOutliers, Math.ceil(health.length * HEALTH.outlierShare)));
     expect(Math.max(...serverMs)).toBeLessThan(HEALTH.neverMs);
 
-    // Every encounter replays from its export to the state the server holds.
-    for (const fixture of all) {
-      const gm = await api(server.url, 'GET', `/api/encounters/${fixture.id}`, undefined, fixture.tokens.gm);
+    // Every encounter replays from its export to the state the server holds: the fixtures, and those the
+    // fuzzer created and did not delete.
+    const encounters = [
+      ...all.map((f) => ({ id: f.id, gm: f.tokens.gm, label: f.ruleset })),
+      ...victims.map((v) => ({ ...v, label: `created by the fuzzer (${v.id})` })),
+    ];
+    expect(victims.length, `of ${created} the fuzzer created`).toBeGreaterThan(0);
+    for (const fixture of encounters) {
+      const gm = await api(server.url, 'GET', `/api/encounters/${fixture.id}`, undefined, fixture.gm);
       expect(gm.status).toBe(200);
       const exported = await api(
         server.url,
         'GET',
         `/api/encounters/${fixture.id}/export`,
         undefined,
-        fixture.tokens.gm,
+        fixture.gm,
       );
       const scenario = parseScenario(exported.body);
       if (isRejection(scenario)) throw new Error(scenario.message);
@@ -518,12 +588,12 @@ describe('fuzz: every route and socket message, against a real server', () => {
       for (const step of scenario.commands) {
         const { command, by } = step;
         const r = log.execute(command, by ? { by } : {});
-        expect(isRejection(r), `${fixture.ruleset}: ${JSON.stringify(command).slice(0, 200)}`).toBe(false);
+        expect(isRejection(r), `${fixture.label}: ${JSON.stringify(command).slice(0, 200)}`).toBe(false);
       }
       const held = (gm.body as { state: EncounterState }).state;
       const { name: _a, ...replayed } = JSON.parse(JSON.stringify(log.state)) as EncounterState;
       const { name: _b, ...served } = held;
-      expect(replayed, fixture.ruleset).toEqual(served);
+      expect(replayed, fixture.label).toEqual(served);
     }
   }, 150_000);
 });

@@ -57,6 +57,66 @@ describe('a removed hidden combatant', () => {
   });
 });
 
+describe('a player acts only for their own characters, in every field of a command', () => {
+  const stateOf = async (c: Created) =>
+    (await api(server.url, 'GET', `/api/encounters/${c.encounter.id}`, undefined, c.tokens.gm)).body as {
+      seq: number;
+      state: unknown;
+    };
+
+  it("stamina: a player's next on their own turn cannot rewrite an NPC's initiative", async () => {
+    const c = await create({
+      name: 'Mill',
+      ruleset: 'stamina',
+      seed: 4,
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc', stats: { stamina: 5, defense: 8, initiative: 1 } },
+        { id: 'bren', name: 'Bren', side: 'npc', stats: { stamina: 4, defense: 6 } },
+      ],
+    });
+    expect((await cmd(c, { type: 'start', initiative: { ana: 30, bren: 2 } })).status).toBe(200);
+    const before = await stateOf(c);
+    const r = await cmd(c, { type: 'next', initiative: { bren: 30 } }, c.tokens.players.ana);
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({ error: { code: 'link/not-your-character' } });
+    expect((r.body as { error: { message: string } }).error.message).toContain('Bren');
+    expect(await stateOf(c)).toEqual(before);
+    // Their own initiative, on their own turn, is theirs to give.
+    expect((await cmd(c, { type: 'next', initiative: { ana: 12 } }, c.tokens.players.ana)).status).toBe(200);
+  });
+
+  it("opend6: a player's next cannot spend another character's Character Points", async () => {
+    // Perception rolled every round: Scout 5 + 5 + 5 = 15 acts first, Guard 2 + 2 + 2 = 6 second, so the
+    // Guard's next begins round 2, where Character Points add Wild Dice to the roll.
+    const c = await create({
+      scenario: {
+        schema: 1,
+        name: 'Scene',
+        ruleset: 'opend6',
+        options: { initiativeMethod: 'perception-per-round' },
+        seed: 2,
+        dice: [5, 5, 5, 2, 2, 2],
+        combatants: [
+          { id: 'scout', name: 'Scout', side: 'pc', stats: { perception: '3D', characterPoints: 3 } },
+          { id: 'guard', name: 'Guard', side: 'pc', stats: { perception: '3D', characterPoints: 4 } },
+        ],
+        commands: [{ type: 'start' }, { type: 'next' }],
+      },
+    });
+    const before = await stateOf(c);
+    expect((before.state as { current: string }).current).toBe('guard');
+    const r = await cmd(c, { type: 'next', characterPoints: { scout: 2 } }, c.tokens.players.guard);
+    expect(r.status).toBe(403);
+    expect(r.body).toMatchObject({ error: { code: 'link/not-your-character' } });
+    expect((r.body as { error: { message: string } }).error.message).toContain('Scout');
+    expect(await stateOf(c)).toEqual(before);
+    // The Guard's own points, on the Guard's own turn, are the Guard's to spend.
+    expect(
+      (await cmd(c, { type: 'next', characterPoints: { guard: 1 } }, c.tokens.players.guard)).status,
+    ).toBe(200);
+  });
+});
+
 /** `{"a": {"a": … {"a": 1}}}`, `levels` objects deep, as JSON text (too deep for JSON.stringify). */
 const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
@@ -290,12 +350,23 @@ describe('revoking and rotating links, archiving', () => {
     expect((await cmd(c, { type: 'start' })).status).toBe(200);
     const patch = (status: string) =>
       api(server.url, 'PATCH', `/api/encounters/${c.encounter.id}`, { status }, c.tokens.gm);
+    const live = new LiveClient(
+      `${server.url}/api/encounters/${c.encounter.id}/live?token=${c.tokens.players.ana}`,
+    );
+    await live.next((m) => m.type === 'hello');
     expect((await patch('archived')).status).toBe(200);
     for (const token of [c.tokens.gm, c.tokens.players.ana!]) {
       const r = await cmd(c, { type: 'note', text: 'still here' }, token);
       expect(r.status).toBe(409);
       expect((r.body as { error: { message: string } }).error.message).toContain('archived');
     }
+    // Over the socket too: Ana's turn, her own action, refused because the encounter is archived.
+    live.send({ type: 'command', id: 'late', command: { type: 'act', actor: 'ana', action: 'dodge' } });
+    expect(await live.next((m) => m.type === 'result' && m.id === 'late')).toMatchObject({
+      ok: false,
+      error: { code: 'encounter/archived' },
+    });
+    live.close();
     expect((await get(c, c.tokens.table)).status).toBe(200);
     expect((await patch('active')).status).toBe(200);
     expect((await cmd(c, { type: 'note', text: 'back' })).status).toBe(200);

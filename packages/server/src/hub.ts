@@ -197,6 +197,21 @@ export function recordFor(record: EncounterRecord, role: LinkRecord['role']): En
 }
 
 /** An object with a string `type`: the shape of a command a link can be asked about. */
+/**
+ * Runs work that comes in steps (folding a long log), giving way to other requests between them once it
+ * has worked a slice (see Slices): however long the log, it never holds the event loop.
+ */
+async function inSlices<T>(steps: Generator<void, T, undefined>): Promise<T> {
+  const slices = new Slices();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await slices.pause();
+  }
+}
+
+const isUndoRedo = (type: string) => type === 'undo' || type === 'redo';
+
 function hasType(command: unknown): command is Command {
   return (
     typeof command === 'object' &&
@@ -433,7 +448,7 @@ export class Hub {
       );
     const entries = await this.storage.readEntries(id);
     const snapshot = await this.storage.latestSnapshot(id);
-    const log = EncounterLog.fromLog(entries, this.registry, snapshot);
+    const log = await inSlices(EncounterLog.loading(entries, this.registry, snapshot));
     const live: Live = {
       // Another instance may have appended between the two reads: the log read is what this copy holds.
       record: { ...record, seq: entries.at(-1)?.seq ?? record.seq },
@@ -521,6 +536,8 @@ export class Hub {
           throw new HubError(403, refused);
         }
       }
+      // The first undo or redo of a loaded log folds all of it: a slice at a time, before it is decided.
+      if (hasType(command) && isUndoRedo(command.type)) await inSlices(live.log.prepareUndo());
       const before = { length: live.log.entries.length, state: live.log.state };
       const viewer = viewerOf(link);
       const time = this.time();
@@ -586,6 +603,7 @@ export class Hub {
       let to = from + 1;
       while (to < entries.length && entries[to]!.group === entries[from]!.group) to++;
       const change = entries.slice(from, to);
+      if (change.some((e) => isUndoRedo(e.event.type))) await inSlices(live.log.prepareUndo());
       live.log.adopt(change);
       const last = change.at(-1)!;
       const before = live.record.seq;

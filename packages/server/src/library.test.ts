@@ -118,3 +118,50 @@ describe('the creature library over HTTP', () => {
     expect(messageOf(full.body)).toMatch(`at most ${LIBRARY_MAX}`);
   });
 });
+
+describe('the creature library and the storage budgets', () => {
+  it('what libraries store counts against the address’s budget: fresh keys do not store without end', async () => {
+    // --encounter-budget 1: an address may store 0.5 MB per 10 minutes.
+    const { app: small } = await buildApp({
+      storage: new MemoryStorage(),
+      registry: rulesets,
+      rateLimit: 0,
+      logLevel: 'silent',
+      encounterBudget: 1,
+    });
+    try {
+      const creatures = Array.from({ length: IMPORT_MAX }, (_, i) => ({
+        name: `Spawn ${i}`,
+        notes: 'n'.repeat(1000),
+      }));
+      const statuses: number[] = [];
+      let refusal = '';
+      for (let i = 0; i < 10 && !refusal; i++) {
+        const r = await small.inject({
+          method: 'POST',
+          url: '/api/library/classic/import',
+          headers: {
+            authorization: `Bearer ${`key${i}`.padEnd(32, 'x')}`,
+            'content-type': 'application/json',
+          },
+          payload: JSON.stringify({ creatures }),
+        });
+        statuses.push(r.statusCode);
+        if (r.statusCode === 429)
+          refusal = (JSON.parse(r.body) as { error: { message: string } }).error.message;
+      }
+      // Each import stores about 0.2 MB under a new key: the fourth is refused, with the limit.
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      expect(refusal).toContain('1 MB in the last 10 minutes');
+      const put = await small.inject({
+        method: 'PUT',
+        url: '/api/library/classic',
+        headers: { authorization: `Bearer ${'z'.repeat(32)}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ creature: { name: 'One more' } }),
+      });
+      expect(put.statusCode).toBe(429);
+    } finally {
+      await small.close();
+    }
+  });
+});

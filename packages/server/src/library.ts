@@ -7,6 +7,7 @@ import {
 } from '@roundkeeper/engine';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { StorageBudgets } from './budget.js';
 import { HubError } from './hub.js';
 import { hashToken } from './links.js';
 import type { CreatureRecord, Storage } from './storage/storage.js';
@@ -126,9 +127,17 @@ async function room(storage: Storage, owner: string, adding: number): Promise<vo
 
 export function registerLibrary(
   app: FastifyInstance,
-  options: { storage: Storage; registry: RulesetRegistry },
+  options: { storage: Storage; registry: RulesetRegistry; budgets: StorageBudgets },
 ): void {
-  const { storage, registry } = options;
+  const { storage, registry, budgets } = options;
+  // A library needs no link, only a key the browser makes: what it stores counts against the address's
+  // and everyone's storage budgets, as a new encounter's events do, or fresh keys would store without end.
+  const spend = async (req: FastifyRequest, records: CreatureRecord[]) => {
+    const overBudget = budgets.refusal(req.ip, 'bytes');
+    if (overBudget) throw new HubError(429, overBudget);
+    await storage.putCreatures(records);
+    budgets.spend(req.ip, 'bytes', JSON.stringify(records).length);
+  };
   const record = (owner: string, ruleset: string, creature: Creature): CreatureRecord => ({
     owner,
     ruleset,
@@ -152,7 +161,7 @@ export function registerLibrary(
     const creature = checkCreature(rs, parse(putBody, req.body, 'creature').creature);
     const existing = (await storage.listCreatures(owner, ruleset)).some((r) => r.name === creature.name);
     if (!existing) await room(storage, owner, 1);
-    await storage.putCreatures([record(owner, ruleset, creature)]);
+    await spend(req, [record(owner, ruleset, creature)]);
     return { creature };
   });
 
@@ -173,7 +182,10 @@ export function registerLibrary(
     });
     const have = new Set((await storage.listCreatures(owner, ruleset)).map((r) => r.name));
     await room(storage, owner, new Set(checked.map((x) => x.name).filter((n) => !have.has(n))).size);
-    await storage.putCreatures(checked.map((x) => record(owner, ruleset, x)));
+    await spend(
+      req,
+      checked.map((x) => record(owner, ruleset, x)),
+    );
     return { added: checked.length };
   });
 

@@ -1,5 +1,6 @@
 import type { EncounterState, LogEntry } from '@roundkeeper/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { READ_PAGE } from '../limits.js';
 import { type EncounterRecord, type LinkRecord, type Storage, StorageConflictError } from './storage.js';
 
 /**
@@ -61,6 +62,21 @@ export function storageContract(
       expect(await s.getEncounter('nope')).toBeUndefined();
       expect(await s.countEncounters()).toBe(1);
       await expect(s.ping()).resolves.toBeUndefined();
+    });
+
+    it('reads a log and its commands longer than one page (READ_PAGE) whole, in order', async () => {
+      const n = 2 * READ_PAGE + 7;
+      const entries = Array.from({ length: n }, (_, i) => entry(i + 1, i));
+      const commands = entries.map((e) => ({
+        group: e.group,
+        command: { type: `c${e.group}` },
+        role: 'gm' as const,
+      }));
+      await s.createEncounter(record('long', n), entries, commands, []);
+      expect(await s.readEntries('long')).toEqual(entries);
+      expect(await s.readEntries('long', READ_PAGE + 3)).toEqual(entries.slice(READ_PAGE + 3));
+      expect(await s.readEntries('long', n)).toEqual([]);
+      expect(await s.readCommands('long')).toEqual(commands);
     });
 
     it('appends in order, reads after a seq, and never forks the log', async () => {

@@ -1,6 +1,7 @@
 import type { EncounterState, LogEntry } from '@roundkeeper/engine';
 // Loaded when a PostgreSQL database is opened: a server on SQLite does without it (~15 MB less resident).
 import type pg from 'pg';
+import { READ_PAGE, Slices } from '../limits.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
 import { type EncounterRow, type LinkRow, toLink, toRecord } from './rows.js';
 import {
@@ -286,23 +287,38 @@ export class PostgresStorage implements Storage {
   }
 
   async readEntries(id: string, afterSeq = 0): Promise<LogEntry[]> {
-    const r = await this.pool.query<{ seq: number; grp: number; time: string | null; event: string }>(
-      'SELECT seq, grp, time, event FROM events WHERE encounter_id = $1 AND seq > $2 ORDER BY seq',
-      [id, afterSeq],
-    );
-    return r.rows.map((row) => {
-      const e: LogEntry = { seq: row.seq, group: row.grp, event: JSON.parse(row.event) };
-      if (row.time !== null) e.time = row.time;
-      return e;
-    });
+    const out: LogEntry[] = [];
+    const slices = new Slices();
+    for (let after = afterSeq; ; ) {
+      const r = await this.pool.query<{ seq: number; grp: number; time: string | null; event: string }>(
+        'SELECT seq, grp, time, event FROM events WHERE encounter_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+        [id, after, READ_PAGE],
+      );
+      for (const row of r.rows) {
+        const e: LogEntry = { seq: row.seq, group: row.grp, event: JSON.parse(row.event) };
+        if (row.time !== null) e.time = row.time;
+        out.push(e);
+      }
+      if (r.rows.length < READ_PAGE) return out;
+      after = r.rows.at(-1)!.seq;
+      await slices.pause();
+    }
   }
 
   async readCommands(id: string): Promise<CommandRecord[]> {
-    const r = await this.pool.query<{ grp: number; command: string; role: CommandRecord['role'] }>(
-      'SELECT grp, command, role FROM commands WHERE encounter_id = $1 ORDER BY grp',
-      [id],
-    );
-    return r.rows.map((row) => ({ group: row.grp, command: JSON.parse(row.command), role: row.role }));
+    const out: CommandRecord[] = [];
+    const slices = new Slices();
+    for (let after = -1; ; ) {
+      const r = await this.pool.query<{ grp: number; command: string; role: CommandRecord['role'] }>(
+        'SELECT grp, command, role FROM commands WHERE encounter_id = $1 AND grp > $2 ORDER BY grp LIMIT $3',
+        [id, after, READ_PAGE],
+      );
+      for (const row of r.rows)
+        out.push({ group: row.grp, command: JSON.parse(row.command), role: row.role });
+      if (r.rows.length < READ_PAGE) return out;
+      after = r.rows.at(-1)!.grp;
+      await slices.pause();
+    }
   }
 
   async saveSnapshot(id: string, seq: number, state: EncounterState): Promise<void> {

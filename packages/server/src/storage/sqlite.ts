@@ -3,6 +3,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EncounterState, LogEntry } from '@roundkeeper/engine';
 import Database from 'better-sqlite3';
+import { READ_PAGE, Slices } from '../limits.js';
 import { MIGRATIONS } from './migrations.js';
 import { type EncounterRow, type LinkRow, toLink, toRecord } from './rows.js';
 import {
@@ -109,15 +110,16 @@ export class SqliteStorage implements Storage {
         'INSERT INTO events (encounter_id, seq, grp, time, event) VALUES (?, ?, ?, ?, ?)',
       ),
       readEvents: db.prepare<
-        [string, number],
+        [string, number, number],
         { seq: number; grp: number; time: string | null; event: string }
-      >('SELECT seq, grp, time, event FROM events WHERE encounter_id = ? AND seq > ? ORDER BY seq'),
+      >('SELECT seq, grp, time, event FROM events WHERE encounter_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
       insertCommand: db.prepare(
         'INSERT INTO commands (encounter_id, grp, command, role) VALUES (?, ?, ?, ?)',
       ),
-      readCommands: db.prepare<[string], { grp: number; command: string; role: CommandRecord['role'] }>(
-        'SELECT grp, command, role FROM commands WHERE encounter_id = ? ORDER BY grp',
-      ),
+      readCommands: db.prepare<
+        [string, number, number],
+        { grp: number; command: string; role: CommandRecord['role'] }
+      >('SELECT grp, command, role FROM commands WHERE encounter_id = ? AND grp > ? ORDER BY grp LIMIT ?'),
       insertSnapshot: db.prepare(
         'INSERT OR REPLACE INTO snapshots (encounter_id, seq, state) VALUES (?, ?, ?)',
       ),
@@ -350,17 +352,31 @@ export class SqliteStorage implements Storage {
   }
 
   async readEntries(id: string, afterSeq = 0): Promise<LogEntry[]> {
-    return this.stmt.readEvents.all(id, afterSeq).map((r) => {
-      const e: LogEntry = { seq: r.seq, group: r.grp, event: JSON.parse(r.event) };
-      if (r.time !== null) e.time = r.time;
-      return e;
-    });
+    const out: LogEntry[] = [];
+    const slices = new Slices();
+    for (let after = afterSeq; ; ) {
+      const rows = this.stmt.readEvents.all(id, after, READ_PAGE);
+      for (const r of rows) {
+        const e: LogEntry = { seq: r.seq, group: r.grp, event: JSON.parse(r.event) };
+        if (r.time !== null) e.time = r.time;
+        out.push(e);
+      }
+      if (rows.length < READ_PAGE) return out;
+      after = rows.at(-1)!.seq;
+      await slices.pause();
+    }
   }
 
   async readCommands(id: string): Promise<CommandRecord[]> {
-    return this.stmt.readCommands
-      .all(id)
-      .map((r) => ({ group: r.grp, command: JSON.parse(r.command), role: r.role }));
+    const out: CommandRecord[] = [];
+    const slices = new Slices();
+    for (let after = -1; ; ) {
+      const rows = this.stmt.readCommands.all(id, after, READ_PAGE);
+      for (const r of rows) out.push({ group: r.grp, command: JSON.parse(r.command), role: r.role });
+      if (rows.length < READ_PAGE) return out;
+      after = rows.at(-1)!.grp;
+      await slices.pause();
+    }
   }
 
   async saveSnapshot(id: string, seq: number, state: EncounterState): Promise<void> {
