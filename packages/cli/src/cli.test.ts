@@ -117,6 +117,17 @@ describe('roundkeeper rulesets', () => {
     for (const x of list) expect(x.catalog.length).toBeGreaterThan(0);
   });
 
+  it('stops quietly when its reader stops early (| head): no EPIPE crash', () => {
+    // The shell's pipeline, so the reader closes the pipe after its first bytes.
+    const r = spawnSync(
+      'sh',
+      ['-c', `"${process.execPath}" "${bin}" rulesets --json | head -c 20 > /dev/null`],
+      { encoding: 'utf8', timeout: 30_000, env: { ...process.env } },
+    );
+    expect(r.stderr).not.toContain('EPIPE');
+    expect(r.stderr).toBe('');
+  });
+
   it('refuses an unknown ruleset with the installed ones', () => {
     const r = roundkeeper('rulesets', 'nope');
     expect(r.code).toBe(1);
