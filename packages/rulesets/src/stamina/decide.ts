@@ -99,12 +99,15 @@ export function decide(ctx: Ctx, command: StaminaCommand): Fact[] | Rejection {
     case 'adjust': {
       const c = combatantOf(state, command.combatant);
       if (!c) return unknownCombatant(state, command.combatant);
+      // Without allowNegative, resources stop at zero: a GM's -999 empties them, no further.
+      const floor = (delta: number, has: number) =>
+        state.options.allowNegative ? delta : Math.max(delta, -has);
       return [
         {
           type: 'stamina/resources',
           combatant: c.id,
-          stamina: command.stamina ?? 0,
-          defense: command.defense ?? 0,
+          stamina: floor(command.stamina ?? 0, Math.max(0, c.cs.stamina)),
+          defense: floor(command.defense ?? 0, Math.max(0, c.cs.defense)),
           reason: command.reason ?? 'set by the GM',
         },
       ];

@@ -850,6 +850,16 @@ describe('Resources: regaining defense and stamina through the defensive and res
     expect([cs(enc, 'mira').stamina, cs(enc, 'mira').defense]).toEqual([5, 7]);
   });
 
+  it("the GM's adjust stops at zero unless the GM allows negative resources", () => {
+    const enc = fight();
+    must(enc, { type: 'adjust', combatant: 'ana', stamina: -999, defense: -999 });
+    expect([cs(enc, 'ana').stamina, cs(enc, 'ana').defense]).toEqual([0, 0]);
+    const open = fight({ allowNegative: true });
+    const before = cs(open, 'ana').defense;
+    must(open, { type: 'adjust', combatant: 'ana', defense: -999 });
+    expect(cs(open, 'ana').defense).toBe(before - 999);
+  });
+
   it("regaining never exceeds the sheet's maximum", () => {
     const enc = fight();
     must(enc, { type: 'adjust', combatant: 'ana', defense: -1 });
