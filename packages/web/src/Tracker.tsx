@@ -110,6 +110,7 @@ export function TableView({
   connected: boolean;
 }) {
   const next = upNext(view);
+  const [numbers] = useState(showsNumbers);
   return (
     <main className="table-view">
       <header className="topbar">
@@ -132,7 +133,7 @@ export function TableView({
       ) : null}
       <section className="panel" aria-label="Order">
         <h2>Order</h2>
-        <StatusList view={view} entries={entries} big numbers={showsNumbers()} />
+        <StatusList view={view} entries={entries} big numbers={numbers} />
       </section>
       <TimelineView view={view} exportable={false} fill maxRounds={1} />
     </main>
@@ -415,7 +416,7 @@ export function GmTracker({
                   </button>
                 ) : null}
               </div>
-              <Palette key={`palette-${actor}`} view={view} actor={actor} send={send} notify={notify} />
+              <Palette view={view} actor={actor} send={send} notify={notify} />
               {/* The ruleset's panels for the selected combatant: a declaration, a plan, a planned action to take. */}
               {panelsOf(view, actor).map((p) => (
                 <PanelView
@@ -427,7 +428,7 @@ export function GmTracker({
                   notify={notify}
                 />
               ))}
-              <GmQuick key={`gm-${actor}`} view={view} c={c} actor={actor} send={send} notify={notify} />
+              <GmQuick view={view} c={c} actor={actor} send={send} notify={notify} />
               {forms.length ? (
                 <CommandForm
                   key={`other-${actor}`}
@@ -511,6 +512,19 @@ const GmQuick = memo(function GmQuick({
     'd.combatant': actor,
   });
   const [confirm, setConfirm] = useState(false);
+  const [editorOpen, setEditorOpen] = useState(false);
+  // The tools stay mounted when the turn passes to another combatant: what was typed for the last one
+  // starts over, as a fresh form would, without building the section again.
+  const [shownFor, setShownFor] = useState(actor);
+  if (shownFor !== actor) {
+    setShownFor(actor);
+    setAmount('');
+    setEffect('');
+    setSource('');
+    setDuration({ 'd.kind': 'turn-start', 'd.count': '1', 'd.combatant': actor });
+    setConfirm(false);
+    setEditorOpen(false);
+  }
   const amountId = useId();
   const effectId = useId();
   const sourceId = useId();
@@ -620,11 +634,11 @@ const GmQuick = memo(function GmQuick({
         />
       </form>
       <ConditionList view={view} id={actor} send={send} notify={notify} />
-      <details className="editor">
+      <details className="editor" open={editorOpen} onToggle={(e) => setEditorOpen(e.currentTarget.open)}>
         <summary>
           Edit <bdi>{c.name}</bdi>
         </summary>
-        <CombatantEditor view={view} c={c} send={send} notify={notify} />
+        <CombatantEditor key={actor} view={view} c={c} send={send} notify={notify} />
         <div className="row">
           {confirm ? (
             <>
