@@ -513,6 +513,9 @@ const GmQuick = memo(function GmQuick({
   });
   const [confirm, setConfirm] = useState(false);
   const [editorOpen, setEditorOpen] = useState(false);
+  // The editor is built when first opened for this combatant and kept while it is folded again (what was
+  // typed stays), so a turn that passes builds no hidden form.
+  const [editorBuilt, setEditorBuilt] = useState(false);
   // The tools stay mounted when the turn passes to another combatant: what was typed for the last one
   // starts over, as a fresh form would, without building the section again.
   const [shownFor, setShownFor] = useState(actor);
@@ -524,6 +527,7 @@ const GmQuick = memo(function GmQuick({
     setDuration({ 'd.kind': 'turn-start', 'd.count': '1', 'd.combatant': actor });
     setConfirm(false);
     setEditorOpen(false);
+    setEditorBuilt(false);
   }
   const amountId = useId();
   const effectId = useId();
@@ -634,11 +638,21 @@ const GmQuick = memo(function GmQuick({
         />
       </form>
       <ConditionList view={view} id={actor} send={send} notify={notify} />
-      <details className="editor" open={editorOpen} onToggle={(e) => setEditorOpen(e.currentTarget.open)}>
+      <details
+        className="editor"
+        open={editorOpen}
+        onToggle={(e) => {
+          const open = e.currentTarget.open;
+          setEditorOpen(open);
+          if (open) setEditorBuilt(true);
+        }}
+      >
         <summary>
           Edit <bdi>{c.name}</bdi>
         </summary>
-        <CombatantEditor key={actor} view={view} c={c} send={send} notify={notify} />
+        {editorBuilt || editorOpen ? (
+          <CombatantEditor key={actor} view={view} c={c} send={send} notify={notify} />
+        ) : null}
         <div className="row">
           {confirm ? (
             <>
