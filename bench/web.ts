@@ -271,10 +271,15 @@ export async function benchWeb(): Promise<Row[]> {
         await interaction(gm.page, 'n', 'clock');
         await interaction(gm.page, 'j', 'palette');
       }
+      // "n" as a GM plays, the selection following the acting combatant (a "j" just before would have
+      // selected the next actor already, and the turn would pass with no new actor to show); then "j".
       for (let i = 0; i < SAMPLES; i++) {
         next.push(await interaction(gm.page, 'n', 'clock'));
         await gm.page.waitForTimeout(30); // let the "Done" status and passive effects settle
+      }
+      for (let i = 0; i < SAMPLES; i++) {
         select.push(await interaction(gm.page, 'j', 'palette'));
+        await gm.page.waitForTimeout(30);
       }
       await gm.ctx.close();
       report(
