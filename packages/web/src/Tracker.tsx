@@ -312,6 +312,11 @@ export function GmTracker({
     },
     [send, notify],
   );
+  // The add form reads from the view only what a duration field offers (the ruleset's clock, the roster's
+  // names): it keeps the view it has until one of those changes, so a turn that passes skips the form.
+  const namesKey = `${view.ruleset}\n${view.roster.map((cid) => `${cid}=${view.combatants[cid]?.name ?? ''}`).join('\n')}`;
+  const [addFormView, setAddFormView] = useState({ key: namesKey, view });
+  if (addFormView.key !== namesKey) setAddFormView({ key: namesKey, view });
   // The dice and the log follow a change in a second, interruptible render: the headline, the cards, the
   // timeline and the palette are committed (and laid out) first.
   const laterView = useDeferredValue(view);
@@ -447,7 +452,7 @@ export function GmTracker({
           {/* Before the fight the roster is being built: adding comes first. Then the log does. */}
           {view.status === 'setup' ? (
             <AddCombatant
-              view={view}
+              view={addFormView.view}
               ruleset={view.ruleset}
               roster={view.roster}
               send={send}
@@ -460,7 +465,7 @@ export function GmTracker({
           <DicePanel view={laterView} entries={laterEntries} />
           {view.status === 'setup' ? null : (
             <AddCombatant
-              view={view}
+              view={addFormView.view}
               ruleset={view.ruleset}
               roster={view.roster}
               send={send}
