@@ -8,9 +8,11 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import type { Row } from './engine.js';
 
 /**
- * The web app (issue 9): the production bundle's size, and the GM tracker with 30 combatants measured in
- * Debian's Chromium (playwright-core) against a real server process — time to interactive, and how long
- * an interaction takes to re-render. Needs `npm run build` (the web app's `dist` and the server's).
+ * The web app (issues 9 and 19), in Debian's Chromium (playwright-core) against a real server process: the
+ * production bundle's size, the GM tracker's time to interactive with 30 combatants, and for 12 and 30
+ * combatants how long the GM page, the table screen and a player's page take from a `change` message's
+ * arrival on their socket to the DOM updated and laid out. Needs `npm run build` (the web app's `dist`
+ * and the server's).
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = join(ROOT, 'packages/web/dist');
@@ -64,14 +66,19 @@ async function startServer(dir: string): Promise<{ url: string; proc: ChildProce
   return { url, proc };
 }
 
-/** 30 combatants: 6 PCs and three NPC groups of 8, with the stats the Marks clock uses. */
-function thirty(): unknown[] {
+/**
+ * An encounter's roster with the stats the Marks clock uses: 30 combatants are 6 PCs and three NPC groups
+ * of 8; 12 are 4 PCs (each with a player link) and two NPC groups of 4.
+ */
+function roster(size: 12 | 30): unknown[] {
+  const [pcs, perGroup] = size === 12 ? [4, 4] : [6, 8];
+  const groups = size === 12 ? ['Goblin', 'Wolf'] : ['Goblin', 'Wolf', 'Bandit'];
   const out: unknown[] = [];
-  for (let i = 1; i <= 6; i++) {
+  for (let i = 1; i <= pcs; i++) {
     out.push({ id: `pc-${i}`, name: `Hero ${i}`, side: 'pc', hp: 30, stats: { initiative: 8 + i } });
   }
-  for (const [g, group] of ['Goblin', 'Wolf', 'Bandit'].entries()) {
-    for (let i = 1; i <= 8; i++) {
+  for (const [g, group] of groups.entries()) {
+    for (let i = 1; i <= perGroup; i++) {
       out.push({
         id: `${group.toLowerCase()}-${i}`,
         name: `${group} ${i}`,
@@ -86,10 +93,9 @@ function thirty(): unknown[] {
 }
 
 /**
- * Page-side code, as source text (the bench compiles without the DOM's types). Installed before the app
- * loads: records when the tracker first shows 30 cards (`__rendered`) and the end of the first frame after
- * that (`__interactive`), and when each `change` message arrives on the WebSocket, before the app's own
- * handler runs (`__changeAt`).
+ * Page-side code, as source text (the bench compiles without the DOM's types), installed before the app
+ * loads: records when each `change` message arrives on the WebSocket, before the app's own handler runs
+ * (`__changeAt`).
  */
 const INSTRUMENT = `(() => {
   window.__changeAt = 0;
@@ -104,6 +110,13 @@ const INSTRUMENT = `(() => {
     }
   }
   window.WebSocket = Timed;
+})();`;
+
+/**
+ * Installed with INSTRUMENT for a cold load of the GM page: records when the tracker first shows its 30
+ * cards (`__rendered`) and the end of the first frame after that (`__interactive`).
+ */
+const INSTRUMENT_LOAD = `(() => {
   const seen = new MutationObserver(() => {
     if (document.querySelectorAll('[data-testid="combatants"] li.card').length < 30) return;
     seen.disconnect();
@@ -116,6 +129,31 @@ const INSTRUMENT = `(() => {
   });
   seen.observe(document, { childList: true, subtree: true });
 })();`;
+
+/**
+ * A viewer's page (table, player) waiting for the next change, timed in the page: arms a MutationObserver
+ * on the headline (clock and whose turn) and leaves the promise of the measure in `__pending`; when the
+ * headline has changed (checked right after React's commit), it forces layout and resolves with the time
+ * since the `change` message arrived. The bench sends the GM's "next" from outside once it is armed.
+ */
+const ARM = `() => {
+  const probe = () => (document.querySelector('[data-testid="clock"]')?.textContent ?? '') +
+    (document.querySelector('[data-testid="current-actor"]')?.textContent ?? '');
+  const before = probe();
+  window.__changeAt = 0;
+  window.__pending = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('No change on the page')), 10000);
+    const mo = new MutationObserver(() => {
+      if (probe() === before) return;
+      void document.body.offsetHeight;
+      const end = performance.now();
+      mo.disconnect();
+      clearTimeout(timer);
+      resolve(end - window.__changeAt);
+    });
+    mo.observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+}`;
 
 /**
  * One interaction, timed in the page: dispatches the key, waits for the DOM to change as `watch` says
@@ -149,6 +187,7 @@ async function loadOnce(browser: Browser, url: string): Promise<number> {
   try {
     const page = await ctx.newPage();
     await page.addInitScript({ content: INSTRUMENT });
+    await page.addInitScript({ content: INSTRUMENT_LOAD });
     await page.goto(url);
     await page.waitForFunction('window.__interactive', null, { timeout: 20_000 });
     return (await page.evaluate('window.__interactive')) as number;
@@ -191,25 +230,13 @@ export async function benchWeb(): Promise<Row[]> {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
   });
   try {
-    const res = await fetch(`${url}/api/encounters`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench: thirty', ruleset: RULESET, seed: 9, combatants: thirty() }),
-    });
-    const created = (await res.json()) as { encounter: { id: string }; tokens: { gm: string } };
-    const { id } = created.encounter;
-    const gm = created.tokens.gm;
-    await fetch(`${url}/api/encounters/${id}/commands`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${gm}` },
-      body: JSON.stringify({ command: { type: 'start' } }),
-    });
-    const page = `${url}/e/${encodeURIComponent(id)}?token=${encodeURIComponent(gm)}`;
+    const thirty = await createEncounter(url, 30);
+    const gmPage = pageUrl(url, thirty.id, thirty.gm);
 
     process.stderr.write(`web: ${LOADS} loads of the tracker with 30 combatants…\n`);
-    await loadOnce(browser, page); // warm-up: the server's first reads, Chromium's first start
+    await loadOnce(browser, gmPage); // warm-up: the server's first reads, Chromium's first start
     const loads: number[] = [];
-    for (let i = 0; i < LOADS; i++) loads.push(await loadOnce(browser, page));
+    for (let i = 0; i < LOADS; i++) loads.push(await loadOnce(browser, gmPage));
     rows.push({
       name: `web: tracker with 30 combatants (${RULESET}), time to interactive (median of ${LOADS} cold loads)`,
       value: ms(median(loads)),
@@ -217,51 +244,81 @@ export async function benchWeb(): Promise<Row[]> {
       met: true,
     });
 
-    process.stderr.write(`web: ${SAMPLES} × "n" and "j" with 30 combatants…\n`);
-    const ctx = await browser.newContext({ viewport: { width: 1440, height: 1000 }, bypassCSP: true });
-    const tab = await ctx.newPage();
-    await tab.addInitScript({ content: INSTRUMENT });
-    await tab.goto(page);
-    await tab.waitForFunction('window.__interactive');
-    await tab.waitForFunction(`document.querySelector('[data-testid="connection"]')?.textContent === 'live'`);
-    const next: { total: number; render: number }[] = [];
-    const select: { total: number; render: number }[] = [];
-    for (let i = 0; i < 5; i++) {
-      await interaction(tab, 'n', 'clock');
-      await interaction(tab, 'j', 'palette');
+    // Issue 19: change received → the page updated and laid out, for each kind of page, at 12 and 30.
+    for (const size of [12, 30] as const) {
+      const enc = size === 30 ? thirty : await createEncounter(url, size);
+      const target = size === 12 ? 2 : 8;
+      const report = (page: string, xs: number[]) => {
+        rows.push({
+          name: `web: change received → ${page} updated and laid out, ${size} combatants (p50)`,
+          value: ms(median(xs)),
+          target: `≤ ${target} ms`,
+          met: median(xs) <= target,
+        });
+        rows.push({
+          name: `web: change received → ${page} updated and laid out, ${size} combatants (p95)`,
+          value: ms(p95(xs)),
+          target: '—',
+          met: true,
+        });
+      };
+
+      process.stderr.write(`web: ${SAMPLES} × "n" and "j" on the GM page with ${size} combatants…\n`);
+      const gm = await openPage(browser, pageUrl(url, enc.id, enc.gm), { width: 1440, height: 1000 });
+      const next: { total: number; render: number }[] = [];
+      const select: { total: number; render: number }[] = [];
+      for (let i = 0; i < 5; i++) {
+        await interaction(gm.page, 'n', 'clock');
+        await interaction(gm.page, 'j', 'palette');
+      }
+      // "n" as a GM plays, the selection following the acting combatant (a "j" just before would have
+      // selected the next actor already, and the turn would pass with no new actor to show); then "j".
+      for (let i = 0; i < SAMPLES; i++) {
+        next.push(await interaction(gm.page, 'n', 'clock'));
+        await gm.page.waitForTimeout(30); // let the "Done" status and passive effects settle
+      }
+      for (let i = 0; i < SAMPLES; i++) {
+        select.push(await interaction(gm.page, 'j', 'palette'));
+        await gm.page.waitForTimeout(30);
+      }
+      await gm.ctx.close();
+      report(
+        'GM page ("n")',
+        next.map((s) => s.render),
+      );
+      if (size === 30) {
+        rows.push({
+          name: 'web: "j" (select a combatant) → palette and timeline re-rendered and laid out, 30 combatants (p50)',
+          value: ms(median(select.map((s) => s.total))),
+          target: '≤ 16 ms',
+          met: median(select.map((s) => s.total)) <= 16,
+        });
+        rows.push({
+          name: 'web: "n" key → new clock line shown, with the server round trip on loopback, 30 combatants (p50)',
+          value: ms(median(next.map((s) => s.total))),
+          target: '—',
+          met: true,
+        });
+      }
+
+      for (const [page, token, viewport] of [
+        ['table screen', enc.table, { width: 1920, height: 1080 }],
+        ['player page', enc.player, { width: 360, height: 740 }],
+      ] as const) {
+        process.stderr.write(`web: ${SAMPLES} changes on the ${page} with ${size} combatants…\n`);
+        const viewer = await openPage(browser, pageUrl(url, enc.id, token), viewport);
+        const times: number[] = [];
+        for (let i = 0; i < 5 + SAMPLES; i++) {
+          await viewer.page.evaluate(`(${ARM})()`);
+          await command(url, enc, { type: 'next' });
+          const t = (await viewer.page.evaluate('window.__pending')) as number;
+          if (i >= 5) times.push(t);
+          await viewer.page.waitForTimeout(30);
+        }
+        await viewer.ctx.close();
+        report(page, times);
+      }
     }
-    for (let i = 0; i < SAMPLES; i++) {
-      next.push(await interaction(tab, 'n', 'clock'));
-      await tab.waitForTimeout(30); // let the "Done" status and passive effects settle
-      select.push(await interaction(tab, 'j', 'palette'));
-    }
-    await ctx.close();
-    const render = next.map((s) => s.render);
-    const sel = select.map((s) => s.total);
-    rows.push({
-      name: 'web: "n" re-render, change received → DOM updated and laid out, 30 combatants (p50)',
-      value: ms(median(render)),
-      target: '≤ 16 ms',
-      met: median(render) <= 16,
-    });
-    rows.push({
-      name: 'web: "n" re-render, 30 combatants (p95)',
-      value: ms(p95(render)),
-      target: '—',
-      met: true,
-    });
-    rows.push({
-      name: 'web: "j" (select a combatant) → palette and timeline re-rendered and laid out (p50)',
-      value: ms(median(sel)),
-      target: '≤ 16 ms',
-      met: median(sel) <= 16,
-    });
-    rows.push({
-      name: 'web: "n" key → new clock line shown, with the server round trip on loopback (p50)',
-      value: ms(median(next.map((s) => s.total))),
-      target: '—',
-      met: true,
-    });
   } finally {
     await browser.close();
     proc.kill('SIGTERM');
@@ -269,6 +326,59 @@ export async function benchWeb(): Promise<Row[]> {
     rmSync(dir, { recursive: true, force: true });
   }
   return rows;
+}
+
+interface BenchEncounter {
+  id: string;
+  gm: string;
+  table: string;
+  /** The link of the first PC's player. */
+  player: string;
+}
+
+async function command(url: string, enc: BenchEncounter, command: unknown): Promise<void> {
+  const res = await fetch(`${url}/api/encounters/${enc.id}/commands`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${enc.gm}` },
+    body: JSON.stringify({ command }),
+  });
+  if (!res.ok) throw new Error(`The command was refused: ${await res.text()}`);
+}
+
+/** An encounter of `size` combatants, started. */
+async function createEncounter(url: string, size: 12 | 30): Promise<BenchEncounter> {
+  const res = await fetch(`${url}/api/encounters`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `Bench: ${size}`, ruleset: RULESET, seed: 9, combatants: roster(size) }),
+  });
+  const created = (await res.json()) as {
+    encounter: { id: string };
+    tokens: { gm: string; table: string; players: Record<string, string> };
+  };
+  const enc = {
+    id: created.encounter.id,
+    gm: created.tokens.gm,
+    table: created.tokens.table,
+    player: created.tokens.players['pc-1']!,
+  };
+  await command(url, enc, { type: 'start' });
+  return enc;
+}
+
+function pageUrl(url: string, id: string, token: string): string {
+  return `${url}/e/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
+}
+
+/** A page opened live: its headline shown and its socket connected. */
+async function openPage(browser: Browser, url: string, viewport: { width: number; height: number }) {
+  const ctx = await browser.newContext({ viewport, bypassCSP: true });
+  const page = await ctx.newPage();
+  await page.addInitScript({ content: INSTRUMENT });
+  await page.goto(url);
+  await page.waitForSelector('[data-testid="clock"]');
+  await page.waitForFunction(`document.querySelector('[data-testid="connection"]')?.textContent === 'live'`);
+  return { ctx, page };
 }
 
 // Run directly: `node bench/dist/web.js`.

@@ -127,6 +127,41 @@ describe('the GM’s table, end to end', () => {
     }
   });
 
+  it('another combatant selected starts afresh: no target, the folds closed, nothing typed in the GM tools', async () => {
+    const e = await trio();
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      const palette = page.locator('section.palette');
+      const tools = page.locator('section.gm-tools');
+      const fold = palette.getByTestId('unavailable-actions');
+      const editor = tools.locator('details.editor');
+      // The Orc (not acting): its actions wait, folded; unfold them, pick a target, type an amount, open the editor.
+      await page.locator('body').press('3');
+      await expect.poll(() => palette.locator('h2').textContent()).toContain('Orc');
+      await fold.locator('summary').click();
+      await expect.poll(() => fold.getAttribute('open')).not.toBeNull();
+      await palette.getByLabel('Target').selectOption('ana');
+      await tools.getByLabel('Amount').fill('5');
+      await editor.locator('summary').click();
+      await expect.poll(() => editor.getByLabel('Name').count()).toBe(1);
+      // The Raven mage: nothing of that is carried over.
+      await page.locator('body').press('2');
+      await expect.poll(() => palette.locator('h2').textContent()).toContain('Raven mage');
+      expect(await fold.getAttribute('open')).toBeNull();
+      expect(await palette.getByLabel('Target').inputValue()).toBe('');
+      expect(await tools.getByLabel('Amount').inputValue()).toBe('');
+      expect(await editor.getAttribute('open')).toBeNull();
+      // Back to the Orc: it starts afresh too, as if never selected.
+      await page.locator('body').press('3');
+      await expect.poll(() => palette.locator('h2').textContent()).toContain('Orc');
+      expect(await palette.getByLabel('Target').inputValue()).toBe('');
+      expect(await fold.getAttribute('open')).toBeNull();
+      expect(await tools.getByLabel('Amount').inputValue()).toBe('');
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('an action with a required field opens its form; Enter sends it', async () => {
     const e = await trio();
     const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);

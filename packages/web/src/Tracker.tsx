@@ -110,6 +110,7 @@ export function TableView({
   connected: boolean;
 }) {
   const next = upNext(view);
+  const [numbers] = useState(showsNumbers);
   return (
     <main className="table-view">
       <header className="topbar">
@@ -132,7 +133,7 @@ export function TableView({
       ) : null}
       <section className="panel" aria-label="Order">
         <h2>Order</h2>
-        <StatusList view={view} entries={entries} big numbers={showsNumbers()} />
+        <StatusList view={view} entries={entries} big numbers={numbers} />
       </section>
       <TimelineView view={view} exportable={false} fill maxRounds={1} />
     </main>
@@ -311,6 +312,11 @@ export function GmTracker({
     },
     [send, notify],
   );
+  // The add form reads from the view only what a duration field offers (the ruleset's clock, the roster's
+  // names): it keeps the view it has until one of those changes, so a turn that passes skips the form.
+  const namesKey = `${view.ruleset}\n${view.roster.map((cid) => `${cid}=${view.combatants[cid]?.name ?? ''}`).join('\n')}`;
+  const [addFormView, setAddFormView] = useState({ key: namesKey, view });
+  if (addFormView.key !== namesKey) setAddFormView({ key: namesKey, view });
   // The dice and the log follow a change in a second, interruptible render: the headline, the cards, the
   // timeline and the palette are committed (and laid out) first.
   const laterView = useDeferredValue(view);
@@ -415,7 +421,7 @@ export function GmTracker({
                   </button>
                 ) : null}
               </div>
-              <Palette key={`palette-${actor}`} view={view} actor={actor} send={send} notify={notify} />
+              <Palette view={view} actor={actor} send={send} notify={notify} />
               {/* The ruleset's panels for the selected combatant: a declaration, a plan, a planned action to take. */}
               {panelsOf(view, actor).map((p) => (
                 <PanelView
@@ -427,7 +433,7 @@ export function GmTracker({
                   notify={notify}
                 />
               ))}
-              <GmQuick key={`gm-${actor}`} view={view} c={c} actor={actor} send={send} notify={notify} />
+              <GmQuick view={view} c={c} actor={actor} send={send} notify={notify} />
               {forms.length ? (
                 <CommandForm
                   key={`other-${actor}`}
@@ -446,7 +452,7 @@ export function GmTracker({
           {/* Before the fight the roster is being built: adding comes first. Then the log does. */}
           {view.status === 'setup' ? (
             <AddCombatant
-              view={view}
+              view={addFormView.view}
               ruleset={view.ruleset}
               roster={view.roster}
               send={send}
@@ -459,7 +465,7 @@ export function GmTracker({
           <DicePanel view={laterView} entries={laterEntries} />
           {view.status === 'setup' ? null : (
             <AddCombatant
-              view={view}
+              view={addFormView.view}
               ruleset={view.ruleset}
               roster={view.roster}
               send={send}
@@ -511,6 +517,23 @@ const GmQuick = memo(function GmQuick({
     'd.combatant': actor,
   });
   const [confirm, setConfirm] = useState(false);
+  const [editorOpen, setEditorOpen] = useState(false);
+  // The editor is built when first opened for this combatant and kept while it is folded again (what was
+  // typed stays), so a turn that passes builds no hidden form.
+  const [editorBuilt, setEditorBuilt] = useState(false);
+  // The tools stay mounted when the turn passes to another combatant: what was typed for the last one
+  // starts over, as a fresh form would, without building the section again.
+  const [shownFor, setShownFor] = useState(actor);
+  if (shownFor !== actor) {
+    setShownFor(actor);
+    setAmount('');
+    setEffect('');
+    setSource('');
+    setDuration({ 'd.kind': 'turn-start', 'd.count': '1', 'd.combatant': actor });
+    setConfirm(false);
+    setEditorOpen(false);
+    setEditorBuilt(false);
+  }
   const amountId = useId();
   const effectId = useId();
   const sourceId = useId();
@@ -620,11 +643,21 @@ const GmQuick = memo(function GmQuick({
         />
       </form>
       <ConditionList view={view} id={actor} send={send} notify={notify} />
-      <details className="editor">
+      <details
+        className="editor"
+        open={editorOpen}
+        onToggle={(e) => {
+          const open = e.currentTarget.open;
+          setEditorOpen(open);
+          if (open) setEditorBuilt(true);
+        }}
+      >
         <summary>
           Edit <bdi>{c.name}</bdi>
         </summary>
-        <CombatantEditor view={view} c={c} send={send} notify={notify} />
+        {editorBuilt || editorOpen ? (
+          <CombatantEditor key={actor} view={view} c={c} send={send} notify={notify} />
+        ) : null}
         <div className="row">
           {confirm ? (
             <>

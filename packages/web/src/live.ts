@@ -7,6 +7,7 @@ import {
   receiveChange,
 } from '@roundkeeper/engine';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { ApiFailure, api, type EncounterMeta, errorMessage, type Role } from './api.js';
 import { backoff, mergeEntries, share } from './merge.js';
 import { SocketCommands } from './socket-commands.js';
@@ -104,13 +105,17 @@ export function useEncounter(id: string, token: string) {
             const state = msg.state ? share(held?.state, r.held.state) : r.held.state;
             heldRef.current = { seq: r.held.seq, state };
             seqRef.current = Math.max(seqRef.current, r.held.seq);
-            setLive((l) => ({
-              ...l,
-              state,
-              seq: r.held.seq,
-              entries: mergeEntries(l.entries, r.entries),
-              connected: true,
-            }));
+            // Rendered in this task, not in one the scheduler queues behind whatever else the page has to do:
+            // the change is on the screen as soon as it has arrived.
+            flushSync(() =>
+              setLive((l) => ({
+                ...l,
+                state,
+                seq: r.held.seq,
+                entries: mergeEntries(l.entries, r.entries),
+                connected: true,
+              })),
+            );
             break;
           }
           case 'revoked':

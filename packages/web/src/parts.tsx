@@ -281,6 +281,16 @@ export function Palette({
   const rs = rulesetOf(view);
   const [chosen, setChosen] = useState<{ actor: string; target: string }>({ actor, target: '' });
   const [form, setForm] = useState<OpenForm | null>(null);
+  const [unavailableOpen, setUnavailableOpen] = useState(false);
+  // The palette stays mounted when the actor changes (a new turn): only what belonged to the last actor
+  // starts over — the target, an open form, the folded list — and unchanged buttons are not redrawn.
+  const [shownFor, setShownFor] = useState(actor);
+  if (shownFor !== actor) {
+    setShownFor(actor);
+    setChosen({ actor, target: '' });
+    setForm(null);
+    setUnavailableOpen(false);
+  }
   const targetId = useId();
   const uid = useId();
   const legal: LegalAction[] = useMemo(() => legalOf(view, actor), [view, actor]);
@@ -385,7 +395,12 @@ export function Palette({
       ) : null}
       {enabled.length ? list(enabled) : <p className="muted">Nothing is available to {c.name} right now.</p>}
       {disabled.length ? (
-        <details className="unavailable-actions" data-testid="unavailable-actions">
+        <details
+          className="unavailable-actions"
+          data-testid="unavailable-actions"
+          open={unavailableOpen}
+          onToggle={(e) => setUnavailableOpen(e.currentTarget.open)}
+        >
           <summary>Not available now ({disabled.length})</summary>
           {list(disabled)}
         </details>
@@ -844,7 +859,7 @@ export const LogView = memo(function LogView({
   // per entry and described again only when a name, the roster or the options change.
   const names = view.roster.map((id) => `${id}=${view.combatants[id]?.name ?? ''}`).join('\n');
   // Names are isolated inside each line (a right-to-left override stays inside its name).
-  const roster = view.roster.map((id) => view.combatants[id]?.name ?? '');
+  const roster = view.roster.map((id) => view.combatants[id]?.name ?? '').join('\n');
   const cache = useRef<{ key: unknown[]; text: WeakMap<LogEntry, string | null> }>({
     key: [],
     text: new WeakMap(),
@@ -872,17 +887,33 @@ export const LogView = memo(function LogView({
       <h2>Log</h2>
       <ol className="log-lines" data-testid="log">
         {lines.map((l) => (
-          <li key={l.seq} className={l.kind.replace(/[^a-z]+/g, '-')}>
-            <bdi>
-              {splitNames(l.text, roster).map((part, i) =>
-                // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed line, in order.
-                part.name ? <bdi key={i}>{part.text}</bdi> : <span key={i}>{part.text}</span>,
-              )}
-            </bdi>
-          </li>
+          <LogLine key={l.seq} text={l.text} kind={l.kind} names={roster} />
         ))}
       </ol>
     </section>
+  );
+});
+
+/** One log line; skipped when its text and the names in the roster are the same (a new line leaves the others). */
+const LogLine = memo(function LogLine({
+  text,
+  kind,
+  names,
+}: {
+  text: string;
+  kind: string;
+  /** The roster's names, newline-joined (a string, so an unchanged roster compares equal). */
+  names: string;
+}) {
+  return (
+    <li className={kind.replace(/[^a-z]+/g, '-')}>
+      <bdi>
+        {splitNames(text, names.split('\n')).map((part, i) =>
+          // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed line, in order.
+          part.name ? <bdi key={i}>{part.text}</bdi> : <span key={i}>{part.text}</span>,
+        )}
+      </bdi>
+    </li>
   );
 });
 
@@ -1228,35 +1259,66 @@ export function StatusList({
   /** NPCs' HP as numbers too (the GM chose to show them), not only as words. */
   numbers?: boolean;
 }) {
-  const order = roundOrder(view, entries).filter((id) => !exclude.includes(id));
+  const order = useMemo(() => roundOrder(view, entries), [view, entries]).filter(
+    (id) => !exclude.includes(id),
+  );
   return (
     <ol className={big ? 'order big' : 'order'}>
       {order.map((cid) => {
         const c = view.combatants[cid]!;
         const status = (c.side === 'pc' || numbers) && c.hp ? `${c.hp.current}/${c.hp.max} HP` : hurtWords(c);
-        const conds = conditionsOf(view, cid);
         return (
-          <li
+          <StatusRow
             key={cid}
-            data-combatant={cid}
-            className={`${c.side}${cid === view.current ? ' current' : ''}${c.active ? '' : ' out'}`}
-          >
-            <span className="order-name">
-              <bdi>{c.name}</bdi>
-            </span>
-            {status ? <span className="order-status">{status}</span> : null}
-            {conds.length ? (
-              <ul className="order-conditions" aria-label={`Conditions on ${c.name}`}>
-                {conds.map((k) => (
-                  <li key={k.id}>
-                    <bdi>{k.name}</bdi> <span className="muted">{k.remaining}</span>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-          </li>
+            id={cid}
+            c={c}
+            status={status}
+            current={cid === view.current}
+            conds={conditionsOf(view, cid)}
+          />
         );
       })}
     </ol>
   );
 }
+
+/** One combatant's line in the status list; skipped when the combatant and what the line shows are the same. */
+const StatusRow = memo(
+  function StatusRow({
+    id,
+    c,
+    status,
+    current,
+    conds,
+  }: {
+    id: string;
+    c: Combatant;
+    status: string | null;
+    current: boolean;
+    conds: ConditionLine[];
+  }) {
+    return (
+      <li data-combatant={id} className={`${c.side}${current ? ' current' : ''}${c.active ? '' : ' out'}`}>
+        <span className="order-name">
+          <bdi>{c.name}</bdi>
+        </span>
+        {status ? <span className="order-status">{status}</span> : null}
+        {conds.length ? (
+          <ul className="order-conditions" aria-label={`Conditions on ${c.name}`}>
+            {conds.map((k) => (
+              <li key={k.id}>
+                <bdi>{k.name}</bdi> <span className="muted">{k.remaining}</span>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </li>
+    );
+  },
+  (a, b) =>
+    a.id === b.id &&
+    a.c === b.c &&
+    a.status === b.status &&
+    a.current === b.current &&
+    sameList(a.conds, b.conds),
+);

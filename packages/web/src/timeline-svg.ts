@@ -229,7 +229,21 @@ export function piecesSvg(p: TimelinePieces): string {
   ].join('');
 }
 
+/** The legend's markup by its position: the same on every redraw, built once. */
+const legends = new Map<string, string>();
+
 function legend(x0: number, y: number): string {
+  const key = `${x0},${y}`;
+  let markup = legends.get(key);
+  if (markup === undefined) {
+    markup = legendAt(x0, y);
+    if (legends.size > 64) legends.clear();
+    legends.set(key, markup);
+  }
+  return markup;
+}
+
+function legendAt(x0: number, y: number): string {
   const items: [string, string][] = [
     ['action', 'action'],
     ['move', 'move'],
