@@ -8,6 +8,9 @@ const MODE_NAMES = {
   'very-simply': 'Very Simply',
 } as const;
 
+/** `1 Mark`, `3 Marks`. */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** Log lines in the GM's words. */
 export function describeTaraEvent(event: TaraFact, state: TaraState): string | null {
   const name = (id: string | undefined) => (id === undefined ? '?' : (state.combatants[id]?.name ?? id));
@@ -38,19 +41,19 @@ export function describeTaraEvent(event: TaraFact, state: TaraState): string | n
     case 'tara/acted': {
       const who = name(event.combatant);
       let line = `${who} at Mark ${event.mark}: ${event.name}`;
-      if (event.units !== undefined) line += ` (${event.units} Units)`;
+      if (event.units !== undefined) line += ` (${count(event.units, 'Unit')})`;
       if (event.target) line += ` → ${name(event.target)}`;
       if (event.defending) line += ' (defending: someone moved into melee with them, no Set needed)';
-      line += `, ${event.marks} Marks spent, ${event.marksLeft} left`;
+      line += `, ${count(event.marks, 'Mark')} spent, ${event.marksLeft} left`;
       if (event.exception) line += ' (the once-per-Round Full Action without enough Initiative)';
       if (event.completesAt) {
         const at = event.completesAt;
-        line += `; done at Mark ${markOf(at)} of round ${at.round} (${String(event.carryOver)} Marks carried over)`;
+        line += `; done at Mark ${markOf(at)} of round ${at.round} (${count(event.carryOver ?? 0, 'Mark')} carried over)`;
       }
       if (event.resolvesAt) {
         const at = event.resolvesAt;
         line += `; goes off at Mark ${markOf(at)}${at.round !== event.round ? ` of round ${at.round}` : ''}`;
-        if (event.carryOver) line += ` (${event.carryOver} Marks carried over)`;
+        if (event.carryOver) line += ` (${count(event.carryOver, 'Mark')} carried over)`;
       }
       return `${line}.`;
     }
@@ -78,7 +81,7 @@ export function describeTaraEvent(event: TaraFact, state: TaraState): string | n
       return state.now ? `Mark ${markOf(state.now)}: ${who} acts.` : `${who} acts.`;
     }
     case 'tara/forfeited':
-      return `${name(event.combatant)} forfeits ${event.marks} unused Marks.`;
+      return `${name(event.combatant)} forfeits ${count(event.marks, 'unused Mark')}.`;
     case 'tara/round-over':
       return `Round ${event.round} is over; press Next to roll Initiative for the next Round.`;
     case 'tara/joins-next-round':
