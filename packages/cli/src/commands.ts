@@ -62,8 +62,8 @@ program
     'after',
     `
 A scenario file names a ruleset, its options, the combatants, a seed or scripted dice, and the
-commands to replay. Steps may carry expectations (expect: {path: value}, expectLog, reject: code);
-run exits with 1 when one is not met.
+commands to replay. Steps may carry expectations (expect: {path: value}, expectLog, expectTimeline,
+reject: code); run exits with 1 when one is not met.
 
 Examples:
   $ roundkeeper run examples/classic/ambush.yaml

@@ -6,6 +6,7 @@ import { rulesetFor } from './engine.js';
 import type { Json } from './json.js';
 import { EncounterLog } from './log.js';
 import type { RulesetRegistry } from './ruleset.js';
+import type { Timeline } from './timeline.js';
 import { type Command, isRejection, type LogEntry, type Rejection, reject } from './types.js';
 
 /**
@@ -28,6 +29,11 @@ const stepKeys = {
   expect: z.record(z.string(), z.json()).optional(),
   /** Text each expected in one of this step's log lines (of a refused step: in the refusal's sentence). */
   expectLog: z.array(z.string()).optional(),
+  /**
+   * Rows the ruleset's timeline shows after this step: `"<label>"` (the row is there), or
+   * `"<label> @ <round>: <span>, …"` (its spans in that round, by label, in order).
+   */
+  expectTimeline: z.array(z.string()).optional(),
   /** This step must be refused with this code. */
   reject: z.string().optional(),
   /** Who sends the command (default: the GM). */
@@ -44,10 +50,11 @@ const stepSchema = z.strictObject({ command: commandSchema, ...stepKeys });
 const flatStepSchema = z
   .object({ type: z.string().min(1), ...stepKeys })
   .catchall(z.json())
-  .transform(({ expect, expectLog, reject, by, note, ...command }) => {
+  .transform(({ expect, expectLog, expectTimeline, reject, by, note, ...command }) => {
     const step: z.output<typeof stepSchema> = { command };
     if (expect) step.expect = expect;
     if (expectLog) step.expectLog = expectLog;
+    if (expectTimeline) step.expectTimeline = expectTimeline;
     if (reject) step.reject = reject;
     if (by) step.by = by;
     if (note) step.note = note;
@@ -161,7 +168,7 @@ export function runScenario(
   const steps: StepResult[] = [];
   const failures: string[] = [];
   scenario.commands.forEach((step, index) => {
-    const { command, expect, expectLog, reject: wantReject, by } = step;
+    const { command, expect, expectLog, expectTimeline, reject: wantReject, by } = step;
     const where = `step ${index + 1} (${command.type})`;
     const result = enc.execute(command, by ? { by } : {});
     const stepFailures: string[] = [];
@@ -189,6 +196,8 @@ export function runScenario(
         stepFailures.push(`${where}: expected ${what} "${text}"; got: ${said.join(' | ') || '(none)'}`);
       }
     }
+    if (expectTimeline)
+      stepFailures.push(...checkTimeline(ruleset.timeline(enc.state), expectTimeline, where));
     const s: StepResult = { index, command: command as Command, entries, lines, failures: stepFailures };
     if (rejection) s.rejection = rejection;
     steps.push(s);
@@ -196,4 +205,39 @@ export function runScenario(
   });
   failures.push(...check(enc.state, scenario.expect, 'final state'));
   return { scenario, encounter: enc, steps, failures };
+}
+
+/**
+ * Each expected row of the timeline: `"<label>"` (the row is there) or `"<label> @ <round>: <span>, …"`
+ * (the row's spans in that round, by label, in order).
+ */
+function checkTimeline(timeline: Timeline, rows: readonly string[], where: string): string[] {
+  const failures: string[] = [];
+  for (const row of rows) {
+    const at = row.lastIndexOf(' @ ');
+    const label = at < 0 ? row : row.slice(0, at);
+    const lane = timeline.lanes.find((l) => l.label === label);
+    if (!lane) {
+      failures.push(
+        `${where}: expected a timeline row "${label}"; the rows are: ${timeline.lanes.map((l) => l.label).join(' | ')}`,
+      );
+      continue;
+    }
+    if (at < 0) continue;
+    const [round, spans = ''] = row.slice(at + 3).split(/:\s*/, 2);
+    const want = spans
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean)
+      .join(', ');
+    const got = lane.spans
+      .filter((x) => String(x.round) === round?.trim())
+      .map((x) => x.label)
+      .join(', ');
+    if (got !== want)
+      failures.push(
+        `${where}: timeline row "${label}" in round ${round}: expected ${want || '(none)'}; got ${got || '(none)'}`,
+      );
+  }
+  return failures;
 }

@@ -688,6 +688,22 @@ describe('timeline: spans per turn second, pending delays, the running turn', ()
     expect(later.markers.find((m) => m.kind === 'effect')).toMatchObject({ round: 2, at: 1 });
   });
 
+  it("a scenario's expectTimeline names the rows and spans the timeline must show, and fails on others", () => {
+    const file = fileURLToPath(
+      new URL('../../../../examples/six-second/delayed-turn-in-the-same-round.yaml', import.meta.url),
+    );
+    const data = parseYaml(readFileSync(file, 'utf8')) as { commands: Array<Record<string, unknown>> };
+    data.commands.at(-1)!.expectTimeline = ['Troll (delayed turn) @ 2: Move', 'Troll (late)'];
+    const scenario = parseScenario(data);
+    if (isRejection(scenario)) throw new Error(scenario.message);
+    const result = runScenario(scenario, registry);
+    if (isRejection(result)) throw new Error(result.message);
+    expect(result.failures).toEqual([
+      'step 12 (act): timeline row "Troll (delayed turn)" in round 2: expected Move; got Move, Move',
+      'step 12 (act): expected a timeline row "Troll (late)"; the rows are: Rogue | Knight | Troll | Troll (delayed turn)',
+    ]);
+  });
+
   it('shows a delayed turn taken in the same round as the own turn on a row of its own (examples/six-second/delayed-turn-in-the-same-round.yaml)', () => {
     const file = fileURLToPath(
       new URL('../../../../examples/six-second/delayed-turn-in-the-same-round.yaml', import.meta.url),
