@@ -288,30 +288,31 @@ describe('hub: any interleaving of two instances', () => {
   });
 });
 
-describe('hub: change messages carry deltas, each distinct one built once', () => {
-  /** A subscriber that keeps every message as sent, and the view it holds as a client does. */
-  const client = (viewer: Subscriber['viewer']) => {
-    const c = {
-      texts: [] as string[],
-      held: undefined as HeldView | undefined,
-      resyncs: [] as string[],
-      sub: {
-        viewer,
-        send: (t: string) => {
-          c.texts.push(t);
-          const m = JSON.parse(t) as ChangeMessage | { type: 'hello'; seq: number; state: EncounterView };
-          if (m.type === 'hello') c.held = { seq: m.seq, state: m.state };
-          else {
-            const r = receiveChange(c.held, m);
-            if ('resync' in r) c.resyncs.push(r.resync);
-            else c.held = r.held;
-          }
-        },
-        close: () => {},
-      } satisfies Subscriber,
-    };
-    return c;
+/** A subscriber that keeps every message as sent, and the view it holds as a client does. */
+const client = (viewer: Subscriber['viewer']) => {
+  const c = {
+    texts: [] as string[],
+    held: undefined as HeldView | undefined,
+    resyncs: [] as string[],
+    sub: {
+      viewer,
+      send: (t: string) => {
+        c.texts.push(t);
+        const m = JSON.parse(t) as ChangeMessage | { type: 'hello'; seq: number; state: EncounterView };
+        if (m.type === 'hello') c.held = { seq: m.seq, state: m.state };
+        else {
+          const r = receiveChange(c.held, m);
+          if ('resync' in r) c.resyncs.push(r.resync);
+          else c.held = r.held;
+        }
+      },
+      close: () => {},
+    } satisfies Subscriber,
   };
+  return c;
+};
+
+describe('hub: change messages carry deltas, each distinct one built once', () => {
   const twelve = Array.from({ length: 12 }, (_, i) =>
     i < 4
       ? { id: `p${i}`, name: `Player ${i}`, side: 'pc' as const, stats: {}, hidden: i === 0 }
@@ -487,38 +488,26 @@ describe('hub: deltas under any commands', () => {
         const c = await hub.create({ name: 'Any', ruleset: 'classic', seed: 4, combatants: people });
         const id = c.record.id;
         const gm = await hub.link(c.tokens.gm, id);
-        const clients: Array<{ token: string; held?: HeldView; resyncs: string[] }> = [];
+        const clients: Array<{ token: string; cl: ReturnType<typeof client> }> = [];
         for (const token of [c.tokens.gm, c.tokens.table, ...Object.values(c.tokens.players)]) {
           const link = await hub.link(token, id);
           const viewer =
             link.role === 'player'
               ? { role: 'player' as const, combatants: link.combatants }
               : { role: link.role };
-          const client: (typeof clients)[number] = { token, resyncs: [] };
-          clients.push(client);
-          await hub.subscribe(id, link, {
-            viewer,
-            send: (t) => {
-              const m = JSON.parse(t) as ChangeMessage | { type: 'hello'; seq: number; state: EncounterView };
-              if (m.type === 'hello') client.held = { seq: m.seq, state: m.state };
-              else {
-                const r = receiveChange(client.held, m);
-                if ('resync' in r) client.resyncs.push(r.resync);
-                else client.held = r.held;
-              }
-            },
-            close: () => {},
-          });
+          const cl = client(viewer);
+          clients.push({ token, cl });
+          await hub.subscribe(id, link, cl.sub);
         }
         for (const command of commands) {
           await hub.command(id, gm, command).catch((e) => {
             if (!(e instanceof HubError)) throw e;
           });
-          for (const client of clients) {
-            expect(client.resyncs).toEqual([]);
-            const { seq, state } = await hub.snapshotFor(id, await hub.link(client.token, id));
-            expect(client.held!.seq).toBe(seq);
-            expect(JSON.stringify(client.held!.state)).toBe(JSON.stringify(state));
+          for (const { token, cl } of clients) {
+            expect(cl.resyncs).toEqual([]);
+            const { seq, state } = await hub.snapshotFor(id, await hub.link(token, id));
+            expect(cl.held!.seq).toBe(seq);
+            expect(JSON.stringify(cl.held!.state)).toBe(JSON.stringify(state));
           }
         }
       }),
