@@ -86,42 +86,27 @@ function put(o: Obj, k: string, v: unknown): void {
  * reference to it.
  */
 export function diffView(before: EncounterView, after: EncounterView, refs?: DeltaRefs): ViewDelta {
-  refsNow = refs;
-  try {
-    return diffValue(before, after) ?? {};
-  } finally {
-    refsNow = undefined;
-  }
+  return diffValue(before, after, refs) ?? {};
 }
 
 /**
  * The view after `delta`. Pure: `view` is not changed, and every part the delta leaves alone is shared.
  * `resolve` gives the value of a reference to the change's events (see `resolveIn`).
  */
-export function applyDelta(
-  view: EncounterView,
-  delta: ViewDelta,
-  resolve?: (ref: string) => unknown,
-): EncounterView {
-  resolveNow = resolve;
-  try {
-    return applyOp(view, delta) as EncounterView;
-  } finally {
-    resolveNow = undefined;
-  }
+export function applyDelta(view: EncounterView, delta: ViewDelta, resolve?: Resolve): EncounterView {
+  return applyOp(view, delta, resolve) as EncounterView;
 }
 
-/** The references of the diff under way (diffs and applications are synchronous: one at a time). */
-let refsNow: DeltaRefs | undefined;
-let resolveNow: ((ref: string) => unknown) | undefined;
+/** Looks up what a delta's reference names (see `resolveIn`). */
+type Resolve = (ref: string) => unknown;
 
-/** A reference to an event value for `v`, when the diff under way may refer to one. */
-function refTo(v: unknown): string | undefined {
-  return refsNow !== undefined && typeof v === 'object' && v !== null ? refsNow.get(v) : undefined;
+/** A reference to an event value for `v`, when the diff may refer to one. */
+function refTo(v: unknown, refs: DeltaRefs | undefined): string | undefined {
+  return refs !== undefined && typeof v === 'object' && v !== null ? refs.get(v) : undefined;
 }
 
-function resolved(ref: string): unknown {
-  return resolveNow ? resolveNow(ref) : mismatch(`a reference "${ref}" without the change's events`);
+function resolved(ref: string, resolve: Resolve | undefined): unknown {
+  return resolve ? resolve(ref) : mismatch(`a reference "${ref}" without the change's events`);
 }
 
 /**
@@ -146,12 +131,12 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return true;
 }
 
-function diffValue(a: unknown, b: unknown): DeltaOp | undefined {
+function diffValue(a: unknown, b: unknown, refs: DeltaRefs | undefined): DeltaOp | undefined {
   if (a === b) return undefined;
-  const ref = refTo(b);
+  const ref = refTo(b, refs);
   if (ref !== undefined) return [0, ref];
-  if (isObject(a) && isObject(b)) return diffObject(a, b);
-  if (Array.isArray(a) && Array.isArray(b)) return diffArray(a, b);
+  if (isObject(a) && isObject(b)) return diffObject(a, b, refs);
+  if (Array.isArray(a) && Array.isArray(b)) return diffArray(a, b, refs);
   return [b as Json];
 }
 
@@ -162,7 +147,7 @@ function keysOf(o: Obj): string[] {
   return keys;
 }
 
-function diffObject(a: Obj, b: Obj): DeltaOp | undefined {
+function diffObject(a: Obj, b: Obj, refs: DeltaRefs | undefined): DeltaOp | undefined {
   const aKeys = keysOf(a);
   const bKeys = keysOf(b);
   // Applying keeps the kept keys in their order and adds new ones after them: a `b` in another order
@@ -179,9 +164,9 @@ function diffObject(a: Obj, b: Obj): DeltaOp | undefined {
   const changes: Array<[string, DeltaOp]> = [];
   for (const k of aKeys) if (!present(b, k)) changes.push([k, []]);
   for (const k of bKeys) {
-    const ref = present(a, k) ? undefined : refTo(b[k]);
+    const ref = present(a, k) ? undefined : refTo(b[k], refs);
     const op = present(a, k)
-      ? diffValue(a[k], b[k])
+      ? diffValue(a[k], b[k], refs)
       : ref !== undefined
         ? ([0, ref] as [0, string])
         : ([b[k]] as [Json]);
@@ -282,7 +267,11 @@ function windowMoved(a: readonly unknown[], b: readonly unknown[]): DeltaOp | un
   return undefined;
 }
 
-function diffArray(a: readonly unknown[], b: readonly unknown[]): DeltaOp | undefined {
+function diffArray(
+  a: readonly unknown[],
+  b: readonly unknown[],
+  refs: DeltaRefs | undefined,
+): DeltaOp | undefined {
   // The common head and tail are matched by reference first (views share what did not change).
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
@@ -314,7 +303,7 @@ function diffArray(a: readonly unknown[], b: readonly unknown[]): DeltaOp | unde
   };
   // A value inserted: by reference when it is one of the change's event values.
   const add = (v: unknown) => {
-    const ref = refTo(v);
+    const ref = refTo(v, refs);
     if (ref === undefined) insert.push(v as Json);
     else {
       flush();
@@ -333,7 +322,7 @@ function diffArray(a: readonly unknown[], b: readonly unknown[]): DeltaOp | unde
       add(bMid[j]);
       j++;
     } else {
-      const op = diffValue(aMid[i], bMid[j]);
+      const op = diffValue(aMid[i], bMid[j], refs);
       if (op === undefined) {
         if (drop > 0 || insert.length > 0) flush();
         keep++;
@@ -365,24 +354,24 @@ function mismatch(what: string): never {
   throw new DeltaMismatchError(`The change does not fit the view held: ${what}.`);
 }
 
-function applyOp(value: unknown, op: unknown): unknown {
+function applyOp(value: unknown, op: unknown, resolve: Resolve | undefined): unknown {
   if (Array.isArray(op)) {
     if (op.length === 1) return op[0];
-    if (op.length === 2 && op[0] === 0 && typeof op[1] === 'string') return resolved(op[1]);
+    if (op.length === 2 && op[0] === 0 && typeof op[1] === 'string') return resolved(op[1], resolve);
     if (op.length === 2 && op[0] === 0 && Array.isArray(op[1])) {
       if (!Array.isArray(value)) mismatch('an array change for something that is not a list');
-      return applyArray(value, op[1]);
+      return applyArray(value, op[1], resolve);
     }
     return mismatch('an unknown operation');
   }
   if (isObject(op)) {
     if (!isObject(value)) mismatch('an object change for something that is not an object');
-    return applyObject(value, op);
+    return applyObject(value, op, resolve);
   }
   return mismatch('an unknown operation');
 }
 
-function applyObject(o: Obj, delta: Obj): Obj {
+function applyObject(o: Obj, delta: Obj, resolve: Resolve | undefined): Obj {
   const out: Obj = { ...o };
   for (const k of Object.keys(delta)) {
     const op = delta[k];
@@ -390,11 +379,11 @@ function applyObject(o: Obj, delta: Obj): Obj {
       if (!present(out, k)) mismatch(`"${k}" removed but not there`);
       delete out[k];
     } else if (present(out, k)) {
-      put(out, k, applyOp(out[k], op));
+      put(out, k, applyOp(out[k], op, resolve));
     } else if (Array.isArray(op) && (op.length === 1 || (op[0] === 0 && typeof op[1] === 'string'))) {
       // Deleted first, so a key held with no value (undefined) comes after the others, as JSON has it.
       delete out[k];
-      put(out, k, applyOp(undefined, op));
+      put(out, k, applyOp(undefined, op, resolve));
     } else {
       mismatch(`"${k}" changed but not there`);
     }
@@ -402,7 +391,11 @@ function applyObject(o: Obj, delta: Obj): Obj {
   return out;
 }
 
-function applyArray(a: readonly unknown[], pieces: readonly unknown[]): unknown[] {
+function applyArray(
+  a: readonly unknown[],
+  pieces: readonly unknown[],
+  resolve: Resolve | undefined,
+): unknown[] {
   const out: unknown[] = [];
   let i = 0;
   for (const piece of pieces) {
@@ -415,12 +408,12 @@ function applyArray(a: readonly unknown[], pieces: readonly unknown[]): unknown[
     } else if (Array.isArray(piece)) {
       for (const v of piece) out.push(v);
     } else if (typeof piece === 'string') {
-      out.push(resolved(piece));
+      out.push(resolved(piece, resolve));
     } else if (isObject(piece)) {
       if (i >= a.length) mismatch('a list shorter than the change');
       const element = a[i];
       if (!isObject(element)) mismatch('an object change for a list element that is not an object');
-      out.push(applyObject(element, piece));
+      out.push(applyObject(element, piece, resolve));
       i++;
     } else {
       mismatch('an unknown piece of a list change');

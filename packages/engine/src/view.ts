@@ -37,8 +37,11 @@ export function everHiddenIn(entries: readonly LogEntry[], into: Set<string> = n
   return into;
 }
 
-/** The undo history in a view for anyone but the GM (see `view`); shared, never changed, as views are. */
-const NO_HISTORY: EncounterState['history'] = { lastGroup: 0, undoable: [], redoable: [] };
+/** The undo history in a view for anyone but the GM (see `view`): one object, frozen, shared by all. */
+const NONE: number[] = [];
+Object.freeze(NONE);
+const NO_HISTORY: EncounterState['history'] = { lastGroup: 0, undoable: NONE, redoable: NONE };
+Object.freeze(NO_HISTORY);
 
 function stripNotes(c: Combatant): Combatant {
   if (c.notes === undefined) return c;
