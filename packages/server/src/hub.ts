@@ -722,8 +722,8 @@ export class Hub {
       if (!sameJson(built.entries, seen)) continue;
       const sameView = sameJson(built.view, next);
       // The same delta is the same bytes when this kind would send it too: surely when it is shorter
-      // than any view, else when its view is the same. (The GM's "next" is the table's when nothing
-      // hidden moved, though their views differ.)
+      // than any view, else when its view is the same. (The player of a hidden combatant gets the table's
+      // delta when nothing of that combatant moved, though their views differ.)
       const shared =
         (built.delta && delta !== undefined && sameJson(built.delta.value, delta)
           ? built.delta.json.length < SHORTEST_VIEW || sameView
