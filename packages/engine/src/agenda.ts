@@ -11,6 +11,14 @@ export function schedule(entry: AgendaEntry): CoreEvent {
   return { type: 'agenda/scheduled', entry };
 }
 
+/**
+ * Several entries put on the agenda at once (a round's turns): one event whatever their number, so a round
+ * that starts is a handful of log entries, not one per combatant.
+ */
+export function scheduleAll(entries: readonly AgendaEntry[]): CoreEvent[] {
+  return entries.length === 0 ? [] : [{ type: 'agenda/scheduled-many', entries: [...entries] }];
+}
+
 export function unschedule(id: string, reason = 'cancelled'): CoreEvent {
   return { type: 'agenda/removed', entry: id, reason };
 }
@@ -75,7 +83,7 @@ export function movedTurn(state: EncounterState, entry: AgendaEntry): CoreEvent[
 /** A round's turns put on the agenda in clock order, and the first of them reached (its turn starts). */
 export function scheduleTurns(entries: readonly AgendaEntry[]): CoreEvent[] {
   const ordered = [...entries].sort((a, b) => compareInstants(a.at, b.at));
-  const events = ordered.map(schedule);
+  const events = scheduleAll(ordered);
   const first = ordered[0];
   if (first) events.push(...reach(first));
   return events;

@@ -14,8 +14,9 @@ import type { EncounterView } from './view.js';
  *   inserts the value it refers to (below), an object `{…}` changes the next element by that object's
  *   operations; elements after the last piece are kept;
  * - `[0, "i.key"]`: the value is the one the change's `i`th event (counted from 0 among the events the
- *   viewer gets) holds under `key`. A change's events are what made its view, and the view often holds
- *   what they carry (a scheduled entry, the clock's new instant): those are sent once, in the event.
+ *   viewer gets) holds under `key`; `"i.key.j"`, the `j`th element of the array it holds there. A
+ *   change's events are what made its view, and the view often holds what they carry (a scheduled entry,
+ *   a round's turns, the clock's new instant): those are sent once, in the event.
  *
  * Whatever is smaller is chosen: an array or object whose changes would take more bytes than it is
  * written whole is replaced whole.
@@ -24,33 +25,43 @@ export type DeltaOp = [] | [Json] | [0, DeltaPiece[]] | [0, string] | ObjectDelt
 /** One piece of an array's rebuild (see `DeltaOp`). */
 export type DeltaPiece = number | Json[] | string | ObjectDelta;
 
-/** Where the values a delta may refer to are: each object or array by the `"i.key"` that names it. */
+/** Where the values a delta may refer to are: each object or array by the `"i.key"` (`"i.key.j"`) that names it. */
 export type DeltaRefs = ReadonlyMap<object, string>;
 
 /**
  * The values of the events a viewer gets with a change that a delta may refer to (see `DeltaOp`): each
- * non-empty object or array an event holds directly under a key, by reference.
+ * non-empty object or array an event holds directly under a key, and each non-empty object or array
+ * element of an array it holds there (a round's turns scheduled at once), by reference.
  */
 export function eventRefs(events: readonly EngineEvent[]): Map<object, string> {
   const refs = new Map<object, string>();
+  const add = (v: unknown, ref: string): void => {
+    if (typeof v !== 'object' || v === null || refs.has(v)) return;
+    if (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0) refs.set(v, ref);
+  };
   events.forEach((event, i) => {
     for (const key of Object.keys(event)) {
       const v = (event as Obj)[key];
-      if (typeof v !== 'object' || v === null || refs.has(v)) continue;
-      if (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0) refs.set(v, `${i}.${key}`);
+      add(v, `${i}.${key}`);
+      if (Array.isArray(v)) for (const [j, element] of v.entries()) add(element, `${i}.${key}.${j}`);
     }
   });
   return refs;
 }
 
-/** The value an `"i.key"` reference names among a change's events; a mismatch when there is none. */
+/** The value an `"i.key"` or `"i.key.j"` reference names among a change's events; a mismatch when there is none. */
 export function resolveIn(events: readonly EngineEvent[]): (ref: string) => unknown {
   return (ref) => {
-    const dot = ref.indexOf('.');
-    const event = events[Number(ref.slice(0, dot))] as Obj | undefined;
-    const key = ref.slice(dot + 1);
-    if (dot < 1 || !event || !Object.hasOwn(event, key)) return mismatch(`no event value "${ref}"`);
-    return event[key];
+    const [i, key, j, ...more] = ref.split('.');
+    const event = events[Number(i)] as Obj | undefined;
+    if (!i || !key || more.length > 0 || !event || !Object.hasOwn(event, key)) {
+      return mismatch(`no event value "${ref}"`);
+    }
+    const v = event[key];
+    if (j === undefined) return v;
+    if (!Array.isArray(v) || !/^\d+$/.test(j) || Number(j) >= v.length)
+      return mismatch(`no event value "${ref}"`);
+    return v[Number(j)];
   };
 }
 export interface ObjectDelta {

@@ -110,6 +110,7 @@ function describeCore(event: CoreEvent, state: EncounterState, ruleset: AnyRules
     case 'turn/ended':
     case 'clock/advanced':
     case 'agenda/scheduled':
+    case 'agenda/scheduled-many':
     case 'agenda/removed':
     case 'dice/state':
       return null;

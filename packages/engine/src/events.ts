@@ -193,6 +193,7 @@ export const coreEventSchemas = {
   'turn/ended': z.object({ combatant: namedId() }),
   'clock/advanced': z.object({ to: instantSchema }),
   'agenda/scheduled': z.object({ entry: agendaEntrySchema }),
+  'agenda/scheduled-many': z.object({ entries: z.array(agendaEntrySchema).min(1) }),
   'agenda/removed': z.object({ entry: z.string(), reason: z.string() }),
   'dice/rolled': z
     .object({ combatant: namedId().optional(), purpose: z.string().optional(), roll: diceRollSchema })

@@ -146,6 +146,9 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
       return { ...state, now: event.to };
     case 'agenda/scheduled':
       return { ...state, agenda: insertAgenda(state.agenda, event.entry) };
+    case 'agenda/scheduled-many':
+      // In order, as that many `agenda/scheduled` would: the same agenda either way.
+      return { ...state, agenda: event.entries.reduce(insertAgenda, state.agenda) };
     case 'agenda/removed': {
       const id = event.entry;
       return { ...state, agenda: state.agenda.filter((a) => a.id !== id) };

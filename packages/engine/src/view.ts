@@ -1,10 +1,18 @@
 import type { z } from 'zod';
-import { coreEventSchemas, effectSchema } from './events.js';
+import { type CoreEvent, coreEventSchemas, effectSchema } from './events.js';
 import { isCore, isCoreEvent } from './evolve.js';
 import type { Json, JsonObject } from './json.js';
 import { combatantsIn } from './params.js';
 import type { AnyRuleset } from './ruleset.js';
-import type { Combatant, EncounterState, EngineEvent, LogEntry, Rejection, Viewer } from './types.js';
+import type {
+  AgendaEntry,
+  Combatant,
+  EncounterState,
+  EngineEvent,
+  LogEntry,
+  Rejection,
+  Viewer,
+} from './types.js';
 
 /** What a viewer receives. For anyone but the GM the dice state is gone (it would predict rolls). */
 export type EncounterView = Omit<EncounterState, 'dice'> & { dice: EncounterState['dice'] | null };
@@ -69,9 +77,7 @@ export function view(
     ...state,
     combatants,
     roster: state.roster.filter((id) => !hidden.has(id)),
-    agenda: state.agenda.filter(
-      (a) => (!a.secret || controls(viewer, a.combatant)) && !(a.combatant && hidden.has(a.combatant)),
-    ),
+    agenda: state.agenda.filter((a) => seesEntry(viewer, hidden, a)),
     // By the effect's declaration, as events are: its target, its source, whose turns it is counted on.
     effects: state.effects.filter((e) => !combatantsIn(effectSchema, e).some((id) => hidden.has(id))),
     current: state.current && hidden.has(state.current) ? null : state.current,
@@ -81,6 +87,13 @@ export function view(
   };
   const final = ruleset.redact ? ruleset.redact(redacted, viewer) : redacted;
   return { ...final, dice: null };
+}
+
+/** Whether a viewer sees an agenda entry: not a secret of someone else's, not a hidden combatant's. */
+function seesEntry(viewer: Viewer, hidden: ReadonlySet<string>, entry: AgendaEntry): boolean {
+  return (
+    (!entry.secret || controls(viewer, entry.combatant)) && !(entry.combatant && hidden.has(entry.combatant))
+  );
 }
 
 /** Whether a player viewer controls the combatant (their own secrets are theirs to see). */
@@ -147,9 +160,15 @@ function redactFor(
       return null;
   }
   const hidden = hiddenOf();
+  // Entries scheduled at once are seen one by one, as the agenda shows them: the others' are left out.
+  const shown =
+    isCore(original) && original.type === 'agenda/scheduled-many'
+      ? someEntries(original, viewer, hidden)
+      : original;
+  if (!shown) return null;
   // The ruleset speaks first: it may rewrite an event that names a hidden combatant among others (an
   // order without them). Whatever still names one after that is dropped whole.
-  const event = ruleset.redactEvent ? ruleset.redactEvent(original, viewer, state, hidden) : original;
+  const event = ruleset.redactEvent ? ruleset.redactEvent(shown, viewer, state, hidden) : shown;
   if (!event || mentions(event, hidden, ruleset)) return null;
   if (!isCore(event)) return event;
   switch (event.type) {
@@ -164,6 +183,17 @@ function redactFor(
     default:
       return event;
   }
+}
+
+/** An `agenda/scheduled-many` with only the entries the viewer sees (itself when that is all), or null. */
+function someEntries(
+  event: Extract<CoreEvent, { type: 'agenda/scheduled-many' }>,
+  viewer: Viewer,
+  hidden: ReadonlySet<string>,
+): EngineEvent | null {
+  const entries = event.entries.filter((e) => seesEntry(viewer, hidden, e));
+  if (entries.length === event.entries.length) return event;
+  return entries.length === 0 ? null : { type: 'agenda/scheduled-many', entries };
 }
 
 /**

@@ -240,7 +240,7 @@ describe('a long encounter loaded cold', () => {
       });
       expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(201);
       c = r.body as Created;
-      // A long fight goes on: 6,000 more turns, one undone now and then, sent over one socket a hundred at
+      // A long fight goes on: 7,000 more turns, one undone now and then, sent over one socket a hundred at
       // a time (all at once, their changes would pass the socket's send buffer and it would be dropped).
       const ws = new WebSocket(
         `${first.url.replace(/^http/, 'ws')}/api/encounters/${c.encounter.id}/live?token=${c.tokens.gm}`,
@@ -255,7 +255,7 @@ describe('a long encounter loaded cold', () => {
       });
       ws.on('close', (code) => waiting?.reject(new Error(`the socket closed (${code})`)));
       await new Promise((resolve) => ws.once('open', resolve));
-      for (let i = 0; i < 6_000; ) {
+      for (let i = 0; i < 7_000; ) {
         const batch = new Promise<void>((resolve, reject) => {
           waiting = { until: i + 100, resolve, reject };
         });

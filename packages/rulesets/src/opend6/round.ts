@@ -4,7 +4,7 @@ import {
   compareInstants,
   type Instant,
   type JsonObject,
-  schedule,
+  scheduleAll,
   unschedule,
 } from '@roundkeeper/engine';
 import type { AnyEvent, Opend6EventOf } from './events.js';
@@ -141,7 +141,7 @@ export function beginRound(ctx: Ctx, round: number): AnyEvent[] {
     entries.push(turnEntry(ctx, unit.leader, round, c.cs.orderKey));
   }
   entries.sort((a, b) => compareInstants(a.at, b.at));
-  for (const e of entries) events.push(schedule(e));
+  events.push(...scheduleAll(entries));
   events.push({
     type: 'opend6/slots',
     round,

@@ -6,6 +6,7 @@ import {
   nextEntry,
   reach,
   schedule,
+  scheduleAll,
 } from '@roundkeeper/engine';
 import { DELAYED_EFFECT, pendingEntry, secondOf } from './clock.js';
 import type { SixSecondEventOf, SixSecondFact } from './events.js';
@@ -50,7 +51,7 @@ export function startRound(
     const c = state.combatants[id];
     if (c?.active) entries.push(turnEntry(ctx, c, round, i + 1));
   });
-  for (const e of entries) events.push(schedule(e));
+  events.push(...scheduleAll(entries));
   const first = entries[0];
   if (first) events.push(...reachTurn(state, first));
   return events;

@@ -6,7 +6,7 @@ import {
   type DecideContext,
   reach,
   rolled,
-  schedule,
+  scheduleAll,
 } from '@roundkeeper/engine';
 import type { RollRequest } from './commands.js';
 import type { TaraEventOf, TaraFact } from './events.js';
@@ -133,7 +133,7 @@ export function startRound(ctx: Ctx, round: number, req: RollRequest): TaraFact[
   // simultaneous partner here would leak a hidden one. The timeline adds the partners a viewer may see.
   const order = groupSimultaneous(entries).map((g) => g.flatMap((e) => (e.combatant ? [e.combatant] : [])));
   events.push({ type: 'tara/round-order', round, order });
-  for (const e of entries) events.push(schedule(e));
+  events.push(...scheduleAll(entries));
   const first = [...state.agenda.filter((a) => a.at.round === round), ...entries].sort((a, b) =>
     compareTuples(a.at.at, b.at.at),
   )[0];
