@@ -15,7 +15,7 @@ import { pct } from './server.js';
  * latency from the GM's send until all five viewers have the change; five rounds of 100 commands,
  * interleaved (Roundkeeper over its socket, over HTTP, boardgame.io), so both see the same machine.
  * Then each server's CPU per command at 100 commands a second over 50 encounters × 6 viewers, its
- * event loop's worst delays meanwhile (loop-probe.ts), its resident memory, and the bytes each viewer
+ * event loop's worst delays under the same load (loop-probe.ts), its resident memory, and the bytes each viewer
  * receives per change. Every client parses every message it gets, as a real one does (socket.io's
  * client cannot do otherwise).
  */
@@ -326,7 +326,11 @@ function summary(lat: number[]): string {
   return `${[50, 95, 99].map((p) => pct(s, p).toFixed(2)).join(' / ')} / ${s.at(-1)!.toFixed(1)}`;
 }
 
-/** Commands at `rate` a second over the tables, each table's one after its previous; CPU µs per command. */
+/**
+ * Commands at `rate` a second over the tables, each table's one after its previous: CPU µs per command,
+ * measured with the server's loop probe quiet (its own timer would count), then the event loop's delays
+ * over a second, shorter run with the probe watching. The latencies are both runs'.
+ */
 async function load(
   proc: Proc,
   tables: Table[],
@@ -350,11 +354,15 @@ async function load(
     await Promise.all(chains);
   };
   await run(rate * 2, false); // warm-up
+  proc.child.send('quiet');
   const before = await report(proc);
   await run(rate * seconds, true);
+  const end = await report(proc);
+  const cpu = (end.cpuMicros - before.cpuMicros) / (rate * seconds);
+  const system = (end.systemMicros - before.systemMicros) / (rate * seconds);
+  proc.child.send('watch');
+  await run(rate * Math.ceil(seconds / 2), true);
   const after = await report(proc);
-  const cpu = (after.cpuMicros - before.cpuMicros) / (rate * seconds);
-  const system = (after.systemMicros - before.systemMicros) / (rate * seconds);
   process.stderr.write(
     `  ${cpu.toFixed(0)} µs/command (${system.toFixed(0)} in the kernel), p50 ${pct(
       lat.sort((a, b) => a - b),
@@ -387,10 +395,13 @@ export async function profileSide(out: string): Promise<void> {
     const before = threadTimes(rk.child.pid!);
     await load(rk, many, 100, 10);
     const after = threadTimes(rk.child.pid!);
-    // Where the CPU went, thread by thread (the event loop, V8's helpers for GC, libuv's pool…).
+    // Where the CPU went, thread by thread (the event loop, V8's helpers for GC, libuv's pool…), over
+    // all of `load`'s commands: its warm-up, the CPU run and the run with the loop probe watching.
+    const commands = 100 * (2 + 10 + 5);
     for (const [name, ticks] of after) {
       const used = ticks - (before.get(name) ?? 0);
-      if (used > 0) process.stderr.write(`  ${name}: ${((used * 10_000) / 1000).toFixed(0)} µs/command\n`);
+      if (used > 0)
+        process.stderr.write(`  ${name}: ${((used * 10_000) / commands).toFixed(0)} µs/command\n`);
     }
     for (const t of many) t.close();
   } finally {
