@@ -85,9 +85,13 @@ export function decide(ctx: Ctx, command: SixSecondCommand): Decision<SixSecondE
           `${c.name} is out of the fight; revive ${c.name} to bring them back into the order.`,
         );
       if (!c.cs.delaying) {
+        // The turn just begun is the one after the delayed turn that lapsed (its lapse began it).
+        const lapsed = c.cs.lapsed !== undefined && c.cs.lapsed === c.cs.turnNo - 1;
         return reject(
           'delay/not-delaying',
-          `${c.name} has no delayed turn to take; a character delays on their own turn first.`,
+          lapsed
+            ? `${c.name}'s delayed turn lapsed when ${c.name}'s next turn came: a delayed turn must be taken before then. To act out of order again, ${c.name} delays on a turn of their own first.`
+            : `${c.name} has no delayed turn to take; a character delays on their own turn first.`,
         );
       }
       // 001: "he can take his turn — even if it is in the middle of someone else's turn (but not in the

@@ -140,7 +140,7 @@ export function evolve(state: State, event: SixSecondEvent): State | undefined {
         }),
       }));
     case 'six-second/delay-lapsed':
-      return patchCs(state, event.combatant, () => ({ delaying: false }));
+      return patchCs(state, event.combatant, () => ({ delaying: false, lapsed: event.turn }));
     case 'six-second/turn-interrupted':
       return { ...state, rs: { ...state.rs, interrupted: [...state.rs.interrupted, event.combatant] } };
     case 'six-second/turn-resumed': {

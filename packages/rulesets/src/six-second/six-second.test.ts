@@ -511,6 +511,16 @@ describe('001 Delay Initiative: skip the turn, take it before the next — even 
     expect(kinds.indexOf('six-second/delay-lapsed')).toBeGreaterThan(-1);
     expect(events(entries, 'six-second/effect-occurred')[0]).toMatchObject({ name: 'Bolt', lapsed: true });
     expect(kinds.indexOf('six-second/effect-occurred')).toBeLessThan(kinds.indexOf('turn/started'));
+    // Taking it now is refused with what happened to it, not as if Ana had never delayed.
+    const late = enc.execute({ type: 'take-turn', actor: 'ana' });
+    expect(late).toMatchObject({ code: 'delay/not-delaying' });
+    expect((late as { message: string }).message).toMatch(
+      /^Ana's delayed turn lapsed when Ana's next turn came/,
+    );
+    // Once Ana's next turn has begun, a take-turn is plainly one with no delayed turn.
+    for (let i = 0; i < 3; i++) must(enc, { type: 'next' });
+    const later = enc.execute({ type: 'take-turn', actor: 'ana' });
+    expect((later as { message: string }).message).toMatch(/^Ana has no delayed turn to take/);
   });
 
   it('a delayed turn taken early in the next round keeps its pending delays in its own seconds', () => {

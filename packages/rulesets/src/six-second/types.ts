@@ -45,6 +45,8 @@ export type SixSecondCombatant = {
   zeroUsed: number;
   /** Skipped this turn to take it later ("Delay Initiative"). */
   delaying: boolean;
+  /** The turn (by `turnNo`) whose delayed turn lapsed, never taken, when the next one came. */
+  lapsed?: number;
   carry: CarriedAction | null;
   pending: PendingEffect[];
   history: SpentSeconds[];
