@@ -146,6 +146,11 @@ export interface SimSummary {
   rounds: number;
   combatantRounds: number;
   /**
+   * What figures are kept per: `round`, or for a roundless clock the stretch of time standing in for one
+   * (`ClockSpec.periods`: a tick timeline's "10 ticks"); `rounds` counts those.
+   */
+  per: string;
+  /**
    * Which simulator ran: `kernel`, the compiled Tara-Corax Round (same dice, same results as the
    * engine, proven by a property test), or `engine`, every command decided by the rules; `reason` says
    * why the kernel did not fit.
@@ -160,7 +165,7 @@ export interface SimSummary {
   attackHistogram: Record<string, number[]>;
 }
 
-export function summarize(plan: SimPlan, tally: SimTally, seed: number): SimSummary {
+export function summarize(plan: SimPlan, tally: SimTally, seed: number, per = 'round'): SimSummary {
   const names = new Map(plan.scenario.combatants.map((c) => [c.id, c.name] as const));
   return {
     scenario: plan.scenario.name,
@@ -169,6 +174,7 @@ export function summarize(plan: SimPlan, tally: SimTally, seed: number): SimSumm
     seed,
     rounds: tally.rounds,
     combatantRounds: tally.combatantRounds,
+    per,
     path: tally.path,
     ...(tally.reason ? { reason: tally.reason } : {}),
     combatants: Object.entries(tally.metrics).map(([id, m]) => {
@@ -201,14 +207,20 @@ function table(rows: string[][]): string[] {
   );
 }
 
+/** How a summary's rounds read: "12 rounds", or for a roundless clock "12 stretches of 10 ticks". */
+function roundsOf(s: SimSummary, n: number, combatant = false): string {
+  if (s.per === 'round') return `${n} ${combatant ? 'combatant-' : ''}round${n === 1 ? '' : 's'}`;
+  return `${n} ${combatant ? 'combatant-' : ''}stretch${n === 1 ? '' : 'es'} of ${s.per}`;
+}
+
 export function renderSummary(s: SimSummary): string {
   const what = s.trials === 1 ? 'trial' : 'trials';
   const lines = [
-    `${s.scenario} — ${s.ruleset}: ${s.trials} ${what}, seed ${s.seed}, ${s.rounds} rounds, ${s.combatantRounds} combatant-rounds`,
+    `${s.scenario} — ${s.ruleset}: ${s.trials} ${what}, seed ${s.seed}, ${roundsOf(s, s.rounds)}, ${roundsOf(s, s.combatantRounds, true)}`,
     s.path === 'kernel'
       ? 'Simulator: the compiled Tara-Corax Round (the same dice and results as the engine).'
       : `Simulator: the engine, every command decided by the rules (${s.reason ?? 'asked for'}).`,
-    'Per round, mean ± half-width of the 95% confidence interval:',
+    `Per ${s.per}, mean ± half-width of the 95% confidence interval:`,
     '',
     ...table([
       ['combatant', 'turns', 'actions', 'attacks', 'forfeited attacks', 'acts first', 'carry-over'],
@@ -226,7 +238,7 @@ export function renderSummary(s: SimSummary): string {
   if (s.events.length) {
     lines.push(
       '',
-      ...table([['event', 'per round'], ...s.events.map((e) => [e.name, formatEstimate(e.perRound, 3)])]),
+      ...table([['event', `per ${s.per}`], ...s.events.map((e) => [e.name, formatEstimate(e.perRound, 3)])]),
     );
   }
   if (s.questions.length) {
@@ -253,7 +265,10 @@ export function simulationSvg(s: SimSummary): string {
     const h = s.attackHistogram[c.id] ?? [];
     const total = h.reduce((a, b) => a + b, 0) || 1;
     return {
-      title: `${c.name}: attacks per round (share of rounds)`,
+      title:
+        s.per === 'round'
+          ? `${c.name}: attacks per round (share of rounds)`
+          : `${c.name}: attacks per ${s.per} (share of stretches)`,
       bars: h.map((n, k) => ({ label: k === HIST_MAX ? `${k}+` : String(k), value: n / total })),
     };
   });
@@ -311,7 +326,8 @@ export async function simulateCommand(
     engine: opts.engine === true,
     ...(bar ? { onProgress: bar.progress, onThreads: bar.threads } : {}),
   });
-  const summary = summarize(plan, tally, opts.seed);
+  const periods = registry[plan.scenario.ruleset]?.clock.periods;
+  const summary = summarize(plan, tally, opts.seed, periods?.name);
   if (opts.plot) writeOutput(opts.plot, simulationSvg(summary));
   return opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary);
 }

@@ -41,3 +41,42 @@ describe('simulate: carry-over', () => {
     expect(short.metrics.mage!.carry[0]).toBe(0);
   });
 });
+
+describe('simulate: a tick timeline, which has no rounds', () => {
+  function duel(until: 'rounds' | 'end' = 'rounds'): SimPlan {
+    const scenario = parseScenario({
+      schema: 1,
+      name: 'ticks',
+      ruleset: 'tick',
+      combatants: [
+        { id: 'rook', name: 'Rook', side: 'pc', hp: 500, stats: { initiative: 2, weaponSpeed: 5 } },
+        { id: 'brute', name: 'Brute', side: 'npc', hp: 500, stats: { initiative: 2, weaponSpeed: 7 } },
+      ],
+    });
+    if (isRejection(scenario)) throw new Error(scenario.message);
+    const sim = simulateSectionSchema.parse({
+      rounds: 20,
+      until,
+      policies: { default: [{ tag: 'attack', target: 'enemy' }] },
+    });
+    return { scenario, sim };
+  }
+
+  it('keeps its figures per stretch of 10 ticks (clock.periods), every stretch counted, and plays every turn', () => {
+    const t = runTrials(duel(), rulesets, 1, 0, 40);
+    if (isRejection(t)) throw new Error(t.message);
+    // 20 stretches a trial, none skipped: without the clock's periods, a roundless fight had 0 rounds.
+    expect(t.rounds).toBe(40 * 20);
+    // Rule 4: an attack costs the weapon's speed, so 10 ticks hold 10/5 dagger strikes and 10/7 greataxe
+    // blows (over 200 ticks from a first tick of 1–4: 40 strikes, 28 or 29 blows). Acting ends the turn and the
+    // next marker acts at once: a "next" after it would end that turn unplayed (Brute would never act).
+    const per = (id: string) => t.metrics[id]!.attacks[0] / t.rounds;
+    expect(per('rook')).toBeGreaterThan(1.9);
+    expect(per('rook')).toBeLessThanOrEqual(2);
+    expect(per('brute')).toBeGreaterThanOrEqual(28 / 20);
+    expect(per('brute')).toBeLessThanOrEqual(29 / 20);
+    // Each attack lands in the stretch it was taken in: the histograms hold one entry per stretch.
+    expect(t.attackHistogram.rook!.reduce((a, b) => a + b, 0)).toBe(t.rounds);
+    expect(t.attackHistogram.rook![2]).toBeGreaterThan(t.attackHistogram.rook![1]!);
+  });
+});

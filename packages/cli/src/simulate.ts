@@ -328,11 +328,22 @@ class Trial {
     for (const id of this.p.roster) if (this.state.combatants[id]!.active) this.combatantRounds++;
   }
 
+  /**
+   * The round the fight is in; for a roundless clock, the stretch of time standing in for one
+   * (`ClockSpec.periods`: ticks 0–9, 10–19… of a tick timeline), 0 before the clock runs.
+   */
+  roundNow(): number {
+    const periods = this.p.ruleset.clock.periods;
+    if (!periods) return this.state.round;
+    return this.state.now ? periods.of(this.state.now) : 0;
+  }
+
   /** Counts one applied event (the state is the state after it). Returns attacks it names for `actor`. */
   observe(e: EngineEvent, actor: string | undefined): number {
-    const round = this.state.round;
+    const round = this.roundNow();
     if (round > this.limit || round < 1) return 0;
-    if (round !== this.round) this.startRound(round);
+    // A stretch of ticks nobody acted in still counts, with nothing in it (rounds come one by one).
+    while (this.round < round) this.startRound(this.round + 1);
     this.position++;
     const who = typeof e.combatant === 'string' ? e.combatant : undefined;
     let attacks = 0;
@@ -370,11 +381,19 @@ class Trial {
     return attacks;
   }
 
-  /** Decides and applies a command; returns the attacks its events name for the actor, or the refusal. */
-  exec(command: Command, actor?: string): number | Rejection {
+  /**
+   * Decides and applies a command; returns the attacks its events name for the actor, or the refusal.
+   * `accepted` sees its events once decided, before any is applied.
+   */
+  exec(
+    command: Command,
+    actor?: string,
+    accepted?: (events: readonly EngineEvent[]) => void,
+  ): number | Rejection {
     const events = decide(this.state, command, this.p.registry);
     this.commands++;
     if (isRejection(events)) return events;
+    accepted?.(events);
     let attacks = 0;
     for (const e of events) {
       this.state = evolve(this.state, e, this.p.ruleset);
@@ -406,25 +425,32 @@ class Trial {
     const policy = this.p.policies.get(actor) ?? DEFAULT_POLICY;
     const used = new Array<number>(policy.length).fill(0);
     let acts = 0;
+    const began = this.state.combatants[actor]?.turnsStarted;
     // A guard against policies of free actions that never stop; `times` bounds each rule anyway.
     for (let guard = 0; guard < 200; guard++) {
       if (this.state.current !== actor || this.state.status !== 'running') return;
+      // An action that ended the turn and began the actor's next one (a tick marker still the lowest).
+      if (this.state.combatants[actor]?.turnsStarted !== began) return;
       const legal = this.p.ruleset.legalActions(this.state, actor);
       const choice: Choice | undefined = choose(this.state, actor, policy, legal, used, acts, rng);
       if (!choice) return;
       used[choice.rule]!++;
-      const result = this.exec(choice.command, actor);
-      if (isRejection(result)) {
-        this.refused(result);
-        continue;
-      }
-      acts++;
-      if (this.state.round <= this.limit) {
+      // Counted when taken, in the round it is taken in: its own events may move the clock on (on a tick
+      // timeline, to the next marker, in the next stretch of ticks).
+      const result = this.exec(choice.command, actor, (events) => {
+        acts++;
+        if (this.roundNow() > this.limit) return;
         this.count(actor, 'actions');
         const tagged = legal
           .find((l) => l.action.id === choice.command.action)
           ?.action.tags.includes('attack');
-        if (result === 0 && tagged) this.count(actor, 'attacks');
+        // An attack its events name is counted as they are observed.
+        const named = events.some((e) => e.combatant === actor && e.type.endsWith('/attack'));
+        if (tagged && !named) this.count(actor, 'attacks');
+      });
+      if (isRejection(result)) {
+        this.refused(result);
+        continue;
       }
       if (choice.damage && choice.target) this.hit(choice.target, choice.damage, rng);
     }
@@ -455,11 +481,17 @@ class Trial {
     }
     const untilEnd = this.plan.sim.until === 'end';
     for (let guard = 0; guard < 100_000; guard++) {
-      if (this.state.status !== 'running' || this.state.round > this.limit) break;
+      if (this.state.status !== 'running' || this.roundNow() > this.limit) break;
       if (untilEnd && this.sideDown()) break;
       const actor = this.state.current;
+      const turn = actor ? this.state.combatants[actor]?.turnsStarted : undefined;
       if (actor) this.turn(actor, rng);
       if (this.state.status !== 'running' || (untilEnd && this.sideDown())) break;
+      // The turn already passed (on a tick timeline acting ends it, and the next one begins at once):
+      // a "next" now would end the next combatant's turn unplayed.
+      if (actor && (this.state.current !== actor || this.state.combatants[actor]?.turnsStarted !== turn)) {
+        continue;
+      }
       const r = this.exec({ type: 'next' });
       if (isRejection(r)) {
         this.refused(r);

@@ -58,6 +58,12 @@ export interface ClockSpec<T extends RulesetTypes = RulesetTypes> {
    * offer no durations in rounds and read the fight by its clock, not "round 0".
    */
   roundless?: boolean;
+  /**
+   * For a roundless clock: the stretches of time that stand in for rounds where figures are kept per
+   * round (`roundkeeper simulate`), numbered from 1 (`of` the instant), and what one is called ("10
+   * ticks"). Without it a roundless fight has no per-round figures.
+   */
+  periods?: { of(at: Instant): number; name: string };
 }
 
 /** Decisions return events (facts) or a rejection: the engine's events and, typed, the ruleset's own. */

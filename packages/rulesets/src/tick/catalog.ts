@@ -26,7 +26,8 @@ const a = (
   name,
   kind,
   cost: { ticks },
-  tags: [`${ticks} ticks`],
+  // An attack is tagged one, as in every ruleset (a simulation's policies and its attacks count by it).
+  tags: kind === 'attack' ? ['attack', `${ticks} ticks`] : [`${ticks} ticks`],
   text,
   data: { ticks, ...data },
   ...(params ? { params } : {}),

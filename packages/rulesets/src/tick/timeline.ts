@@ -76,10 +76,18 @@ export function timeline(state: State): Timeline {
   };
 }
 
+/** How many ticks a simulation counts together where other rulesets count a round (see `clock.periods`). */
+export const TICKS_PER_PERIOD = 10;
+
 /** Rule 1: one counter of ticks, no rounds; a duration of N ticks ends N ticks on. */
 export const clock: ClockSpec<TickTypes> = {
   unit: 'tick',
   roundless: true,
+  // Ticks 0–9 are the first stretch, 10–19 the second…: a simulation's "per round" figures.
+  periods: {
+    of: (at: Instant): number => Math.floor(Math.max(0, at.at[0] ?? 0) / TICKS_PER_PERIOD) + 1,
+    name: `${TICKS_PER_PERIOD} ticks`,
+  },
   describe: (_state: State, at: Instant): string => `Tick ${at.at[0] ?? 0}`,
   after: (_state: State, from: Instant, amount: number): Instant => ({
     round: from.round,
