@@ -169,7 +169,11 @@ program
     },
     'auto',
   )
-  .option('--rounds <r>', 'rounds per trial (overrides simulate.rounds); on a tick timeline, stretches of 10 ticks', integer('--rounds', 1, 1000))
+  .option(
+    '--rounds <r>',
+    'rounds per trial (overrides simulate.rounds); on a tick timeline, stretches of 10 ticks',
+    integer('--rounds', 1, 1000),
+  )
   .option('--json', 'machine-readable results')
   .option('--plot <file.svg>', 'draw attacks-per-round distributions and the questions as SVG')
   .option('--progress', 'show the progress bar even when stderr is not a terminal')
