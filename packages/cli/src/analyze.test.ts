@@ -108,3 +108,47 @@ describe('analyze: exact initiative order', () => {
     expect(parseCondition('x y', ids)).toContain('no comparison');
   });
 });
+
+describe('analyze: a tick timeline, where the lowest tick acts first', () => {
+  it("uses tick's own formula: the dice less Initiative, never below 1, the lowest first, ties to the higher Initiative then to the first added", async () => {
+    const { analyzeCommand } = await import('./analyze.js');
+    const { rulesets } = await import('@roundkeeper/rulesets');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'rk-analyze-')), 'ticks.yaml');
+    const write = (extra = '') =>
+      writeFileSync(
+        file,
+        [
+          'schema: 2',
+          'name: Ticks',
+          'ruleset: tick',
+          'combatants:',
+          '  - { id: rook, name: Rook, side: pc, stats: { initiative: 2 } }',
+          '  - { id: brute, name: Brute, side: npc, stats: { initiative: 2 } }',
+          '  - { id: sage, name: Sage, side: pc, stats: { initiative: 0 } }',
+          extra,
+        ].join('\n'),
+      );
+    write();
+    const r = analyzeCommand(file, rulesets);
+    expect(r.order).toBe('lowest-first');
+    const rook = r.combatants.find((x) => x.id === 'rook')!;
+    // 1d6 − 2, never below 1: a 1, 2 or 3 is tick 1.
+    expect(rook.distribution).toEqual([
+      [1, expect.closeTo(1 / 2, 12)],
+      [2, expect.closeTo(1 / 6, 12)],
+      [3, expect.closeTo(1 / 6, 12)],
+      [4, expect.closeTo(1 / 6, 12)],
+    ]);
+    // Rook and Brute alike: a tie (1/3) goes to Rook, added first; the rest is even.
+    expect(r.before.rook!.brute).toBeCloseTo(2 / 3, 12);
+    // Sage (1d6, ticks 1–6) goes before Rook only on a lower tick: a tie goes to Rook's higher Initiative.
+    // P = Σ over Rook's ticks t of P(Rook on t) × P(Sage below t) = (1·1 + 1·2 + 1·3) / 36.
+    expect(r.before.sage!.rook).toBeCloseTo(6 / 36, 12);
+    // A scenario that says the order wins over the ruleset's.
+    write('analyze: { order: highest-first }');
+    expect(analyzeCommand(file, rulesets).order).toBe('highest-first');
+  });
+});

@@ -28,8 +28,8 @@ export const analyzeSectionSchema = z
   .object({
     /** Each combatant's initiative score as dice; `@name` reads the combatant's numeric stats. */
     initiative: z.record(z.string(), z.string().min(1)).default({}),
-    /** Who acts first: the highest score (default) or the lowest. */
-    order: z.enum(['highest-first', 'lowest-first']).default('highest-first'),
+    /** Who acts first: the highest score or the lowest; by default, as the ruleset says (most: highest). */
+    order: z.enum(['highest-first', 'lowest-first']).optional(),
     /** Tie-break priority by combatant (higher wins a tie); equal priorities break ties at random. */
     ties: z.record(z.string(), z.number()).default({}),
     questions: z
@@ -91,6 +91,7 @@ export function contenders(
       for (const [k, v] of Object.entries(c.stats)) if (typeof v === 'number') refs[k] = v;
       let expression = section.initiative[id];
       let tie = section.ties[id] ?? 0;
+      let atLeast: number | undefined;
       if (expression === undefined) {
         // The ruleset's own formula, when it has one (classic: the initiative dice plus the modifier).
         const formula = ruleset?.analysis?.initiative?.(state, c);
@@ -103,6 +104,7 @@ export function contenders(
         expression = formula.expression;
         Object.assign(refs, formula.refs);
         if (section.ties[id] === undefined) tie = formula.tie;
+        atLeast = formula.atLeast;
       }
       let d: Distribution;
       try {
@@ -114,8 +116,24 @@ export function contenders(
           error instanceof DiceLimitError ? EXIT.refused : EXIT.unreadable,
         );
       }
+      if (atLeast !== undefined) d = floored(d, atLeast);
       return { id, name: c.name, expression, tie, distribution: d };
     });
+}
+
+/** A distribution whose scores below `min` count as `min` (the rules' "never below"). */
+function floored(d: Distribution, min: number): Distribution {
+  let low = 0;
+  const kept: Array<[number, number]> = [];
+  for (const [v, p] of d.outcomes) {
+    if (v < min) low += p;
+    else kept.push([v, p]);
+  }
+  if (low === 0) return d;
+  const at = kept.findIndex(([v]) => v === min);
+  if (at >= 0) kept[at] = [min, kept[at]![1] + low];
+  else kept.unshift([min, low]);
+  return { outcomes: kept };
 }
 
 /** Scores in acting order: negated when the lowest acts first, so "higher acts first" holds below. */
@@ -435,7 +453,7 @@ export function probOrder(
 export interface AnalyzeResult {
   scenario: string;
   ruleset: string;
-  order: AnalyzeSection['order'];
+  order: 'highest-first' | 'lowest-first';
   combatants: Array<{
     id: string;
     name: string;
@@ -464,7 +482,7 @@ export function analyze(
   scenario: Scenario,
   path: string,
 ): AnalyzeResult {
-  const lowestFirst = section.order === 'lowest-first';
+  const lowestFirst = (section.order ?? 'highest-first') === 'lowest-first';
   const pos = positions(list, lowestFirst);
   const before: AnalyzeResult['before'] = {};
   for (const a of list) {
@@ -492,7 +510,7 @@ export function analyze(
   return {
     scenario: scenario.name,
     ruleset: scenario.ruleset,
-    order: section.order,
+    order: section.order ?? 'highest-first',
     combatants: list.map((c, i) => {
       const o = c.distribution.outcomes;
       return {
@@ -588,7 +606,13 @@ export function analyzeCommand(path: string, registry: RulesetRegistry): Analyze
       EXIT.unreadable,
     );
   }
-  const section = parseSection(analyzeSectionSchema, raw.analyze, path, 'analyze');
+  const parsed = parseSection(analyzeSectionSchema, raw.analyze, path, 'analyze');
+  // The order the ruleset acts in, unless the scenario says (a tick timeline: the lowest tick first).
+  const section = {
+    ...parsed,
+    order:
+      parsed.order ?? (registry[scenario.ruleset]?.analysis?.lowestFirst ? 'lowest-first' : 'highest-first'),
+  } as const;
   const list = contenders(scenario, section, registry, path);
   if (list.length === 0)
     throw new CliError(`${path} has no combatants to analyze; add some under combatants:.`, EXIT.unreadable);

@@ -13,6 +13,8 @@ export interface InitiativeFormula {
   refs: Record<string, number>;
   /** Tie-break priority: the higher wins a tie (the text's own tie-breaks, e.g. the modifier). */
   tie: number;
+  /** The score is never below this (a tick timeline's first tick is at least 1). */
+  atLeast?: number;
 }
 
 /** The figures a compiled Round adds per combatant (roster order), in this order. */
@@ -50,6 +52,8 @@ export interface SimulationKernel {
 }
 
 export interface Analysis<T extends RulesetTypes = RulesetTypes> {
+  /** The lowest score acts first (a tick timeline's earliest tick); otherwise the highest. */
+  lowestFirst?: boolean;
   /** The combatant's initiative as the rules roll it, or null when no formula says it. */
   initiative?(state: EncounterState<T>, combatant: Combatant<T>): InitiativeFormula | null;
   /** A compiled Round for this fight, or the sentence saying why it does not fit. */

@@ -7,7 +7,7 @@ import { tickEvents } from './events.js';
 import { evolve } from './evolve.js';
 import { legalActions } from './legal.js';
 import { tickOptions, tickStats } from './options.js';
-import { tickPresent } from './present.js';
+import { tickAnalysis, tickPresent } from './present.js';
 import { react } from './react.js';
 import { clock, timeline } from './timeline.js';
 import type { TickTypes } from './types.js';
@@ -49,4 +49,5 @@ export const tick: Ruleset<TickTypes> = {
   describeEvent,
   validateCustomAction,
   present: tickPresent,
+  analysis: tickAnalysis,
 };

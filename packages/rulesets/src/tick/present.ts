@@ -1,4 +1,4 @@
-import type { Gauge, Presentation } from '@roundkeeper/engine';
+import type { Analysis, Gauge, Presentation } from '@roundkeeper/engine';
 import { tickNow } from './initiative.js';
 import type { TickTypes } from './types.js';
 
@@ -32,4 +32,19 @@ export const tickPresent: Presentation<TickTypes> = {
     if (state.status !== 'running' || state.current) return null;
     return `Tick ${tickNow(state)} — everyone is waiting: press Act now for whoever steps in`;
   },
+};
+
+/**
+ * For `roundkeeper analyze`. Rule 2: the first tick is the initiative dice less the Initiative stat, never
+ * below 1, and the lowest tick acts first. Rule 3: everyone got there at the same moment (the start), so a
+ * tie goes to the higher Initiative stat, then to the one the GM added first (either `ties` option).
+ */
+export const tickAnalysis: Analysis<TickTypes> = {
+  lowestFirst: true,
+  initiative: (state, c) => ({
+    expression: `${state.options.initiativeDice}-@initiative`,
+    refs: { initiative: c.stats.initiative },
+    tie: c.stats.initiative * 1000 - state.roster.indexOf(c.id),
+    atLeast: 1,
+  }),
 };
