@@ -105,8 +105,10 @@ describe('the roundkeeper command (bin/roundkeeper)', () => {
         utimesSync(join(root, 'packages', pkg, f), written, written);
     for (const f of BUILT) utimesSync(join(root, f), built, built);
     expect(run(root, '--version').stderr).toBe('');
-    // An edited test is not a source of the build.
+    // An edited test is not a source of the build, nor a new one (its folder's time changes with it).
     writeFileSync(join(root, 'packages/engine/src/index.test.ts'), 'export const edited = 1;\n');
+    writeFileSync(join(root, 'packages/server/src/added.test.ts'), 'export {};\n');
+    writeFileSync(join(root, 'packages/web/src/Added.test.tsx'), 'export {};\n');
     expect(run(root, '--version').stderr).toBe('');
     writeFileSync(join(root, 'packages/rulesets/src/index.ts'), 'export const changed = 1;\n');
     const r = run(root, '--version');
