@@ -73,6 +73,17 @@ function rssMB(pid: number): number {
   return (kb * 1024) / 1e6;
 }
 
+/**
+ * Where a process's resident memory is, from /proc (stderr only): file pages (the node binary and its
+ * libraries, shared with every node process) and anonymous memory (V8's heap, malloc, thread stacks).
+ */
+function rssSplit(pid: number): string {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kB = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(rollup)?.[1] ?? 0);
+  const MB = (kb: number) => ((kb * 1024) / 1e6).toFixed(0);
+  return `${MB(kB('Rss') - kB('Anonymous'))} MB file pages, ${MB(kB('Anonymous'))} MB anonymous`;
+}
+
 export function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
@@ -237,6 +248,7 @@ export async function benchServer(): Promise<Row[]> {
       met: true,
     });
     const rss = rssMB(proc.pid!);
+    process.stderr.write(`server: RSS ${rss.toFixed(0)} MB: ${rssSplit(proc.pid!)}\n`);
     rows.push({
       name: 'server: RSS with 200 live encounters, 1,200 viewers',
       value: `${rss.toFixed(0)} MB`,
@@ -264,6 +276,7 @@ export async function benchServer(): Promise<Row[]> {
       met: p99b <= 10,
     });
     const rss2 = rssMB(proc.pid!);
+    process.stderr.write(`server: RSS ${rss2.toFixed(0)} MB: ${rssSplit(proc.pid!)}\n`);
     rows.push({
       name: 'server: RSS with 1,000 more stored idle encounters',
       value: `${rss2.toFixed(0)} MB`,

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { parseServerCommandLine, SERVER_HELP, startupMessage } from './command-line.js';
+import { HEAP_GROWING_PERCENT, parseServerCommandLine, SERVER_HELP, startupMessage } from './command-line.js';
 import { isLoopbackHost, lanAddresses, linkOrigin, parsePublicUrl } from './network.js';
 
 const parse = (args: string[], env: NodeJS.ProcessEnv = {}) => parseServerCommandLine(args, env);
@@ -185,5 +186,34 @@ describe('addresses on the local network', () => {
     expect(isLoopbackHost('127.0.1.1')).toBe(true);
     expect(isLoopbackHost('rk.example.org')).toBe(false);
     expect(parsePublicUrl('https://rk.example.org:8443')).toEqual({ origin: 'https://rk.example.org:8443' });
+  });
+});
+
+describe("the server's heap", () => {
+  // A child process with the built command line (the test process's own V8 flags stay as they are): ~25 MB
+  // that stays, then a burst of objects that live long enough to reach the old generation and die there.
+  // With V8's own sizing the heap reached 200 MB here before a full collection; bounded, 63–64 MB.
+  const burst = () => {
+    const script = `
+      import { boundHeapGrowth, holdYoungGeneration } from ${JSON.stringify(new URL('../dist/command-line.js', import.meta.url).href)};
+      holdYoungGeneration();
+      boundHeapGrowth();
+      const kept = [];
+      for (let i = 0; i < 300_000; i++) kept.push({ a: i, b: 's' + i, c: [i] });
+      const ring = new Array(20_000);
+      let most = 0;
+      for (let i = 0; i < 3_000_000; i++) {
+        ring[i % ring.length] = { i, s: 'x' + i, pair: [i, i + 1] };
+        if (i % 10_000 === 0) most = Math.max(most, process.memoryUsage().heapTotal);
+      }
+      process.stdout.write(JSON.stringify({ most, kept: kept.length }));
+    `;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    return (JSON.parse(r.stdout) as { most: number }).most / 1e6;
+  };
+
+  it(`collects the old generation before it grows ${HEAP_GROWING_PERCENT} % past what is live`, () => {
+    expect(burst()).toBeLessThan(100);
   });
 });

@@ -50,6 +50,38 @@ describe('hub: memory follows the live encounters, not the stored ones', () => {
     expect(again.state.status).toBe('running');
     expect(await storage.findLink(hashToken(made[1]!.tokens.gm))).toBeDefined();
   });
+  it('drops the redacted log chunks a resume cached once the log moves on, and after a few seconds unused', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const hub = new Hub(new MemoryStorage(), rulesets);
+      const c = await hub.create({ name: 'Long', ruleset: 'classic', seed: 1, combatants: party });
+      const id = c.record.id;
+      const gm = await hub.link(c.tokens.gm, id);
+      await hub.command(id, gm, { type: 'start' });
+      for (let i = 0; i < 20; i++) await hub.command(id, gm, { type: 'next' });
+      // Two viewers of one kind catching up share the chunks; a sweep at the same seq keeps them.
+      const first = await hub.eventsSinceJson(id, gm, 0);
+      expect(hub.cachedChunks).toBeGreaterThan(0);
+      expect(await hub.eventsSinceJson(id, gm, 0)).toBe(first);
+      hub.sweep();
+      expect(hub.cachedChunks).toBeGreaterThan(0);
+      // The log moved on: they can never be used again.
+      await hub.command(id, gm, { type: 'next' });
+      hub.sweep();
+      expect(hub.cachedChunks).toBe(0);
+      // Unused for a while at the same seq: dropped too, and made again when needed.
+      await hub.eventsSinceJson(id, gm, 0);
+      vi.advanceTimersByTime(4_000);
+      hub.sweep();
+      expect(hub.cachedChunks).toBeGreaterThan(0);
+      vi.advanceTimersByTime(2_000);
+      hub.sweep();
+      expect(hub.cachedChunks).toBe(0);
+      expect(JSON.parse(await hub.eventsSinceJson(id, gm, 0)).entries.length).toBeGreaterThan(20);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe('hub: several instances on one storage', () => {

@@ -74,8 +74,12 @@ interface Live {
   lastUsed: number;
   /** Commands and changes queued or running: an encounter with some is never unloaded. */
   pending: number;
-  /** Redacted log chunks as JSON, by kind of viewer and chunk, while the log is at `seq` (see viewChunks). */
-  chunks?: { seq: number; texts: Map<string, string> };
+  /**
+   * Redacted log chunks as JSON, by kind of viewer and chunk, while the log is at `seq` (see viewChunks),
+   * and when they were last used: the sweep drops them once the log has moved on or nobody has used them
+   * for CHUNKS_KEPT_MS (they hold the log's text once per kind of viewer that caught up).
+   */
+  chunks?: { seq: number; texts: Map<string, string>; usedAt: number };
   /**
    * The view each kind of viewer watching holds (see `viewKey`), at `seq`: the base of the next change's
    * delta. Kinds whose views are the same share one object, so their next messages are found equal fast.
@@ -167,6 +171,12 @@ export interface HubOptions {
  * a real append by someone else, so this bounds only a pathological race, never a normal one.
  */
 const MAX_REDECISIONS = 100;
+
+/**
+ * How long redacted log chunks stay cached without use: long enough for a table's screens reconnecting
+ * together to share them, short enough that one resume of a long log does not keep its text in memory.
+ */
+const CHUNKS_KEPT_MS = 5_000;
 
 /** An encounter's row as a link reads it. */
 export type EncounterSummary = Omit<EncounterRecord, 'origin'> & { origin?: Json };
@@ -469,10 +479,17 @@ export class Hub {
    * Unloads encounters nobody watches: those unused for `idleMs`, and beyond the `keepUnwatched` most
    * recently used, the rest — except any used in the last quarter second (a request may be between
    * opening one and queueing its command or adding its viewer) or with commands in flight. Runs after
-   * every load and once a second. Returns how many it unloaded.
+   * every load and once a second. Also drops the redacted log chunks of loaded encounters that are stale
+   * (see `chunks`). Returns how many encounters it unloaded.
    */
   sweep(): number {
     const now = Date.now();
+    for (const live of this.live.values()) {
+      const chunks = live.chunks;
+      if (chunks && (chunks.seq !== live.record.seq || chunks.usedAt < now - CHUNKS_KEPT_MS)) {
+        live.chunks = undefined;
+      }
+    }
     const unwatched = [...this.live.entries()].filter(([, l]) => l.subscribers.size === 0 && l.pending === 0);
     unwatched.sort((a, b) => a[1].lastUsed - b[1].lastUsed);
     let over = unwatched.length - this.keepUnwatched;
@@ -490,6 +507,13 @@ export class Hub {
 
   get loaded(): number {
     return this.live.size;
+  }
+
+  /** How many redacted log chunks loaded encounters hold as JSON (see `chunks`). */
+  get cachedChunks(): number {
+    let n = 0;
+    for (const live of this.live.values()) n += live.chunks?.texts.size ?? 0;
+    return n;
   }
 
   private serialize<T>(live: Live, task: () => Promise<T>): Promise<T> {
@@ -808,7 +832,10 @@ export class Hub {
     for (let i = 0; i < entries.length; i += EVENTS_CHUNK) {
       await slices.pause();
       // Many viewers of one kind catching up at once (a table's screens reconnecting) share the work.
-      if (live.chunks?.seq !== live.record.seq) live.chunks = { seq: live.record.seq, texts: new Map() };
+      if (live.chunks?.seq !== live.record.seq) {
+        live.chunks = { seq: live.record.seq, texts: new Map(), usedAt: 0 };
+      }
+      live.chunks.usedAt = Date.now();
       const chunk = entries.slice(i, i + EVENTS_CHUNK);
       const key = `${who}:${chunk[0]!.seq}:${chunk.length}`;
       let json = live.chunks.texts.get(key);

@@ -3,7 +3,7 @@ import type { EncounterState, LogEntry } from '@roundkeeper/engine';
 import type pg from 'pg';
 import { READ_PAGE, Slices } from '../limits.js';
 import { POSTGRES_MIGRATIONS } from './postgres-migrations.js';
-import { type EncounterRow, type LinkRow, toLink, toRecord } from './rows.js';
+import { type EncounterRow, entryReader, type LinkRow, toLink, toRecord } from './rows.js';
 import {
   type CommandRecord,
   type CreatureRecord,
@@ -289,16 +289,13 @@ export class PostgresStorage implements Storage {
   async readEntries(id: string, afterSeq = 0): Promise<LogEntry[]> {
     const out: LogEntry[] = [];
     const slices = new Slices();
+    const entry = entryReader();
     for (let after = afterSeq; ; ) {
       const r = await this.pool.query<{ seq: number; grp: number; time: string | null; event: string }>(
         'SELECT seq, grp, time, event FROM events WHERE encounter_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
         [id, after, READ_PAGE],
       );
-      for (const row of r.rows) {
-        const e: LogEntry = { seq: row.seq, group: row.grp, event: JSON.parse(row.event) };
-        if (row.time !== null) e.time = row.time;
-        out.push(e);
-      }
+      for (const row of r.rows) out.push(entry(row.seq, row.grp, row.time, row.event));
       if (r.rows.length < READ_PAGE) return out;
       after = r.rows.at(-1)!.seq;
       await slices.pause();

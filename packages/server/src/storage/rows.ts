@@ -1,3 +1,4 @@
+import type { LogEntry } from '@roundkeeper/engine';
 import type { EncounterRecord, LinkRecord } from './storage.js';
 
 /**
@@ -50,3 +51,17 @@ export const toLink = (r: LinkRow): LinkRecord => ({
   ...(r.generation ? { generation: r.generation } : {}),
   ...(r.revoked ? { revoked: true as const } : {}),
 });
+
+/**
+ * Log entries from their rows, for one read: each made with all its fields at once (a field added
+ * afterwards moves an object's fields out of line, ~30 bytes more for every entry a loaded encounter
+ * keeps), and the entries of one command, which share their time, share one string for it.
+ */
+export function entryReader(): (seq: number, group: number, time: string | null, event: string) => LogEntry {
+  let lastTime: string | undefined;
+  return (seq, group, time, event) => {
+    if (time === null) return { seq, group, event: JSON.parse(event) };
+    if (time !== lastTime) lastTime = time;
+    return { seq, group, event: JSON.parse(event), time: lastTime };
+  };
+}

@@ -5,7 +5,7 @@ import type { EncounterState, LogEntry } from '@roundkeeper/engine';
 import Database from 'better-sqlite3';
 import { READ_PAGE, Slices } from '../limits.js';
 import { MIGRATIONS } from './migrations.js';
-import { type EncounterRow, type LinkRow, toLink, toRecord } from './rows.js';
+import { type EncounterRow, entryReader, type LinkRow, toLink, toRecord } from './rows.js';
 import {
   type CommandRecord,
   type CreatureRecord,
@@ -354,13 +354,10 @@ export class SqliteStorage implements Storage {
   async readEntries(id: string, afterSeq = 0): Promise<LogEntry[]> {
     const out: LogEntry[] = [];
     const slices = new Slices();
+    const entry = entryReader();
     for (let after = afterSeq; ; ) {
       const rows = this.stmt.readEvents.all(id, after, READ_PAGE);
-      for (const r of rows) {
-        const e: LogEntry = { seq: r.seq, group: r.grp, event: JSON.parse(r.event) };
-        if (r.time !== null) e.time = r.time;
-        out.push(e);
-      }
+      for (const r of rows) out.push(entry(r.seq, r.grp, r.time, r.event));
       if (rows.length < READ_PAGE) return out;
       after = rows.at(-1)!.seq;
       await slices.pause();
