@@ -1013,6 +1013,15 @@ export function CommandForm({
   const [type, setType] = useState(forms[0]?.type ?? '');
   const [raw, setRaw] = useState<RawForm | null>(null);
   const [error, setError] = useState('');
+  // The form stays mounted when the actor changes (a new turn): what was chosen and typed for the last one
+  // starts over, as a fresh form would, without building the form again.
+  const [shownFor, setShownFor] = useState(actor);
+  if (shownFor !== actor) {
+    setShownFor(actor);
+    setType(forms[0]?.type ?? '');
+    setRaw(null);
+    setError('');
+  }
   const typeId = useId();
   const spec = forms.find((f) => f.type === type) ?? forms[0];
   const params = useMemo(() => {
