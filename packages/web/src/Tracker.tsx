@@ -240,10 +240,14 @@ export function GmTracker({
   }, []);
 
   const forms = useMemo(() => (rs ? otherForms(rs) : []), [rs]);
+  const latestView = useRef(view);
+  latestView.current = view;
+  // Reads the latest view when called, so it keeps its identity from one change to the next and the cards
+  // whose combatant did not change are not drawn again (a turn that passes changes two of them).
   const onHp = useCallback(
     async (cid: string, text: string) => {
       const edit = hpEdit(text);
-      const name = view.combatants[cid]?.name ?? cid;
+      const name = latestView.current.combatants[cid]?.name ?? cid;
       if (!edit) {
         notify(
           {
@@ -276,10 +280,8 @@ export function GmTracker({
       notify(r, what);
       return r.ok;
     },
-    [view.combatants, send, notify],
+    [send, notify],
   );
-  const latestView = useRef(view);
-  latestView.current = view;
   const latestEntries = useRef(entries);
   latestEntries.current = entries;
   const onMove = useCallback(
