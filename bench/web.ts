@@ -50,10 +50,10 @@ function bundleSizes(): { initial: number; total: number; lazy: number } {
   return { initial, total, lazy: total - initial };
 }
 
-async function startServer(dir: string): Promise<{ url: string; proc: ChildProcess }> {
-  const proc = spawn(process.execPath, [BIN, '--port', '0', '--data-dir', dir, '--rate-limit', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+async function startServer(dir: string, webRoot?: string): Promise<{ url: string; proc: ChildProcess }> {
+  const args = [BIN, '--port', '0', '--data-dir', dir, '--rate-limit', '0'];
+  if (webRoot) args.push('--web-root', webRoot);
+  const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (d) => {
@@ -381,9 +381,95 @@ async function openPage(browser: Browser, url: string, viewport: { width: number
   return { ctx, page };
 }
 
-// Run directly: `node bench/dist/web.js`.
+/**
+ * Two builds of the web app side by side, for a change whose effect is smaller than the machine's noise:
+ * a server for each (`--web-root`), one Chromium, the same page of each alternated change by change, and
+ * the median of the paired differences (B − A) with each build's p50. The GM page's time is its own `n`;
+ * the table's and the player's a `next` sent over the API.
+ */
+export async function pairWeb(
+  rootA: string,
+  rootB: string,
+  size: 12 | 30,
+  samples: number,
+  pages: readonly ('gm' | 'table' | 'player')[],
+): Promise<string[]> {
+  const executablePath = CHROMIUM.find((p) => existsSync(p));
+  if (!executablePath) throw new Error('Chromium is missing: apt-get install -y chromium');
+  const dirs = [mkdtempSync(join(tmpdir(), 'rk-pair-a-')), mkdtempSync(join(tmpdir(), 'rk-pair-b-'))];
+  const servers = [await startServer(dirs[0]!, rootA), await startServer(dirs[1]!, rootB)];
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  const out: string[] = [];
+  try {
+    const encs = [await createEncounter(servers[0]!.url, size), await createEncounter(servers[1]!.url, size)];
+    for (const kind of pages) {
+      const viewport =
+        kind === 'gm'
+          ? { width: 1440, height: 1000 }
+          : kind === 'table'
+            ? { width: 1920, height: 1080 }
+            : { width: 360, height: 740 };
+      const opened: Awaited<ReturnType<typeof openPage>>[] = [];
+      for (const k of [0, 1]) {
+        const enc = encs[k]!;
+        const token = kind === 'gm' ? enc.gm : kind === 'table' ? enc.table : enc.player;
+        opened.push(await openPage(browser, pageUrl(servers[k]!.url, enc.id, token), viewport));
+      }
+      const once = async (k: number): Promise<number> => {
+        const { page } = opened[k]!;
+        if (kind === 'gm') return (await interaction(page, 'n', 'clock')).render;
+        await page.evaluate(`(${ARM})()`);
+        await command(servers[k]!.url, encs[k]!, { type: 'next' });
+        return (await page.evaluate('window.__pending')) as number;
+      };
+      const times: [number[], number[]] = [[], []];
+      for (let i = 0; i < 5 + samples; i++) {
+        // Alternate which build goes first, so neither always follows the other.
+        for (const k of i % 2 ? [1, 0] : [0, 1]) {
+          const t = await once(k);
+          if (i >= 5) times[k as 0 | 1].push(t);
+          await opened[k]!.page.waitForTimeout(30);
+        }
+      }
+      for (const o of opened) await o.ctx.close();
+      const diffs = times[1].map((b, i) => b - times[0][i]!);
+      out.push(
+        `${kind}, ${size} combatants: A p50 ${ms(median(times[0]))}, B p50 ${ms(median(times[1]))}, ` +
+          `paired B − A ${ms(median(diffs))} (${samples} pairs)`,
+      );
+    }
+  } finally {
+    await browser.close();
+    for (const s of servers) {
+      s.proc.kill('SIGTERM');
+      await new Promise((r) => s.proc.once('exit', r));
+    }
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+  return out;
+}
+
+// Run directly: `node bench/dist/web.js`, or to compare two builds of the web app:
+// `node bench/dist/web.js --pair <dist A> <dist B> [12|30] [samples] [gm,table,player]`.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  for (const r of await benchWeb()) {
-    process.stdout.write(`${r.name}: ${r.value} (target ${r.target}${r.met ? '' : ', NOT MET'})\n`);
+  const [flag, rootA, rootB, size = '12', samples = '60', pages = 'gm,table,player'] = process.argv.slice(2);
+  if (flag === '--pair') {
+    if (!rootA || !rootB || (size !== '12' && size !== '30')) {
+      throw new Error('Usage: --pair <dist A> <dist B> [12|30] [samples] [gm,table,player]');
+    }
+    const kinds = pages
+      .split(',')
+      .filter((p): p is 'gm' | 'table' | 'player' => ['gm', 'table', 'player'].includes(p));
+    for (const line of await pairWeb(rootA, rootB, size === '12' ? 12 : 30, Number(samples), kinds)) {
+      process.stdout.write(`${line}\n`);
+    }
+  } else {
+    for (const r of await benchWeb()) {
+      process.stdout.write(`${r.name}: ${r.value} (target ${r.target}${r.met ? '' : ', NOT MET'})\n`);
+    }
   }
 }

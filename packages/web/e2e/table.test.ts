@@ -127,7 +127,7 @@ describe('the GM’s table, end to end', () => {
     }
   });
 
-  it('another combatant selected starts afresh: no target, the folds closed, nothing typed in the GM tools', async () => {
+  it('another combatant selected starts afresh: no target, the folds closed, nothing typed in the GM tools or chosen in Other commands', async () => {
     const e = await trio();
     const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
     try {
@@ -142,6 +142,13 @@ describe('the GM’s table, end to end', () => {
       await expect.poll(() => fold.getAttribute('open')).not.toBeNull();
       await palette.getByLabel('Target').selectOption('ana');
       await tools.getByLabel('Amount').fill('5');
+      await tools.getByRole('textbox', { name: 'Condition' }).fill('Frightened');
+      await tools.getByLabel('Turn', { exact: true }).fill('3');
+      const other = page.getByRole('form', { name: 'Other commands' });
+      const firstCommand = await other.getByLabel('Command').inputValue();
+      const lastCommand = await other.getByLabel('Command').locator('option').last().getAttribute('value');
+      expect(lastCommand).not.toBe(firstCommand);
+      await other.getByLabel('Command').selectOption(lastCommand!);
       await editor.locator('summary').click();
       await expect.poll(() => editor.getByLabel('Name').count()).toBe(1);
       // The Raven mage: nothing of that is carried over.
@@ -150,6 +157,9 @@ describe('the GM’s table, end to end', () => {
       expect(await fold.getAttribute('open')).toBeNull();
       expect(await palette.getByLabel('Target').inputValue()).toBe('');
       expect(await tools.getByLabel('Amount').inputValue()).toBe('');
+      expect(await tools.getByRole('textbox', { name: 'Condition' }).inputValue()).toBe('');
+      expect(await tools.getByLabel('Turn', { exact: true }).inputValue()).toBe('1');
+      expect(await other.getByLabel('Command').inputValue()).toBe(firstCommand);
       expect(await editor.getAttribute('open')).toBeNull();
       // Back to the Orc: it starts afresh too, as if never selected.
       await page.locator('body').press('3');

@@ -248,6 +248,14 @@ describe('web app end to end', () => {
       const off = palette.locator('button.action.unavailable').first();
       const why = (await off.getAttribute('aria-describedby')) ?? '';
       expect(await page.locator(`[id="${why}"]`).textContent()).toMatch(/^Declare how many actions/);
+      // Its own sentence is its title once the pointer or the focus reaches it (not redrawn every turn).
+      expect(await off.getAttribute('title')).toBeNull();
+      await palette.getByTestId('unavailable-actions').locator('summary').click();
+      await off.hover();
+      expect(await off.getAttribute('title')).toMatch(/^Not now: Declare how many actions/);
+      const second = palette.locator('button.action.unavailable').nth(1);
+      await second.focus();
+      expect(await second.getAttribute('title')).toMatch(/^Not now: Declare how many actions/);
       // Once declared, the actions open and the sentence goes.
       const other = page.getByRole('form', { name: 'Other commands' });
       await other.getByLabel('Command').selectOption('declare');

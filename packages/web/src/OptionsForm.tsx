@@ -23,10 +23,14 @@ function rawOf(options: Record<string, unknown>): RawForm {
  */
 export const OptionsForm = memo(function OptionsForm({
   view,
+  round,
   send,
   notify,
 }: {
+  /** May be older than the encounter's latest, as long as its options, ruleset and names are current. */
   view: EncounterView;
+  /** The encounter's round now. */
+  round: number;
   send: Send;
   notify: (r: SendResult, what: string) => void;
 }) {
@@ -42,7 +46,7 @@ export const OptionsForm = memo(function OptionsForm({
         aria-label="Options"
         onSubmit={async (e) => {
           e.preventDefault();
-          const payload = payloadOf(params, values, { round: view.round });
+          const payload = payloadOf(params, values, { round });
           if (typeof payload === 'string') return notify({ ok: false, error: payload }, 'options');
           const now = view.options as Record<string, Json>;
           // An unticked box is "no", which an optional field of a form leaves out.

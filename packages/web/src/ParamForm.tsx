@@ -1,5 +1,5 @@
 import type { EncounterView, Param, ParamOption } from '@roundkeeper/engine';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type InputHTMLAttributes, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { addRow, nameKey, type RawForm, removeRow, rowIds, rowParam, rowsKey } from './form.js';
 import { rulesetOf } from './model.js';
 
@@ -379,6 +379,18 @@ function NumberOption({
  * clock has rounds), N of the ruleset's clock units (when its clock measures them), or until removed; an
  * optional one also "as the rules have it" (nothing sent: the ruleset's default).
  */
+/**
+ * An input that renders again only when what it shows changes: React writes an input's `name` and `type`
+ * on every render, so the fields of a form that follows each change (the GM tools) stay untouched while
+ * nobody types in them. `onValue` must keep its identity (a state setter, a `useCallback`).
+ */
+export const StableInput = memo(function StableInput({
+  onValue,
+  ...props
+}: Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange'> & { onValue: (value: string) => void }) {
+  return <input {...props} onChange={(e) => onValue(e.currentTarget.value)} />;
+});
+
 export function DurationField({
   label,
   k,
@@ -401,6 +413,7 @@ export function DurationField({
   const kind = String(raw[`${k}.kind`] ?? (optional ? '' : 'turn-start'));
   const unit = rs?.clock.unit ?? 'unit';
   const byTurn = kind === 'turn-start' || kind === 'turn-end';
+  const setCount = useCallback((value: string) => set(`${k}.count`, value), [set, k]);
   return (
     <fieldset className="field duration">
       <legend>{label}</legend>
@@ -419,13 +432,13 @@ export function DurationField({
         {kind === 'indefinite' || kind === '' ? null : (
           <>
             <label htmlFor={countId}>{byTurn ? 'Turn' : kind === 'rounds' ? 'Rounds' : `${unit}s`}</label>
-            <input
+            <StableInput
               id={countId}
               type="number"
               min={1}
               className="narrow"
               value={String(raw[`${k}.count`] ?? '1')}
-              onChange={(e) => set(`${k}.count`, e.currentTarget.value)}
+              onValue={setCount}
             />
           </>
         )}

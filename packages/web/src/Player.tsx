@@ -94,14 +94,7 @@ export function Player({
           </ul>
           <Sheet view={view} id={actor} />
           {forms.length ? (
-            <CommandForm
-              key={`other-${actor}`}
-              view={view}
-              forms={forms}
-              actor={actor}
-              send={send}
-              notify={notify}
-            />
+            <CommandForm view={view} forms={forms} actor={actor} send={send} notify={notify} />
           ) : null}
         </>
       ) : (

@@ -33,7 +33,7 @@ import {
   upNext,
 } from './model.js';
 import { OptionsForm } from './OptionsForm.js';
-import { DurationField, ParamFields } from './ParamForm.js';
+import { DurationField, ParamFields, StableInput } from './ParamForm.js';
 import { Player } from './Player.js';
 import {
   CombatantCard,
@@ -240,10 +240,14 @@ export function GmTracker({
   }, []);
 
   const forms = useMemo(() => (rs ? otherForms(rs) : []), [rs]);
+  const latestView = useRef(view);
+  latestView.current = view;
+  // Reads the latest view when called, so it keeps its identity from one change to the next and the cards
+  // whose combatant did not change are not drawn again (a turn that passes changes two of them).
   const onHp = useCallback(
     async (cid: string, text: string) => {
       const edit = hpEdit(text);
-      const name = view.combatants[cid]?.name ?? cid;
+      const name = latestView.current.combatants[cid]?.name ?? cid;
       if (!edit) {
         notify(
           {
@@ -276,10 +280,8 @@ export function GmTracker({
       notify(r, what);
       return r.ok;
     },
-    [view.combatants, send, notify],
+    [send, notify],
   );
-  const latestView = useRef(view);
-  latestView.current = view;
   const latestEntries = useRef(entries);
   latestEntries.current = entries;
   const onMove = useCallback(
@@ -317,6 +319,11 @@ export function GmTracker({
   const namesKey = `${view.ruleset}\n${view.roster.map((cid) => `${cid}=${view.combatants[cid]?.name ?? ''}`).join('\n')}`;
   const [addFormView, setAddFormView] = useState({ key: namesKey, view });
   if (addFormView.key !== namesKey) setAddFormView({ key: namesKey, view });
+  // The options form reads the options, the ruleset and the roster's names (a field that names a
+  // combatant): it too keeps its view until one of those changes, and is told the round apart.
+  const [optionsView, setOptionsView] = useState({ key: namesKey, options: view.options, view });
+  if (optionsView.key !== namesKey || optionsView.options !== view.options)
+    setOptionsView({ key: namesKey, options: view.options, view });
   // The dice and the log follow a change in a second, interruptible render: the headline, the cards, the
   // timeline and the palette are committed (and laid out) first.
   const laterView = useDeferredValue(view);
@@ -435,14 +442,7 @@ export function GmTracker({
               ))}
               <GmQuick view={view} c={c} actor={actor} send={send} notify={notify} />
               {forms.length ? (
-                <CommandForm
-                  key={`other-${actor}`}
-                  view={view}
-                  forms={forms}
-                  actor={actor}
-                  send={send}
-                  notify={notify}
-                />
+                <CommandForm view={view} forms={forms} actor={actor} send={send} notify={notify} />
               ) : null}
             </>
           ) : null}
@@ -460,7 +460,7 @@ export function GmTracker({
             />
           ) : null}
           <Share id={id} token={token} combatants={view.combatants} />
-          <OptionsForm view={view} send={send} notify={notify} />
+          <OptionsForm view={optionsView.view} round={view.round} send={send} notify={notify} />
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
           {view.status === 'setup' ? null : (
@@ -534,6 +534,10 @@ const GmQuick = memo(function GmQuick({
     setEditorOpen(false);
     setEditorBuilt(false);
   }
+  const setDurationPart = useCallback(
+    (key: string, value: string | boolean) => setDuration((d) => ({ ...d, [key]: value })),
+    [],
+  );
   const amountId = useId();
   const effectId = useId();
   const sourceId = useId();
@@ -551,12 +555,12 @@ const GmQuick = memo(function GmQuick({
       </h2>
       <div className="row">
         <label htmlFor={amountId}>Amount</label>
-        <input
+        <StableInput
           id={amountId}
           type="number"
           min={1}
           value={amount}
-          onChange={(e) => setAmount(e.currentTarget.value)}
+          onValue={setAmount}
           className="narrow"
         />
         <button
@@ -611,12 +615,7 @@ const GmQuick = memo(function GmQuick({
       >
         <div className="row">
           <label htmlFor={effectId}>Condition</label>
-          <input
-            id={effectId}
-            value={effect}
-            placeholder="Frightened"
-            onChange={(e) => setEffect(e.currentTarget.value)}
-          />
+          <StableInput id={effectId} value={effect} placeholder="Frightened" onValue={setEffect} />
           <button type="submit" disabled={!effect.trim()}>
             Add condition
           </button>
@@ -634,13 +633,7 @@ const GmQuick = memo(function GmQuick({
               ))}
           </select>
         </div>
-        <DurationField
-          label="Lasts"
-          k="d"
-          raw={duration}
-          set={(k, v) => setDuration({ ...duration, [k]: v })}
-          view={view}
-        />
+        <DurationField label="Lasts" k="d" raw={duration} set={setDurationPart} view={view} />
       </form>
       <ConditionList view={view} id={actor} send={send} notify={notify} />
       <details

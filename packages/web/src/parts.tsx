@@ -180,25 +180,45 @@ interface ActionItemProps {
   la: LegalAction;
   /** Unique prefix for the reason's element id. */
   uid: string;
-  /** The palette states this action's reason once for all: here it is for screen readers only. */
-  quiet: boolean;
+  /**
+   * The palette states this action's reason once for all, in the element with this id: the button is
+   * described by it and has no text of its own that changes when the turn passes. Null: it says its own.
+   */
+  sharedId: string | null;
+  /** The action's own reason now (its title, read when the button is hovered or focused). */
+  reasonOf: (id: string) => string;
   onAct: (la: LegalAction) => void;
   onDetails: (la: LegalAction) => void;
 }
 
+/**
+ * A quiet button's title, set as the pointer or the focus reaches it: the sentence names whose turn it is,
+ * so rendering it would redraw every such button on every turn.
+ */
+function showReason(e: { currentTarget: HTMLElement }, text: string): void {
+  const title = `Not now: ${text}`;
+  if (e.currentTarget.title !== title) e.currentTarget.title = title;
+}
+
 /** One palette button; skipped on re-render when what it shows is the same. */
 const ActionItem = memo(
-  function ActionItem({ la: l, uid, quiet, onAct, onDetails }: ActionItemProps) {
+  function ActionItem({ la: l, uid, sharedId, reasonOf, onAct, onDetails }: ActionItemProps) {
     const why = `${uid}-${l.action.id}-why`;
     const needs = (l.params ?? []).some((p) => p.required && p.default === undefined && p.name !== 'target');
+    const quiet = !l.enabled && sharedId !== null;
+    const lazyTitle = quiet
+      ? (e: { currentTarget: HTMLElement }) => showReason(e, reasonOf(l.action.id))
+      : undefined;
     return (
       <li>
         <button
           type="button"
           className={l.enabled ? 'action' : 'action unavailable'}
           data-action={l.action.id}
-          title={l.enabled ? l.action.text : `Not now: ${l.reason ?? ''}`}
-          aria-describedby={why}
+          title={l.enabled ? l.action.text : quiet ? undefined : `Not now: ${l.reason ?? ''}`}
+          aria-describedby={quiet ? sharedId : why}
+          onPointerEnter={lazyTitle}
+          onFocus={lazyTitle}
           onClick={() => onAct(l)}
         >
           <span className="action-name">
@@ -220,19 +240,23 @@ const ActionItem = memo(
             ⋯
           </button>
         ) : null}
-        <div id={why} className={l.enabled || quiet ? 'sr-only' : 'reason'}>
-          {l.enabled ? l.action.text : l.reason}
-        </div>
+        {quiet ? null : (
+          <div id={why} className={l.enabled ? 'sr-only' : 'reason'}>
+            {l.enabled ? l.action.text : l.reason}
+          </div>
+        )}
       </li>
     );
   },
   (a, b) =>
     a.uid === b.uid &&
-    a.quiet === b.quiet &&
+    a.sharedId === b.sharedId &&
+    a.reasonOf === b.reasonOf &&
     a.onAct === b.onAct &&
     a.onDetails === b.onDetails &&
     a.la.enabled === b.la.enabled &&
-    a.la.reason === b.la.reason &&
+    // A quiet button does not show its reason: a new one (whose turn it is) leaves it as it is.
+    (a.la.reason === b.la.reason || (!a.la.enabled && a.sharedId !== null)) &&
     a.la.action.id === b.la.action.id &&
     a.la.action.name === b.la.action.name &&
     a.la.action.text === b.la.action.text &&
@@ -293,14 +317,19 @@ export function Palette({
   }
   const targetId = useId();
   const uid = useId();
+  const sharedId = `${uid}-shared`;
   const legal: LegalAction[] = useMemo(() => legalOf(view, actor), [view, actor]);
   const others = view.roster.filter((id) => id !== actor && view.combatants[id]?.active);
   // The target belongs to the actor it was chosen for: the next actor starts with none.
   const target = chosen.actor === actor && others.includes(chosen.target) ? chosen.target : '';
   const open = form && form.actor === actor ? form : null;
   // The click handlers read the latest props, so they stay the same functions and the buttons can be skipped.
-  const latest = useRef({ view, actor, target, send, notify });
-  latest.current = { view, actor, target, send, notify };
+  const latest = useRef({ view, actor, target, send, notify, legal });
+  latest.current = { view, actor, target, send, notify, legal };
+  const reasonOf = useCallback(
+    (id: string) => latest.current.legal.find((l) => l.action.id === id)?.reason ?? '',
+    [],
+  );
   const go = useCallback(async (l: LegalAction, params: Record<string, Json>) => {
     const { view: v, actor: who, send: sendIt, notify: tell } = latest.current;
     const r = await sendIt(actionCommand(v, who, l, params));
@@ -347,7 +376,8 @@ export function Palette({
                 key={l.action.id}
                 la={l}
                 uid={uid}
-                quiet={shared !== null && reasonKey(l) === shared.key}
+                sharedId={shared !== null && reasonKey(l) === shared.key ? sharedId : null}
+                reasonOf={reasonOf}
                 onAct={onAct}
                 onDetails={openForm}
               />
@@ -389,7 +419,7 @@ export function Palette({
         />
       ) : null}
       {shared ? (
-        <p className="reason shared-reason" data-testid="palette-reason">
+        <p id={sharedId} className="reason shared-reason" data-testid="palette-reason">
           {shared.text}
         </p>
       ) : null}
@@ -983,6 +1013,15 @@ export function CommandForm({
   const [type, setType] = useState(forms[0]?.type ?? '');
   const [raw, setRaw] = useState<RawForm | null>(null);
   const [error, setError] = useState('');
+  // The form stays mounted when the actor changes (a new turn): what was chosen and typed for the last one
+  // starts over, as a fresh form would, without building the form again.
+  const [shownFor, setShownFor] = useState(actor);
+  if (shownFor !== actor) {
+    setShownFor(actor);
+    setType(forms[0]?.type ?? '');
+    setRaw(null);
+    setError('');
+  }
   const typeId = useId();
   const spec = forms.find((f) => f.type === type) ?? forms[0];
   const params = useMemo(() => {
