@@ -20,7 +20,9 @@ import { pct } from './server.js';
  * client cannot do otherwise).
  */
 
-const RK_BIN = fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
+// RK_SERVER_MAIN: another build of the server (a copy of packages/*/dist), to measure two side by side.
+const RK_BIN =
+  process.env.RK_SERVER_MAIN ?? fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
 const BGIO_BIN = fileURLToPath(new URL('./bgio-server.js', import.meta.url));
 const PROBE = fileURLToPath(new URL('./loop-probe.js', import.meta.url));
 
@@ -379,7 +381,11 @@ export async function profileSide(out: string): Promise<void> {
     dir,
     {},
     // `--profile=none`: the same load, unprofiled (the profiler's own thread counts in the CPU time).
-    out === 'none' ? [] : ['--cpu-prof', `--cpu-prof-dir=${out}`],
+    // RK_SERVER_NODE_FLAGS: node's own flags for the server (V8's are refused in NODE_OPTIONS).
+    [
+      ...(process.env.RK_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+      ...(out === 'none' ? [] : ['--cpu-prof', `--cpu-prof-dir=${out}`]),
+    ],
   );
   try {
     const many: Table[] = [];

@@ -18,7 +18,8 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { budgetsFor, StorageBudgets } from './budget.js';
-import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
+import { textFrame } from './frame.js';
+import { Hub, HubError, type HubOptions, recordFor, type SharedMessage } from './hub.js';
 import { registerLibrary } from './library.js';
 import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal, TokenBucket } from './limits.js';
 import { hashToken, type LinkName, viewerOf } from './links.js';
@@ -600,13 +601,17 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
           relinked(patch: { allowed?: string[]; revoked?: true }) {
             Object.assign(link, patch);
           },
-          send(text: string, bytes?: Buffer) {
+          send(text: string, shared?: SharedMessage) {
             // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
             if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
             if (commandsInFlight > 0) gather();
-            // The bytes every viewer of a change shares, as a text frame.
-            if (bytes) socket.send(bytes, { binary: false });
-            else socket.send(text);
+            // A message many viewers get is framed once and each socket writes the frame in one write, on
+            // the connection's own socket. Only while nothing else frames it: no compression negotiated
+            // (ws would queue what it compresses) and open (after a close frame nothing more may go).
+            if (shared && socket.extensions === '' && socket.readyState === socket.OPEN) {
+              shared.wire ??= textFrame(shared.text);
+              raw.write(shared.wire);
+            } else socket.send(text);
           },
           close() {
             socket.close(1001, 'closing');

@@ -57,10 +57,10 @@ export interface Subscriber {
    */
   relinked?(patch: { allowed?: string[]; revoked?: true }): void;
   /**
-   * One message. A change many viewers get comes with its bytes too (`bytes`, the text as UTF-8, encoded
-   * once for all of them): a socket writes those instead of encoding the text again.
+   * One message. A change many viewers get comes as `shared` too: what a transport makes of its text
+   * (a socket, the whole frame) it keeps there, made once for all of them.
    */
-  send(text: string, bytes?: Buffer): void;
+  send(text: string, shared?: SharedMessage): void;
   close(): void;
 }
 
@@ -83,8 +83,14 @@ interface Live {
   views: Map<string, { seq: number; view: EncounterView }>;
 }
 
+/** A message many viewers get, and what a transport made of its text once for all of them to write. */
+export interface SharedMessage {
+  readonly text: string;
+  wire?: Buffer;
+}
+
 /** One `change` message, built and serialized once for every kind of viewer that gets the same bytes. */
-interface Built {
+interface Built extends SharedMessage {
   /** The view the change starts from (undefined: nobody of its kind held one). */
   base: EncounterView | undefined;
   view: EncounterView;
@@ -92,8 +98,6 @@ interface Built {
   /** The delta the message carries, and its JSON (none: it carries the whole view). */
   delta?: { value: ViewDelta; json: string };
   text: string;
-  /** `text` as UTF-8, made when first sent and written by every socket that sends it. */
-  bytes?: Buffer;
 }
 
 /** The kind of viewer: everyone of one kind sees the same view and events. */
@@ -680,8 +684,7 @@ export class Hub {
         message = this.change(live, sub.viewer, key, entries, from, distinct);
         byKey.set(key, message);
       }
-      message.bytes ??= Buffer.from(message.text);
-      sub.send(message.text, message.bytes);
+      sub.send(message.text, message);
     }
     // The views of kinds nobody watches any more are not kept (a kind that comes back gets a hello).
     for (const key of live.views.keys()) if (!byKey.has(key)) live.views.delete(key);
