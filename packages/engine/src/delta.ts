@@ -147,9 +147,29 @@ function keysOf(o: Obj): string[] {
   return keys;
 }
 
+/** Whether two lists of keys are the same keys in the same order. */
+function sameKeys(aKeys: readonly string[], bKeys: readonly string[]): boolean {
+  if (aKeys.length !== bKeys.length) return false;
+  for (let i = 0; i < aKeys.length; i++) if (aKeys[i] !== bKeys[i]) return false;
+  return true;
+}
+
 function diffObject(a: Obj, b: Obj, refs: DeltaRefs | undefined): DeltaOp | undefined {
   const aKeys = keysOf(a);
   const bKeys = keysOf(b);
+  // Most objects keep their keys from one view to the next (a combatant, the view itself): only the
+  // values that are not the same are compared, with no key looked up twice.
+  if (sameKeys(aKeys, bKeys)) {
+    const changes: Array<[string, DeltaOp]> = [];
+    for (const k of bKeys) {
+      const before = a[k];
+      const after = b[k];
+      if (before === after) continue;
+      const op = diffValue(before, after, refs);
+      if (op !== undefined) changes.push([k, op]);
+    }
+    return changes.length > 0 ? (Object.fromEntries(changes) as ObjectDelta) : undefined;
+  }
   // Applying keeps the kept keys in their order and adds new ones after them: a `b` in another order
   // (a key removed and added back earlier on) is sent whole, so the receiver's copy is the same JSON.
   let j = 0;
@@ -287,7 +307,14 @@ function diffArray(
   if (moved) return moved;
   const aMid = a.slice(head, a.length - tail);
   const bMid = b.slice(head, b.length - tail);
-  const script = editScript(aMid.map(identity), bMid.map(identity));
+  // Only added or only dropped elements (a list grown at its end, an entry gone from its head): that is
+  // the whole script, with no search.
+  const script =
+    aMid.length === 0 && bMid.length <= MAX_EDITS
+      ? new Array<number>(bMid.length).fill(INSERT)
+      : bMid.length === 0 && aMid.length <= MAX_EDITS
+        ? new Array<number>(aMid.length).fill(DROP)
+        : editScript(aMid.map(identity), bMid.map(identity));
   if (!script) return [b as Json];
   const pieces: DeltaPiece[] = [];
   let keep = head;
