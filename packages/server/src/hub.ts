@@ -19,6 +19,7 @@ import {
   sameJson,
   scriptedDice,
   seededDice,
+  seenAlikeByAllButGm,
   type ViewDelta,
   type Viewer,
   view,
@@ -677,11 +678,23 @@ export class Hub {
   private broadcast(live: Live, entries: LogEntry[], from: number): void {
     const byKey = new Map<string, Built>();
     const distinct: Built[] = [];
+    // When the table and every player see this change alike, the first of them's message is every
+    // other's who held the same view: their views and events are not made again only to be compared.
+    const alike = seenAlikeByAllButGm(live.log.state, entries, live.ruleset, live.log.everHidden);
+    let first: { base: EncounterView; message: Built; key: string } | undefined;
     for (const sub of live.subscribers) {
       const key = viewKey(sub.viewer);
       let message = byKey.get(key);
       if (!message) {
-        message = this.change(live, sub.viewer, key, entries, from, distinct);
+        const held = alike && sub.viewer.role !== 'gm' ? live.views.get(key) : undefined;
+        const base = held?.seq === from ? held.view : undefined;
+        if (first && base === first.base) {
+          message = first.message;
+          live.views.set(key, live.views.get(first.key)!);
+        } else {
+          message = this.change(live, sub.viewer, key, entries, from, distinct);
+          if (base && !first) first = { base, message, key };
+        }
         byKey.set(key, message);
       }
       sub.send(message.text, message);
