@@ -554,8 +554,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       });
     };
     const bucket = new TokenBucket(wsBurst, wsRate);
+    // A connection's address and extensions stay what they were when it opened: read once, not per
+    // message. With no extension (no compression), nothing but the frames written here is queued in
+    // ws, so a frame made here may be written straight to the connection (see `send`).
+    const ip = req.ip;
+    const framesWritable = socket.extensions === '';
     // Counted from the first moment, so a flood of sockets still checking their link is capped too.
-    if (!perClient.take(req.ip)) {
+    if (!perClient.take(ip)) {
       fail(
         reject(
           'live/too-many-connections',
@@ -565,7 +570,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       );
       return;
     }
-    socket.on('close', () => perClient.release(req.ip));
+    socket.on('close', () => perClient.release(ip));
     // The link is checked and the viewer subscribed asynchronously (a networked storage takes real
     // time): a listener attached after that would miss what a client sends as soon as the socket
     // opens. Messages are taken now and wait for the subscription, in the order they came.
@@ -606,9 +611,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
             if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
             if (commandsInFlight > 0) gather();
             // A message many viewers get is framed once and each socket writes the frame in one write, on
-            // the connection's own socket. Only while nothing else frames it: no compression negotiated
-            // (ws would queue what it compresses) and open (after a close frame nothing more may go).
-            if (shared && socket.extensions === '' && socket.readyState === socket.OPEN) {
+            // the connection's own socket: with no compression negotiated (ws would queue what it
+            // compresses), and while open (after a close frame nothing more may go).
+            if (shared && framesWritable && socket.readyState === socket.OPEN) {
               shared.wire ??= textFrame(shared.text);
               raw.write(shared.wire);
             } else socket.send(text);
@@ -699,13 +704,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         return;
       }
       try {
-        const overBudget = budgets.refusal(req.ip, 'bytes');
+        const overBudget = budgets.refusal(ip, 'bytes');
         if (overBudget) throw new HubError(429, overBudget);
         commandsInFlight++;
         const r = await hub.command(id, link, msg.command).finally(() => {
           commandsInFlight--;
         });
-        budgets.spend(req.ip, 'bytes', JSON.stringify(r.entries).length);
+        budgets.spend(ip, 'bytes', JSON.stringify(r.entries).length);
         gather();
         socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
       } catch (error) {
