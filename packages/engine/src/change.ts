@@ -1,4 +1,4 @@
-import { applyDelta, diffView, eventRefs, resolveIn, type ViewDelta } from './delta.js';
+import { applyDelta, diffViewButSeq, eventRefs, resolveIn, type ViewDelta } from './delta.js';
 import { isCore } from './evolve.js';
 import type { AnyRuleset } from './ruleset.js';
 import type { EncounterState, EngineEvent, LogEntry } from './types.js';
@@ -127,7 +127,7 @@ export function deltaOfView(
   next: EncounterView,
   events: readonly EngineEvent[],
 ): ViewDelta {
-  return diffView(base.seq === next.seq ? base : { ...base, seq: next.seq }, next, eventRefs(events));
+  return diffViewButSeq(base, next, eventRefs(events));
 }
 
 /** What a live client holds: the view at `seq`. */

@@ -90,6 +90,20 @@ export function diffView(before: EncounterView, after: EncounterView, refs?: Del
 }
 
 /**
+ * `diffView` of `before` with its `seq` taken to be `after`'s: what changed but the seq. (The views of a
+ * change always differ in it; a change message carries it on its own.)
+ */
+export function diffViewButSeq(before: EncounterView, after: EncounterView, refs?: DeltaRefs): ViewDelta {
+  if (before === after) return {};
+  // Keys the same (as they nearly always are): the seq is skipped, with no copy of the view made.
+  const keys = keysOf(after as unknown as Obj);
+  if (keysMatch(before as unknown as Obj, keys)) {
+    return diffKeys(before as unknown as Obj, after as unknown as Obj, keys, refs, 'seq') ?? {};
+  }
+  return diffView(before.seq === after.seq ? before : { ...before, seq: after.seq }, after, refs);
+}
+
+/**
  * The view after `delta`. Pure: `view` is not changed, and every part the delta leaves alone is shared.
  * `resolve` gives the value of a reference to the change's events (see `resolveIn`).
  */
@@ -147,29 +161,45 @@ function keysOf(o: Obj): string[] {
   return keys;
 }
 
-/** Whether two lists of keys are the same keys in the same order. */
-function sameKeys(aKeys: readonly string[], bKeys: readonly string[]): boolean {
-  if (aKeys.length !== bKeys.length) return false;
-  for (let i = 0; i < aKeys.length; i++) if (aKeys[i] !== bKeys[i]) return false;
-  return true;
+/**
+ * Whether `a`'s keys that JSON writes are `keys`, in that order (walked without making a list of them:
+ * a JSON value's object has no keys but its own).
+ */
+function keysMatch(a: Obj, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const k in a) {
+    if (a[k] === undefined) continue;
+    if (keys[i] !== k) return false;
+    i++;
+  }
+  return i === keys.length;
+}
+
+/** The operations of the values of `keys` (both objects' keys) that differ, `skip` left out. */
+function diffKeys(
+  a: Obj,
+  b: Obj,
+  keys: readonly string[],
+  refs: DeltaRefs | undefined,
+  skip?: string,
+): DeltaOp | undefined {
+  const changes: Array<[string, DeltaOp]> = [];
+  for (const k of keys) {
+    const before = a[k];
+    const after = b[k];
+    if (before === after || k === skip) continue;
+    const op = diffValue(before, after, refs);
+    if (op !== undefined) changes.push([k, op]);
+  }
+  return changes.length > 0 ? (Object.fromEntries(changes) as ObjectDelta) : undefined;
 }
 
 function diffObject(a: Obj, b: Obj, refs: DeltaRefs | undefined): DeltaOp | undefined {
-  const aKeys = keysOf(a);
   const bKeys = keysOf(b);
   // Most objects keep their keys from one view to the next (a combatant, the view itself): only the
   // values that are not the same are compared, with no key looked up twice.
-  if (sameKeys(aKeys, bKeys)) {
-    const changes: Array<[string, DeltaOp]> = [];
-    for (const k of bKeys) {
-      const before = a[k];
-      const after = b[k];
-      if (before === after) continue;
-      const op = diffValue(before, after, refs);
-      if (op !== undefined) changes.push([k, op]);
-    }
-    return changes.length > 0 ? (Object.fromEntries(changes) as ObjectDelta) : undefined;
-  }
+  if (keysMatch(a, bKeys)) return diffKeys(a, b, bKeys, refs);
+  const aKeys = keysOf(a);
   // Applying keeps the kept keys in their order and adds new ones after them: a `b` in another order
   // (a key removed and added back earlier on) is sent whole, so the receiver's copy is the same JSON.
   let j = 0;
