@@ -95,11 +95,11 @@ export function diffView(before: EncounterView, after: EncounterView, refs?: Del
  */
 export function diffViewButSeq(before: EncounterView, after: EncounterView, refs?: DeltaRefs): ViewDelta {
   if (before === after) return {};
+  const a: Obj = before;
+  const b: Obj = after;
   // Keys the same (as they nearly always are): the seq is skipped, with no copy of the view made.
-  const keys = keysOf(after as unknown as Obj);
-  if (keysMatch(before as unknown as Obj, keys)) {
-    return diffKeys(before as unknown as Obj, after as unknown as Obj, keys, refs, 'seq') ?? {};
-  }
+  const keys = keysOf(b);
+  if (keysMatch(a, keys)) return diffKeys(a, b, keys, refs, 'seq') ?? {};
   return diffView(before.seq === after.seq ? before : { ...before, seq: after.seq }, after, refs);
 }
 
