@@ -559,6 +559,17 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     // ws, so a frame made here may be written straight to the connection (see `send`).
     const ip = req.ip;
     const framesWritable = socket.extensions === '';
+    /**
+     * A text message: framed here and written to the connection in one write when it may be (no
+     * compression negotiated, ws would queue what it compresses; open, after a close frame nothing more
+     * may go), else through ws. `shared`: a message many viewers get, framed once for all of them.
+     */
+    const sendText = (text: string, shared?: SharedMessage) => {
+      if (!framesWritable || socket.readyState !== socket.OPEN) return socket.send(text);
+      if (!shared) return raw.write(textFrame(text));
+      shared.wire ??= textFrame(shared.text);
+      raw.write(shared.wire);
+    };
     // Counted from the first moment, so a flood of sockets still checking their link is capped too.
     if (!perClient.take(ip)) {
       fail(
@@ -610,13 +621,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
             // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
             if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
             if (commandsInFlight > 0) gather();
-            // A message many viewers get is framed once and each socket writes the frame in one write, on
-            // the connection's own socket: with no compression negotiated (ws would queue what it
-            // compresses), and while open (after a close frame nothing more may go).
-            if (shared && framesWritable && socket.readyState === socket.OPEN) {
-              shared.wire ??= textFrame(shared.text);
-              raw.write(shared.wire);
-            } else socket.send(text);
+            sendText(text, shared);
           },
           close() {
             socket.close(1001, 'closing');
@@ -657,7 +662,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       // A command gets its refusal as its result, so the page that sent it can show it.
       const refuse = (error: Rejection, json: unknown) => {
         const commandIdOf = commandId(json);
-        socket.send(
+        sendText(
           JSON.stringify(
             commandIdOf === undefined
               ? { type: 'error', error }
@@ -691,7 +696,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         }
         msg = parsed.data;
       } catch {
-        socket.send(
+        sendText(
           JSON.stringify({
             type: 'error',
             error: reject('request/malformed-json', 'A message must be JSON, like {"type": "ping"}.'),
@@ -700,7 +705,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         return;
       }
       if (msg.type === 'ping') {
-        socket.send(JSON.stringify({ type: 'pong' }));
+        sendText(JSON.stringify({ type: 'pong' }));
         return;
       }
       try {
@@ -712,14 +717,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         });
         budgets.spend(ip, 'bytes', JSON.stringify(r.entries).length);
         gather();
-        socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
+        sendText(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
       } catch (error) {
         const rejection =
           error instanceof HubError
             ? error.rejection
             : reject('server/internal', 'Something went wrong on the server; nothing was changed.');
         if (!(error instanceof HubError)) req.log.error({ err: error }, 'command failed');
-        socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: false, error: rejection }));
+        sendText(JSON.stringify({ type: 'result', id: msg.id, ok: false, error: rejection }));
       }
     });
   });
