@@ -135,13 +135,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
     return true;
   }
   if (!isObject(a) || !isObject(b)) return false;
-  const aKeys = keysOf(a);
   const bKeys = keysOf(b);
-  if (aKeys.length !== bKeys.length) return false;
-  for (let i = 0; i < aKeys.length; i++) {
-    const k = aKeys[i]!;
-    if (bKeys[i] !== k || !sameJson(a[k], b[k])) return false;
-  }
+  if (!keysMatch(a, bKeys)) return false;
+  for (const k of bKeys) if (!sameJson(a[k], b[k])) return false;
   return true;
 }
 
