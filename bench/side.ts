@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,9 @@ import { pct } from './server.js';
  * client cannot do otherwise).
  */
 
-const RK_BIN = fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
+// RK_SERVER_MAIN: another build of the server (a copy of packages/*/dist), to measure two side by side.
+const RK_BIN =
+  process.env.RK_SERVER_MAIN ?? fileURLToPath(new URL('../../packages/server/dist/main.js', import.meta.url));
 const BGIO_BIN = fileURLToPath(new URL('./bgio-server.js', import.meta.url));
 const PROBE = fileURLToPath(new URL('./loop-probe.js', import.meta.url));
 
@@ -52,7 +54,10 @@ async function start(
     });
     child.once('exit', (code) => reject(new Error(`${name} exited (${code}) before listening: ${out}`)));
   });
-  child.stdout!.resume();
+  // RK_SERVER_STDOUT: what the server prints after it listens (node's --trace-gc, say) goes to that file.
+  const stdout = name === 'roundkeeper' ? process.env.RK_SERVER_STDOUT : undefined;
+  if (stdout) child.stdout!.pipe(createWriteStream(stdout));
+  else child.stdout!.resume();
   return { child, address };
 }
 
@@ -336,6 +341,8 @@ async function load(
   tables: Table[],
   rate: number,
   seconds: number,
+  /** Called as the measured part begins and as it ends (after the warm-up). */
+  measured?: (phase: 'begin' | 'end') => void,
 ): Promise<{ cpu: number; system: number; lat: number[]; loop: Report }> {
   const lat: number[] = [];
   const chains = tables.map(() => Promise.resolve());
@@ -353,10 +360,14 @@ async function load(
     }
     await Promise.all(chains);
   };
-  await run(rate * 2, false); // warm-up
+  // Warm-up (RK_WARMUP_SECONDS, default 2): what is measured after it is steadier the longer it runs, as
+  // V8 compiles the hot functions on its helper threads.
+  await run(rate * Number(process.env.RK_WARMUP_SECONDS ?? 2), false);
   proc.child.send('quiet');
   const before = await report(proc);
+  measured?.('begin');
   await run(rate * seconds, true);
+  measured?.('end');
   const end = await report(proc);
   const cpu = (end.cpuMicros - before.cpuMicros) / (rate * seconds);
   const system = (end.systemMicros - before.systemMicros) / (rate * seconds);
@@ -387,21 +398,26 @@ export async function profileSide(out: string): Promise<void> {
     dir,
     {},
     // `--profile=none`: the same load, unprofiled (the profiler's own thread counts in the CPU time).
-    out === 'none' ? [] : ['--cpu-prof', `--cpu-prof-dir=${out}`],
+    // RK_SERVER_NODE_FLAGS: node's own flags for the server (V8's are refused in NODE_OPTIONS).
+    [
+      ...(process.env.RK_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []),
+      ...(out === 'none' ? [] : ['--cpu-prof', `--cpu-prof-dir=${out}`]),
+    ],
   );
   try {
     const many: Table[] = [];
     for (let k = 0; k < 50; k++) many.push(await rkTable(rk.address, 100 + k));
-    const before = threadTimes(rk.child.pid!);
-    await load(rk, many, 100, 10);
-    const after = threadTimes(rk.child.pid!);
-    // Where the CPU went, thread by thread (the event loop, V8's helpers for GC, libuv's pool…), over
-    // all of `load`'s commands: its warm-up, the CPU run and the run with the loop probe watching.
-    const commands = 100 * (2 + 10 + 5);
+    let before = new Map<string, number>();
+    let after = new Map<string, number>();
+    await load(rk, many, 100, 10, (phase) => {
+      if (phase === 'begin') before = threadTimes(rk.child.pid!);
+      else after = threadTimes(rk.child.pid!);
+    });
+    // Where the CPU of the measured 1,000 commands went, thread by thread (the event loop, V8's helpers
+    // for compiling and GC, libuv's pool…).
     for (const [name, ticks] of after) {
       const used = ticks - (before.get(name) ?? 0);
-      if (used > 0)
-        process.stderr.write(`  ${name}: ${((used * 10_000) / commands).toFixed(0)} µs/command\n`);
+      if (used > 0) process.stderr.write(`  ${name}: ${((used * 10_000) / 1000).toFixed(0)} µs/command\n`);
     }
     for (const t of many) t.close();
   } finally {

@@ -1,8 +1,20 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ChangeMessage, changeEntries, compactEntries, deltaOfView, receiveChange } from './change.js';
+import {
+  type ChangeMessage,
+  changeEntries,
+  compactEntries,
+  deltaOfView,
+  receiveChange,
+  seenAlikeByAllButGm,
+} from './change.js';
 import { diffView } from './delta.js';
-import type { LogEntry } from './types.js';
-import type { EncounterView } from './view.js';
+import { seededDice } from './dice/rng.js';
+import { EncounterLog } from './log.js';
+import type { AnyRuleset } from './ruleset.js';
+import { roundRobin } from './test-ruleset.js';
+import { type Command, type EncounterState, isRejection, type LogEntry, type Viewer } from './types.js';
+import { type EncounterView, viewLog, view as viewOf } from './view.js';
 
 const view = (round: number) => ({ round, current: 'ana', seq: round * 10 }) as unknown as EncounterView;
 const time = '2026-11-23T20:00:00.000Z';
@@ -90,5 +102,95 @@ describe('change messages', () => {
       { type: 'change', seq: 20, from: 10, state: view(3) },
     );
     expect(whole).toEqual({ held: { seq: 20, state: view(3) }, entries: [] });
+  });
+});
+
+describe('seenAlikeByAllButGm', () => {
+  const make = () => {
+    const enc = EncounterLog.create(
+      { id: 'e', name: 'E', ruleset: 'round-robin', dice: seededDice(1) },
+      { 'round-robin': roundRobin },
+    );
+    if (isRejection(enc)) throw new Error(enc.message);
+    for (const name of ['Ana', 'Bren', 'Cato']) enc.execute({ type: 'add-combatant', combatant: { name } });
+    return enc;
+  };
+
+  it('when it holds, every player gets the view and the events the table gets', () => {
+    const step = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom<Command>({ type: 'start' }, { type: 'next' }) },
+      fc.constantFrom<Command>(
+        { type: 'undo' },
+        { type: 'redo' },
+        { type: 'note', text: 'n' },
+        { type: 'roll', actor: 'ana' },
+        { type: 'damage', combatant: 'bren', amount: 1 },
+        { type: 'update-combatant', combatant: 'cato', notes: 'GM only' },
+        { type: 'add-combatant', combatant: { name: 'Dag' } },
+        { type: 'remove-combatant', combatant: 'dag' },
+      ),
+      // Rarely, something hidden: from then on the views may differ.
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom<Command>(
+          { type: 'update-combatant', combatant: 'bren', hidden: true },
+          { type: 'add-combatant', combatant: { name: 'Eld', hidden: true } },
+        ),
+      },
+    );
+    let alike = 0;
+    let apart = 0;
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+        const enc = make();
+        for (const command of steps) {
+          const entries = enc.execute(command);
+          if (isRejection(entries)) continue;
+          const ruleset = roundRobin as AnyRuleset;
+          if (!seenAlikeByAllButGm(enc.state, entries, ruleset, enc.everHidden)) {
+            apart++;
+            continue;
+          }
+          alike++;
+          const table: Viewer = { role: 'table' };
+          const expected = JSON.stringify([
+            viewOf(enc.state, table, ruleset, enc.everHidden),
+            viewLog(entries, table, enc.state, ruleset, enc.everHidden),
+          ]);
+          for (const id of Object.keys(enc.state.combatants)) {
+            const player: Viewer = { role: 'player', combatants: [id] };
+            const seen = JSON.stringify([
+              viewOf(enc.state, player, ruleset, enc.everHidden),
+              viewLog(entries, player, enc.state, ruleset, enc.everHidden),
+            ]);
+            expect(seen).toBe(expected);
+          }
+        }
+      }),
+      { numRuns: 100 },
+    );
+    // Both cases came up.
+    expect(alike).toBeGreaterThan(100);
+    expect(apart).toBeGreaterThan(10);
+  });
+
+  it('does not hold with a hidden combatant, a secret scheduled, or a ruleset that redacts per viewer', () => {
+    const enc = make();
+    const ruleset = roundRobin as AnyRuleset;
+    expect(seenAlikeByAllButGm(enc.state, [], ruleset, enc.everHidden)).toBe(true);
+    const redacting: AnyRuleset = { ...ruleset, redact: (state) => state };
+    expect(seenAlikeByAllButGm(enc.state, [], redacting, enc.everHidden)).toBe(false);
+    const secret = { id: 'plan', at: { round: 1, at: [0] }, kind: 'plan', combatant: 'ana', secret: true };
+    const scheduled: LogEntry = { seq: 9, group: 9, event: { type: 'agenda/scheduled', entry: secret } };
+    expect(seenAlikeByAllButGm(enc.state, [scheduled], ruleset, enc.everHidden)).toBe(false);
+    expect(
+      seenAlikeByAllButGm({ ...enc.state, agenda: [secret] } as EncounterState, [], ruleset, enc.everHidden),
+    ).toBe(false);
+    const hidden = enc.execute({ type: 'update-combatant', combatant: 'bren', hidden: true });
+    if (isRejection(hidden)) throw new Error(hidden.message);
+    expect(seenAlikeByAllButGm(enc.state, hidden, ruleset, enc.everHidden)).toBe(false);
+    // Shown again, Bren's hidden past still names him in the events of his time.
+    enc.execute({ type: 'update-combatant', combatant: 'bren', hidden: false });
+    expect(seenAlikeByAllButGm(enc.state, [], ruleset, enc.everHidden)).toBe(false);
   });
 });

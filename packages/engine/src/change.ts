@@ -1,6 +1,32 @@
-import { applyDelta, diffView, eventRefs, resolveIn, type ViewDelta } from './delta.js';
-import type { EngineEvent, LogEntry } from './types.js';
+import { applyDelta, diffViewButSeq, eventRefs, resolveIn, type ViewDelta } from './delta.js';
+import { isCore } from './evolve.js';
+import type { AnyRuleset } from './ruleset.js';
+import type { EncounterState, EngineEvent, LogEntry } from './types.js';
 import type { EncounterView } from './view.js';
+
+/**
+ * Whether the table and every player see `state` and a change's `entries` alike, so that one of them's
+ * view and events are everyone's: no combatant is or ever was hidden (`everHidden`, as in `view`), no
+ * scheduled entry is secret, the change does not create the encounter, and the ruleset redacts nothing
+ * per viewer. (What sets a player apart in `view` and `viewLog` is a hidden combatant of their own or a
+ * secret they control.) False says nothing: the views may still be the same.
+ */
+export function seenAlikeByAllButGm(
+  state: EncounterState,
+  entries: readonly LogEntry[],
+  ruleset: AnyRuleset,
+  everHidden: ReadonlySet<string>,
+): boolean {
+  if (ruleset.redact || ruleset.redactEvent || everHidden.size > 0) return false;
+  for (const id in state.combatants) if (state.combatants[id]!.hidden) return false;
+  for (const entry of state.agenda) if (entry.secret) return false;
+  for (const { event } of entries) {
+    if (!isCore(event)) continue;
+    if (event.type === 'encounter/created') return false;
+    if (event.type === 'agenda/scheduled' && event.entry.secret) return false;
+  }
+  return true;
+}
 
 /**
  * A `change` message of the live socket (docs/api.md, "Live"): what one accepted command changed, as one
@@ -101,7 +127,7 @@ export function deltaOfView(
   next: EncounterView,
   events: readonly EngineEvent[],
 ): ViewDelta {
-  return diffView(base.seq === next.seq ? base : { ...base, seq: next.seq }, next, eventRefs(events));
+  return diffViewButSeq(base, next, eventRefs(events));
 }
 
 /** What a live client holds: the view at `seq`. */

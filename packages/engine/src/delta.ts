@@ -101,6 +101,20 @@ export function diffView(before: EncounterView, after: EncounterView, refs?: Del
 }
 
 /**
+ * `diffView` of `before` with its `seq` taken to be `after`'s: what changed but the seq. (The views of a
+ * change always differ in it; a change message carries it on its own.)
+ */
+export function diffViewButSeq(before: EncounterView, after: EncounterView, refs?: DeltaRefs): ViewDelta {
+  if (before === after) return {};
+  const a: Obj = before;
+  const b: Obj = after;
+  // Keys the same (as they nearly always are): the seq is skipped, with no copy of the view made.
+  const keys = keysOf(b);
+  if (keysMatch(a, keys)) return diffKeys(a, b, keys, refs, 'seq') ?? {};
+  return diffView(before.seq === after.seq ? before : { ...before, seq: after.seq }, after, refs);
+}
+
+/**
  * The view after `delta`. Pure: `view` is not changed, and every part the delta leaves alone is shared.
  * `resolve` gives the value of a reference to the change's events (see `resolveIn`).
  */
@@ -132,13 +146,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
     return true;
   }
   if (!isObject(a) || !isObject(b)) return false;
-  const aKeys = keysOf(a);
   const bKeys = keysOf(b);
-  if (aKeys.length !== bKeys.length) return false;
-  for (let i = 0; i < aKeys.length; i++) {
-    const k = aKeys[i]!;
-    if (bKeys[i] !== k || !sameJson(a[k], b[k])) return false;
-  }
+  if (!keysMatch(a, bKeys)) return false;
+  for (const k of bKeys) if (!sameJson(a[k], b[k])) return false;
   return true;
 }
 
@@ -158,9 +168,45 @@ function keysOf(o: Obj): string[] {
   return keys;
 }
 
+/**
+ * Whether `a`'s keys that JSON writes are `keys`, in that order (walked without making a list of them:
+ * a JSON value's object has no keys but its own).
+ */
+function keysMatch(a: Obj, keys: readonly string[]): boolean {
+  let i = 0;
+  for (const k in a) {
+    if (a[k] === undefined) continue;
+    if (keys[i] !== k) return false;
+    i++;
+  }
+  return i === keys.length;
+}
+
+/** The operations of the values of `keys` (both objects' keys) that differ, `skip` left out. */
+function diffKeys(
+  a: Obj,
+  b: Obj,
+  keys: readonly string[],
+  refs: DeltaRefs | undefined,
+  skip?: string,
+): DeltaOp | undefined {
+  const changes: Array<[string, DeltaOp]> = [];
+  for (const k of keys) {
+    const before = a[k];
+    const after = b[k];
+    if (before === after || k === skip) continue;
+    const op = diffValue(before, after, refs);
+    if (op !== undefined) changes.push([k, op]);
+  }
+  return changes.length > 0 ? (Object.fromEntries(changes) as ObjectDelta) : undefined;
+}
+
 function diffObject(a: Obj, b: Obj, refs: DeltaRefs | undefined): DeltaOp | undefined {
-  const aKeys = keysOf(a);
   const bKeys = keysOf(b);
+  // Most objects keep their keys from one view to the next (a combatant, the view itself): only the
+  // values that are not the same are compared, with no key looked up twice.
+  if (keysMatch(a, bKeys)) return diffKeys(a, b, bKeys, refs);
+  const aKeys = keysOf(a);
   // Applying keeps the kept keys in their order and adds new ones after them: a `b` in another order
   // (a key removed and added back earlier on) is sent whole, so the receiver's copy is the same JSON.
   let j = 0;
@@ -298,7 +344,14 @@ function diffArray(
   if (moved) return moved;
   const aMid = a.slice(head, a.length - tail);
   const bMid = b.slice(head, b.length - tail);
-  const script = editScript(aMid.map(identity), bMid.map(identity));
+  // Only added or only dropped elements (a list grown at its end, an entry gone from its head): that is
+  // the whole script, with no search.
+  const script =
+    aMid.length === 0 && bMid.length <= MAX_EDITS
+      ? new Array<number>(bMid.length).fill(INSERT)
+      : bMid.length === 0 && aMid.length <= MAX_EDITS
+        ? new Array<number>(aMid.length).fill(DROP)
+        : editScript(aMid.map(identity), bMid.map(identity));
   if (!script) return [b as Json];
   const pieces: DeltaPiece[] = [];
   let keep = head;

@@ -18,7 +18,8 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { budgetsFor, StorageBudgets } from './budget.js';
-import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
+import { textFrame } from './frame.js';
+import { Hub, HubError, type HubOptions, recordFor, type SharedMessage } from './hub.js';
 import { registerLibrary } from './library.js';
 import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal, TokenBucket } from './limits.js';
 import { hashToken, type LinkName, viewerOf } from './links.js';
@@ -553,8 +554,24 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       });
     };
     const bucket = new TokenBucket(wsBurst, wsRate);
+    // A connection's address and extensions stay what they were when it opened: read once, not per
+    // message. With no extension (no compression), nothing but the frames written here is queued in
+    // ws, so a frame made here may be written straight to the connection (see `send`).
+    const ip = req.ip;
+    const framesWritable = socket.extensions === '';
+    /**
+     * A text message: framed here and written to the connection in one write when it may be (no
+     * compression negotiated, ws would queue what it compresses; open, after a close frame nothing more
+     * may go), else through ws. `shared`: a message many viewers get, framed once for all of them.
+     */
+    const sendText = (text: string, shared?: SharedMessage) => {
+      if (!framesWritable || socket.readyState !== socket.OPEN) return socket.send(text);
+      if (!shared) return raw.write(textFrame(text));
+      shared.wire ??= textFrame(shared.text);
+      raw.write(shared.wire);
+    };
     // Counted from the first moment, so a flood of sockets still checking their link is capped too.
-    if (!perClient.take(req.ip)) {
+    if (!perClient.take(ip)) {
       fail(
         reject(
           'live/too-many-connections',
@@ -564,7 +581,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       );
       return;
     }
-    socket.on('close', () => perClient.release(req.ip));
+    socket.on('close', () => perClient.release(ip));
     // The link is checked and the viewer subscribed asynchronously (a networked storage takes real
     // time): a listener attached after that would miss what a client sends as soon as the socket
     // opens. Messages are taken now and wait for the subscription, in the order they came.
@@ -600,13 +617,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
           relinked(patch: { allowed?: string[]; revoked?: true }) {
             Object.assign(link, patch);
           },
-          send(text: string, bytes?: Buffer) {
+          send(text: string, shared?: SharedMessage) {
             // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
             if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
             if (commandsInFlight > 0) gather();
-            // The bytes every viewer of a change shares, as a text frame.
-            if (bytes) socket.send(bytes, { binary: false });
-            else socket.send(text);
+            sendText(text, shared);
           },
           close() {
             socket.close(1001, 'closing');
@@ -647,7 +662,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       // A command gets its refusal as its result, so the page that sent it can show it.
       const refuse = (error: Rejection, json: unknown) => {
         const commandIdOf = commandId(json);
-        socket.send(
+        sendText(
           JSON.stringify(
             commandIdOf === undefined
               ? { type: 'error', error }
@@ -681,7 +696,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         }
         msg = parsed.data;
       } catch {
-        socket.send(
+        sendText(
           JSON.stringify({
             type: 'error',
             error: reject('request/malformed-json', 'A message must be JSON, like {"type": "ping"}.'),
@@ -690,26 +705,26 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         return;
       }
       if (msg.type === 'ping') {
-        socket.send(JSON.stringify({ type: 'pong' }));
+        sendText(JSON.stringify({ type: 'pong' }));
         return;
       }
       try {
-        const overBudget = budgets.refusal(req.ip, 'bytes');
+        const overBudget = budgets.refusal(ip, 'bytes');
         if (overBudget) throw new HubError(429, overBudget);
         commandsInFlight++;
         const r = await hub.command(id, link, msg.command).finally(() => {
           commandsInFlight--;
         });
-        budgets.spend(req.ip, 'bytes', JSON.stringify(r.entries).length);
+        budgets.spend(ip, 'bytes', JSON.stringify(r.entries).length);
         gather();
-        socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
+        sendText(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
       } catch (error) {
         const rejection =
           error instanceof HubError
             ? error.rejection
             : reject('server/internal', 'Something went wrong on the server; nothing was changed.');
         if (!(error instanceof HubError)) req.log.error({ err: error }, 'command failed');
-        socket.send(JSON.stringify({ type: 'result', id: msg.id, ok: false, error: rejection }));
+        sendText(JSON.stringify({ type: 'result', id: msg.id, ok: false, error: rejection }));
       }
     });
   });

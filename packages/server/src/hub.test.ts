@@ -476,74 +476,86 @@ describe('changeBody: the delta, or the whole view when that is shorter', () => 
 });
 
 describe('hub: deltas under any commands', () => {
-  it('every kind of viewer holds exactly its view after each command, built from hello and the changes', async () => {
-    const people = [
-      { id: 'ana', name: 'Ana', side: 'pc' as const, stats: { initiative: 3 }, hp: 20 },
-      { id: 'bren', name: 'Bren', side: 'pc' as const, stats: { initiative: 2 }, hp: 20, hidden: true },
-      { id: 'orc', name: 'Orc', stats: { initiative: 1 }, hp: 15, notes: 'Flees at 5 HP' },
-      { id: 'spy', name: 'Spy', stats: { initiative: 4 }, hp: 9, hidden: true },
-    ];
-    const commandArb = fc.oneof(
-      { weight: 4, arbitrary: fc.constant({ type: 'next' }) },
-      fc.constant({ type: 'start' }),
-      fc.constant({ type: 'undo' }),
-      fc.constant({ type: 'redo' }),
-      fc.record({
-        type: fc.constant('damage'),
-        combatant: fc.constantFrom('ana', 'orc', 'spy'),
-        amount: fc.nat(6),
-      }),
-      fc.record({
-        type: fc.constant('update-combatant'),
-        combatant: fc.constantFrom('bren', 'spy'),
-        hidden: fc.boolean(),
-      }),
-      fc.record({
-        type: fc.constant('update-combatant'),
-        combatant: fc.constantFrom('orc', 'ana'),
-        notes: fc.string(),
-      }),
-      fc.constant({ type: 'note', text: 'The spy watches' }),
-      fc.constant({ type: 'remove-combatant', combatant: 'orc' }),
-      fc.constant({ type: 'add-combatant', combatant: { name: 'Late', side: 'npc', hp: 5, hidden: true } }),
-      fc.constant({
-        type: 'add-effect',
-        target: 'ana',
-        source: 'spy',
-        name: 'Marked',
-        duration: { kind: 'until-turn-start', combatant: 'spy' },
-      }),
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.array(commandArb, { maxLength: 20 }), async (commands) => {
-        const hub = new Hub(new MemoryStorage(), rulesets);
-        const c = await hub.create({ name: 'Any', ruleset: 'classic', seed: 4, combatants: people });
-        const id = c.record.id;
-        const gm = await hub.link(c.tokens.gm, id);
-        const clients: Array<{ token: string; cl: ReturnType<typeof client> }> = [];
-        for (const token of [c.tokens.gm, c.tokens.table, ...Object.values(c.tokens.players)]) {
-          const link = await hub.link(token, id);
-          const viewer =
-            link.role === 'player'
-              ? { role: 'player' as const, combatants: link.combatants }
-              : { role: link.role };
-          const cl = client(viewer);
-          clients.push({ token, cl });
-          await hub.subscribe(id, link, cl.sub);
-        }
-        for (const command of commands) {
-          await hub.command(id, gm, command).catch((e) => {
-            if (!(e instanceof HubError)) throw e;
-          });
-          for (const { token, cl } of clients) {
-            expect(cl.resyncs).toEqual([]);
-            const { seq, state } = await hub.snapshotFor(id, await hub.link(token, id));
-            expect(cl.held!.seq).toBe(seq);
-            expect(JSON.stringify(cl.held!.state)).toBe(JSON.stringify(state));
+  // Hidden from the start, or not until a command hides someone: while nothing is, the table and the
+  // players share one message without their views being made again.
+  it.each([true, false])(
+    'every kind of viewer holds exactly its view after each command, built from hello and the changes (hidden at the start: %s)',
+    async (hiddenAtStart) => {
+      const people = [
+        { id: 'ana', name: 'Ana', side: 'pc' as const, stats: { initiative: 3 }, hp: 20 },
+        {
+          id: 'bren',
+          name: 'Bren',
+          side: 'pc' as const,
+          stats: { initiative: 2 },
+          hp: 20,
+          hidden: hiddenAtStart,
+        },
+        { id: 'orc', name: 'Orc', stats: { initiative: 1 }, hp: 15, notes: 'Flees at 5 HP' },
+        { id: 'spy', name: 'Spy', stats: { initiative: 4 }, hp: 9, hidden: hiddenAtStart },
+      ];
+      const commandArb = fc.oneof(
+        { weight: 4, arbitrary: fc.constant({ type: 'next' }) },
+        fc.constant({ type: 'start' }),
+        fc.constant({ type: 'undo' }),
+        fc.constant({ type: 'redo' }),
+        fc.record({
+          type: fc.constant('damage'),
+          combatant: fc.constantFrom('ana', 'orc', 'spy'),
+          amount: fc.nat(6),
+        }),
+        fc.record({
+          type: fc.constant('update-combatant'),
+          combatant: fc.constantFrom('bren', 'spy'),
+          hidden: fc.boolean(),
+        }),
+        fc.record({
+          type: fc.constant('update-combatant'),
+          combatant: fc.constantFrom('orc', 'ana'),
+          notes: fc.string(),
+        }),
+        fc.constant({ type: 'note', text: 'The spy watches' }),
+        fc.constant({ type: 'remove-combatant', combatant: 'orc' }),
+        fc.constant({ type: 'add-combatant', combatant: { name: 'Late', side: 'npc', hp: 5, hidden: true } }),
+        fc.constant({
+          type: 'add-effect',
+          target: 'ana',
+          source: 'spy',
+          name: 'Marked',
+          duration: { kind: 'until-turn-start', combatant: 'spy' },
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(commandArb, { maxLength: 20 }), async (commands) => {
+          const hub = new Hub(new MemoryStorage(), rulesets);
+          const c = await hub.create({ name: 'Any', ruleset: 'classic', seed: 4, combatants: people });
+          const id = c.record.id;
+          const gm = await hub.link(c.tokens.gm, id);
+          const clients: Array<{ token: string; cl: ReturnType<typeof client> }> = [];
+          for (const token of [c.tokens.gm, c.tokens.table, ...Object.values(c.tokens.players)]) {
+            const link = await hub.link(token, id);
+            const viewer =
+              link.role === 'player'
+                ? { role: 'player' as const, combatants: link.combatants }
+                : { role: link.role };
+            const cl = client(viewer);
+            clients.push({ token, cl });
+            await hub.subscribe(id, link, cl.sub);
           }
-        }
-      }),
-      { numRuns: 40 },
-    );
-  });
+          for (const command of commands) {
+            await hub.command(id, gm, command).catch((e) => {
+              if (!(e instanceof HubError)) throw e;
+            });
+            for (const { token, cl } of clients) {
+              expect(cl.resyncs).toEqual([]);
+              const { seq, state } = await hub.snapshotFor(id, await hub.link(token, id));
+              expect(cl.held!.seq).toBe(seq);
+              expect(JSON.stringify(cl.held!.state)).toBe(JSON.stringify(state));
+            }
+          }
+        }),
+        { numRuns: 40 },
+      );
+    },
+  );
 });

@@ -19,6 +19,7 @@ import {
   sameJson,
   scriptedDice,
   seededDice,
+  seenAlikeByAllButGm,
   type ViewDelta,
   type Viewer,
   view,
@@ -57,10 +58,10 @@ export interface Subscriber {
    */
   relinked?(patch: { allowed?: string[]; revoked?: true }): void;
   /**
-   * One message. A change many viewers get comes with its bytes too (`bytes`, the text as UTF-8, encoded
-   * once for all of them): a socket writes those instead of encoding the text again.
+   * One message. A change many viewers get comes as `shared` too: what a transport makes of its text
+   * (a socket, the whole frame) it keeps there, made once for all of them.
    */
-  send(text: string, bytes?: Buffer): void;
+  send(text: string, shared?: SharedMessage): void;
   close(): void;
 }
 
@@ -87,8 +88,14 @@ interface Live {
   views: Map<string, { seq: number; view: EncounterView }>;
 }
 
+/** A message many viewers get, and what a transport made of its text once for all of them to write. */
+export interface SharedMessage {
+  readonly text: string;
+  wire?: Buffer;
+}
+
 /** One `change` message, built and serialized once for every kind of viewer that gets the same bytes. */
-interface Built {
+interface Built extends SharedMessage {
   /** The view the change starts from (undefined: nobody of its kind held one). */
   base: EncounterView | undefined;
   view: EncounterView;
@@ -96,8 +103,6 @@ interface Built {
   /** The delta the message carries, and its JSON (none: it carries the whole view). */
   delta?: { value: ViewDelta; json: string };
   text: string;
-  /** `text` as UTF-8, made when first sent and written by every socket that sends it. */
-  bytes?: Buffer;
 }
 
 /** The kind of viewer: everyone of one kind sees the same view and events. */
@@ -697,15 +702,26 @@ export class Hub {
   private broadcast(live: Live, entries: LogEntry[], from: number): void {
     const byKey = new Map<string, Built>();
     const distinct: Built[] = [];
+    // When the table and every player see this change alike, the first of them's message is every
+    // other's who held the same view: their views and events are not made again only to be compared.
+    const alike = seenAlikeByAllButGm(live.log.state, entries, live.ruleset, live.log.everHidden);
+    let first: { base: EncounterView; message: Built; key: string } | undefined;
     for (const sub of live.subscribers) {
       const key = viewKey(sub.viewer);
       let message = byKey.get(key);
       if (!message) {
-        message = this.change(live, sub.viewer, key, entries, from, distinct);
+        const held = alike && sub.viewer.role !== 'gm' ? live.views.get(key) : undefined;
+        const base = held?.seq === from ? held.view : undefined;
+        if (first && base === first.base) {
+          message = first.message;
+          live.views.set(key, live.views.get(first.key)!);
+        } else {
+          message = this.change(live, sub.viewer, key, entries, from, distinct);
+          if (base && !first) first = { base, message, key };
+        }
         byKey.set(key, message);
       }
-      message.bytes ??= Buffer.from(message.text);
-      sub.send(message.text, message.bytes);
+      sub.send(message.text, message);
     }
     // The views of kinds nobody watches any more are not kept (a kind that comes back gets a hello).
     for (const key of live.views.keys()) if (!byKey.has(key)) live.views.delete(key);

@@ -252,4 +252,43 @@ describe('live sockets: one write per turn', () => {
     expect(writes).toBe(1);
     gm.close();
   });
+
+  it('a change every viewer gets is one buffer, framed once, each socket writing it in one piece', async () => {
+    const { url, app, hub } = await serve();
+    const c = await hub.create({ name: 'Frames', ruleset: 'classic', combatants: party });
+    const gm = new LiveClient(liveUrl(url, c));
+    await gm.next((m) => m.type === 'hello');
+    const viewers = [c.tokens.table, c.tokens.players.ana!].map((t) => new LiveClient(liveUrl(url, c, t)));
+    for (const v of viewers) await v.next((m) => m.type === 'hello');
+    const server = (app as unknown as { websocketServer: { clients: Set<{ _socket: Socket }> } })
+      .websocketServer;
+    // What each socket writes: the chunks of a write, or of a writev.
+    const written: unknown[][][] = [];
+    for (const client of server.clients) {
+      const raw = client._socket as Socket & {
+        _write: (chunk: unknown, ...a: unknown[]) => void;
+        _writev: (chunks: Array<{ chunk: unknown }>, ...a: unknown[]) => void;
+      };
+      const write = raw._write.bind(raw);
+      const writev = raw._writev.bind(raw);
+      const mine: unknown[][] = [];
+      written.push(mine);
+      raw._write = (chunk, ...a) => {
+        mine.push([chunk]);
+        write(chunk, ...a);
+      };
+      raw._writev = (chunks, ...a) => {
+        mine.push(chunks.map((c) => c.chunk));
+        writev(chunks, ...a);
+      };
+    }
+    await hub.command(c.record.id, (await hub.link(c.tokens.gm, c.record.id))!, { type: 'start' });
+    for (const v of [gm, ...viewers]) await v.next((m) => m.type === 'change');
+    // The table and the player got the same bytes: one write of one chunk each, the same buffer.
+    for (const w of written) expect(w.map((chunks) => chunks.length)).toEqual([1]);
+    expect(new Set(written.flat(2)).size).toBe(2);
+    for (const v of [gm, ...viewers]) expect(v.resyncs).toEqual([]);
+    expect(viewers[0]!.held).toEqual(viewers[1]!.held);
+    for (const v of [gm, ...viewers]) v.close();
+  });
 });

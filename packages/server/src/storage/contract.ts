@@ -95,8 +95,12 @@ export function storageContract(
       expect((await s.getEncounter('a'))!.updatedAt).toBe('2026-01-02T00:00:00.000Z');
       await expect(s.append('a', 1, [entry(2, 2)], null, 'x')).rejects.toBeInstanceOf(StorageConflictError);
       await expect(s.append('zzz', 0, [entry(1, 1)], null, 'x')).rejects.toBeInstanceOf(StorageConflictError);
+      await expect(s.append('a', 4, [entry(5, 2)], null, 'x')).rejects.toBeInstanceOf(StorageConflictError);
       expect((await s.readEntries('a')).map((e) => e.seq)).toEqual([1, 2, 3]);
       expect(await s.readCommands('a')).toHaveLength(1);
+      // A refused append leaves the encounter's row as it was too.
+      expect((await s.getEncounter('a'))!.seq).toBe(3);
+      expect((await s.getEncounter('a'))!.updatedAt).toBe('2026-01-02T00:00:00.000Z');
       await s.append('a', 3, [entry(4, 2)], null, '2026-01-03T00:00:00.000Z');
       expect((await s.readEntries('a', 3)).map((e) => e.seq)).toEqual([4]);
       expect(await s.readCommands('a')).toHaveLength(1);

@@ -102,7 +102,8 @@ export class SqliteStorage implements Storage {
       getEncounter: db.prepare<[string], EncounterRow>('SELECT * FROM encounters WHERE id = ?'),
       countEncounters: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM encounters'),
       seqOf: db.prepare<[string], { seq: number }>('SELECT seq FROM encounters WHERE id = ?'),
-      setSeq: db.prepare('UPDATE encounters SET seq = ?, updated_at = ? WHERE id = ?'),
+      // Moves the seq only from the one an append expects: the check and the move are one statement.
+      advanceSeq: db.prepare('UPDATE encounters SET seq = ?, updated_at = ? WHERE id = ? AND seq = ?'),
       rename: db.prepare('UPDATE encounters SET name = ?, updated_at = ? WHERE id = ?'),
       setStatus: db.prepare('UPDATE encounters SET status = ?, updated_at = ? WHERE id = ?'),
       deleteEncounter: db.prepare('DELETE FROM encounters WHERE id = ?'),
@@ -325,9 +326,11 @@ export class SqliteStorage implements Storage {
   /** One append in one transaction; its function is made once (better-sqlite3 builds one per `transaction`). */
   private readonly appendTx = this.transactionOf(
     (id: string, afterSeq: number, entries: LogEntry[], command: CommandRecord | null, now: string) => {
-      const row = this.stmt.seqOf.get(id);
-      if (!row) throw new StorageConflictError(`There is no encounter ${id}.`);
-      if (row.seq !== afterSeq) {
+      const last = entries.at(-1)?.seq ?? afterSeq;
+      // Refused unless the encounter is at `afterSeq` (then nothing is written: the transaction ends).
+      if (this.stmt.advanceSeq.run(last, now, id, afterSeq).changes === 0) {
+        const row = this.stmt.seqOf.get(id);
+        if (!row) throw new StorageConflictError(`There is no encounter ${id}.`);
         throw new StorageConflictError(
           `Encounter ${id} is at seq ${row.seq}, not ${afterSeq}; the log never forks.`,
         );
@@ -337,8 +340,6 @@ export class SqliteStorage implements Storage {
       }
       if (command)
         this.stmt.insertCommand.run(id, command.group, JSON.stringify(command.command), command.role);
-      const last = entries.at(-1)?.seq ?? afterSeq;
-      this.stmt.setSeq.run(last, now, id);
     },
   );
 
