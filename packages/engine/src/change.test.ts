@@ -183,6 +183,14 @@ describe('seenAlikeByAllButGm', () => {
     const secret = { id: 'plan', at: { round: 1, at: [0] }, kind: 'plan', combatant: 'ana', secret: true };
     const scheduled: LogEntry = { seq: 9, group: 9, event: { type: 'agenda/scheduled', entry: secret } };
     expect(seenAlikeByAllButGm(enc.state, [scheduled], ruleset, enc.everHidden)).toBe(false);
+    // Among a round's turns scheduled at once too.
+    const open = { ...secret, id: 'turn', kind: 'turn', secret: undefined };
+    const many: LogEntry = {
+      seq: 9,
+      group: 9,
+      event: { type: 'agenda/scheduled-many', entries: [open, secret] },
+    };
+    expect(seenAlikeByAllButGm(enc.state, [many], ruleset, enc.everHidden)).toBe(false);
     expect(
       seenAlikeByAllButGm({ ...enc.state, agenda: [secret] } as EncounterState, [], ruleset, enc.everHidden),
     ).toBe(false);

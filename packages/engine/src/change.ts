@@ -24,6 +24,7 @@ export function seenAlikeByAllButGm(
     if (!isCore(event)) continue;
     if (event.type === 'encounter/created') return false;
     if (event.type === 'agenda/scheduled' && event.entry.secret) return false;
+    if (event.type === 'agenda/scheduled-many' && event.entries.some((e) => e.secret)) return false;
   }
   return true;
 }
