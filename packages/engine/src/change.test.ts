@@ -184,7 +184,7 @@ describe('seenAlikeByAllButGm', () => {
     const scheduled: LogEntry = { seq: 9, group: 9, event: { type: 'agenda/scheduled', entry: secret } };
     expect(seenAlikeByAllButGm(enc.state, [scheduled], ruleset, enc.everHidden)).toBe(false);
     // Among a round's turns scheduled at once too.
-    const open = { ...secret, id: 'turn', kind: 'turn', secret: undefined };
+    const { secret: _, ...open } = { ...secret, id: 'turn', kind: 'turn' };
     const many: LogEntry = {
       seq: 9,
       group: 9,
