@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -533,6 +534,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   const perEncounter = new ConnectionCount(CONNECTION_LIMITS.perEncounter);
   const perClient = new ConnectionCount(CONNECTION_LIMITS.perClient);
   app.get('/api/encounters/:id/live', { websocket: true }, (socket, req) => {
+    // What the connection needs of its upgrade request, read now: no closure below holds the request
+    // itself (nor its reply), which would keep them for the socket's life, ~2.8 KB a connection.
+    // @fastify/websocket's own 'error' listener holds both: this one does what it does (log, drop).
+    const { log, params: addressParams, query } = req;
+    const token = tokenOf(req);
+    socket.removeAllListeners('error');
+    socket.on('error', (error) => {
+      log.error(error);
+      socket.terminate();
+    });
     const fail = (r: Rejection, code = 4400) => {
       socket.send(JSON.stringify({ type: 'error', error: r }));
       socket.close(code, r.code);
@@ -542,6 +553,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     // leaves in one write: the command's change and its result are one system call instead of two.
     // (Only then: a resume's many messages written as they come keep the send buffer small.)
     const raw = req.raw.socket;
+    // The upgrade's response (made by @fastify/websocket for Fastify to route the request) stays the
+    // connection's `_httpMessage` until it finishes, which an upgraded connection's never does: its
+    // 'finish' listener would keep the request and reply for the socket's life. Detached, they go
+    // (live.test.ts checks the request is collected).
+    const upgrade = (raw as { _httpMessage?: unknown })._httpMessage;
+    if (upgrade instanceof ServerResponse) upgrade.detachSocket(raw);
     let commandsInFlight = 0;
     let gathering = false;
     const gather = () => {
@@ -586,19 +603,19 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     // time): a listener attached after that would miss what a client sends as soon as the socket
     // opens. Messages are taken now and wait for the subscription, in the order they came.
     const subscribed = (async (): Promise<{ id: string; link: LinkRecord } | undefined> => {
-      const params = idParam.safeParse(req.params);
+      const params = idParam.safeParse(addressParams);
       if (!params.success) {
         fail(reject('request/invalid', 'The encounter id in the address is not valid.'));
         return undefined;
       }
       const id = params.data.id;
-      const afterRaw = (req.query as Record<string, unknown>).after;
+      const afterRaw = (query as Record<string, unknown>).after;
       const after =
         typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
       try {
         // Authorized once, here: the socket's commands use this record, which the hub keeps current
         // when the GM changes the link (a copy: storage may hand out its own object).
-        const link: LinkRecord = { ...(await hub.link(tokenOf(req), id)) };
+        const link: LinkRecord = { ...(await hub.link(token, id)) };
         if (socket.readyState !== socket.OPEN) return undefined;
         if (!perEncounter.take(id)) {
           fail(
@@ -641,7 +658,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       } catch (error) {
         if (error instanceof HubError) fail(error.rejection, 4000 + error.status);
         else {
-          req.log.error({ err: error }, 'live connection failed');
+          log.error({ err: error }, 'live connection failed');
           fail(
             reject('server/internal', 'Something went wrong on the server; reconnect to try again.'),
             1011,
@@ -723,7 +740,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
           error instanceof HubError
             ? error.rejection
             : reject('server/internal', 'Something went wrong on the server; nothing was changed.');
-        if (!(error instanceof HubError)) req.log.error({ err: error }, 'command failed');
+        if (!(error instanceof HubError)) log.error({ err: error }, 'command failed');
         sendText(JSON.stringify({ type: 'result', id: msg.id, ok: false, error: rejection }));
       }
     });

@@ -1,5 +1,7 @@
 import { request } from 'node:http';
 import type { Socket } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { rulesets } from '@roundkeeper/rulesets';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -290,5 +292,37 @@ describe('live sockets: one write per turn', () => {
     for (const v of [gm, ...viewers]) expect(v.resyncs).toEqual([]);
     expect(viewers[0]!.held).toEqual(viewers[1]!.held);
     for (const v of [gm, ...viewers]) v.close();
+  });
+});
+
+describe('live sockets: what a connection keeps', () => {
+  it('an open socket does not keep its upgrade request alive (nor, through it, its reply)', async () => {
+    const { app, hub } = await buildApp({
+      storage: new MemoryStorage(),
+      registry: rulesets,
+      logLevel: 'silent',
+      rateLimit: 0,
+    });
+    running = app;
+    const requests: Array<WeakRef<object>> = [];
+    app.addHook('onRequest', async (req) => {
+      if (req.url.includes('/live')) requests.push(new WeakRef(req));
+    });
+    const url = await app.listen({ host: '127.0.0.1', port: 0 });
+    const c = await hub.create({ name: 'Kept', ruleset: 'classic', combatants: party });
+    const gm = new LiveClient(liveUrl(url, c));
+    await gm.next((m) => m.type === 'hello');
+    expect(requests).toHaveLength(1);
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    for (let i = 0; i < 5 && requests[0]!.deref(); i++) {
+      await wait(20);
+      gc();
+    }
+    expect(requests[0]!.deref()).toBeUndefined();
+    // The socket still works.
+    gm.send({ type: 'command', id: 'c1', command: { type: 'start' } });
+    expect(await gm.next((m) => m.type === 'result')).toMatchObject({ ok: true });
+    gm.close();
   });
 });
