@@ -360,9 +360,10 @@ async function load(
     }
     await Promise.all(chains);
   };
-  // Warm-up (RK_WARMUP_SECONDS, default 2): what is measured after it is steadier the longer it runs, as
-  // V8 compiles the hot functions on its helper threads.
-  await run(rate * Number(process.env.RK_WARMUP_SECONDS ?? 2), false);
+  // Warm-up (RK_WARMUP_SECONDS, default 10), the same for every server: a server's CPU per command is
+  // its steady state's, and after 2 seconds V8 was still compiling the hot functions on its helper
+  // threads (~250 µs a command more, for Roundkeeper; boardgame.io's compile too).
+  await run(rate * Number(process.env.RK_WARMUP_SECONDS ?? 10), false);
   proc.child.send('quiet');
   const before = await report(proc);
   measured?.('begin');
