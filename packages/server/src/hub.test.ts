@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { InProcessFanout } from './fanout.js';
 import { type Created, changeBody, Hub, HubError, type Subscriber } from './hub.js';
-import { hashToken } from './links.js';
+import { hashToken, viewerOf } from './links.js';
 import { MemoryStorage } from './storage/memory.js';
 
 const party = [
@@ -359,10 +359,7 @@ describe('hub: change messages carry deltas, each distinct one built once', () =
     const clients = new Map<string, ReturnType<typeof client>>();
     for (const token of [c.tokens.gm, c.tokens.table, ...Object.values(c.tokens.players)]) {
       const link = await hub.link(token, id);
-      const viewer =
-        link.role === 'player'
-          ? { role: 'player' as const, combatants: link.combatants }
-          : { role: link.role };
+      const viewer = viewerOf(link);
       const who = link.role === 'player' ? link.combatants[0]! : link.role;
       clients.set(who, client(viewer));
       await hub.subscribe(id, link, clients.get(who)!.sub);
@@ -410,10 +407,7 @@ describe('hub: change messages carry deltas, each distinct one built once', () =
       const sent: string[] = [];
       for (const token of tokens) {
         const link = await hub.link(token, id);
-        const viewer =
-          link.role === 'player'
-            ? { role: 'player' as const, combatants: link.combatants }
-            : { role: link.role };
+        const viewer = viewerOf(link);
         await hub.subscribe(id, link, { viewer, send: (t) => sent.push(t), close: () => {} });
       }
       await hub.command(id, gm, { type: 'start' });
@@ -534,10 +528,7 @@ describe('hub: deltas under any commands', () => {
           const clients: Array<{ token: string; cl: ReturnType<typeof client> }> = [];
           for (const token of [c.tokens.gm, c.tokens.table, ...Object.values(c.tokens.players)]) {
             const link = await hub.link(token, id);
-            const viewer =
-              link.role === 'player'
-                ? { role: 'player' as const, combatants: link.combatants }
-                : { role: link.role };
+            const viewer = viewerOf(link);
             const cl = client(viewer);
             clients.push({ token, cl });
             await hub.subscribe(id, link, cl.sub);
