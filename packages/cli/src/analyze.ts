@@ -453,7 +453,7 @@ export function probOrder(
 export interface AnalyzeResult {
   scenario: string;
   ruleset: string;
-  order: 'highest-first' | 'lowest-first';
+  order: Order;
   combatants: Array<{
     id: string;
     name: string;
@@ -476,13 +476,16 @@ export interface AnalyzeResult {
   questions: Array<{ name: string; all?: string[]; order?: string[]; p: number }>;
 }
 
+/** The acting order: the scenario's, else the ruleset's (`analyzeCommand` settles it). */
+type Order = NonNullable<AnalyzeSection['order']>;
+
 export function analyze(
   list: readonly Contender[],
-  section: AnalyzeSection,
+  section: AnalyzeSection & { order: Order },
   scenario: Scenario,
   path: string,
 ): AnalyzeResult {
-  const lowestFirst = (section.order ?? 'highest-first') === 'lowest-first';
+  const lowestFirst = section.order === 'lowest-first';
   const pos = positions(list, lowestFirst);
   const before: AnalyzeResult['before'] = {};
   for (const a of list) {
@@ -510,7 +513,7 @@ export function analyze(
   return {
     scenario: scenario.name,
     ruleset: scenario.ruleset,
-    order: section.order ?? 'highest-first',
+    order: section.order,
     combatants: list.map((c, i) => {
       const o = c.distribution.outcomes;
       return {
@@ -608,11 +611,9 @@ export function analyzeCommand(path: string, registry: RulesetRegistry): Analyze
   }
   const parsed = parseSection(analyzeSectionSchema, raw.analyze, path, 'analyze');
   // The order the ruleset acts in, unless the scenario says (a tick timeline: the lowest tick first).
-  const section = {
-    ...parsed,
-    order:
-      parsed.order ?? (registry[scenario.ruleset]?.analysis?.lowestFirst ? 'lowest-first' : 'highest-first'),
-  } as const;
+  const order: Order =
+    parsed.order ?? (registry[scenario.ruleset]?.analysis?.lowestFirst ? 'lowest-first' : 'highest-first');
+  const section = { ...parsed, order };
   const list = contenders(scenario, section, registry, path);
   if (list.length === 0)
     throw new CliError(`${path} has no combatants to analyze; add some under combatants:.`, EXIT.unreadable);

@@ -421,19 +421,23 @@ class Trial {
     return pcs === 0 || npcs === 0;
   }
 
-  turn(actor: string, rng: StateRng): void {
+  /**
+   * Plays the actor's turn by its policy. Returns whether the turn passed by itself (on a tick timeline
+   * acting ends it and the next one begins at once, the actor's own next one when its marker is still
+   * the lowest): then no "next" is due.
+   */
+  turn(actor: string, rng: StateRng): boolean {
     const policy = this.p.policies.get(actor) ?? DEFAULT_POLICY;
     const used = new Array<number>(policy.length).fill(0);
     let acts = 0;
     const began = this.state.combatants[actor]?.turnsStarted;
+    const passed = () => this.state.current !== actor || this.state.combatants[actor]?.turnsStarted !== began;
     // A guard against policies of free actions that never stop; `times` bounds each rule anyway.
     for (let guard = 0; guard < 200; guard++) {
-      if (this.state.current !== actor || this.state.status !== 'running') return;
-      // An action that ended the turn and began the actor's next one (a tick marker still the lowest).
-      if (this.state.combatants[actor]?.turnsStarted !== began) return;
+      if (passed() || this.state.status !== 'running') return passed();
       const legal = this.p.ruleset.legalActions(this.state, actor);
       const choice: Choice | undefined = choose(this.state, actor, policy, legal, used, acts, rng);
-      if (!choice) return;
+      if (!choice) return false;
       used[choice.rule]!++;
       // Counted when taken, in the round it is taken in: its own events may move the clock on (on a tick
       // timeline, to the next marker, in the next stretch of ticks).
@@ -454,6 +458,7 @@ class Trial {
       }
       if (choice.damage && choice.target) this.hit(choice.target, choice.damage, rng);
     }
+    return passed();
   }
 
   hit(target: string, damage: string, rng: StateRng): void {
@@ -484,14 +489,10 @@ class Trial {
       if (this.state.status !== 'running' || this.roundNow() > this.limit) break;
       if (untilEnd && this.sideDown()) break;
       const actor = this.state.current;
-      const turn = actor ? this.state.combatants[actor]?.turnsStarted : undefined;
-      if (actor) this.turn(actor, rng);
+      const passed = actor ? this.turn(actor, rng) : false;
       if (this.state.status !== 'running' || (untilEnd && this.sideDown())) break;
-      // The turn already passed (on a tick timeline acting ends it, and the next one begins at once):
-      // a "next" now would end the next combatant's turn unplayed.
-      if (actor && (this.state.current !== actor || this.state.combatants[actor]?.turnsStarted !== turn)) {
-        continue;
-      }
+      // A "next" after a turn that passed by itself would end the next combatant's turn unplayed.
+      if (passed) continue;
       const r = this.exec({ type: 'next' });
       if (isRejection(r)) {
         this.refused(r);
