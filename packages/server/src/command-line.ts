@@ -200,9 +200,12 @@ function proxyAddresses(text: string): string[] {
  * --max-semi-space-size (node flag or NODE_OPTIONS) wins.
  */
 export function holdYoungGeneration(): void {
-  if (!`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`.includes('semi-space')) {
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-  }
+  if (!nodeFlagGiven('semi-space')) v8.setFlagsFromString('--semi-space-growth-factor=1');
+}
+
+/** Whether node was given a flag naming `part`, on its command line or in NODE_OPTIONS: it then wins. */
+function nodeFlagGiven(part: string): boolean {
+  return `${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`.includes(part);
 }
 
 /** The old generation's growth between two full collections, once the server sets it (see boundHeapGrowth). */
@@ -217,7 +220,7 @@ export const HEAP_GROWING_PERCENT = 20;
  * docs/benchmarks.md, "Server memory"). An explicit --heap-growing-percent wins.
  */
 export function boundHeapGrowth(): void {
-  if (!`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`.includes('heap-growing-percent')) {
+  if (!nodeFlagGiven('heap-growing-percent')) {
     v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   }
 }
