@@ -130,6 +130,27 @@ const INSTRUMENT_LOAD = `(() => {
   seen.observe(document, { childList: true, subtree: true });
 })();`;
 
+/** In the page: the headline's text (the clock and whose turn it is), which every change moves. */
+const CLOCK = `() => (document.querySelector('[data-testid="clock"]')?.textContent ?? '') +
+  (document.querySelector('[data-testid="current-actor"]')?.textContent ?? '')`;
+
+/**
+ * In the page: calls `done` with the time once `probe` no longer reads `before` (checked in a
+ * MutationObserver, i.e. right after React's commit) and layout has been forced; `fail` after 10 s.
+ */
+const WHEN_CHANGED = `(probe, before, done, fail) => {
+  const timer = setTimeout(fail, 10000);
+  const mo = new MutationObserver(() => {
+    if (probe() === before) return;
+    void document.body.offsetHeight;
+    const end = performance.now();
+    mo.disconnect();
+    clearTimeout(timer);
+    done(end);
+  });
+  mo.observe(document.body, { childList: true, subtree: true, characterData: true });
+}`;
+
 /**
  * A viewer's page (table, player) waiting for the next change, timed in the page: arms a MutationObserver
  * on the headline (clock and whose turn) and leaves the promise of the measure in `__pending`; when the
@@ -137,47 +158,27 @@ const INSTRUMENT_LOAD = `(() => {
  * since the `change` message arrived. The bench sends the GM's "next" from outside once it is armed.
  */
 const ARM = `() => {
-  const probe = () => (document.querySelector('[data-testid="clock"]')?.textContent ?? '') +
-    (document.querySelector('[data-testid="current-actor"]')?.textContent ?? '');
+  const probe = ${CLOCK};
   const before = probe();
   window.__changeAt = 0;
-  window.__pending = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('No change on the page')), 10000);
-    const mo = new MutationObserver(() => {
-      if (probe() === before) return;
-      void document.body.offsetHeight;
-      const end = performance.now();
-      mo.disconnect();
-      clearTimeout(timer);
-      resolve(end - window.__changeAt);
-    });
-    mo.observe(document.body, { childList: true, subtree: true, characterData: true });
-  });
+  window.__pending = new Promise((resolve, reject) =>
+    (${WHEN_CHANGED})(probe, before, (end) => resolve(end - window.__changeAt),
+      () => reject(new Error('No change on the page'))));
 }`;
 
 /**
- * One interaction, timed in the page: dispatches the key, waits for the DOM to change as `watch` says
- * (checked in a MutationObserver, i.e. right after React's commit), forces layout, and resolves with the
- * times since the key and since the server's `change` arrived.
+ * One interaction, timed in the page: dispatches the key, waits for the DOM to change as `watch` says,
+ * forces layout, and resolves with the times since the key and since the server's `change` arrived.
  */
 const INTERACT = `({ key, watch }) => new Promise((resolve, reject) => {
-  const probe = () => watch === 'clock'
-    ? (document.querySelector('[data-testid="clock"]')?.textContent ?? '') +
-      (document.querySelector('[data-testid="current-actor"]')?.textContent ?? '')
-    : (document.querySelector('section.palette h2')?.textContent ?? '');
+  const probe = watch === 'clock' ? ${CLOCK} : () => document.querySelector('section.palette h2')?.textContent ?? '';
   const before = probe();
   window.__changeAt = 0;
-  const timer = setTimeout(() => reject(new Error('No change after ' + key)), 10000);
-  const mo = new MutationObserver(() => {
-    if (probe() === before) return;
-    void document.body.offsetHeight;
-    const end = performance.now();
-    mo.disconnect();
-    clearTimeout(timer);
-    resolve({ total: end - start, render: end - (window.__changeAt || start) });
-  });
-  mo.observe(document.body, { childList: true, subtree: true, characterData: true });
-  const start = performance.now();
+  let start = 0;
+  (${WHEN_CHANGED})(probe, before,
+    (end) => resolve({ total: end - start, render: end - (window.__changeAt || start) }),
+    () => reject(new Error('No change after ' + key)));
+  start = performance.now();
   window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
 })`;
 
