@@ -23,33 +23,48 @@ export const UNDO_DEPTH = 200;
 
 const isUndoRedo = (e: EngineEvent) => e.type === 'undo' || e.type === 'redo';
 
-/** Updates the undo/redo stacks for one log entry. Group 0 (creation) is never undoable. */
-function track(h: History, entry: LogEntry, undone: Set<number>): History {
+/**
+ * `groups` with `group` added at its end, the oldest dropped past UNDO_DEPTH: one new array (this runs for
+ * every command, and the list is up to UNDO_DEPTH long).
+ */
+function withGroup(groups: readonly number[], group: number): number[] {
+  if (groups.length < UNDO_DEPTH) return groups.concat(group);
+  const out = groups.slice(groups.length - UNDO_DEPTH + 1);
+  out.push(group);
+  return out;
+}
+
+/**
+ * Updates the undo/redo stacks for one log entry. Group 0 (creation) is never undoable. `undone` collects
+ * the groups undone (an undo or redo entry needs it).
+ */
+function track(h: History, entry: LogEntry, undone?: Set<number>): History {
   const e = undoRedoOf(entry.event);
   if (e?.type === 'undo') {
     const g = e.group;
-    undone.add(g);
+    undone?.add(g);
     return {
       lastGroup: Math.max(h.lastGroup, entry.group),
       undoable: h.undoable.filter((x) => x !== g),
-      redoable: [...h.redoable, g],
+      redoable: h.redoable.concat(g),
     };
   }
   if (e?.type === 'redo') {
     const g = e.group;
-    undone.delete(g);
+    undone?.delete(g);
     return {
       lastGroup: Math.max(h.lastGroup, entry.group),
-      undoable: [...h.undoable, g].slice(-UNDO_DEPTH),
+      undoable: withGroup(h.undoable, g),
       redoable: h.redoable.filter((x) => x !== g),
     };
   }
   if (entry.group > h.lastGroup) {
-    // A new command: what was undone before it can no longer be redone.
+    // A new command: what was undone before it can no longer be redone. (An empty list stays the same
+    // one: the GM's next view delta sees it unchanged without comparing.)
     return {
       lastGroup: entry.group,
-      undoable: entry.group === 0 ? h.undoable : [...h.undoable, entry.group].slice(-UNDO_DEPTH),
-      redoable: [],
+      undoable: entry.group === 0 ? h.undoable : withGroup(h.undoable, entry.group),
+      redoable: h.redoable.length === 0 ? h.redoable : [],
     };
   }
   return h;
@@ -246,9 +261,9 @@ export class EncounterLog {
     if (entries.length === 0 || entries.some((e) => isUndoRedo(e.event))) {
       this.state = applyEntries(this.state, entries, this.entries, this.registry, this.refold);
     } else {
+      // No undo or redo among them: nothing is undone, so no set of undone groups is needed.
       let history = this.state.history;
-      const undone = new Set<number>();
-      for (const entry of entries) history = track(history, entry, undone);
+      for (const entry of entries) history = track(history, entry);
       this.state = { ...settled.state, history, seq };
     }
     return entries;
