@@ -20,7 +20,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { z } from 'zod';
 import { budgetsFor, StorageBudgets } from './budget.js';
 import { textFrame } from './frame.js';
-import { Hub, HubError, type HubOptions, recordFor, type SharedMessage } from './hub.js';
+import { type CommandOutcome, Hub, HubError, type HubOptions, recordFor, type SharedMessage } from './hub.js';
 import { registerLibrary } from './library.js';
 import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal, TokenBucket } from './limits.js';
 import { hashToken, type LinkName, viewerOf } from './links.js';
@@ -104,6 +104,18 @@ function commandId(msg: unknown): string | undefined {
   if (typeof msg !== 'object' || msg === null) return undefined;
   const { type, id } = msg as { type?: unknown; id?: unknown };
   return type === 'command' && typeof id === 'string' && id.length <= 64 ? id : undefined;
+}
+
+/**
+ * A command message as `wsMessageSchema` gives it back, read without running the schema (a GM's every
+ * command takes this path); undefined for anything else, which the schema then reads or explains.
+ */
+function commandMessage(msg: unknown): { type: 'command'; id: string; command: unknown } | undefined {
+  if (Array.isArray(msg)) return undefined;
+  const id = commandId(msg);
+  return id === undefined
+    ? undefined
+    : { type: 'command', id, command: (msg as { command?: unknown }).command };
 }
 
 /** A socket message's JSON, or undefined when it is not JSON. */
@@ -436,9 +448,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     const { command } = parse(commandBodySchema, req.body, 'command request');
     const overBudget = budgets.refusal(req.ip, 'bytes');
     if (overBudget) throw new HubError(429, overBudget);
-    const result = await hub.command(id, link, command);
-    budgets.spend(req.ip, 'bytes', JSON.stringify(result.entries).length);
-    return result;
+    const { seq, entries, stored } = await hub.command(id, link, command);
+    budgets.spend(req.ip, 'bytes', stored);
+    return { seq, entries };
   });
 
   app.get('/api/encounters/:id/export', async (req, reply) => {
@@ -706,12 +718,16 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
           refuse(refused, json);
           return;
         }
-        const parsed = wsMessageSchema.safeParse(json);
-        if (!parsed.success) {
-          refuse(reject('request/invalid', explainZodError(parsed.error, 'message')), json);
-          return;
+        const command = commandMessage(json);
+        if (command) msg = command;
+        else {
+          const parsed = wsMessageSchema.safeParse(json);
+          if (!parsed.success) {
+            refuse(reject('request/invalid', explainZodError(parsed.error, 'message')), json);
+            return;
+          }
+          msg = parsed.data;
         }
-        msg = parsed.data;
       } catch {
         sendText(
           JSON.stringify({
@@ -728,11 +744,14 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       try {
         const overBudget = budgets.refusal(ip, 'bytes');
         if (overBudget) throw new HubError(429, overBudget);
+        let r: CommandOutcome;
         commandsInFlight++;
-        const r = await hub.command(id, link, msg.command).finally(() => {
+        try {
+          r = await hub.command(id, link, msg.command);
+        } finally {
           commandsInFlight--;
-        });
-        budgets.spend(ip, 'bytes', JSON.stringify(r.entries).length);
+        }
+        budgets.spend(ip, 'bytes', r.stored);
         gather();
         sendText(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
       } catch (error) {

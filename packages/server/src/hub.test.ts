@@ -3,7 +3,6 @@ import {
   changeEntries,
   type EncounterView,
   type HeldView,
-  type LogEntry,
   receiveChange,
   type ViewDelta,
 } from '@roundkeeper/engine';
@@ -11,7 +10,7 @@ import { rulesets } from '@roundkeeper/rulesets';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { InProcessFanout } from './fanout.js';
-import { type Created, changeBody, Hub, HubError, type Subscriber } from './hub.js';
+import { type CommandOutcome, type Created, changeBody, Hub, HubError, type Subscriber } from './hub.js';
 import { hashToken, viewerOf } from './links.js';
 import { MemoryStorage } from './storage/memory.js';
 
@@ -295,7 +294,7 @@ describe('hub: any interleaving of two instances', () => {
           const entries = await storage.readEntries(id);
           expect(entries.map((e) => e.seq)).toEqual(entries.map((_, i) => i + 1));
           const accepted = results.filter(
-            (r): r is PromiseFulfilledResult<{ seq: number; entries: LogEntry[] }> =>
+            (r): r is PromiseFulfilledResult<CommandOutcome> =>
               r.status === 'fulfilled' && r.value.entries.length > 0,
           );
           expect(new Set(accepted.map((r) => r.value.seq)).size).toBe(accepted.length);

@@ -65,6 +65,13 @@ export interface Subscriber {
   close(): void;
 }
 
+/** What an accepted command did (see `Hub.command`). */
+export interface CommandOutcome {
+  seq: number;
+  entries: LogEntry[];
+  stored: number;
+}
+
 interface Live {
   record: EncounterRecord;
   log: EncounterLog;
@@ -96,6 +103,8 @@ export interface SharedMessage {
 
 /** One `change` message, built and serialized once for every kind of viewer that gets the same bytes. */
 interface Built extends SharedMessage {
+  /** Built for the GM: the only kind whose view holds the dice and the undo history. */
+  gm: boolean;
   /** The view the change starts from (undefined: nobody of its kind held one). */
   base: EncounterView | undefined;
   view: EncounterView;
@@ -534,18 +543,15 @@ export class Hub {
 
   /**
    * Decides a command against the current state, persists the events, then broadcasts. The reply comes
-   * only after the events are stored: an acknowledged command survives a crash.
+   * only after the events are stored: an acknowledged command survives a crash. `entries` are the new
+   * entries as the link's holder sees them; `stored`, the bytes stored (for the storage budgets).
    */
-  async command(
-    id: string,
-    link: LinkRecord,
-    command: unknown,
-  ): Promise<{ seq: number; entries: LogEntry[] }> {
+  async command(id: string, link: LinkRecord, command: unknown): Promise<CommandOutcome> {
     const live = await this.open(id);
     // A command decided against a state another instance has since moved past is decided again against
     // the new one (its append is refused first, so nothing forks): never lost, and a command the new
     // state refuses is refused.
-    const decide = async (redecisions: number): Promise<{ seq: number; entries: LogEntry[] }> => {
+    const decide = async (redecisions: number): Promise<CommandOutcome> => {
       // A live connection's link, revoked since it subscribed (or while this command waited its turn).
       if (link.revoked) throw new HubError(401, revokedLink());
       if (live.record.status === 'archived') {
@@ -575,9 +581,10 @@ export class Hub {
         if (await this.behind(id, live, redecisions)) return decide(redecisions + 1);
         throw new HubError(422, result);
       }
-      if (result.length === 0) return { seq: live.record.seq, entries: [] };
+      if (result.length === 0) return { seq: live.record.seq, entries: [], stored: 0 };
+      let stored: number;
       try {
-        await this.storage.append(
+        stored = await this.storage.append(
           id,
           live.record.seq,
           result,
@@ -597,7 +604,8 @@ export class Hub {
       if (crossed) await this.storage.saveSnapshot(id, seq, live.log.state);
       this.broadcast(live, result, from);
       void this.fanout.publish({ encounter: id, kind: 'appended', seq }).catch(() => undefined);
-      return { seq, entries: viewLog(result, viewer, live.log.state, live.ruleset, live.log.everHidden) };
+      const entries = viewLog(result, viewer, live.log.state, live.ruleset, live.log.everHidden);
+      return { seq, entries, stored };
     };
     return this.serialize(live, () => decide(0));
   }
@@ -737,6 +745,10 @@ export class Hub {
     distinct: Built[],
   ): Built {
     const seq = live.record.seq;
+    const gm = viewer.role === 'gm';
+    // The GM's message is never another kind's: the GM's view holds the dice state and the undo history,
+    // which every change moves (its group), and no other view does. Only messages built for the same
+    // side of that line are compared.
     const held = live.views.get(key);
     // Every viewer of a kind holds its view at the seq before this change: hello and every change are
     // sent in the encounter's queue. A kind whose view is older (nobody of it watched) gets it whole.
@@ -746,6 +758,7 @@ export class Hub {
     // A kind that held the same view and now sees the same view and events gets the same message,
     // without a diff of its own (the players, when nothing hidden or secret sets them apart).
     for (const built of distinct) {
+      if (built.gm !== gm) continue;
       if (base && built.base === base && sameJson(built.view, next) && sameJson(built.entries, seen)) {
         live.views.set(key, { seq, view: built.view });
         return built;
@@ -759,7 +772,7 @@ export class Hub {
         )
       : undefined;
     for (const built of distinct) {
-      if (!sameJson(built.entries, seen)) continue;
+      if (built.gm !== gm || !sameJson(built.entries, seen)) continue;
       const sameView = sameJson(built.view, next);
       // The same delta is the same bytes when this kind would send it too: surely when it is shorter
       // than any view, else when its view is the same. (The player of a hidden combatant gets the table's
@@ -781,7 +794,7 @@ export class Hub {
     const head = `{"type":"change","seq":${seq},"from":${from},${
       compact ? JSON.stringify(compact).slice(1, -1) : `"entries":${JSON.stringify(seen)}`
     }`;
-    const built: Built = { base, view: next, entries: seen, text: '' };
+    const built: Built = { gm, base, view: next, entries: seen, text: '' };
     const body = changeBody(delta, next);
     if ('state' in body) built.text = `${head},"state":${body.state}}`;
     else {

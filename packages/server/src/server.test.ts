@@ -313,6 +313,20 @@ describe('live over WebSocket', () => {
     await gm.next((m) => m.type === 'error' && (m.error as { code: string }).code === 'request/invalid');
     gm.send({ type: 'ping' });
     await gm.next((m) => m.type === 'pong');
+    // A command message is read as the message's schema reads it: other keys ignored, an id past 64
+    // characters or a list refused as invalid, a missing command refused by the rules.
+    gm.send({ type: 'command', id: 'extra', command: { type: 'start' }, note: 'ignored' });
+    expect(await gm.next((m) => m.type === 'result' && m.id === 'extra')).toMatchObject({ ok: true });
+    gm.send({ type: 'command', id: 'x'.repeat(65), command: { type: 'next' } });
+    gm.send([{ type: 'command', id: 'listed', command: { type: 'next' } }]);
+    gm.send({ type: 'command', id: 'empty' });
+    // Answered in order: by the last one's result, the two before it have had theirs.
+    expect(await gm.next((m) => m.type === 'result' && m.id === 'empty')).toMatchObject({ ok: false });
+    const invalid = gm.messages.filter(
+      (m) => m.type === 'error' && (m.error as { code: string }).code === 'request/invalid',
+    );
+    expect(invalid).toHaveLength(3);
+    expect(gm.messages.filter((m) => m.type === 'result').map((m) => m.id)).toEqual(['extra', 'empty']);
     gm.close();
     const bad = new LiveClient(`${server.url}/api/encounters/${id}/live?token=${'x'.repeat(32)}`);
     await bad.next((m) => m.type === 'error');

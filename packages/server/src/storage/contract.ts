@@ -81,12 +81,17 @@ export function storageContract(
 
     it('appends in order, reads after a seq, and never forks the log', async () => {
       await s.createEncounter(record('a'), [entry(1, 0)], [], []);
-      await s.append(
+      const appended = [entry(2, 1), entry(3, 1)];
+      const stored = await s.append(
         'a',
         1,
-        [entry(2, 1), entry(3, 1)],
+        appended,
         { group: 1, command: { type: 'y' }, role: 'player' },
         '2026-01-02T00:00:00.000Z',
+      );
+      // The bytes it stored, for the storage budgets: the events' and the command's JSON.
+      expect(stored).toBe(
+        appended.reduce((n, e) => n + JSON.stringify(e.event).length, JSON.stringify({ type: 'y' }).length),
       );
       expect((await s.readEntries('a')).map((e) => e.seq)).toEqual([1, 2, 3]);
       expect((await s.readEntries('a', 2)).map((e) => e.seq)).toEqual([3]);
@@ -101,7 +106,9 @@ export function storageContract(
       // A refused append leaves the encounter's row as it was too.
       expect((await s.getEncounter('a'))!.seq).toBe(3);
       expect((await s.getEncounter('a'))!.updatedAt).toBe('2026-01-02T00:00:00.000Z');
-      await s.append('a', 3, [entry(4, 2)], null, '2026-01-03T00:00:00.000Z');
+      expect(await s.append('a', 3, [entry(4, 2)], null, '2026-01-03T00:00:00.000Z')).toBe(
+        JSON.stringify(entry(4, 2).event).length,
+      );
       expect((await s.readEntries('a', 3)).map((e) => e.seq)).toEqual([4]);
       expect(await s.readCommands('a')).toHaveLength(1);
     });

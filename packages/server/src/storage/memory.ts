@@ -84,6 +84,9 @@ export class MemoryStorage implements Storage {
     this.events.get(id)!.push(...this.copy(entries));
     if (command) this.commands.get(id)!.push(this.copy(command));
     this.encounters.set(id, { ...r, seq: entries.at(-1)?.seq ?? afterSeq, updatedAt: now });
+    let stored = command ? JSON.stringify(command.command).length : 0;
+    for (const e of entries) stored += JSON.stringify(e.event).length;
+    return stored;
   }
 
   async readEntries(id: string, afterSeq = 0) {

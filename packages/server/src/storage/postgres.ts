@@ -255,8 +255,10 @@ export class PostgresStorage implements Storage {
     entries: LogEntry[],
     command: CommandRecord | null,
     now: string,
-  ): Promise<void> {
+  ): Promise<number> {
     const last = entries.at(-1)?.seq ?? afterSeq;
+    const columns = entryColumns(entries);
+    const commandText = command ? JSON.stringify(command.command) : null;
     let appended: number;
     try {
       const r = await this.pool.query(APPEND_SQL, [
@@ -264,9 +266,9 @@ export class PostgresStorage implements Storage {
         last,
         now,
         afterSeq,
-        ...entryColumns(entries),
+        ...columns,
         command?.group ?? null,
-        command ? JSON.stringify(command.command) : null,
+        commandText,
         command?.role ?? null,
       ]);
       appended = r.rowCount ?? 0;
@@ -278,7 +280,7 @@ export class PostgresStorage implements Storage {
         );
       throw error;
     }
-    if (appended === 1) return;
+    if (appended === 1) return columns[3].reduce((n, text) => n + text.length, commandText?.length ?? 0);
     const row = await this.pool.query<{ seq: number }>('SELECT seq FROM encounters WHERE id = $1', [id]);
     if (!row.rows[0]) throw new StorageConflictError(`There is no encounter ${id}.`);
     throw new StorageConflictError(

@@ -318,9 +318,10 @@ export class SqliteStorage implements Storage {
     entries: LogEntry[],
     command: CommandRecord | null,
     now: string,
-  ): Promise<void> {
-    this.appendTx(id, afterSeq, entries, command, now);
+  ): Promise<number> {
+    const stored = this.appendTx(id, afterSeq, entries, command, now);
     this.wrote();
+    return stored;
   }
 
   /** One append in one transaction; its function is made once (better-sqlite3 builds one per `transaction`). */
@@ -335,20 +336,27 @@ export class SqliteStorage implements Storage {
           `Encounter ${id} is at seq ${row.seq}, not ${afterSeq}; the log never forks.`,
         );
       }
+      let stored = 0;
       for (const e of entries) {
-        this.stmt.insertEvent.run(id, e.seq, e.group, e.time ?? null, JSON.stringify(e.event));
+        const event = JSON.stringify(e.event);
+        stored += event.length;
+        this.stmt.insertEvent.run(id, e.seq, e.group, e.time ?? null, event);
       }
-      if (command)
-        this.stmt.insertCommand.run(id, command.group, JSON.stringify(command.command), command.role);
+      if (command) {
+        const text = JSON.stringify(command.command);
+        stored += text.length;
+        this.stmt.insertCommand.run(id, command.group, text, command.role);
+      }
+      return stored;
     },
   );
 
   /** `db.transaction(work)`, made on its first call (the connection is opened in the constructor). */
-  private transactionOf<A extends unknown[]>(work: (...args: A) => void): (...args: A) => void {
-    let tx: ((...args: A) => void) | undefined;
+  private transactionOf<A extends unknown[], R>(work: (...args: A) => R): (...args: A) => R {
+    let tx: ((...args: A) => R) | undefined;
     return (...args) => {
       tx ??= this.db.transaction(work);
-      tx(...args);
+      return tx(...args);
     };
   }
 

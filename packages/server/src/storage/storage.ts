@@ -88,7 +88,9 @@ export interface Storage {
   deleteEncounter(id: string): Promise<void>;
   /**
    * Appends entries atomically, with the command that caused them. `afterSeq` must be the encounter's
-   * current seq (otherwise StorageConflictError): the log never forks.
+   * current seq (otherwise StorageConflictError): the log never forks. Resolves to the bytes stored: the
+   * length of the events' and the command's JSON text (for the storage budgets; written once, for the
+   * row and the count alike).
    */
   append(
     id: string,
@@ -96,7 +98,7 @@ export interface Storage {
     entries: LogEntry[],
     command: CommandRecord | null,
     now: string,
-  ): Promise<void>;
+  ): Promise<number>;
   /** Entries with seq > afterSeq, in order. */
   readEntries(id: string, afterSeq?: number): Promise<LogEntry[]>;
   readCommands(id: string): Promise<CommandRecord[]>;
