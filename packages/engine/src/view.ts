@@ -30,7 +30,10 @@ export function hiddenFrom(
   const hidden = new Set<string>();
   if (viewer.role === 'gm') return hidden;
   const own = (id: string) => viewer.role === 'player' && viewer.combatants.includes(id);
-  for (const c of Object.values(state.combatants)) if (c.hidden && !own(c.id)) hidden.add(c.id);
+  for (const id in state.combatants) {
+    const c = state.combatants[id]!;
+    if (c.hidden && !own(c.id)) hidden.add(c.id);
+  }
   if (everHidden) for (const id of everHidden) if (!state.combatants[id] && !own(id)) hidden.add(id);
   return hidden;
 }
@@ -72,7 +75,8 @@ export function view(
   if (viewer.role === 'gm') return state;
   const hidden = hiddenFrom(state, viewer, everHidden);
   const combatants: Record<string, Combatant> = {};
-  for (const [id, c] of Object.entries(state.combatants)) if (!hidden.has(id)) combatants[id] = stripNotes(c);
+  // Walked by key: a list of [id, combatant] pairs for every view of every change was garbage at once.
+  for (const id in state.combatants) if (!hidden.has(id)) combatants[id] = stripNotes(state.combatants[id]!);
   const redacted: EncounterState = {
     ...state,
     combatants,

@@ -113,6 +113,17 @@ export function storageContract(
       expect(await s.readCommands('a')).toHaveLength(1);
     });
 
+    it('appends a command of many events whole and in order (more than one INSERT holds)', async () => {
+      await s.createEncounter(record('many'), [entry(1, 0)], [], []);
+      const many = Array.from({ length: 19 }, (_, i) => ({
+        ...entry(i + 2, 1),
+        time: `2026-01-02T00:00:${10 + i}.000Z`,
+      }));
+      await s.append('many', 1, many, { group: 1, command: { type: 'start' }, role: 'gm' }, 'x');
+      expect(await s.readEntries('many', 1)).toEqual(many);
+      expect((await s.getEncounter('many'))!.seq).toBe(20);
+    });
+
     it('lets exactly one of two writers append after the same seq', async () => {
       await s.createEncounter(record('a'), [entry(1, 0)], [], []);
       const writers = await Promise.allSettled(
