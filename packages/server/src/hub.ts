@@ -109,6 +109,8 @@ interface Built extends SharedMessage {
   base: EncounterView | undefined;
   view: EncounterView;
   entries: LogEntry[];
+  /** The message's text up to its view: its type, seqs and events (see `changeHead`). */
+  head: string;
   /** The delta the message carries, and its JSON (none: it carries the whole view). */
   delta?: { value: ViewDelta; json: string };
   text: string;
@@ -194,6 +196,14 @@ const CHUNKS_KEPT_MS = 5_000;
 
 /** An encounter's row as a link reads it. */
 export type EncounterSummary = Omit<EncounterRecord, 'origin'> & { origin?: Json };
+
+/** A change message's text up to its view: its type, its seqs and the viewer's events, compact when they fit. */
+function changeHead(seen: readonly LogEntry[], from: number, seq: number): string {
+  const compact = compactEntries(seen, from, seq);
+  return `{"type":"change","seq":${seq},"from":${from},${
+    compact ? JSON.stringify(compact).slice(1, -1) : `"entries":${JSON.stringify(seen)}`
+  }`;
+}
 
 /**
  * What a change carries of the view: the delta's JSON, or the whole view's when that is shorter (or there
@@ -789,12 +799,10 @@ export class Hub {
       }
     }
     live.views.set(key, { seq, view: next });
-    // The events in the compact form (one slot per entry, their shared group and time once).
-    const compact = compactEntries(seen, from, seq);
-    const head = `{"type":"change","seq":${seq},"from":${from},${
-      compact ? JSON.stringify(compact).slice(1, -1) : `"entries":${JSON.stringify(seen)}`
-    }`;
-    const built: Built = { gm, base, view: next, entries: seen, text: '' };
+    // The events in the compact form (one slot per entry, their shared group and time once), written
+    // once for every kind that sees the same events (the GM's and the table's, when nothing is hidden).
+    const head = distinct.find((built) => sameJson(built.entries, seen))?.head ?? changeHead(seen, from, seq);
+    const built: Built = { gm, base, view: next, entries: seen, head, text: '' };
     const body = changeBody(delta, next);
     if ('state' in body) built.text = `${head},"state":${body.state}}`;
     else {
