@@ -6,7 +6,7 @@ import { benchCluster } from './cluster.js';
 import { benchDice } from './dice.js';
 import { benchEngine, type Row } from './engine.js';
 import { benchServer } from './server.js';
-import { benchSide, profileSide } from './side.js';
+import { benchSide, pairSide, profileSide } from './side.js';
 import { benchWeb } from './web.js';
 
 /**
@@ -15,6 +15,11 @@ import { benchWeb } from './web.js';
  */
 async function main(): Promise<void> {
   const rows: Row[] = [];
+  if (process.argv.includes('--pair')) {
+    process.stderr.write('two builds of the server under the side-by-side CPU load at once…\n');
+    await pairSide();
+    return;
+  }
   const profile = process.argv.find((a) => a.startsWith('--profile='))?.slice(10);
   if (profile) {
     process.stderr.write(`profiling the server under the side-by-side CPU load into ${profile}…\n`);

@@ -360,10 +360,13 @@ async function load(
     }
     await Promise.all(chains);
   };
-  // Warm-up (RK_WARMUP_SECONDS, default 10), the same for every server: a server's CPU per command is
-  // its steady state's, and after 2 seconds V8 was still compiling the hot functions on its helper
-  // threads (~250 µs a command more, for Roundkeeper; boardgame.io's compile too).
-  await run(rate * Number(process.env.RK_WARMUP_SECONDS ?? 10), false);
+  // Warm-up (RK_WARMUP_SECONDS, default 40), the same for every server: a server's CPU per command is
+  // its steady state's. V8 optimizes a function once it has run enough (a few thousand calls for the
+  // larger ones); at 100 commands a second that takes tens of seconds: after 2 seconds of warm-up ~250 µs
+  // a command went to compiling on the helper threads, after 10 seconds ~80 of the server's hot functions
+  // (the broadcast's, the delta's, the engine's, Node's stream writes) were first optimized inside the
+  // measured 10 seconds, after 40 seconds 4 were (`--trace-opt`).
+  await run(rate * Number(process.env.RK_WARMUP_SECONDS ?? 40), false);
   proc.child.send('quiet');
   const before = await report(proc);
   measured?.('begin');
@@ -386,9 +389,9 @@ async function load(
 
 /**
  * `npm run bench -- --profile=DIR`: only Roundkeeper's share of the CPU load above (50 encounters × 6
- * viewers, 100 commands a second over the GM's socket, 10 s), with the server under `--cpu-prof`; its
- * profile is written to DIR when it stops (open it in Chromium's DevTools, or summarize it with
- * `node bench/dist/profile-summary.js DIR/*.cpuprofile`).
+ * viewers, 100 commands a second over the GM's socket, 10 s after a 40 s warm-up), with the server under
+ * `--cpu-prof`; its profile is written to DIR when it stops (open it in Chromium's DevTools, or summarize
+ * it with `node bench/dist/profile-summary.js DIR/*.cpuprofile`).
  */
 export async function profileSide(out: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rk-profile-'));
@@ -423,6 +426,48 @@ export async function profileSide(out: string): Promise<void> {
     for (const t of many) t.close();
   } finally {
     await stop(rk);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `npm run bench -- --pair`: two builds of the server under the side-by-side CPU load at once, each its
+ * own 50 encounters × 6 viewers at 100 commands a second, measured over the same seconds: on a shared,
+ * noisy machine both meet the same moods, so their difference is the builds'. A is RK_SERVER_MAIN (this
+ * build by default), B is RK_SERVER_MAIN_B. Prints each one's CPU per command, then B's against A's.
+ */
+export async function pairSide(): Promise<void> {
+  const other = process.env.RK_SERVER_MAIN_B;
+  if (!other) throw new Error('--pair compares two builds: set RK_SERVER_MAIN_B to the other server entry.');
+  const dir = mkdtempSync(join(tmpdir(), 'rk-pair-'));
+  const args = (data: string) => [
+    '--port',
+    '0',
+    '--data-dir',
+    join(dir, data),
+    '--rate-limit',
+    '0',
+    '--socket-rate',
+    '0',
+  ];
+  const flags = process.env.RK_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const a = await start(RK_BIN, args('a'), 'roundkeeper', dir, {}, flags);
+  const b = await start(other, args('b'), 'roundkeeper-b', dir, {}, flags);
+  try {
+    const tablesA: Table[] = [];
+    const tablesB: Table[] = [];
+    for (let k = 0; k < 50; k++) {
+      tablesA.push(await rkTable(a.address, 100 + k));
+      tablesB.push(await rkTable(b.address, 400 + k));
+    }
+    const [ra, rb] = await Promise.all([load(a, tablesA, 100, 10), load(b, tablesB, 100, 10)]);
+    process.stderr.write(
+      `  A ${ra.cpu.toFixed(0)} µs/command, B ${rb.cpu.toFixed(0)} (B/A ${(rb.cpu / ra.cpu).toFixed(3)})\n`,
+    );
+    for (const t of [...tablesA, ...tablesB]) t.close();
+  } finally {
+    await stop(a);
+    await stop(b);
     rmSync(dir, { recursive: true, force: true });
   }
 }
