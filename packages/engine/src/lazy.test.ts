@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { coreCommandSchemas } from './commands.js';
+import { coreEventSchemas } from './events.js';
 import { lazySchemas, once } from './lazy.js';
 
 describe('schemas built when first used', () => {
@@ -36,5 +38,15 @@ describe('schemas built when first used', () => {
     expect(options().parse({})).toEqual({ dice: '1d20' });
     expect(options()).toBe(options());
     expect(builds).toBe(1);
+  });
+
+  it("leaves the engine's own command and event schemas unbuilt until one is read", () => {
+    for (const record of [coreCommandSchemas, coreEventSchemas]) {
+      for (const key of Object.keys(record)) {
+        expect(Object.getOwnPropertyDescriptor(record, key)?.get, key).toBeDefined();
+      }
+    }
+    expect(coreCommandSchemas.damage.safeParse({ combatant: 'ana', amount: 3 }).success).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(coreCommandSchemas, 'damage')?.get).toBeUndefined();
   });
 });
