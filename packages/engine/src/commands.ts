@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Fields } from './json.js';
+import { lazySchemas } from './lazy.js';
 
 /** Zod schemas of the engine's own commands. Ruleset commands are declared by each ruleset. */
 const id = z.string().min(1).max(64);
@@ -90,46 +91,49 @@ export const actionDefSchema = z.object({
     .describe('Fields of the act command this action takes (a target, a casting time…).'),
 });
 
-export const coreCommandSchemas = {
-  'add-combatant': z.object({ combatant: combatantInputSchema }),
-  'update-combatant': z.object({
-    combatant: changed(),
-    name: z.string().trim().min(1).max(80).optional(),
-    side: z.enum(['pc', 'npc']).optional(),
-    player: z.string().min(1).max(80).nullable().optional(),
-    hidden: z.boolean().optional(),
-    group: z.string().min(1).max(80).nullable().optional(),
-    notes: z.string().max(10_000).optional(),
-    stats: jsonObject.optional(),
-  }),
-  'remove-combatant': z.object({ combatant: changed() }),
-  defeat: z.object({ combatant: changed() }),
-  revive: z.object({ combatant: changed() }),
-  damage: z.object({ combatant: changed(), amount: z.number().int().min(0).max(1_000_000) }),
-  heal: z.object({ combatant: changed(), amount: z.number().int().min(0).max(1_000_000) }),
-  'set-hp': z.object({
-    combatant: changed(),
-    current: z.number().int().min(-1_000_000).max(1_000_000).optional(),
-    max: z.number().int().min(0).max(1_000_000).optional(),
-    temp: z.number().int().min(0).max(1_000_000).optional(),
-  }),
-  'add-effect': z.object({
-    target: changed(),
-    name: z.string().trim().min(1).max(80),
-    duration: durationSchema,
-    source: named().optional(),
-    note: z.string().max(2000).optional(),
-    data: jsonObject.optional(),
-  }),
-  'remove-effect': z.object({ effect: id }),
-  'define-action': z.object({ action: actionDefSchema }),
-  'remove-action': z.object({ action: id }),
-  'set-options': z.object({ options: jsonObject }),
-  note: z.object({ text: z.string().trim().min(1).max(10_000) }),
-  end: z.object({}),
-  undo: z.object({}),
-  redo: z.object({}),
-} as const;
+export const coreCommandSchemas = lazySchemas({
+  'add-combatant': () => z.object({ combatant: combatantInputSchema }),
+  'update-combatant': () =>
+    z.object({
+      combatant: changed(),
+      name: z.string().trim().min(1).max(80).optional(),
+      side: z.enum(['pc', 'npc']).optional(),
+      player: z.string().min(1).max(80).nullable().optional(),
+      hidden: z.boolean().optional(),
+      group: z.string().min(1).max(80).nullable().optional(),
+      notes: z.string().max(10_000).optional(),
+      stats: jsonObject.optional(),
+    }),
+  'remove-combatant': () => z.object({ combatant: changed() }),
+  defeat: () => z.object({ combatant: changed() }),
+  revive: () => z.object({ combatant: changed() }),
+  damage: () => z.object({ combatant: changed(), amount: z.number().int().min(0).max(1_000_000) }),
+  heal: () => z.object({ combatant: changed(), amount: z.number().int().min(0).max(1_000_000) }),
+  'set-hp': () =>
+    z.object({
+      combatant: changed(),
+      current: z.number().int().min(-1_000_000).max(1_000_000).optional(),
+      max: z.number().int().min(0).max(1_000_000).optional(),
+      temp: z.number().int().min(0).max(1_000_000).optional(),
+    }),
+  'add-effect': () =>
+    z.object({
+      target: changed(),
+      name: z.string().trim().min(1).max(80),
+      duration: durationSchema,
+      source: named().optional(),
+      note: z.string().max(2000).optional(),
+      data: jsonObject.optional(),
+    }),
+  'remove-effect': () => z.object({ effect: id }),
+  'define-action': () => z.object({ action: actionDefSchema }),
+  'remove-action': () => z.object({ action: id }),
+  'set-options': () => z.object({ options: jsonObject }),
+  note: () => z.object({ text: z.string().trim().min(1).max(10_000) }),
+  end: () => z.object({}),
+  undo: () => z.object({}),
+  redo: () => z.object({}),
+});
 
 export type CoreCommandType = keyof typeof coreCommandSchemas;
 

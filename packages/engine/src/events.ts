@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { actionDefSchema } from './commands.js';
 import type { DiceRoll } from './dice/roll.js';
 import type { Fields } from './json.js';
+import { lazySchemas, once } from './lazy.js';
 
 /**
  * Schemas of the engine's own events. They say what each fact holds and, through `combatant` annotations
@@ -92,117 +93,129 @@ export const diceStateSchema = z.discriminatedUnion('mode', [
 /** A custom action as stored: the GM's definition with its defaults, marked custom. */
 export const storedActionSchema = actionDefSchema.extend({ custom: z.boolean().optional() });
 
-const dieResultSchema = z.object({
-  faces: z.array(z.number()),
-  value: z.number(),
-  dropped: z.literal(true).optional(),
-  wild: z.literal(true).optional(),
-});
+const dieResultSchema = () =>
+  z.object({
+    faces: z.array(z.number()),
+    value: z.number(),
+    dropped: z.literal(true).optional(),
+    wild: z.literal(true).optional(),
+  });
 
 /** A dice roll as events keep it: every face, so replaying the log never rolls again (see `DiceRoll`). */
-export const diceRollSchema = z.object({
-  notation: z.string(),
-  total: z.number(),
-  terms: z.array(
-    z.discriminatedUnion('type', [
-      z.object({
-        type: z.literal('dice'),
-        notation: z.string(),
-        dice: z.array(dieResultSchema),
-        value: z.number(),
-      }),
-      z.object({
-        type: z.literal('d6code'),
-        notation: z.string(),
-        dice: z.array(dieResultSchema),
-        value: z.number(),
+export const diceRollSchema = once(() =>
+  z.object({
+    notation: z.string(),
+    total: z.number(),
+    terms: z.array(
+      z.discriminatedUnion('type', [
+        z.object({
+          type: z.literal('dice'),
+          notation: z.string(),
+          dice: z.array(dieResultSchema()),
+          value: z.number(),
+        }),
+        z.object({
+          type: z.literal('d6code'),
+          notation: z.string(),
+          dice: z.array(dieResultSchema()),
+          value: z.number(),
+          complication: z.boolean(),
+        }),
+        z.object({ type: z.literal('constant'), value: z.number() }),
+        z.object({ type: z.literal('ref'), name: z.string(), value: z.number() }),
+      ]),
+    ),
+    faces: z.array(z.number()),
+    wild: z
+      .object({
+        faces: z.array(z.number()),
         complication: z.boolean(),
-      }),
-      z.object({ type: z.literal('constant'), value: z.number() }),
-      z.object({ type: z.literal('ref'), name: z.string(), value: z.number() }),
-    ]),
-  ),
-  faces: z.array(z.number()),
-  wild: z
-    .object({
-      faces: z.array(z.number()),
-      complication: z.boolean(),
-      mode: z.enum(['none', 'remove-highest', 'gm']),
-    })
-    .optional(),
-  text: z.string(),
-});
+        mode: z.enum(['none', 'remove-highest', 'gm']),
+      })
+      .optional(),
+    text: z.string(),
+  }),
+);
 
 /** What `combatant/updated` may change on a combatant. */
-export const combatantPatchSchema = z.object({
-  name: z.string().optional(),
-  side: z.enum(['pc', 'npc']).optional(),
-  player: z.string().nullable().optional(),
-  hidden: z.boolean().optional(),
-  group: z.string().nullable().optional(),
-  notes: z.string().optional(),
-  stats: jsonObject.optional(),
-  /** The ruleset's state for the combatant, made again from a sheet edited before the fight. */
-  cs: json.optional(),
-});
+export const combatantPatchSchema = once(() =>
+  z.object({
+    name: z.string().optional(),
+    side: z.enum(['pc', 'npc']).optional(),
+    player: z.string().nullable().optional(),
+    hidden: z.boolean().optional(),
+    group: z.string().nullable().optional(),
+    notes: z.string().optional(),
+    stats: jsonObject.optional(),
+    /** The ruleset's state for the combatant, made again from a sheet edited before the fight. */
+    cs: json.optional(),
+  }),
+);
 
 /** A whole encounter state, as `encounter/created` records it (see `EncounterState`). */
-export const encounterStateSchema = z.object({
-  schema: z.literal(1),
-  id: z.string(),
-  name: z.string(),
-  ruleset: z.string(),
-  rulesetVersion: z.number(),
-  options: jsonObject,
-  status: z.enum(['setup', 'running', 'ended']),
-  round: z.number(),
-  now: instantSchema.nullable(),
-  current: namedId().nullable(),
-  combatants: z.record(z.string(), combatantRecordSchema),
-  roster: z.array(namedId()),
-  agenda: z.array(agendaEntrySchema),
-  effects: z.array(effectSchema),
-  customActions: z.array(storedActionSchema),
-  dice: diceStateSchema,
-  gmNotes: z.array(z.string()),
-  history: z.object({ undoable: z.array(z.number()), redoable: z.array(z.number()), lastGroup: z.number() }),
-  seq: z.number(),
-  rs: json,
-});
+export const encounterStateSchema = once(() =>
+  z.object({
+    schema: z.literal(1),
+    id: z.string(),
+    name: z.string(),
+    ruleset: z.string(),
+    rulesetVersion: z.number(),
+    options: jsonObject,
+    status: z.enum(['setup', 'running', 'ended']),
+    round: z.number(),
+    now: instantSchema.nullable(),
+    current: namedId().nullable(),
+    combatants: z.record(z.string(), combatantRecordSchema),
+    roster: z.array(namedId()),
+    agenda: z.array(agendaEntrySchema),
+    effects: z.array(effectSchema),
+    customActions: z.array(storedActionSchema),
+    dice: diceStateSchema,
+    gmNotes: z.array(z.string()),
+    history: z.object({
+      undoable: z.array(z.number()),
+      redoable: z.array(z.number()),
+      lastGroup: z.number(),
+    }),
+    seq: z.number(),
+    rs: json,
+  }),
+);
 
-export const coreEventSchemas = {
-  'encounter/created': z.object({ state: encounterStateSchema }),
-  'encounter/started': z.object({}),
-  'encounter/ended': z.object({ round: z.number() }),
-  'combatant/added': z.object({ combatant: combatantRecordSchema }),
-  'combatant/updated': z.object({ combatant: namedId(), patch: combatantPatchSchema }),
-  'combatant/removed': z.object({ combatant: namedId(), name: z.string() }),
-  'combatant/defeated': z.object({ combatant: namedId() }),
-  'combatant/revived': z.object({ combatant: namedId() }),
-  'hp/changed': z.object({ combatant: namedId(), from: hitPointsSchema, hp: hitPointsSchema }),
-  'effect/added': z.object({ effect: effectSchema }),
-  'effect/expired': z.object({ effect: z.string(), name: z.string(), target: namedId() }),
-  'effect/removed': z.object({ effect: z.string(), name: z.string(), target: namedId() }),
-  'action/defined': z.object({ action: storedActionSchema }),
-  'action/removed': z.object({ action: z.string() }),
-  'options/set': z.object({ options: jsonObject, previous: jsonObject }),
-  'note/added': z.object({ text: z.string() }),
-  'round/started': z.object({ round: z.number() }),
-  'round/ended': z.object({ round: z.number() }),
-  'turn/started': z.object({ combatant: namedId() }),
-  'turn/ended': z.object({ combatant: namedId() }),
-  'clock/advanced': z.object({ to: instantSchema }),
-  'agenda/scheduled': z.object({ entry: agendaEntrySchema }),
-  'agenda/scheduled-many': z.object({ entries: z.array(agendaEntrySchema).min(1) }),
-  'agenda/removed': z.object({ entry: z.string(), reason: z.string() }),
-  'dice/rolled': z
-    .object({ combatant: namedId().optional(), purpose: z.string().optional(), roll: diceRollSchema })
-    // A ruleset may say more about a roll (opend6: the skill, its code and penalty).
-    .catchall(json),
-  'dice/state': z.object({ dice: diceStateSchema }),
-  undo: z.object({ group: z.number() }),
-  redo: z.object({ group: z.number() }),
-} as const;
+export const coreEventSchemas = lazySchemas({
+  'encounter/created': () => z.object({ state: encounterStateSchema() }),
+  'encounter/started': () => z.object({}),
+  'encounter/ended': () => z.object({ round: z.number() }),
+  'combatant/added': () => z.object({ combatant: combatantRecordSchema }),
+  'combatant/updated': () => z.object({ combatant: namedId(), patch: combatantPatchSchema() }),
+  'combatant/removed': () => z.object({ combatant: namedId(), name: z.string() }),
+  'combatant/defeated': () => z.object({ combatant: namedId() }),
+  'combatant/revived': () => z.object({ combatant: namedId() }),
+  'hp/changed': () => z.object({ combatant: namedId(), from: hitPointsSchema, hp: hitPointsSchema }),
+  'effect/added': () => z.object({ effect: effectSchema }),
+  'effect/expired': () => z.object({ effect: z.string(), name: z.string(), target: namedId() }),
+  'effect/removed': () => z.object({ effect: z.string(), name: z.string(), target: namedId() }),
+  'action/defined': () => z.object({ action: storedActionSchema }),
+  'action/removed': () => z.object({ action: z.string() }),
+  'options/set': () => z.object({ options: jsonObject, previous: jsonObject }),
+  'note/added': () => z.object({ text: z.string() }),
+  'round/started': () => z.object({ round: z.number() }),
+  'round/ended': () => z.object({ round: z.number() }),
+  'turn/started': () => z.object({ combatant: namedId() }),
+  'turn/ended': () => z.object({ combatant: namedId() }),
+  'clock/advanced': () => z.object({ to: instantSchema }),
+  'agenda/scheduled': () => z.object({ entry: agendaEntrySchema }),
+  'agenda/scheduled-many': () => z.object({ entries: z.array(agendaEntrySchema).min(1) }),
+  'agenda/removed': () => z.object({ entry: z.string(), reason: z.string() }),
+  'dice/rolled': () =>
+    z
+      .object({ combatant: namedId().optional(), purpose: z.string().optional(), roll: diceRollSchema() })
+      // A ruleset may say more about a roll (opend6: the skill, its code and penalty).
+      .catchall(json),
+  'dice/state': () => z.object({ dice: diceStateSchema }),
+  undo: () => z.object({ group: z.number() }),
+  redo: () => z.object({ group: z.number() }),
+});
 
 export type CoreEventSchemas = typeof coreEventSchemas;
 

@@ -9,7 +9,7 @@ import {
 import type { AnyRuleset } from './ruleset.js';
 import type { AgendaEntry, Combatant, EncounterState, EngineEvent, LogEntry } from './types.js';
 
-type CombatantPatch = z.output<typeof combatantPatchSchema>;
+type CombatantPatch = z.output<ReturnType<typeof combatantPatchSchema>>;
 
 /**
  * The engine's own event types (the keys of `coreEventSchemas`). Everything else belongs to the ruleset

@@ -4,6 +4,7 @@ import { describeEvent } from './describe.js';
 import { scriptedDice, seededDice } from './dice/rng.js';
 import { rulesetFor } from './engine.js';
 import type { Json } from './json.js';
+import { once } from './lazy.js';
 import { EncounterLog } from './log.js';
 import type { RulesetRegistry } from './ruleset.js';
 import type { Timeline } from './timeline.js';
@@ -17,14 +18,15 @@ import { type Command, isRejection, type LogEntry, type Rejection, reject } from
  */
 export const SCENARIO_SCHEMA = 2;
 
-const viewerSchema = z.discriminatedUnion('role', [
-  z.object({ role: z.literal('gm') }),
-  z.object({ role: z.literal('table') }),
-  z.object({ role: z.literal('player'), combatants: z.array(z.string()) }),
-]);
+const viewerSchema = () =>
+  z.discriminatedUnion('role', [
+    z.object({ role: z.literal('gm') }),
+    z.object({ role: z.literal('table') }),
+    z.object({ role: z.literal('player'), combatants: z.array(z.string()) }),
+  ]);
 
 /** A step's own keys: what must follow, who sends it, a comment. */
-const stepKeys = {
+const stepKeys = () => ({
   /** Dot paths into the GM state after this step, and the values they must have. */
   expect: z.record(z.string(), z.json()).optional(),
   /** Text each expected in one of this step's log lines (of a refused step: in the refusal's sentence). */
@@ -37,31 +39,32 @@ const stepKeys = {
   /** This step must be refused with this code. */
   reject: z.string().optional(),
   /** Who sends the command (default: the GM). */
-  by: viewerSchema.optional(),
+  by: viewerSchema().optional(),
   /** A comment for readers of the file; quoting the rules text is encouraged. */
   note: z.string().optional(),
-};
+});
 
-const commandSchema = z.object({ type: z.string().min(1) }).catchall(z.json());
+const commandSchema = () => z.object({ type: z.string().min(1) }).catchall(z.json());
 
-const stepSchema = z.strictObject({ command: commandSchema, ...stepKeys });
+const stepSchema = () => z.strictObject({ command: commandSchema(), ...stepKeys() });
 
 /** Schema 1: the command's fields and the step's keys mixed; read into the schema 2 shape. */
-const flatStepSchema = z
-  .object({ type: z.string().min(1), ...stepKeys })
-  .catchall(z.json())
-  .transform(({ expect, expectLog, expectTimeline, reject, by, note, ...command }) => {
-    const step: z.output<typeof stepSchema> = { command };
-    if (expect) step.expect = expect;
-    if (expectLog) step.expectLog = expectLog;
-    if (expectTimeline) step.expectTimeline = expectTimeline;
-    if (reject) step.reject = reject;
-    if (by) step.by = by;
-    if (note) step.note = note;
-    return step;
-  });
+const flatStepSchema = () =>
+  z
+    .object({ type: z.string().min(1), ...stepKeys() })
+    .catchall(z.json())
+    .transform(({ expect, expectLog, expectTimeline, reject, by, note, ...command }) => {
+      const step: z.output<ReturnType<typeof stepSchema>> = { command };
+      if (expect) step.expect = expect;
+      if (expectLog) step.expectLog = expectLog;
+      if (expectTimeline) step.expectTimeline = expectTimeline;
+      if (reject) step.reject = reject;
+      if (by) step.by = by;
+      if (note) step.note = note;
+      return step;
+    });
 
-const scenarioFields = {
+const scenarioFields = () => ({
   name: z.string().min(1),
   description: z.string().optional(),
   ruleset: z.string().min(1),
@@ -76,22 +79,24 @@ const scenarioFields = {
   actions: z.array(actionDefSchema).default([]),
   /** Expectations on the final state. */
   expect: z.record(z.string(), z.json()).optional(),
-};
+});
 
-export const scenarioSchema = z.discriminatedUnion('schema', [
-  z.object({
-    schema: z.literal(SCENARIO_SCHEMA),
-    ...scenarioFields,
-    commands: z.array(stepSchema).default([]),
-  }),
-  z.object({ schema: z.literal(1), ...scenarioFields, commands: z.array(flatStepSchema).default([]) }),
-]);
+export const scenarioSchema = once(() =>
+  z.discriminatedUnion('schema', [
+    z.object({
+      schema: z.literal(SCENARIO_SCHEMA),
+      ...scenarioFields(),
+      commands: z.array(stepSchema()).default([]),
+    }),
+    z.object({ schema: z.literal(1), ...scenarioFields(), commands: z.array(flatStepSchema()).default([]) }),
+  ]),
+);
 
 /** One step of a scenario: a command and what the step asserts about it. */
-export type ScenarioStep = z.output<typeof stepSchema>;
+export type ScenarioStep = z.output<ReturnType<typeof stepSchema>>;
 
-export type Scenario = z.output<typeof scenarioSchema>;
-export type ScenarioInput = z.input<typeof scenarioSchema>;
+export type Scenario = z.output<ReturnType<typeof scenarioSchema>>;
+export type ScenarioInput = z.input<ReturnType<typeof scenarioSchema>>;
 
 export interface StepResult {
   index: number;
@@ -110,7 +115,7 @@ export interface ScenarioResult {
 }
 
 export function parseScenario(data: unknown): Scenario | Rejection {
-  const parsed = scenarioSchema.safeParse(data);
+  const parsed = scenarioSchema().safeParse(data);
   if (!parsed.success) return reject('scenario/invalid', explainZodError(parsed.error, 'scenario file'));
   return parsed.data;
 }

@@ -1,4 +1,4 @@
-import { type CoreEvent, type EventOf, namedId } from '@roundkeeper/engine';
+import { type CoreEvent, type EventOf, lazySchemas, namedId } from '@roundkeeper/engine';
 import { z } from 'zod';
 import { SLOTS } from './catalog.js';
 
@@ -9,41 +9,45 @@ import { SLOTS } from './catalog.js';
  */
 
 /** An order key: [−total, −modifier, −roll-off…], a delayed turn's instant for one who steps in. */
-const orderKey = z.array(z.number());
-const slot = z.enum(SLOTS);
+const orderKey = () => z.array(z.number());
+const slot = () => z.enum(SLOTS);
 
-export const classicEvents = {
+export const classicEvents = lazySchemas({
   /** A combatant's initiative total, rolled or set by the GM. */
-  'classic/initiative': z.strictObject({ combatant: namedId(), total: z.number(), rolled: z.boolean() }),
+  'classic/initiative': () =>
+    z.strictObject({ combatant: namedId(), total: z.number(), rolled: z.boolean() }),
   /** A combatant's place in the order (their sort key). */
-  'classic/key': z.strictObject({ combatant: namedId(), key: orderKey }),
+  'classic/key': () => z.strictObject({ combatant: namedId(), key: orderKey() }),
   /** Combatants tied on total and modifier each rolled a d20 (in the same order). */
-  'classic/roll-off': z.strictObject({
-    combatants: z.array(namedId()),
-    rolls: z.array(z.number().int().min(1).max(20)),
-  }),
+  'classic/roll-off': () =>
+    z.strictObject({
+      combatants: z.array(namedId()),
+      rolls: z.array(z.number().int().min(1).max(20)),
+    }),
   /** A combatant took an action from the catalog, using one part of their turn. */
-  'classic/acted': z.strictObject({
-    combatant: namedId(),
-    action: z.string(),
-    slot,
-    target: namedId().optional(),
-  }),
+  'classic/acted': () =>
+    z.strictObject({
+      combatant: namedId(),
+      action: z.string(),
+      slot: slot(),
+      target: namedId().optional(),
+    }),
   /** A combatant stepped out of the order to act later. */
-  'classic/delayed': z.strictObject({ combatant: namedId() }),
+  'classic/delayed': () => z.strictObject({ combatant: namedId() }),
   /** A delaying combatant stepped back in; their new place in the order. */
-  'classic/resumed': z.strictObject({ combatant: namedId(), key: orderKey }),
+  'classic/resumed': () => z.strictObject({ combatant: namedId(), key: orderKey() }),
   /** A combatant readied an action for a trigger (it uses their action). */
-  'classic/readied': z.strictObject({ combatant: namedId(), action: z.string(), trigger: z.string() }),
+  'classic/readied': () => z.strictObject({ combatant: namedId(), action: z.string(), trigger: z.string() }),
   /** A readied action went off (it uses the reaction). */
-  'classic/triggered': z.strictObject({ combatant: namedId(), action: z.string(), trigger: z.string() }),
+  'classic/triggered': () =>
+    z.strictObject({ combatant: namedId(), action: z.string(), trigger: z.string() }),
   /** A new turn gave the combatant back their action, bonus action and reaction. */
-  'classic/refreshed': z.strictObject({ combatant: namedId() }),
+  'classic/refreshed': () => z.strictObject({ combatant: namedId() }),
   /** A readied action that never went off lapsed at its owner's next turn. */
-  'classic/ready-lapsed': z.strictObject({ combatant: namedId() }),
+  'classic/ready-lapsed': () => z.strictObject({ combatant: namedId() }),
   /** A late arrival's place in this round has passed; they act from the next round. */
-  'classic/joins-next-round': z.strictObject({ combatant: namedId() }),
-} as const;
+  'classic/joins-next-round': () => z.strictObject({ combatant: namedId() }),
+});
 
 /** One of classic's own events, as its schema infers it. */
 export type ClassicEvent = EventOf<typeof classicEvents>;

@@ -28,8 +28,12 @@ export const classic: Ruleset<ClassicTypes> = {
   version: 1,
   name: 'Classic',
   summary: 'd20 + modifier, highest first; one action, one bonus action, one reaction.',
-  optionsSchema: classicOptions,
-  statsSchema: classicStats,
+  get optionsSchema() {
+    return classicOptions();
+  },
+  get statsSchema() {
+    return classicStats();
+  },
   commands: classicCommands,
   events: classicEvents,
   clock,

@@ -12,10 +12,8 @@ export interface DieCode {
 const CODE = /^(\d{1,2})D([+-]\d{1,2})?$/;
 
 /** A die code as the GM types it on a sheet. */
-export const dieCodeSchema = z
-  .string()
-  .trim()
-  .regex(CODE, 'write a D6 die code like 3D, 3D+1 or 4D-1 (a capital D, pips after it)');
+export const dieCodeSchema = () =>
+  z.string().trim().regex(CODE, 'write a D6 die code like 3D, 3D+1 or 4D-1 (a capital D, pips after it)');
 
 export function parseCode(code: string): DieCode {
   const m = CODE.exec(code.trim());

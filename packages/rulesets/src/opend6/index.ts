@@ -25,8 +25,12 @@ export const openD6: Ruleset<Opend6Types> = {
   name: 'OpenD6',
   summary:
     'D6 System rounds: Perception initiative with the Wild Die, declared actions at −1D each beyond the first.',
-  optionsSchema: opend6Options,
-  statsSchema: opend6Stats,
+  get optionsSchema() {
+    return opend6Options();
+  },
+  get statsSchema() {
+    return opend6Stats();
+  },
   commands: opend6Commands,
   events: opend6Events,
   clock,

@@ -10,45 +10,49 @@ import { z } from 'zod';
 export const UNABLE_CONDITIONS = ['unconscious', 'immobile', 'unable to act'] as const;
 export type UnableCondition = (typeof UNABLE_CONDITIONS)[number];
 
-export const roundSchema = z.number().int();
+export const roundSchema = () => z.number().int();
 /** An instant's `at` tuple (an order key). */
-export const atSchema = z.array(z.number());
+export const atSchema = () => z.array(z.number());
 
 /** One turn of a round as the timeline draws it. */
-export const slotSchema = z.strictObject({
-  round: roundSchema,
-  at: atSchema,
-  members: z.array(namedId()),
-  label: z.string(),
-});
+export const slotSchema = () =>
+  z.strictObject({
+    round: roundSchema(),
+    at: atSchema(),
+    members: z.array(namedId()),
+    label: z.string(),
+  });
 
 /** Something that happened on the clock, for the timeline. */
-export const happeningSchema = z.strictObject({
-  round: roundSchema,
-  /** The instant's `at` tuple: an interrupt sits just after the roll it interrupts. */
-  at: atSchema,
-  combatant: namedId(),
-  kind: z.enum(['action', 'wait', 'interrupt', 'move-up', 'lost', 'free']),
-  label: z.string(),
-  /** The catalog or custom action taken (absent for a lost action). */
-  action: z.string().optional(),
-});
+export const happeningSchema = () =>
+  z.strictObject({
+    round: roundSchema(),
+    /** The instant's `at` tuple: an interrupt sits just after the roll it interrupts. */
+    at: atSchema(),
+    combatant: namedId(),
+    kind: z.enum(['action', 'wait', 'interrupt', 'move-up', 'lost', 'free']),
+    label: z.string(),
+    /** The catalog or custom action taken (absent for a lost action). */
+    action: z.string().optional(),
+  });
 
 /** A die code and what the multi-action penalty leaves of it. */
-export const effectiveCodeSchema = z.strictObject({
-  code: z.string(),
-  effective: z.string(),
-  usable: z.boolean(),
-});
+export const effectiveCodeSchema = () =>
+  z.strictObject({
+    code: z.string(),
+    effective: z.string(),
+    usable: z.boolean(),
+  });
 
 /** 002 "Optional Initiative Bonus", term by term (see `initiativeBonus`). */
-export const initiativeBonusSchema = z.strictObject({
-  search: z.number().int(),
-  reflexes: z.number().int(),
-  ranks: z.number().int(),
-});
+export const initiativeBonusSchema = () =>
+  z.strictObject({
+    search: z.number().int(),
+    reflexes: z.number().int(),
+    ranks: z.number().int(),
+  });
 
-export type Slot = z.output<typeof slotSchema>;
-export type Happening = z.output<typeof happeningSchema>;
-export type EffectiveCode = z.output<typeof effectiveCodeSchema>;
-export type InitiativeBonus = z.output<typeof initiativeBonusSchema>;
+export type Slot = z.output<ReturnType<typeof slotSchema>>;
+export type Happening = z.output<ReturnType<typeof happeningSchema>>;
+export type EffectiveCode = z.output<ReturnType<typeof effectiveCodeSchema>>;
+export type InitiativeBonus = z.output<ReturnType<typeof initiativeBonusSchema>>;

@@ -2,6 +2,7 @@ import {
   type ActionDef,
   type ActionParamRef,
   type JsonObject,
+  once,
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
@@ -114,13 +115,15 @@ export function defaultDelay(action: ActionDef): number | null {
   return typeof d === 'number' ? d : null;
 }
 
-const customData = z
-  .object({
-    seconds: z.number().int().min(0).max(600).optional(),
-    delay: z.number().int().min(0).max(600).optional(),
-    variable: z.boolean().optional(),
-  })
-  .loose();
+const customData = once(() =>
+  z
+    .object({
+      seconds: z.number().int().min(0).max(600).optional(),
+      delay: z.number().int().min(0).max(600).optional(),
+      variable: z.boolean().optional(),
+    })
+    .loose(),
+);
 
 /** A custom action states its time as `cost.seconds` (or `data.seconds`), whole seconds ≥ 0. */
 export function validateCustomAction(action: ActionDef): Rejection | undefined {
@@ -131,7 +134,7 @@ export function validateCustomAction(action: ActionDef): Rejection | undefined {
       `"${action.name}" costs ${seconds} seconds; actions take whole seconds from 0 to 600 (cost: {seconds: 2}).`,
     );
   }
-  const data = customData.safeParse(action.data ?? {});
+  const data = customData().safeParse(action.data ?? {});
   if (!data.success) {
     return reject(
       'action/invalid-data',

@@ -30,8 +30,12 @@ export const sixSecond: Ruleset<SixSecondTypes> = {
   name: 'Six-Second Turns',
   summary:
     'Initiative = Reflex check + Dexterity; each turn has 6 seconds to spend on actions of whole seconds.',
-  optionsSchema: sixSecondOptions,
-  statsSchema: sixSecondStats,
+  get optionsSchema() {
+    return sixSecondOptions();
+  },
+  get statsSchema() {
+    return sixSecondStats();
+  },
   commands: sixSecondCommands,
   events: sixSecondEvents,
   clock: {

@@ -7,7 +7,7 @@ import type { SixSecondOptions, SixSecondStats } from './options.js';
 export type { SixSecondOptions, SixSecondStats } from './options.js';
 
 /** A delayed effect waiting for its second: counted in the acting character's own turn seconds. */
-export type PendingEffect = z.output<typeof pendingEffectSchema>;
+export type PendingEffect = z.output<ReturnType<typeof pendingEffectSchema>>;
 
 /** An action that did not fit in the turn and continues at the start of the character's next turn. */
 export type CarriedAction = {

@@ -27,8 +27,12 @@ export const stamina: Ruleset<StaminaTypes> = {
   name: 'Stamina & Turn Requirements',
   summary:
     'Initiative order rechecked each round; actions cost stamina and defense; one turn-requirement action a turn.',
-  optionsSchema: staminaOptions,
-  statsSchema: staminaStats,
+  get optionsSchema() {
+    return staminaOptions();
+  },
+  get statsSchema() {
+    return staminaStats();
+  },
   commands: staminaCommands,
   events: staminaEvents,
   clock: {

@@ -1,141 +1,149 @@
+import { once } from '@roundkeeper/engine';
 import { z } from 'zod';
 
 /** What the GM sets: the encounter's options, a combatant's sheet, and the conditions of the text. */
 
-export const staminaOptions = z.object({
-  initiativeDice: z
-    .string()
-    .min(1)
-    .max(200)
-    .default('1d10+@initiative')
-    .describe('Dice for an initiative check (refs: any stat or rank, e.g. @initiative, @reflexes).'),
-  recheckInitiative: z
-    .boolean()
-    .default(true)
-    .describe('Recheck everyone\'s initiative before each new round ("recheck everyones initiative").'),
-  allowNegative: z
-    .boolean()
-    .default(false)
-    .describe('Let an action be taken without the stamina or defense to pay for it (resources go negative).'),
-  successDice: z
-    .string()
-    .min(1)
-    .max(200)
-    .default('1d4-1')
-    .describe('Dice for the successes of a skill check when the GM does not enter them.'),
-  wind: z
-    .number()
-    .int()
-    .min(0)
-    .max(5)
-    .default(0)
-    .describe('Penalty dice wind adds to ranged attack checks (0–5).'),
-});
+export const staminaOptions = once(() =>
+  z.object({
+    initiativeDice: z
+      .string()
+      .min(1)
+      .max(200)
+      .default('1d10+@initiative')
+      .describe('Dice for an initiative check (refs: any stat or rank, e.g. @initiative, @reflexes).'),
+    recheckInitiative: z
+      .boolean()
+      .default(true)
+      .describe('Recheck everyone\'s initiative before each new round ("recheck everyones initiative").'),
+    allowNegative: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Let an action be taken without the stamina or defense to pay for it (resources go negative).',
+      ),
+    successDice: z
+      .string()
+      .min(1)
+      .max(200)
+      .default('1d4-1')
+      .describe('Dice for the successes of a skill check when the GM does not enter them.'),
+    wind: z
+      .number()
+      .int()
+      .min(0)
+      .max(5)
+      .default(0)
+      .describe('Penalty dice wind adds to ranged attack checks (0–5).'),
+  }),
+);
 
 /** One weapon on the sheet, by name ("Bow", "Dagger"): what the text's actions need to know of it. */
-export const weaponSchema = z.object({
-  kind: z
-    .enum(['melee', 'ranged', 'throwing'])
-    .default('melee')
-    .describe('melee, ranged (loosed, needs loading) or throwing (thrown by Throw Weapon).'),
-  offHand: z.boolean().default(false).describe('Wielded in the off hand (Off-hand attack).'),
-  readied: z.boolean().default(false).describe('Readied when combat starts.'),
-  loaded: z.boolean().default(false).describe('Loaded when combat starts (ranged weapons).'),
-  loadStamina: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .optional()
-    .describe("Stamina to load it (the weapon's description); the sheet's loadStamina if left out."),
-  loadTurnRequirement: z
-    .number()
-    .int()
-    .min(0)
-    .max(10)
-    .optional()
-    .describe("Turn requirement to load it; the sheet's loadTurnRequirement if left out."),
-  parry: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .default(0)
-    .describe('Parry bonus to melee defense while it is readied.'),
-  block: z
-    .number()
-    .int()
-    .min(0)
-    .max(9)
-    .default(0)
-    .describe("A shield's block bonus while it is readied: it counts as a piece of cover."),
-});
-export type Weapon = z.output<typeof weaponSchema>;
+export const weaponSchema = () =>
+  z.object({
+    kind: z
+      .enum(['melee', 'ranged', 'throwing'])
+      .default('melee')
+      .describe('melee, ranged (loosed, needs loading) or throwing (thrown by Throw Weapon).'),
+    offHand: z.boolean().default(false).describe('Wielded in the off hand (Off-hand attack).'),
+    readied: z.boolean().default(false).describe('Readied when combat starts.'),
+    loaded: z.boolean().default(false).describe('Loaded when combat starts (ranged weapons).'),
+    loadStamina: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .optional()
+      .describe("Stamina to load it (the weapon's description); the sheet's loadStamina if left out."),
+    loadTurnRequirement: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .optional()
+      .describe("Turn requirement to load it; the sheet's loadTurnRequirement if left out."),
+    parry: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .default(0)
+      .describe('Parry bonus to melee defense while it is readied.'),
+    block: z
+      .number()
+      .int()
+      .min(0)
+      .max(9)
+      .default(0)
+      .describe("A shield's block bonus while it is readied: it counts as a piece of cover."),
+  });
+export type Weapon = z.output<ReturnType<typeof weaponSchema>>;
 
-const rankName = z.string().regex(/^[a-z][A-Za-z]*$/, 'use camelCase letters, e.g. regainComposure');
+const rankName = () => z.string().regex(/^[a-z][A-Za-z]*$/, 'use camelCase letters, e.g. regainComposure');
 
-export const staminaStats = z.object({
-  stamina: z.number().int().min(0).max(1000).default(10).describe('Stamina when rested (the maximum).'),
-  defense: z.number().int().min(0).max(1000).default(10).describe('Defense when composed (the maximum).'),
-  initiative: z.number().int().min(-50).max(100).default(0).describe('Added to the initiative check.'),
-  reflexes: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .default(0)
-    .describe('Reflexes stat (a flat footed character loses this much defense).'),
-  baseMovement: z.number().int().min(0).max(100).default(6).describe('Base movement in meters.'),
-  reach: z.number().int().min(0).max(100).default(0).describe("Reach of the character's melee attack."),
-  meleeDefenseBonus: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .default(0)
-    .describe('Melee defense bonus (doubled by Defensive Stance), over defense against melee attacks.'),
-  rangedDefenseBonus: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .default(0)
-    .describe('Ranged defense bonus (doubled by Dodge), over defense against ranged attacks.'),
-  arcane: z.boolean().default(false).describe('Has an arcane trait (needed for magic actions).'),
-  loadStamina: z
-    .number()
-    .int()
-    .min(0)
-    .max(100)
-    .default(0)
-    .describe("Stamina to load the readied weapon (the weapon's description)."),
-  loadTurnRequirement: z
-    .number()
-    .int()
-    .min(0)
-    .max(10)
-    .default(1)
-    .describe("Turn requirement to load the readied weapon (the weapon's description)."),
-  weapons: z
-    .record(z.string().min(1).max(64), weaponSchema)
-    .default({})
-    .describe('Weapons by name, e.g. {"Bow": {"kind": "ranged", "readied": true, "loaded": true}}.'),
-  ranks: z
-    .record(rankName.meta({ label: 'Skill' }), z.number().int().min(0).max(20).meta({ label: 'Rank' }))
-    .default({})
-    .describe(
-      'Skill ranks by camelCase name: arcaneAptitude, aim, recklessAttack, personalDefense, regainComposure…',
-    ),
-});
+export const staminaStats = once(() =>
+  z.object({
+    stamina: z.number().int().min(0).max(1000).default(10).describe('Stamina when rested (the maximum).'),
+    defense: z.number().int().min(0).max(1000).default(10).describe('Defense when composed (the maximum).'),
+    initiative: z.number().int().min(-50).max(100).default(0).describe('Added to the initiative check.'),
+    reflexes: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .default(0)
+      .describe('Reflexes stat (a flat footed character loses this much defense).'),
+    baseMovement: z.number().int().min(0).max(100).default(6).describe('Base movement in meters.'),
+    reach: z.number().int().min(0).max(100).default(0).describe("Reach of the character's melee attack."),
+    meleeDefenseBonus: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .default(0)
+      .describe('Melee defense bonus (doubled by Defensive Stance), over defense against melee attacks.'),
+    rangedDefenseBonus: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .default(0)
+      .describe('Ranged defense bonus (doubled by Dodge), over defense against ranged attacks.'),
+    arcane: z.boolean().default(false).describe('Has an arcane trait (needed for magic actions).'),
+    loadStamina: z
+      .number()
+      .int()
+      .min(0)
+      .max(100)
+      .default(0)
+      .describe("Stamina to load the readied weapon (the weapon's description)."),
+    loadTurnRequirement: z
+      .number()
+      .int()
+      .min(0)
+      .max(10)
+      .default(1)
+      .describe("Turn requirement to load the readied weapon (the weapon's description)."),
+    weapons: z
+      .record(z.string().min(1).max(64), weaponSchema())
+      .default({})
+      .describe('Weapons by name, e.g. {"Bow": {"kind": "ranged", "readied": true, "loaded": true}}.'),
+    ranks: z
+      .record(rankName().meta({ label: 'Skill' }), z.number().int().min(0).max(20).meta({ label: 'Rank' }))
+      .default({})
+      .describe(
+        'Skill ranks by camelCase name: arcaneAptitude, aim, recklessAttack, personalDefense, regainComposure…',
+      ),
+  }),
+);
 
 /** The text's "Combat Modifiers" a GM can put on a combatant, as conditions. */
 export const CONDITIONS = ['kneeling', 'prone', 'cover', 'concealed', 'flanked', 'surprised'] as const;
 export type ConditionName = (typeof CONDITIONS)[number];
 
 /** The encounter's options, as the options schema gives them. */
-export type StaminaOptions = z.output<typeof staminaOptions>;
+export type StaminaOptions = z.output<ReturnType<typeof staminaOptions>>;
 /** A combatant's sheet, as the stats schema gives it. */
-export type StaminaStats = z.output<typeof staminaStats>;
+export type StaminaStats = z.output<ReturnType<typeof staminaStats>>;
 /** The numbers dice expressions may refer to: stats and ranks. */
 export function refsOf(stats: StaminaStats): Record<string, number> {
   return {

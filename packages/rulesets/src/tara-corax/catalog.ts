@@ -1,21 +1,23 @@
-import { type ActionDef, type ActionParamRef, type Rejection, reject } from '@roundkeeper/engine';
+import { type ActionDef, type ActionParamRef, once, type Rejection, reject } from '@roundkeeper/engine';
 import { z } from 'zod';
 import { CATEGORIES, CATEGORY_MARKS, type Category, isCategory } from './marks.js';
 
 /** What an action does beyond spending Marks: the rules that are special in 000 get a name. */
-const actionRule = z.enum([
-  'generic',
-  'move',
-  'set',
-  'melee-attack',
-  'ranged-attack',
-  'desperate-shot',
-  'cast',
-  'channel',
-  'break-channel',
-  'combat-casting-move',
-]);
-export type ActionRule = z.output<typeof actionRule>;
+const actionRule = once(() =>
+  z.enum([
+    'generic',
+    'move',
+    'set',
+    'melee-attack',
+    'ranged-attack',
+    'desperate-shot',
+    'cast',
+    'channel',
+    'break-channel',
+    'combat-casting-move',
+  ]),
+);
+export type ActionRule = z.output<ReturnType<typeof actionRule>>;
 
 /** The Marks a kind of action costs (free, quarter, half, full), if the kind is one of those. */
 function marksOfKind(kind: string): number | undefined {
@@ -195,32 +197,43 @@ export const TARA_CATALOG: ActionDef[] = [
  * countsAgainstLandSpeed: false }` at 0 Marks; Charge is `{ freeMove: 8, grantsAttack: 1 }` at 5 Marks;
  * Counter is `{ reactive: true, grantsAttack: 1 }` at 0 Marks.
  */
-export const customFlags = z
-  .object({
-    freeMove: z.number().int().min(0).max(100).optional().describe('Units the action moves at no Mark cost.'),
-    countsAgainstLandSpeed: z
-      .boolean()
-      .default(true)
-      .describe('Whether that free movement counts against Land Speed (Combat Casting’s does).'),
-    autoSet: z
-      .boolean()
-      .default(false)
-      .describe('The action Sets the character (melee, ranged and for casting).'),
-    grantsAttack: z
-      .number()
-      .int()
-      .min(1)
-      .max(5)
-      .optional()
-      .describe('The action grants this many attacks, now.'),
-    reactive: z.boolean().default(false).describe('Usable outside the character’s own turn, as a reaction.'),
-    attack: z
-      .boolean()
-      .default(false)
-      .describe('An attack: like attacks and movement, it never carries over into the next Round.'),
-  })
-  .loose();
-export type CustomFlags = z.output<typeof customFlags>;
+export const customFlags = once(() =>
+  z
+    .object({
+      freeMove: z
+        .number()
+        .int()
+        .min(0)
+        .max(100)
+        .optional()
+        .describe('Units the action moves at no Mark cost.'),
+      countsAgainstLandSpeed: z
+        .boolean()
+        .default(true)
+        .describe('Whether that free movement counts against Land Speed (Combat Casting’s does).'),
+      autoSet: z
+        .boolean()
+        .default(false)
+        .describe('The action Sets the character (melee, ranged and for casting).'),
+      grantsAttack: z
+        .number()
+        .int()
+        .min(1)
+        .max(5)
+        .optional()
+        .describe('The action grants this many attacks, now.'),
+      reactive: z
+        .boolean()
+        .default(false)
+        .describe('Usable outside the character’s own turn, as a reaction.'),
+      attack: z
+        .boolean()
+        .default(false)
+        .describe('An attack: like attacks and movement, it never carries over into the next Round.'),
+    })
+    .loose(),
+);
+export type CustomFlags = z.output<ReturnType<typeof customFlags>>;
 
 export interface ActionInfo {
   rule: ActionRule;
@@ -234,16 +247,16 @@ function categoryOfMarks(marks: number): Category | undefined {
   return CATEGORIES.find((c) => CATEGORY_MARKS[c] === marks);
 }
 
-const infoCategory = z.enum(['free', 'quarter', 'half', 'full', 'move', 'channel']);
+const infoCategory = once(() => z.enum(['free', 'quarter', 'half', 'full', 'move', 'channel']));
 
 /** Reads an action's rule, cost and flags (catalog or custom alike). */
 export function infoOf(action: ActionDef): ActionInfo {
   const data = action.data ?? {};
-  const rule = actionRule.safeParse(data.rule).data ?? 'generic';
+  const rule = actionRule().safeParse(data.rule).data ?? 'generic';
   const marks = action.cost.marks ?? action.cost.marksPerUnit ?? marksOfKind(action.kind) ?? 0;
-  const category = infoCategory.safeParse(data.category).data ?? categoryOfMarks(marks) ?? 'full';
-  const parsed = customFlags.safeParse(data);
-  const flags = parsed.success ? parsed.data : customFlags.parse({});
+  const category = infoCategory().safeParse(data.category).data ?? categoryOfMarks(marks) ?? 'full';
+  const parsed = customFlags().safeParse(data);
+  const flags = parsed.success ? parsed.data : customFlags().parse({});
   return { rule, marks, category, flags };
 }
 
@@ -262,7 +275,7 @@ export function validateCustomAction(action: ActionDef): Rejection | undefined {
       `"${action.name}" costs ${marks} Marks; a cost is a whole number from 0 to 30.`,
     );
   }
-  const flags = customFlags.safeParse(action.data ?? {});
+  const flags = customFlags().safeParse(action.data ?? {});
   if (!flags.success) {
     const issue = flags.error.issues[0];
     return reject(

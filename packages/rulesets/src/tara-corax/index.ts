@@ -51,7 +51,9 @@ const initCombatant = (): TaraCombatant => ({
 /** Options change between Rounds only. */
 function canSetOptions(state: TaraState, nextOptions: TaraOptions): Rejection | undefined {
   if (state.status !== 'running' || state.rs.phase !== 'round') return undefined;
-  const changed = taraOptions.keyof().options.filter((k) => nextOptions[k] !== state.options[k]);
+  const changed = taraOptions()
+    .keyof()
+    .options.filter((k) => nextOptions[k] !== state.options[k]);
   if (changed.length === 0) return undefined;
   return reject(
     'options/mid-round',
@@ -69,8 +71,12 @@ export const taraCorax: Ruleset<TaraTypes> = {
   version: 1,
   name: 'Tara-Corax',
   summary: 'A 30-Mark countdown Round: the Initiative Score is both when you act and the Marks you spend.',
-  optionsSchema: taraOptions,
-  statsSchema: taraStats,
+  get optionsSchema() {
+    return taraOptions();
+  },
+  get statsSchema() {
+    return taraStats();
+  },
   commands: taraCommands,
   events: taraEvents,
   clock: {

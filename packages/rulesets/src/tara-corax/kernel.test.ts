@@ -29,7 +29,7 @@ function round(
 ) {
   const k = compileTaraKernel(
     { roundMode: mode, explodingInitiative: 'once' },
-    sheets.map((s) => ({ stats: taraStats.parse(s), canAct: true, actionsPerTurn: times })),
+    sheets.map((s) => ({ stats: taraStats().parse(s), canAct: true, actionsPerTurn: times })),
   );
   const out = new Int32Array(sheets.length * KERNEL_FIELDS);
   const entries = kernelRound(k, faces(...dice), out);

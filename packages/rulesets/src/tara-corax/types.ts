@@ -16,15 +16,15 @@ export type { RoundMode, TaraOptions, TaraStats } from './options.js';
 export type StoredInstant = z.output<typeof instantSchema>;
 
 /** A spell being cast: started at a Mark, resolving Casting Time Marks later (maybe next round). */
-export type Casting = z.output<typeof castingSchema>;
+export type Casting = z.output<ReturnType<typeof castingSchema>>;
 
 /** An action other than a spell carried over into the next Round (see `carriedSchema`). */
-export type Carried = z.output<typeof carriedSchema>;
+export type Carried = z.output<ReturnType<typeof carriedSchema>>;
 
 /** Per-combatant runtime state (each field is described on `taraCombatantSchema` in events.ts). */
-export type TaraCombatant = z.output<typeof taraCombatantSchema>;
+export type TaraCombatant = z.output<ReturnType<typeof taraCombatantSchema>>;
 
-export type HistorySpan = z.output<typeof historySpanSchema>;
+export type HistorySpan = z.output<ReturnType<typeof historySpanSchema>>;
 
 export type HistoryMarker = {
   round: number;

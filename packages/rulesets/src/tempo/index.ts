@@ -26,8 +26,12 @@ export const tempo: Ruleset<TempoTypes> = {
   version: 1,
   name: 'Tempo',
   summary: 'Plan 2 actions in secret; the GM counts tempo 0→9; PCs act before NPCs at each tempo.',
-  optionsSchema: tempoOptions,
-  statsSchema: tempoStats,
+  get optionsSchema() {
+    return tempoOptions();
+  },
+  get statsSchema() {
+    return tempoStats();
+  },
   commands: tempoCommands,
   events: tempoEvents,
   clock: {

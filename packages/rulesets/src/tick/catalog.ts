@@ -2,6 +2,7 @@ import {
   type ActionDef,
   type ActionParamRef,
   type Combatant,
+  once,
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
@@ -97,13 +98,15 @@ export function ticksOf(action: ActionDef, c: Pick<Combatant<TickTypes>, 'stats'
   return typeof cost === 'number' && cost >= 1 ? cost : 1;
 }
 
-const customData = z
-  .object({
-    ticks: z.number().int().min(1).max(100).optional(),
-    continuous: z.boolean().optional(),
-    variable: z.boolean().optional(),
-  })
-  .loose();
+const customData = once(() =>
+  z
+    .object({
+      ticks: z.number().int().min(1).max(100).optional(),
+      continuous: z.boolean().optional(),
+      variable: z.boolean().optional(),
+    })
+    .loose(),
+);
 
 /** A custom action states its ticks as `cost.ticks`, whole ticks from 1 to 100. */
 export function validateCustomAction(action: ActionDef): Rejection | undefined {
@@ -120,7 +123,7 @@ export function validateCustomAction(action: ActionDef): Rejection | undefined {
       `"${action.name}" costs ${ticks} ticks; an action costs whole ticks from 1 to 100.`,
     );
   }
-  if (!customData.safeParse(action.data ?? {}).success) {
+  if (!customData().safeParse(action.data ?? {}).success) {
     return reject(
       'action/invalid-data',
       `"${action.name}" has flags this ruleset cannot read: continuous and variable are yes or no.`,

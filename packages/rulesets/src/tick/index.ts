@@ -26,8 +26,12 @@ export const tick: Ruleset<TickTypes> = {
   version: 1,
   name: 'Tick Timeline',
   summary: 'No rounds: every action costs ticks; the lowest marker on the timeline acts next.',
-  optionsSchema: tickOptions,
-  statsSchema: tickStats,
+  get optionsSchema() {
+    return tickOptions();
+  },
+  get statsSchema() {
+    return tickStats();
+  },
   commands: tickCommands,
   events: tickEvents,
   clock,
