@@ -22,7 +22,14 @@ import { budgetsFor, StorageBudgets } from './budget.js';
 import { textFrame } from './frame.js';
 import { type CommandOutcome, Hub, HubError, type HubOptions, recordFor, type SharedMessage } from './hub.js';
 import { registerLibrary } from './library.js';
-import { CONNECTION_LIMITS, ConnectionCount, checkInput, scenarioRefusal, TokenBucket } from './limits.js';
+import {
+  CONNECTION_LIMITS,
+  ConnectionCount,
+  checkInput,
+  INPUT_LIMITS,
+  scenarioRefusal,
+  TokenBucket,
+} from './limits.js';
 import { hashToken, type LinkName, viewerOf } from './links.js';
 import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
 
@@ -126,6 +133,19 @@ function jsonOf(data: unknown, isBinary: boolean): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The refusal of a socket message longer than a message may be, read whole to answer a command's id. */
+function tooLarge(text: string): Rejection | undefined {
+  // A string's length never exceeds its UTF-8 bytes, so most messages are cleared without counting them.
+  if (text.length * 3 <= INPUT_LIMITS.socketMessageBytes) return undefined;
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= INPUT_LIMITS.socketMessageBytes) return undefined;
+  const kib = (n: number) => Math.ceil(n / 1024);
+  return reject(
+    'request/too-large',
+    `This message is ${kib(bytes)} KiB, and the live connection takes at most ${kib(INPUT_LIMITS.socketMessageBytes)} KiB at once: shorten its text and send it again.`,
+  );
 }
 
 function errorBody(r: Rejection) {
@@ -238,7 +258,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     if (refused) throw new HubError(400, refused);
   });
 
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, { options: { maxPayload: INPUT_LIMITS.socketFrameBytes } });
   const limit = options.rateLimit ?? 600;
   if (limit > 0) {
     // Each link has its own budget (players behind one home router share an address), but a client
@@ -713,7 +733,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       try {
         const text = isBinary ? '' : data.toString();
         const json: unknown = JSON.parse(text);
-        const refused = checkInput(json, 'message');
+        const refused = tooLarge(text) ?? checkInput(json, 'message');
         if (refused) {
           refuse(refused, json);
           return;

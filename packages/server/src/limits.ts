@@ -7,6 +7,14 @@ import { type Rejection, reject } from '@roundkeeper/engine';
 export const INPUT_LIMITS = {
   /** Objects and lists inside one another: validating deeper input recursively would overflow the stack. */
   maxDepth: 32,
+  /** A live socket's message: past it a command gets its refusal as its result, the socket stays open. */
+  socketMessageBytes: 64 * 1024,
+  /**
+   * What the socket reads of one message at most (`ws`'s maxPayload): past it the socket is closed (1009),
+   * since the message is not read to its end. Four times the limit above, so an honest page that sends too
+   * much is told so.
+   */
+  socketFrameBytes: 256 * 1024,
 } as const;
 
 /** Log entries redacted and written in one piece when a client reads a long log (HTTP or a resume). */

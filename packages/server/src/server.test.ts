@@ -332,6 +332,30 @@ describe('live over WebSocket', () => {
     await bad.next((m) => m.type === 'error');
     expect(bad.messages.some((m) => m.type === 'hello')).toBe(false);
   });
+
+  it('refuses a message over 64 KiB with a sentence and keeps the socket; closes one past what it reads', async () => {
+    const c = await create();
+    const gm = new LiveClient(`${server.url}/api/encounters/${c.encounter.id}/live?token=${c.tokens.gm}`);
+    await gm.next((m) => m.type === 'hello');
+    const tooLarge = (id: string) =>
+      gm
+        .next((m) => m.type === 'result' && m.id === id)
+        .then((m) => m.error as { code: string; message: string });
+    // 70,000 characters: past the live connection's 64 KiB, within a request's 256 KiB.
+    gm.send({ type: 'command', id: 'long', command: { type: 'next', pad: 'x'.repeat(70_000) } });
+    const long = await tooLarge('long');
+    expect(long.code).toBe('request/too-large');
+    expect(long.message).toMatch(/This message is 69 KiB, and the live connection takes at most 64 KiB/);
+    // Counted in bytes: 33,000 characters of two bytes each are 66,000 bytes.
+    gm.send({ type: 'command', id: 'wide', command: { type: 'next', pad: 'é'.repeat(33_000) } });
+    expect((await tooLarge('wide')).code).toBe('request/too-large');
+    gm.send({ type: 'ping' });
+    await gm.next((m) => m.type === 'pong');
+    expect(gm.closed).toBeNull();
+    // Past what the socket reads of one message, it is closed: the message was not read to its end.
+    gm.send({ type: 'command', id: 'huge', command: { type: 'next', pad: 'x'.repeat(300_000) } });
+    await expect(gm.next((m) => m.id === 'huge')).rejects.toThrow(/socket closed \(1009\)/);
+  });
 });
 
 describe('commands run one after another against the current state', () => {
