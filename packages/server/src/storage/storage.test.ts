@@ -83,6 +83,81 @@ describe('sqlite migration 2 (link generations and revocation)', () => {
   });
 });
 
+describe('sqlite migration 4 (events in append order, with an index on encounter and seq)', () => {
+  it('upgrades a database made before it: its logs read back whole and in order, go on, and are deleted with their encounter', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
+    const old = new Database(file);
+    old.exec(
+      'CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    for (const m of MIGRATIONS.filter((m) => m.id < 4)) {
+      old.exec(m.sql);
+      old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.id, m.name, 't');
+    }
+    const encounter = old.prepare(
+      "INSERT INTO encounters (id, name, ruleset, created_at, updated_at, seq, origin) VALUES (?, ?, 'classic', 't', 't', 3, '{}')",
+    );
+    const event = old.prepare(
+      'INSERT INTO events (encounter_id, seq, grp, time, event) VALUES (?, ?, ?, ?, ?)',
+    );
+    encounter.run('a', 'A');
+    encounter.run('b', 'B');
+    // Two logs appended in turns, as live encounters are.
+    for (let seq = 1; seq <= 3; seq++) {
+      for (const id of ['a', 'b']) {
+        event.run(
+          id,
+          seq,
+          seq,
+          seq === 2 ? null : 't',
+          JSON.stringify({ type: 'note/added', text: `${id}${seq}` }),
+        );
+      }
+    }
+    old
+      .prepare(
+        "INSERT INTO commands (encounter_id, grp, command, role) VALUES ('a', 1, '{\"type\":\"start\"}', 'gm')",
+      )
+      .run();
+    old.close();
+
+    const s = new SqliteStorage(file);
+    expect(s.migrations()).toEqual(MIGRATIONS.map((m) => m.id));
+    const texts = async (id: string, after?: number) =>
+      (await s.readEntries(id, after)).map((e) => [e.seq, (e.event as unknown as { text: string }).text]);
+    expect(await texts('a')).toEqual([
+      [1, 'a1'],
+      [2, 'a2'],
+      [3, 'a3'],
+    ]);
+    expect(await texts('b', 1)).toEqual([
+      [2, 'b2'],
+      [3, 'b3'],
+    ]);
+    expect((await s.readEntries('a'))[1]).toEqual({
+      seq: 2,
+      group: 2,
+      event: { type: 'note/added', text: 'a2' },
+    });
+    expect(await s.readCommands('a')).toEqual([{ group: 1, command: { type: 'start' }, role: 'gm' }]);
+    await s.append(
+      'a',
+      3,
+      [{ seq: 4, group: 4, time: 'u', event: { type: 'note/added', text: 'a4' } }],
+      null,
+      'u',
+    );
+    await expect(
+      s.append('a', 3, [{ seq: 4, group: 4, event: { type: 'note/added', text: 'again' } }], null, 'u'),
+    ).rejects.toThrow();
+    expect((await texts('a', 2)).map(([seq]) => seq)).toEqual([3, 4]);
+    await s.deleteEncounter('a');
+    expect(await s.readEntries('a')).toEqual([]);
+    expect(await texts('b')).toHaveLength(3);
+    await s.close();
+  });
+});
+
 describe('sqlite checkpoints between requests', () => {
   const record = (id: string) => ({
     id,
