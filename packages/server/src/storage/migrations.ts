@@ -93,4 +93,15 @@ export const MIGRATIONS: Array<{ id: number; name: string; sql: string }> = [
       CREATE UNIQUE INDEX events_by_encounter ON events(encounter_id, seq);
     `,
   },
+  {
+    id: 5,
+    name: "a command kept in its first event's row",
+    // The commands' table, keyed by (encounter_id, grp), took each append in its middle too (1.2 pages
+    // written a command). A command is written with the first event of its group (at the events' end),
+    // and the table keeps only the commands stored before this and any without an event.
+    sql: `
+      ALTER TABLE events ADD COLUMN command TEXT;
+      ALTER TABLE events ADD COLUMN role TEXT;
+    `,
+  },
 ];

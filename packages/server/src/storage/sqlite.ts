@@ -110,6 +110,10 @@ export class SqliteStorage implements Storage {
       insertEvent: db.prepare(
         'INSERT INTO events (encounter_id, seq, grp, time, event) VALUES (?, ?, ?, ?, ?)',
       ),
+      /** An event with the command that made it (the first event of the command's group). */
+      insertEventWithCommand: db.prepare(
+        'INSERT INTO events (encounter_id, seq, grp, time, event, command, role) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
       readEvents: db.prepare<
         [string, number, number],
         { seq: number; grp: number; time: string | null; event: string }
@@ -118,9 +122,15 @@ export class SqliteStorage implements Storage {
         'INSERT INTO commands (encounter_id, grp, command, role) VALUES (?, ?, ?, ?)',
       ),
       readCommands: db.prepare<
-        [string, number, number],
+        [string, number, string, number, number],
         { grp: number; command: string; role: CommandRecord['role'] }
-      >('SELECT grp, command, role FROM commands WHERE encounter_id = ? AND grp > ? ORDER BY grp LIMIT ?'),
+      >(
+        // Those kept with their first event, and those in the commands' table (stored before migration 5,
+        // or without an event): each group is in one of them.
+        `SELECT grp, command, role FROM events WHERE encounter_id = ? AND command IS NOT NULL AND grp > ?
+         UNION ALL SELECT grp, command, role FROM commands WHERE encounter_id = ? AND grp > ?
+         ORDER BY grp LIMIT ?`,
+      ),
       insertSnapshot: db.prepare(
         'INSERT OR REPLACE INTO snapshots (encounter_id, seq, state) VALUES (?, ?, ?)',
       ),
@@ -183,14 +193,41 @@ export class SqliteStorage implements Storage {
   ): Promise<void> {
     this.db.transaction(() => {
       this.stmt.insertEncounter.run({ ...record, origin: JSON.stringify(record.origin) });
+      const byGroup = new Map(commands.map((c) => [c.group, c]));
       for (const e of entries) {
-        this.stmt.insertEvent.run(record.id, e.seq, e.group, e.time ?? null, JSON.stringify(e.event));
+        const c = byGroup.get(e.group);
+        byGroup.delete(e.group);
+        this.insertEvent(record.id, e, JSON.stringify(e.event), c, c && JSON.stringify(c.command));
       }
-      for (const c of commands)
+      // A command without an event in this log is kept on its own.
+      for (const c of byGroup.values())
         this.stmt.insertCommand.run(record.id, c.group, JSON.stringify(c.command), c.role);
       for (const l of links) this.insertLink(l);
     })();
     this.wrote();
+  }
+
+  /** One event's row, with the command that made it when it is that command's first event. */
+  private insertEvent(
+    id: string,
+    e: LogEntry,
+    event: string,
+    command: CommandRecord | null | undefined,
+    commandText: string | undefined,
+  ): void {
+    if (command && commandText !== undefined) {
+      this.stmt.insertEventWithCommand.run(
+        id,
+        e.seq,
+        e.group,
+        e.time ?? null,
+        event,
+        commandText,
+        command.role,
+      );
+    } else {
+      this.stmt.insertEvent.run(id, e.seq, e.group, e.time ?? null, event);
+    }
   }
 
   private insertLink(l: LinkRecord): void {
@@ -337,14 +374,17 @@ export class SqliteStorage implements Storage {
         );
       }
       let stored = 0;
+      const text = command ? JSON.stringify(command.command) : undefined;
+      if (text !== undefined) stored += text.length;
+      // The command goes into the row of its group's first event (a page fewer written than in a table
+      // of its own); without one, into the commands' table.
+      const carrier = command ? entries.find((e) => e.group === command.group) : undefined;
       for (const e of entries) {
         const event = JSON.stringify(e.event);
         stored += event.length;
-        this.stmt.insertEvent.run(id, e.seq, e.group, e.time ?? null, event);
+        this.insertEvent(id, e, event, e === carrier ? command : null, text);
       }
-      if (command) {
-        const text = JSON.stringify(command.command);
-        stored += text.length;
+      if (command && text !== undefined && !carrier) {
         this.stmt.insertCommand.run(id, command.group, text, command.role);
       }
       return stored;
@@ -377,7 +417,7 @@ export class SqliteStorage implements Storage {
     const out: CommandRecord[] = [];
     const slices = new Slices();
     for (let after = -1; ; ) {
-      const rows = this.stmt.readCommands.all(id, after, READ_PAGE);
+      const rows = this.stmt.readCommands.all(id, after, id, after, READ_PAGE);
       for (const r of rows) out.push({ group: r.grp, command: JSON.parse(r.command), role: r.role });
       if (rows.length < READ_PAGE) return out;
       after = rows.at(-1)!.grp;

@@ -158,6 +158,101 @@ describe('sqlite migration 4 (events in append order, with an index on encounter
   });
 });
 
+describe("sqlite migration 5 (a command kept in its first event's row)", () => {
+  it('upgrades a database made before it: its commands read back with the new ones, in order; a new command is stored with its first event', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
+    const old = new Database(file);
+    old.exec(
+      'CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    for (const m of MIGRATIONS.filter((m) => m.id < 5)) {
+      old.exec(m.sql);
+      old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.id, m.name, 't');
+    }
+    old
+      .prepare(
+        "INSERT INTO encounters (id, name, ruleset, created_at, updated_at, seq, origin) VALUES ('a', 'A', 'classic', 't', 't', 2, '{}')",
+      )
+      .run();
+    const event = old.prepare('INSERT INTO events (encounter_id, seq, grp, event) VALUES (?, ?, ?, ?)');
+    const command = old.prepare(
+      'INSERT INTO commands (encounter_id, grp, command, role) VALUES (?, ?, ?, ?)',
+    );
+    for (const [seq, grp] of [
+      [1, 1],
+      [2, 2],
+    ] as const) {
+      event.run('a', seq, grp, JSON.stringify({ type: 'note/added', text: `${seq}` }));
+      command.run('a', grp, JSON.stringify({ type: `c${grp}` }), 'gm');
+    }
+    old.close();
+
+    const s = new SqliteStorage(file);
+    expect(s.migrations()).toEqual(MIGRATIONS.map((m) => m.id));
+    const note = (seq: number, group: number) => ({
+      seq,
+      group,
+      event: { type: 'note/added' as const, text: `${seq}` },
+    });
+    await s.append(
+      'a',
+      2,
+      [note(3, 3), note(4, 3)],
+      { group: 3, command: { type: 'c3' }, role: 'player' },
+      'u',
+    );
+    expect(await s.readCommands('a')).toEqual([
+      { group: 1, command: { type: 'c1' }, role: 'gm' },
+      { group: 2, command: { type: 'c2' }, role: 'gm' },
+      { group: 3, command: { type: 'c3' }, role: 'player' },
+    ]);
+    expect(await s.readEntries('a', 2)).toEqual([note(3, 3), note(4, 3)]);
+    await s.close();
+    const raw = new Database(file, { readonly: true });
+    // The new command is in its first event's row, not in the commands' table.
+    expect(raw.prepare("SELECT grp FROM commands WHERE encounter_id = 'a' ORDER BY grp").all()).toEqual([
+      { grp: 1 },
+      { grp: 2 },
+    ]);
+    expect(
+      raw
+        .prepare("SELECT seq, command, role FROM events WHERE encounter_id = 'a' AND command IS NOT NULL")
+        .all(),
+    ).toEqual([{ seq: 3, command: '{"type":"c3"}', role: 'player' }]);
+    raw.close();
+  });
+
+  it('a command without an event of its group is kept on its own and read back in order', async () => {
+    const s = new SqliteStorage(join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite'));
+    const note = (seq: number, group: number) => ({
+      seq,
+      group,
+      event: { type: 'note/added' as const, text: 'n' },
+    });
+    await s.createEncounter(
+      {
+        id: 'b',
+        name: 'B',
+        ruleset: 'classic',
+        status: 'active',
+        createdAt: 't',
+        updatedAt: 't',
+        seq: 1,
+        origin: { seed: 1 },
+      },
+      [note(1, 0)],
+      [
+        { group: 0, command: { type: 'with' }, role: 'gm' },
+        { group: 5, command: { type: 'alone' }, role: 'gm' },
+      ],
+      [],
+    );
+    await s.append('b', 1, [note(2, 7)], { group: 6, command: { type: 'other group' }, role: 'table' }, 'u');
+    expect((await s.readCommands('b')).map((c) => c.group)).toEqual([0, 5, 6]);
+    await s.close();
+  });
+});
+
 describe('sqlite checkpoints between requests', () => {
   const record = (id: string) => ({
     id,
