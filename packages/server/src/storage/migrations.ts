@@ -104,4 +104,13 @@ export const MIGRATIONS: Array<{ id: number; name: string; sql: string }> = [
       ALTER TABLE events ADD COLUMN role TEXT;
     `,
   },
+  {
+    id: 6,
+    name: 'the time of an append kept with its last event',
+    // An append no longer writes its encounter's row (a page a command): the encounter's seq is its
+    // log's last, and the time of its last change the later of its row's and its last append's.
+    sql: `
+      ALTER TABLE events ADD COLUMN appended_at TEXT;
+    `,
+  },
 ];

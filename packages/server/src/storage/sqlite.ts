@@ -99,20 +99,29 @@ export class SqliteStorage implements Storage {
       insertEncounter: db.prepare(
         'INSERT INTO encounters (id, name, ruleset, status, created_at, updated_at, seq, origin) VALUES (@id, @name, @ruleset, @status, @createdAt, @updatedAt, @seq, @origin)',
       ),
-      getEncounter: db.prepare<[string], EncounterRow>('SELECT * FROM encounters WHERE id = ?'),
+      // An append writes only its events (not the encounter's row): the encounter's seq is its log's
+      // last (or the row's, for a log stored before migration 6 or an encounter without events), and
+      // the time of its last change the later of the row's and the last append's.
+      getEncounter: db.prepare<[string], EncounterRow>(
+        `SELECT id, name, ruleset, status, created_at, origin,
+           max(seq, coalesce((SELECT max(v.seq) FROM events v WHERE v.encounter_id = e.id), 0)) AS seq,
+           coalesce(max(updated_at, (SELECT v.appended_at FROM events v WHERE v.encounter_id = e.id
+             ORDER BY v.seq DESC LIMIT 1)), updated_at) AS updated_at
+         FROM encounters e WHERE id = ?`,
+      ),
       countEncounters: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM encounters'),
-      seqOf: db.prepare<[string], { seq: number }>('SELECT seq FROM encounters WHERE id = ?'),
-      // Moves the seq only from the one an append expects: the check and the move are one statement.
-      advanceSeq: db.prepare('UPDATE encounters SET seq = ?, updated_at = ? WHERE id = ? AND seq = ?'),
+      seqOf: db.prepare<[string], { seq: number }>(
+        `SELECT max(seq, coalesce((SELECT max(v.seq) FROM events v WHERE v.encounter_id = e.id), 0)) AS seq
+         FROM encounters e WHERE id = ?`,
+      ),
+      /** An append of no events still marks the encounter as changed. */
+      touch: db.prepare('UPDATE encounters SET updated_at = ? WHERE id = ?'),
       rename: db.prepare('UPDATE encounters SET name = ?, updated_at = ? WHERE id = ?'),
       setStatus: db.prepare('UPDATE encounters SET status = ?, updated_at = ? WHERE id = ?'),
       deleteEncounter: db.prepare('DELETE FROM encounters WHERE id = ?'),
+      /** An event, with the command that made it if it is that command's first event (else nulls). */
       insertEvent: db.prepare(
-        'INSERT INTO events (encounter_id, seq, grp, time, event) VALUES (?, ?, ?, ?, ?)',
-      ),
-      /** An event with the command that made it (the first event of the command's group). */
-      insertEventWithCommand: db.prepare(
-        'INSERT INTO events (encounter_id, seq, grp, time, event, command, role) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO events (encounter_id, seq, grp, time, event, command, role, appended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       readEvents: db.prepare<
         [string, number, number],
@@ -207,27 +216,29 @@ export class SqliteStorage implements Storage {
     this.wrote();
   }
 
-  /** One event's row, with the command that made it when it is that command's first event. */
+  /**
+   * One event's row, with the command that made it when it is that command's first event, and the
+   * append's time when it is the append's last.
+   */
   private insertEvent(
     id: string,
     e: LogEntry,
     event: string,
     command: CommandRecord | null | undefined,
     commandText: string | undefined,
+    appendedAt: string | null = null,
   ): void {
-    if (command && commandText !== undefined) {
-      this.stmt.insertEventWithCommand.run(
-        id,
-        e.seq,
-        e.group,
-        e.time ?? null,
-        event,
-        commandText,
-        command.role,
-      );
-    } else {
-      this.stmt.insertEvent.run(id, e.seq, e.group, e.time ?? null, event);
-    }
+    const carried = command && commandText !== undefined;
+    this.stmt.insertEvent.run(
+      id,
+      e.seq,
+      e.group,
+      e.time ?? null,
+      event,
+      carried ? commandText : null,
+      carried ? command.role : null,
+      appendedAt,
+    );
   }
 
   private insertLink(l: LinkRecord): void {
@@ -364,15 +375,18 @@ export class SqliteStorage implements Storage {
   /** One append in one transaction; its function is made once (better-sqlite3 builds one per `transaction`). */
   private readonly appendTx = this.transactionOf(
     (id: string, afterSeq: number, entries: LogEntry[], command: CommandRecord | null, now: string) => {
-      const last = entries.at(-1)?.seq ?? afterSeq;
       // Refused unless the encounter is at `afterSeq` (then nothing is written: the transaction ends).
-      if (this.stmt.advanceSeq.run(last, now, id, afterSeq).changes === 0) {
-        const row = this.stmt.seqOf.get(id);
-        if (!row) throw new StorageConflictError(`There is no encounter ${id}.`);
+      // The transaction holds the write lock from its start (`immediate`), so nothing appends between
+      // this check and the inserts; the index on (encounter, seq) refuses a second event at a seq too.
+      const row = this.stmt.seqOf.get(id);
+      if (!row) throw new StorageConflictError(`There is no encounter ${id}.`);
+      if (row.seq !== afterSeq) {
         throw new StorageConflictError(
           `Encounter ${id} is at seq ${row.seq}, not ${afterSeq}; the log never forks.`,
         );
       }
+      if (entries.length === 0) this.stmt.touch.run(now, id);
+      const last = entries.at(-1);
       let stored = 0;
       const text = command ? JSON.stringify(command.command) : undefined;
       if (text !== undefined) stored += text.length;
@@ -382,7 +396,7 @@ export class SqliteStorage implements Storage {
       for (const e of entries) {
         const event = JSON.stringify(e.event);
         stored += event.length;
-        this.insertEvent(id, e, event, e === carrier ? command : null, text);
+        this.insertEvent(id, e, event, e === carrier ? command : null, text, e === last ? now : null);
       }
       if (command && text !== undefined && !carrier) {
         this.stmt.insertCommand.run(id, command.group, text, command.role);
@@ -391,12 +405,15 @@ export class SqliteStorage implements Storage {
     },
   );
 
-  /** `db.transaction(work)`, made on its first call (the connection is opened in the constructor). */
+  /**
+   * `db.transaction(work)`, made on its first call (the connection is opened in the constructor), run
+   * as `BEGIN IMMEDIATE`: it takes the write lock before it reads.
+   */
   private transactionOf<A extends unknown[], R>(work: (...args: A) => R): (...args: A) => R {
-    let tx: ((...args: A) => R) | undefined;
+    let tx: Database.Transaction<(...args: A) => R> | undefined;
     return (...args) => {
       tx ??= this.db.transaction(work);
-      return tx(...args);
+      return tx.immediate(...args);
     };
   }
 

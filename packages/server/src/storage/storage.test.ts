@@ -7,6 +7,7 @@ import { storageContract } from './contract.js';
 import { MemoryStorage } from './memory.js';
 import { MIGRATIONS } from './migrations.js';
 import { SqliteStorage } from './sqlite.js';
+import { StorageConflictError } from './storage.js';
 
 storageContract(
   'sqlite (file, WAL)',
@@ -250,6 +251,60 @@ describe("sqlite migration 5 (a command kept in its first event's row)", () => {
     await s.append('b', 1, [note(2, 7)], { group: 6, command: { type: 'other group' }, role: 'table' }, 'u');
     expect((await s.readCommands('b')).map((c) => c.group)).toEqual([0, 5, 6]);
     await s.close();
+  });
+});
+
+describe("sqlite migration 6 (an append does not write its encounter's row)", () => {
+  it("upgrades a database made before it: the encounter's seq and time follow its appends, which are checked as before", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
+    const old = new Database(file);
+    old.exec(
+      'CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+    );
+    for (const m of MIGRATIONS.filter((m) => m.id < 6)) {
+      old.exec(m.sql);
+      old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.id, m.name, 't');
+    }
+    old
+      .prepare(
+        "INSERT INTO encounters (id, name, ruleset, created_at, updated_at, seq, origin) VALUES ('a', 'A', 'classic', 't0', 't1', 2, '{}')",
+      )
+      .run();
+    const event = old.prepare('INSERT INTO events (encounter_id, seq, grp, event) VALUES (?, ?, ?, ?)');
+    for (const seq of [1, 2])
+      event.run('a', seq, seq, JSON.stringify({ type: 'note/added', text: `${seq}` }));
+    old.close();
+
+    const s = new SqliteStorage(file);
+    expect(s.migrations()).toEqual(MIGRATIONS.map((m) => m.id));
+    expect(await s.getEncounter('a')).toMatchObject({ seq: 2, createdAt: 't0', updatedAt: 't1' });
+    const note = (seq: number) => ({
+      seq,
+      group: seq,
+      event: { type: 'note/added' as const, text: `${seq}` },
+    });
+    await s.append('a', 2, [note(3), note(4)], null, 't2');
+    expect(await s.getEncounter('a')).toMatchObject({ seq: 4, updatedAt: 't2' });
+    expect((await s.listEncounters(['a']))[0]).toMatchObject({ seq: 4, updatedAt: 't2' });
+    await expect(s.append('a', 2, [note(3)], null, 't3')).rejects.toBeInstanceOf(StorageConflictError);
+    await expect(s.append('a', 5, [note(6)], null, 't3')).rejects.toBeInstanceOf(StorageConflictError);
+    expect(await s.getEncounter('a')).toMatchObject({ seq: 4, updatedAt: 't2' });
+    await s.updateEncounter('a', { name: 'B' }, 't4');
+    expect(await s.getEncounter('a')).toMatchObject({ name: 'B', seq: 4, updatedAt: 't4' });
+    await s.append('a', 4, [], null, 't5');
+    expect(await s.getEncounter('a')).toMatchObject({ seq: 4, updatedAt: 't5' });
+    await s.append('a', 4, [note(5)], null, 't6');
+    await s.close();
+    const raw = new Database(file, { readonly: true });
+    // The appends of events wrote only events: the row has the rename's and the empty append's writes.
+    expect(raw.prepare("SELECT seq, updated_at FROM encounters WHERE id = 'a'").get()).toEqual({
+      seq: 2,
+      updated_at: 't5',
+    });
+    raw.close();
+    const again = new SqliteStorage(file);
+    expect(await again.getEncounter('a')).toMatchObject({ seq: 5, updatedAt: 't6' });
+    await again.close();
   });
 });
 
