@@ -130,16 +130,18 @@ export class SqliteStorage implements Storage {
       insertCommand: db.prepare(
         'INSERT INTO commands (encounter_id, grp, command, role) VALUES (?, ?, ?, ?)',
       ),
-      readCommands: db.prepare<
-        [string, number, string, number, number],
-        { grp: number; command: string; role: CommandRecord['role'] }
+      /** The commands kept in their first event's row (from migration 5 on), a page in log order. */
+      readEventCommands: db.prepare<
+        [string, number, number],
+        { seq: number; grp: number; command: string; role: CommandRecord['role'] }
       >(
-        // Those kept with their first event, and those in the commands' table (stored before migration 5,
-        // or without an event): each group is in one of them.
-        `SELECT grp, command, role FROM events WHERE encounter_id = ? AND command IS NOT NULL AND grp > ?
-         UNION ALL SELECT grp, command, role FROM commands WHERE encounter_id = ? AND grp > ?
-         ORDER BY grp LIMIT ?`,
+        'SELECT seq, grp, command, role FROM events WHERE encounter_id = ? AND seq > ? AND command IS NOT NULL ORDER BY seq LIMIT ?',
       ),
+      /** The commands' table: those stored before migration 5, and any without an event. */
+      readCommands: db.prepare<
+        [string, number, number],
+        { grp: number; command: string; role: CommandRecord['role'] }
+      >('SELECT grp, command, role FROM commands WHERE encounter_id = ? AND grp > ? ORDER BY grp LIMIT ?'),
       insertSnapshot: db.prepare(
         'INSERT OR REPLACE INTO snapshots (encounter_id, seq, state) VALUES (?, ?, ?)',
       ),
@@ -430,16 +432,29 @@ export class SqliteStorage implements Storage {
     }
   }
 
+  /** The commands in the commands' table and those kept with their first event, by group. */
   async readCommands(id: string): Promise<CommandRecord[]> {
     const out: CommandRecord[] = [];
     const slices = new Slices();
+    const add = (r: { grp: number; command: string; role: CommandRecord['role'] }) =>
+      out.push({ group: r.grp, command: JSON.parse(r.command), role: r.role });
     for (let after = -1; ; ) {
-      const rows = this.stmt.readCommands.all(id, after, id, after, READ_PAGE);
-      for (const r of rows) out.push({ group: r.grp, command: JSON.parse(r.command), role: r.role });
-      if (rows.length < READ_PAGE) return out;
+      const rows = this.stmt.readCommands.all(id, after, READ_PAGE);
+      for (const r of rows) add(r);
+      if (rows.length < READ_PAGE) break;
       after = rows.at(-1)!.grp;
       await slices.pause();
     }
+    const kept = out.length;
+    for (let after = 0; ; ) {
+      const rows = this.stmt.readEventCommands.all(id, after, READ_PAGE);
+      for (const r of rows) add(r);
+      if (rows.length < READ_PAGE) break;
+      after = rows.at(-1)!.seq;
+      await slices.pause();
+    }
+    // Both are in group order; they interleave only around migration 5 or a command without an event.
+    return kept === 0 || kept === out.length ? out : out.sort((a, b) => a.group - b.group);
   }
 
   async saveSnapshot(id: string, seq: number, state: EncounterState): Promise<void> {
