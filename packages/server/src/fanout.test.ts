@@ -1,8 +1,8 @@
 import { type ChangeMessage, changeEntries } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { PostgresFanout } from './fanout.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Change, InProcessFanout, PostgresFanout } from './fanout.js';
 import { Hub, type Subscriber } from './hub.js';
 import { PostgresStorage } from './storage/postgres.js';
 import { postgresAvailable, testDatabase } from './test-postgres.js';
@@ -115,4 +115,39 @@ describe.skipIf(!available)('fan-out through PostgreSQL LISTEN/NOTIFY', () => {
       expect(seqs).toEqual((await a.eventsSince(id, gm, c.record.seq)).entries.map((e) => e.seq));
     },
   );
+});
+
+describe('in-process fanout', () => {
+  it("an append reaches every other listener but not its publisher's; other changes reach all", async () => {
+    const fanout = new InProcessFanout();
+    const heard: Record<string, Array<Change | undefined>> = { a: [], b: [] };
+    const a = (c: Change | undefined) => heard.a!.push(c);
+    const b = (c: Change | undefined) => heard.b!.push(c);
+    fanout.listen(a);
+    fanout.listen(b);
+    const appended: Change = { encounter: 'e', kind: 'appended', seq: 3 };
+    const links: Change = { encounter: 'e', kind: 'links' };
+    await fanout.publish(appended, a);
+    await fanout.publish(links, a);
+    await fanout.publish(appended);
+    await new Promise((r) => setImmediate(r));
+    expect(heard.a).toEqual([links, appended]);
+    expect(heard.b).toEqual([appended, links, appended]);
+  });
+
+  it('with one listener, its own append schedules nothing', async () => {
+    const fanout = new InProcessFanout();
+    const heard: Array<Change | undefined> = [];
+    const a = (c: Change | undefined) => heard.push(c);
+    fanout.listen(a);
+    const immediate = vi.spyOn(globalThis, 'setImmediate');
+    try {
+      await fanout.publish({ encounter: 'e', kind: 'appended', seq: 1 }, a);
+      expect(immediate).not.toHaveBeenCalled();
+    } finally {
+      immediate.mockRestore();
+    }
+    await new Promise((r) => setImmediate(r));
+    expect(heard).toEqual([]);
+  });
 });

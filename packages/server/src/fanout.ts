@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { z } from 'zod';
 import { POSTGRES_CHANNEL } from './storage/postgres.js';
 
+export type Listener = (change: Change | undefined) => void;
+
 /** What changed in an encounter, as every server instance on the same database hears it. */
 export type Change =
   | { encounter: string; kind: 'appended'; seq: number }
@@ -24,24 +26,36 @@ const changeSchema = z.discriminatedUnion('kind', [
  * again.
  */
 export interface Fanout {
-  /** Announces a change this instance made (an append may already have been announced by storage). */
-  publish(change: Change): Promise<void>;
+  /**
+   * Announces a change this instance made (an append may already have been announced by storage).
+   * `by` is the publishing instance's own listener: a fanout may spare it the instance's own appends,
+   * which it has already folded and sent.
+   */
+  publish(change: Change, by?: Listener): Promise<void>;
   listen(listener: (change: Change | undefined) => void): void;
   close(): Promise<void>;
 }
 
 /** One process, one database file: changes go to this process's listeners (SQLite, memory, tests). */
 export class InProcessFanout implements Fanout {
-  private readonly listeners: Array<(change: Change | undefined) => void> = [];
+  private readonly listeners: Listener[] = [];
 
-  async publish(change: Change): Promise<void> {
+  /**
+   * An append goes to every listener but its publisher's (whose copy is already at the appended seq,
+   * so hearing it would only queue a check that finds nothing to do): with a single server, nobody.
+   */
+  publish(change: Change, by?: Listener): Promise<void> {
+    const to =
+      change.kind === 'appended' && by ? this.listeners.filter((l) => l !== by) : this.listeners.slice();
+    if (to.length === 0) return DONE;
     // After the publisher's turn, as a notification from the database would come.
     setImmediate(() => {
-      for (const l of this.listeners) l(change);
+      for (const l of to) l(change);
     });
+    return DONE;
   }
 
-  listen(listener: (change: Change | undefined) => void): void {
+  listen(listener: Listener): void {
     this.listeners.push(listener);
   }
 
@@ -49,6 +63,8 @@ export class InProcessFanout implements Fanout {
     this.listeners.length = 0;
   }
 }
+
+const DONE: Promise<void> = Promise.resolve();
 
 /**
  * PostgreSQL's LISTEN/NOTIFY on one dedicated connection, no broker. Appends notify inside their own

@@ -292,10 +292,13 @@ export class Hub {
     this.keepUnwatched = options.keepUnwatched ?? 32;
     this.now = options.now ?? (() => new Date());
     this.fanout = options.fanout ?? new InProcessFanout();
-    this.fanout.listen((change) => {
-      void this.heard(change);
-    });
+    this.fanout.listen(this.hear);
   }
+
+  /** This instance's listener on the fanout (also how it names itself when it publishes). */
+  private readonly hear = (change: Change | undefined): void => {
+    void this.heard(change);
+  };
 
   private time(): string {
     return this.now().toISOString();
@@ -613,7 +616,7 @@ export class Hub {
       live.record = { ...live.record, seq, updatedAt: time };
       if (crossed) await this.storage.saveSnapshot(id, seq, live.log.state);
       this.broadcast(live, result, from);
-      void this.fanout.publish({ encounter: id, kind: 'appended', seq }).catch(() => undefined);
+      void this.fanout.publish({ encounter: id, kind: 'appended', seq }, this.hear).catch(() => undefined);
       const entries = viewLog(result, viewer, live.log.state, live.ruleset, live.log.everHidden);
       return { seq, entries, stored };
     };

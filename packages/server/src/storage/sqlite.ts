@@ -99,16 +99,29 @@ export class SqliteStorage implements Storage {
       insertEncounter: db.prepare(
         'INSERT INTO encounters (id, name, ruleset, status, created_at, updated_at, seq, origin) VALUES (@id, @name, @ruleset, @status, @createdAt, @updatedAt, @seq, @origin)',
       ),
-      getEncounter: db.prepare<[string], EncounterRow>('SELECT * FROM encounters WHERE id = ?'),
+      // An append writes only its events (not the encounter's row): the encounter's seq is its log's
+      // last (or the row's, for a log stored before migration 6 or an encounter without events), and
+      // the time of its last change the later of the row's and the last append's.
+      getEncounter: db.prepare<[string], EncounterRow>(
+        `SELECT id, name, ruleset, status, created_at, origin,
+           max(seq, coalesce((SELECT max(v.seq) FROM events v WHERE v.encounter_id = e.id), 0)) AS seq,
+           coalesce(max(updated_at, (SELECT v.appended_at FROM events v WHERE v.encounter_id = e.id
+             ORDER BY v.seq DESC LIMIT 1)), updated_at) AS updated_at
+         FROM encounters e WHERE id = ?`,
+      ),
       countEncounters: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM encounters'),
-      seqOf: db.prepare<[string], { seq: number }>('SELECT seq FROM encounters WHERE id = ?'),
-      // Moves the seq only from the one an append expects: the check and the move are one statement.
-      advanceSeq: db.prepare('UPDATE encounters SET seq = ?, updated_at = ? WHERE id = ? AND seq = ?'),
+      seqOf: db.prepare<[string], { seq: number }>(
+        `SELECT max(seq, coalesce((SELECT max(v.seq) FROM events v WHERE v.encounter_id = e.id), 0)) AS seq
+         FROM encounters e WHERE id = ?`,
+      ),
+      /** An append of no events still marks the encounter as changed. */
+      touch: db.prepare('UPDATE encounters SET updated_at = ? WHERE id = ?'),
       rename: db.prepare('UPDATE encounters SET name = ?, updated_at = ? WHERE id = ?'),
       setStatus: db.prepare('UPDATE encounters SET status = ?, updated_at = ? WHERE id = ?'),
       deleteEncounter: db.prepare('DELETE FROM encounters WHERE id = ?'),
+      /** An event, with the command that made it if it is that command's first event (else nulls). */
       insertEvent: db.prepare(
-        'INSERT INTO events (encounter_id, seq, grp, time, event) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO events (encounter_id, seq, grp, time, event, command, role, appended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       readEvents: db.prepare<
         [string, number, number],
@@ -117,6 +130,14 @@ export class SqliteStorage implements Storage {
       insertCommand: db.prepare(
         'INSERT INTO commands (encounter_id, grp, command, role) VALUES (?, ?, ?, ?)',
       ),
+      /** The commands kept in their first event's row (from migration 5 on), a page in log order. */
+      readEventCommands: db.prepare<
+        [string, number, number],
+        { seq: number; grp: number; command: string; role: CommandRecord['role'] }
+      >(
+        'SELECT seq, grp, command, role FROM events WHERE encounter_id = ? AND seq > ? AND command IS NOT NULL ORDER BY seq LIMIT ?',
+      ),
+      /** The commands' table: those stored before migration 5, and any without an event. */
       readCommands: db.prepare<
         [string, number, number],
         { grp: number; command: string; role: CommandRecord['role'] }
@@ -183,14 +204,43 @@ export class SqliteStorage implements Storage {
   ): Promise<void> {
     this.db.transaction(() => {
       this.stmt.insertEncounter.run({ ...record, origin: JSON.stringify(record.origin) });
+      const byGroup = new Map(commands.map((c) => [c.group, c]));
       for (const e of entries) {
-        this.stmt.insertEvent.run(record.id, e.seq, e.group, e.time ?? null, JSON.stringify(e.event));
+        const c = byGroup.get(e.group);
+        byGroup.delete(e.group);
+        this.insertEvent(record.id, e, JSON.stringify(e.event), c, c && JSON.stringify(c.command));
       }
-      for (const c of commands)
+      // A command without an event in this log is kept on its own.
+      for (const c of byGroup.values())
         this.stmt.insertCommand.run(record.id, c.group, JSON.stringify(c.command), c.role);
       for (const l of links) this.insertLink(l);
     })();
     this.wrote();
+  }
+
+  /**
+   * One event's row, with the command that made it when it is that command's first event, and the
+   * append's time when it is the append's last.
+   */
+  private insertEvent(
+    id: string,
+    e: LogEntry,
+    event: string,
+    command: CommandRecord | null | undefined,
+    commandText: string | undefined,
+    appendedAt: string | null = null,
+  ): void {
+    const carried = command && commandText !== undefined;
+    this.stmt.insertEvent.run(
+      id,
+      e.seq,
+      e.group,
+      e.time ?? null,
+      event,
+      carried ? commandText : null,
+      carried ? command.role : null,
+      appendedAt,
+    );
   }
 
   private insertLink(l: LinkRecord): void {
@@ -327,36 +377,45 @@ export class SqliteStorage implements Storage {
   /** One append in one transaction; its function is made once (better-sqlite3 builds one per `transaction`). */
   private readonly appendTx = this.transactionOf(
     (id: string, afterSeq: number, entries: LogEntry[], command: CommandRecord | null, now: string) => {
-      const last = entries.at(-1)?.seq ?? afterSeq;
       // Refused unless the encounter is at `afterSeq` (then nothing is written: the transaction ends).
-      if (this.stmt.advanceSeq.run(last, now, id, afterSeq).changes === 0) {
-        const row = this.stmt.seqOf.get(id);
-        if (!row) throw new StorageConflictError(`There is no encounter ${id}.`);
+      // The transaction holds the write lock from its start (`immediate`), so nothing appends between
+      // this check and the inserts; the index on (encounter, seq) refuses a second event at a seq too.
+      const row = this.stmt.seqOf.get(id);
+      if (!row) throw new StorageConflictError(`There is no encounter ${id}.`);
+      if (row.seq !== afterSeq) {
         throw new StorageConflictError(
           `Encounter ${id} is at seq ${row.seq}, not ${afterSeq}; the log never forks.`,
         );
       }
+      if (entries.length === 0) this.stmt.touch.run(now, id);
+      const last = entries.at(-1);
       let stored = 0;
+      const text = command ? JSON.stringify(command.command) : undefined;
+      if (text !== undefined) stored += text.length;
+      // The command goes into the row of its group's first event (a page fewer written than in a table
+      // of its own); without one, into the commands' table.
+      const carrier = command ? entries.find((e) => e.group === command.group) : undefined;
       for (const e of entries) {
         const event = JSON.stringify(e.event);
         stored += event.length;
-        this.stmt.insertEvent.run(id, e.seq, e.group, e.time ?? null, event);
+        this.insertEvent(id, e, event, e === carrier ? command : null, text, e === last ? now : null);
       }
-      if (command) {
-        const text = JSON.stringify(command.command);
-        stored += text.length;
+      if (command && text !== undefined && !carrier) {
         this.stmt.insertCommand.run(id, command.group, text, command.role);
       }
       return stored;
     },
   );
 
-  /** `db.transaction(work)`, made on its first call (the connection is opened in the constructor). */
+  /**
+   * `db.transaction(work)`, made on its first call (the connection is opened in the constructor), run
+   * as `BEGIN IMMEDIATE`: it takes the write lock before it reads.
+   */
   private transactionOf<A extends unknown[], R>(work: (...args: A) => R): (...args: A) => R {
-    let tx: ((...args: A) => R) | undefined;
+    let tx: Database.Transaction<(...args: A) => R> | undefined;
     return (...args) => {
       tx ??= this.db.transaction(work);
-      return tx(...args);
+      return tx.immediate(...args);
     };
   }
 
@@ -373,16 +432,29 @@ export class SqliteStorage implements Storage {
     }
   }
 
+  /** The commands in the commands' table and those kept with their first event, by group. */
   async readCommands(id: string): Promise<CommandRecord[]> {
     const out: CommandRecord[] = [];
     const slices = new Slices();
+    const add = (r: { grp: number; command: string; role: CommandRecord['role'] }) =>
+      out.push({ group: r.grp, command: JSON.parse(r.command), role: r.role });
     for (let after = -1; ; ) {
       const rows = this.stmt.readCommands.all(id, after, READ_PAGE);
-      for (const r of rows) out.push({ group: r.grp, command: JSON.parse(r.command), role: r.role });
-      if (rows.length < READ_PAGE) return out;
+      for (const r of rows) add(r);
+      if (rows.length < READ_PAGE) break;
       after = rows.at(-1)!.grp;
       await slices.pause();
     }
+    const kept = out.length;
+    for (let after = 0; ; ) {
+      const rows = this.stmt.readEventCommands.all(id, after, READ_PAGE);
+      for (const r of rows) add(r);
+      if (rows.length < READ_PAGE) break;
+      after = rows.at(-1)!.seq;
+      await slices.pause();
+    }
+    // Both are in group order; they interleave only around migration 5 or a command without an event.
+    return kept === 0 || kept === out.length ? out : out.sort((a, b) => a.group - b.group);
   }
 
   async saveSnapshot(id: string, seq: number, state: EncounterState): Promise<void> {
