@@ -284,6 +284,17 @@ function wordChar(s: string, i: number): boolean {
  * by it ("It is Orc's turn; Dash is taken on Ana's own turn", "…; Dodge is taken…") compare equal.
  */
 export function reasonKey(la: LegalAction): string | null {
+  // The palette asks twice per action and change (the shared reason, then each button): read it once.
+  const known = reasonKeys.get(la);
+  if (known !== undefined) return known;
+  const key = readReasonKey(la);
+  reasonKeys.set(la, key);
+  return key;
+}
+
+const reasonKeys = new WeakMap<LegalAction, string | null>();
+
+function readReasonKey(la: LegalAction): string | null {
   if (la.enabled || !la.reason) return null;
   const name = la.action.name;
   const r = la.reason;
