@@ -948,8 +948,9 @@ const LogLine = memo(function LogLine({
     <li className={kind.replace(/[^a-z]+/g, '-')}>
       <bdi>
         {splitNames(text, names.split('\n')).map((part, i) =>
+          // The words between names are plain text: a new line makes only its names' elements.
           // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed line, in order.
-          part.name ? <bdi key={i}>{part.text}</bdi> : <span key={i}>{part.text}</span>,
+          part.name ? <bdi key={i}>{part.text}</bdi> : part.text,
         )}
       </bdi>
     </li>
