@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { commandForms, EncounterLog, isRejection, seededDice, view } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { durationOf, initialValues, missingParams, payloadOf } from './form.js';
 import { backoff, mergeEntries } from './merge.js';
@@ -188,5 +189,39 @@ describe('web model helpers', () => {
       { text: '.', name: false },
     ]);
     expect(splitNames('No names here.', [])).toEqual([{ text: 'No names here.', name: false }]);
+  });
+
+  it('cuts a line as reading it from the left does, at each place the longest name there', () => {
+    // The reference: at each position, the longest name that starts there, else one character of text.
+    const reference = (text: string, names: readonly string[]) => {
+      const sorted = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length);
+      const out: { text: string; name: boolean }[] = [];
+      let plain = '';
+      for (let i = 0; i < text.length; ) {
+        const hit = sorted.find((n) => text.startsWith(n, i));
+        if (hit) {
+          if (plain) out.push({ text: plain, name: false });
+          plain = '';
+          out.push({ text: hit, name: true });
+          i += hit.length;
+        } else plain += text[i++];
+      }
+      if (plain) out.push({ text: plain, name: false });
+      return out;
+    };
+    // Few letters and regular-expression characters, so names overlap, nest and repeat.
+    const piece = fc.constantFrom('a', 'b', ' ', '*', '(', '\\', '\u202e');
+    const word = fc.array(piece, { minLength: 1, maxLength: 3 }).map((cs) => cs.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 30 }).map((cs) => cs.join('')),
+        fc.array(word, { maxLength: 5 }),
+        (text, names) => {
+          expect(splitNames(text, names)).toEqual(reference(text, names));
+          expect(splitNames(text, names)).toEqual(reference(text, names));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -284,6 +284,17 @@ function wordChar(s: string, i: number): boolean {
  * by it ("It is Orc's turn; Dash is taken on Ana's own turn", "…; Dodge is taken…") compare equal.
  */
 export function reasonKey(la: LegalAction): string | null {
+  // The palette asks twice per action and change (the shared reason, then each button): read it once.
+  const known = reasonKeys.get(la);
+  if (known !== undefined) return known;
+  const key = readReasonKey(la);
+  reasonKeys.set(la, key);
+  return key;
+}
+
+const reasonKeys = new WeakMap<LegalAction, string | null>();
+
+function readReasonKey(la: LegalAction): string | null {
   if (la.enabled || !la.reason) return null;
   const name = la.action.name;
   const r = la.reason;
@@ -418,22 +429,37 @@ export function hpEdit(
  * cannot reorder the words after it.
  */
 export function splitNames(text: string, names: readonly string[]): { text: string; name: boolean }[] {
-  const sorted = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length);
+  const pattern = namePattern(names);
   const out: { text: string; name: boolean }[] = [];
-  let plain = '';
   let i = 0;
-  while (i < text.length) {
-    const hit = sorted.find((n) => text.startsWith(n, i));
-    if (hit) {
-      if (plain) out.push({ text: plain, name: false });
-      plain = '';
-      out.push({ text: hit, name: true });
-      i += hit.length;
-    } else {
-      plain += text[i];
-      i++;
+  if (pattern) {
+    pattern.lastIndex = 0;
+    for (let hit = pattern.exec(text); hit; hit = pattern.exec(text)) {
+      if (hit.index > i) out.push({ text: text.slice(i, hit.index), name: false });
+      out.push({ text: hit[0], name: true });
+      i = hit.index + hit[0].length;
     }
   }
-  if (plain) out.push({ text: plain, name: false });
+  if (i < text.length) out.push({ text: text.slice(i), name: false });
   return out;
+}
+
+/**
+ * The roster's names as one pattern, longest first (where "Goblin 1" and "Goblin 10" both match, the
+ * longer is the name), built once per roster: every new log line is cut with it.
+ */
+const namePatterns = new Map<string, RegExp | null>();
+
+function namePattern(names: readonly string[]): RegExp | null {
+  const key = names.join('\n');
+  let pattern = namePatterns.get(key);
+  if (pattern === undefined) {
+    const sorted = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length);
+    pattern = sorted.length
+      ? new RegExp(sorted.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g')
+      : null;
+    if (namePatterns.size > 32) namePatterns.clear();
+    namePatterns.set(key, pattern);
+  }
+  return pattern;
 }

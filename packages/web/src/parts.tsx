@@ -262,8 +262,17 @@ const ActionItem = memo(
     a.la.action.text === b.la.action.text &&
     a.la.preview?.label === b.la.preview?.label &&
     (a.la.params?.length ?? 0) === (b.la.params?.length ?? 0) &&
-    describeCost(a.la.cost) === describeCost(b.la.cost),
+    sameCost(a.la.cost, b.la.cost),
 );
+
+/** Whether two costs are the same amounts of the same resources (so they read the same). */
+function sameCost(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (a[k] !== b[k]) return false;
+  return true;
+}
 
 /** The values a click gives an action before any form: the palette's target, where the action takes one. */
 function givenFor(l: LegalAction, target: string): Record<string, Json> {
@@ -939,8 +948,9 @@ const LogLine = memo(function LogLine({
     <li className={kind.replace(/[^a-z]+/g, '-')}>
       <bdi>
         {splitNames(text, names.split('\n')).map((part, i) =>
+          // The words between names are plain text: a new line makes only its names' elements.
           // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one fixed line, in order.
-          part.name ? <bdi key={i}>{part.text}</bdi> : <span key={i}>{part.text}</span>,
+          part.name ? <bdi key={i}>{part.text}</bdi> : part.text,
         )}
       </bdi>
     </li>

@@ -289,11 +289,13 @@ export function describeTimeline(t: Timeline): string {
         : `now: round ${t.now.round}, ${t.axis.unit} ${t.now.at}`,
     );
   for (const lane of t.lanes) {
+    // The first six of the lane's spans and markers: only those are worded (a lane holds the whole fight).
+    const spans = lane.spans.slice(0, 6);
     const items = [
-      ...lane.spans.map((s) => `${s.label} ${s.from}–${s.to}${s.planned ? ' (planned)' : ''}`),
-      ...lane.markers.map((m) => `${m.kind} at ${m.at}: ${m.label}`),
+      ...spans.map((s) => `${s.label} ${s.from}–${s.to}${s.planned ? ' (planned)' : ''}`),
+      ...lane.markers.slice(0, 6 - spans.length).map((m) => `${m.kind} at ${m.at}: ${m.label}`),
     ];
-    if (items.length) parts.push(`${lane.label}: ${items.slice(0, 6).join('; ')}`);
+    if (items.length) parts.push(`${lane.label}: ${items.join('; ')}`);
   }
   return `${parts.join('. ')}.`;
 }

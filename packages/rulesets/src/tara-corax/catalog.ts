@@ -249,8 +249,25 @@ function categoryOfMarks(marks: number): Category | undefined {
 
 const infoCategory = once(() => z.enum(['free', 'quarter', 'half', 'full', 'move', 'channel']));
 
+/**
+ * An action's rule, cost and flags, read once per action definition: the palette asks for every action of
+ * the catalog on every change, and parsing their data took a third of the legal actions' time. Definitions
+ * are plain JSON never changed in place (a new or edited custom action is a new object), so the answer
+ * is kept for as long as the definition lives.
+ */
+const infos = new WeakMap<ActionDef, ActionInfo>();
+
 /** Reads an action's rule, cost and flags (catalog or custom alike). */
 export function infoOf(action: ActionDef): ActionInfo {
+  let info = infos.get(action);
+  if (!info) {
+    info = readInfo(action);
+    infos.set(action, info);
+  }
+  return info;
+}
+
+function readInfo(action: ActionDef): ActionInfo {
   const data = action.data ?? {};
   const rule = actionRule().safeParse(data.rule).data ?? 'generic';
   const marks = action.cost.marks ?? action.cost.marksPerUnit ?? marksOfKind(action.kind) ?? 0;

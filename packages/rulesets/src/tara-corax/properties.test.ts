@@ -105,4 +105,34 @@ describe('tara-corax properties over random command sequences', () => {
       { numRuns: 100 },
     );
   });
+
+  it("the timeline gives each combatant's lane its own history, in order, then its agenda", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 10_000 }),
+        fc.constantFrom('full', 'simple', 'very-simply'),
+        fc.array(commandArb, { maxLength: 40 }),
+        (seed, mode, commands) => {
+          const enc = fresh(seed, mode);
+          runFrozen(enc, commands);
+          const s = stateOf<TaraTypes>(enc);
+          const t = taraCorax.timeline(s);
+          expect(t.lanes.map((l) => l.id)).toEqual(s.roster.filter((id) => s.combatants[id]));
+          for (const lane of t.lanes) {
+            const own = <T extends { combatant?: string | null }>(xs: readonly T[]) =>
+              xs.filter((x) => x.combatant === lane.id);
+            expect(lane.spans).toEqual(own(s.rs.history.spans).map(({ combatant: _c, ...x }) => x));
+            const agenda = own(s.agenda);
+            expect(lane.markers.slice(0, lane.markers.length - agenda.length)).toEqual(
+              own(s.rs.history.markers).map(({ combatant: _c, ...x }) => x),
+            );
+            expect(lane.markers.slice(lane.markers.length - agenda.length).map((m) => m.label)).toEqual(
+              agenda.map((e) => expect.stringContaining(e.label)),
+            );
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });

@@ -13,14 +13,17 @@ export function taraTimeline(state: TaraState): Timeline {
   for (const m of h.markers) rounds.add(m.round);
   for (const e of state.agenda) rounds.add(e.at.round);
   if (state.round > 0) rounds.add(state.round);
+  // Each combatant's spans, markers and agenda in one pass over each list (a fight's history grows by
+  // every turn, and the web app draws the timeline on every change), in their order.
+  const spansOf = byCombatant(h.spans);
+  const markersOf = byCombatant(h.markers);
+  const agendaOf = byCombatant(state.agenda);
   const lanes: TimelineLane[] = state.roster.flatMap((id) => {
     const c = combatantOf(state, id);
     if (!c) return [];
-    const spans = h.spans.filter((s) => s.combatant === id).map(({ combatant: _c, ...s }) => s);
-    const markers: TimelineMarker[] = h.markers
-      .filter((m) => m.combatant === id)
-      .map(({ combatant: _c, ...m }) => m);
-    for (const e of state.agenda.filter((a) => a.combatant === id)) {
+    const spans = (spansOf.get(id) ?? []).map(({ combatant: _c, ...s }) => s);
+    const markers: TimelineMarker[] = (markersOf.get(id) ?? []).map(({ combatant: _c, ...m }) => m);
+    for (const e of agendaOf.get(id) ?? []) {
       const kind =
         e.kind === 'resolve' || e.kind === 'complete' ? 'resolve' : e.kind === 'attack' ? 'attack' : 'turn';
       // Partners acting at the same moment, among the entries this state holds (a viewer's state holds
@@ -43,4 +46,16 @@ export function taraTimeline(state: TaraState): Timeline {
     now: state.now ? { round: state.now.round, at: markOf(state.now) } : null,
     lanes,
   };
+}
+
+/** The items of a list by the combatant they belong to, each combatant's in the list's order. */
+function byCombatant<T extends { combatant?: string | null }>(items: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const item of items) {
+    if (!item.combatant) continue;
+    const own = out.get(item.combatant);
+    if (own) own.push(item);
+    else out.set(item.combatant, [item]);
+  }
+  return out;
 }
