@@ -15,6 +15,20 @@ storageContract(
 );
 storageContract('memory', () => new MemoryStorage());
 
+/** A database file made by the migrations before `id` alone, as a server of that time left it. */
+function databaseBefore(id: number): { file: string; old: Database.Database } {
+  const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
+  const old = new Database(file);
+  old.exec(
+    'CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+  );
+  for (const m of MIGRATIONS.filter((m) => m.id < id)) {
+    old.exec(m.sql);
+    old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.id, m.name, 't');
+  }
+  return { file, old };
+}
+
 describe('sqlite migrations', () => {
   it('are numbered 1, 2, 3… in order, with no gaps and no repeats', () => {
     expect(MIGRATIONS.map((m) => m.id)).toEqual(MIGRATIONS.map((_, i) => i + 1));
@@ -49,13 +63,7 @@ describe('sqlite migrations', () => {
 
 describe('sqlite migration 2 (link generations and revocation)', () => {
   it('upgrades a database made before it: its links keep working, at generation 0, not revoked', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
-    const old = new Database(file);
-    old.exec(
-      'CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-    );
-    old.exec(MIGRATIONS[0]!.sql);
-    old.prepare('INSERT INTO schema_migrations VALUES (1, ?, ?)').run(MIGRATIONS[0]!.name, 't');
+    const { file, old } = databaseBefore(2);
     old
       .prepare(
         "INSERT INTO encounters (id, name, ruleset, created_at, updated_at, seq, origin) VALUES ('x', 'X', 'classic', 't', 't', 1, '{}')",
@@ -86,15 +94,7 @@ describe('sqlite migration 2 (link generations and revocation)', () => {
 
 describe('sqlite migration 4 (events in append order, with an index on encounter and seq)', () => {
   it('upgrades a database made before it: its logs read back whole and in order, go on, and are deleted with their encounter', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
-    const old = new Database(file);
-    old.exec(
-      'CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-    );
-    for (const m of MIGRATIONS.filter((m) => m.id < 4)) {
-      old.exec(m.sql);
-      old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.id, m.name, 't');
-    }
+    const { file, old } = databaseBefore(4);
     const encounter = old.prepare(
       "INSERT INTO encounters (id, name, ruleset, created_at, updated_at, seq, origin) VALUES (?, ?, 'classic', 't', 't', 3, '{}')",
     );
@@ -161,15 +161,7 @@ describe('sqlite migration 4 (events in append order, with an index on encounter
 
 describe("sqlite migration 5 (a command kept in its first event's row)", () => {
   it('upgrades a database made before it: its commands read back with the new ones, in order; a new command is stored with its first event', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
-    const old = new Database(file);
-    old.exec(
-      'CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-    );
-    for (const m of MIGRATIONS.filter((m) => m.id < 5)) {
-      old.exec(m.sql);
-      old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.id, m.name, 't');
-    }
+    const { file, old } = databaseBefore(5);
     old
       .prepare(
         "INSERT INTO encounters (id, name, ruleset, created_at, updated_at, seq, origin) VALUES ('a', 'A', 'classic', 't', 't', 2, '{}')",
@@ -256,15 +248,7 @@ describe("sqlite migration 5 (a command kept in its first event's row)", () => {
 
 describe("sqlite migration 6 (an append does not write its encounter's row)", () => {
   it("upgrades a database made before it: the encounter's seq and time follow its appends, which are checked as before", async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite');
-    const old = new Database(file);
-    old.exec(
-      'CREATE TABLE schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-    );
-    for (const m of MIGRATIONS.filter((m) => m.id < 6)) {
-      old.exec(m.sql);
-      old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.id, m.name, 't');
-    }
+    const { file, old } = databaseBefore(6);
     old
       .prepare(
         "INSERT INTO encounters (id, name, ruleset, created_at, updated_at, seq, origin) VALUES ('a', 'A', 'classic', 't0', 't1', 2, '{}')",
