@@ -430,6 +430,11 @@ export async function profileSide(out: string): Promise<void> {
   }
 }
 
+/** A measured Roundkeeper server's arguments: any port, its data in `dir/data`, no rate limits. */
+function serverArgs(dir: string, data: string): string[] {
+  return ['--port', '0', '--data-dir', join(dir, data), '--rate-limit', '0', '--socket-rate', '0'];
+}
+
 /**
  * `npm run bench -- --pair`: two builds of the server under the side-by-side CPU load at once, each its
  * own 50 encounters × 6 viewers at 100 commands a second, measured over the same seconds: on a shared,
@@ -440,16 +445,7 @@ export async function pairSide(): Promise<void> {
   const other = process.env.RK_SERVER_MAIN_B;
   if (!other) throw new Error('--pair compares two builds: set RK_SERVER_MAIN_B to the other server entry.');
   const dir = mkdtempSync(join(tmpdir(), 'rk-pair-'));
-  const args = (data: string) => [
-    '--port',
-    '0',
-    '--data-dir',
-    join(dir, data),
-    '--rate-limit',
-    '0',
-    '--socket-rate',
-    '0',
-  ];
+  const args = (data: string) => serverArgs(dir, data);
   const flags = process.env.RK_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
   const a = await start(RK_BIN, args('a'), 'roundkeeper', dir, {}, flags);
   const b = await start(other, args('b'), 'roundkeeper-b', dir, {}, flags);
@@ -497,16 +493,7 @@ export async function benchSide(): Promise<Row[]> {
   const rows: Row[] = [];
   const row = (name: string, value: string, target = '—', met = true) =>
     rows.push({ name, value, target, met });
-  const rkArgs = (data: string) => [
-    '--port',
-    '0',
-    '--data-dir',
-    join(dir, data),
-    '--rate-limit',
-    '0',
-    '--socket-rate',
-    '0',
-  ];
+  const rkArgs = (data: string) => serverArgs(dir, data);
   const rk = await start(RK_BIN, rkArgs('data'), 'roundkeeper', dir);
   // As boardgame.io's documentation deploys it: no development logging.
   const bgio = await start(BGIO_BIN, [], 'bgio', dir, { NODE_ENV: 'production' });
