@@ -1,11 +1,27 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { commandForms, EncounterLog, isRejection, seededDice, view } from '@roundkeeper/engine';
+import {
+  commandForms,
+  EncounterLog,
+  type EncounterView,
+  isRejection,
+  type LogEntry,
+  seededDice,
+  view,
+} from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { durationOf, initialValues, missingParams, payloadOf } from './form.js';
 import { backoff, mergeEntries } from './merge.js';
-import { expandCombatants, headline, hpEdit, otherForms, splitNames } from './model.js';
+import {
+  expandCombatants,
+  headline,
+  hpEdit,
+  otherForms,
+  roundOrder,
+  splitNames,
+  turnOrder,
+} from './model.js';
 
 describe('web model helpers', () => {
   it('adds several combatants at once as an NPC group with unique ids', () => {
@@ -222,6 +238,47 @@ describe('web model helpers', () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it("keeps the round's order still: who had a turn this round, in the log's order, less what was undone", () => {
+    // The order read the whole log forward for its undone groups: the reference it must still give.
+    const reference = (v: EncounterView, entries: readonly LogEntry[]) => {
+      const undone = new Set<number>();
+      for (const e of entries) {
+        if (e.event.type === 'undo' && typeof e.event.group === 'number') undone.add(e.event.group);
+        else if (e.event.type === 'redo' && typeof e.event.group === 'number') undone.delete(e.event.group);
+      }
+      const acted: string[] = [];
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const e = entries[i]!;
+        if (undone.has(e.group)) continue;
+        if (e.event.type === 'round/started') break;
+        if (e.event.type === 'turn/started') acted.push(e.event.combatant as string);
+      }
+      const ids = [...acted.reverse().filter((id) => id !== v.current), ...turnOrder(v)];
+      return ids.filter((id, i) => ids.indexOf(id) === i);
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('next', 'next', 'next', 'undo', 'redo', 'delay'), { maxLength: 60 }),
+        (types) => {
+          const enc = EncounterLog.create(
+            { id: 'o', name: 'O', ruleset: 'classic', dice: seededDice(2) },
+            rulesets,
+          );
+          if (isRejection(enc)) throw new Error(enc.message);
+          for (const id of ['ana', 'bo', 'cy', 'dee'])
+            enc.execute({ type: 'add-combatant', combatant: { id, name: id, side: 'pc', hp: 9, stats: {} } });
+          enc.execute({ type: 'start', initiative: { ana: 15, bo: 10, cy: 5, dee: 1 } });
+          for (const type of types) {
+            enc.execute(type === 'delay' ? { type, actor: enc.state.current } : { type });
+            const v = view(enc.state, { role: 'gm' }, rulesets.classic!);
+            expect(roundOrder(v, enc.entries)).toEqual(reference(v, enc.entries));
+          }
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 });

@@ -331,16 +331,6 @@ export function sharedReason(shown: readonly LegalAction[]): { key: string; text
   return { key: best, text };
 }
 
-/** Command groups the log has undone (and not redone since). */
-function undoneGroups(entries: readonly LogEntry[]): Set<number> {
-  const undone = new Set<number>();
-  for (const e of entries) {
-    if (e.event.type === 'undo' && typeof e.event.group === 'number') undone.add(e.event.group);
-    else if (e.event.type === 'redo' && typeof e.event.group === 'number') undone.delete(e.event.group);
-  }
-  return undone;
-}
-
 /**
  * The round's order, kept still while the round goes on: who already had a turn this round (in the order
  * the log shows), the one acting, the turns still to come, then everyone else. The cards and the table
@@ -356,14 +346,21 @@ export function roundOrder(v: EncounterView, entries: readonly LogEntry[]): stri
     }
   };
   if (v.status === 'running') {
-    const undone = undoneGroups(entries);
+    // Read back from the log's end to the round's start only (a change costs the round, not the fight).
+    // An undo or a redo comes after the entries of the group it names, so the last word on a group —
+    // the first one met reading back — is known before its entries are: undone (true) or not.
+    const undone = new Map<number, boolean>();
     const acted: string[] = [];
     for (let i = entries.length - 1; i >= 0; i--) {
       const e = entries[i]!;
-      if (undone.has(e.group)) continue;
-      if (e.event.type === 'round/started') break;
-      if (e.event.type === 'turn/started' && typeof e.event.combatant === 'string')
-        acted.push(e.event.combatant);
+      const { type, group, combatant } = e.event;
+      if ((type === 'undo' || type === 'redo') && typeof group === 'number') {
+        if (!undone.has(group)) undone.set(group, type === 'undo');
+        continue;
+      }
+      if (undone.get(e.group)) continue;
+      if (type === 'round/started') break;
+      if (type === 'turn/started' && typeof combatant === 'string') acted.push(combatant);
     }
     for (let i = acted.length - 1; i >= 0; i--) if (acted[i] !== v.current) push(acted[i]);
   }
