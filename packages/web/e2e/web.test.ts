@@ -198,6 +198,8 @@ describe('web app end to end', () => {
         await expect.poll(async () => `${await clock(gm)}|${await actorLine(gm)}`).not.toBe(beforeUndo);
         await gm.locator('body').press('r');
         await expect.poll(async () => `${await clock(gm)}|${await actorLine(gm)}`).toBe(beforeUndo);
+        // The log follows the headline in a second render: counted once it shows the redo.
+        await expect.poll(() => gm.getByTestId('log').locator('li').first().textContent()).toMatch(/^Redo/);
 
         const lines = await logCount(gm);
         await gm.reload();
