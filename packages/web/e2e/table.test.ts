@@ -190,7 +190,8 @@ describe('the GM’s table, end to end', () => {
       await form.getByLabel('Roll (dice)').fill('1d20+5');
       await form.getByLabel('Roll (dice)').press('Enter');
       await expect.poll(() => status(page)).toMatch(/^(Done: .+: Attack\.|Refused: )/);
-      expect(await page.getByTestId('log').textContent()).toContain('Orc');
+      // The log renders just after the rest of the page.
+      await expect.poll(() => page.getByTestId('log').textContent()).toContain('Orc');
     } finally {
       await ctx.close();
     }
