@@ -208,7 +208,8 @@ export class SqliteStorage implements Storage {
       for (const e of entries) {
         const c = byGroup.get(e.group);
         byGroup.delete(e.group);
-        this.insertEvent(record.id, e, JSON.stringify(e.event), c, c && JSON.stringify(c.command));
+        const carried = c ? { text: JSON.stringify(c.command), role: c.role } : null;
+        this.insertEvent(record.id, e, JSON.stringify(e.event), carried);
       }
       // A command without an event in this log is kept on its own.
       for (const c of byGroup.values())
@@ -226,19 +227,17 @@ export class SqliteStorage implements Storage {
     id: string,
     e: LogEntry,
     event: string,
-    command: CommandRecord | null | undefined,
-    commandText: string | undefined,
+    command: { text: string; role: CommandRecord['role'] } | null,
     appendedAt: string | null = null,
   ): void {
-    const carried = command && commandText !== undefined;
     this.stmt.insertEvent.run(
       id,
       e.seq,
       e.group,
       e.time ?? null,
       event,
-      carried ? commandText : null,
-      carried ? command.role : null,
+      command?.text ?? null,
+      command?.role ?? null,
       appendedAt,
     );
   }
@@ -390,18 +389,18 @@ export class SqliteStorage implements Storage {
       if (entries.length === 0) this.stmt.touch.run(now, id);
       const last = entries.at(-1);
       let stored = 0;
-      const text = command ? JSON.stringify(command.command) : undefined;
-      if (text !== undefined) stored += text.length;
+      const carried = command ? { text: JSON.stringify(command.command), role: command.role } : null;
+      if (carried) stored += carried.text.length;
       // The command goes into the row of its group's first event (a page fewer written than in a table
       // of its own); without one, into the commands' table.
       const carrier = command ? entries.find((e) => e.group === command.group) : undefined;
       for (const e of entries) {
         const event = JSON.stringify(e.event);
         stored += event.length;
-        this.insertEvent(id, e, event, e === carrier ? command : null, text, e === last ? now : null);
+        this.insertEvent(id, e, event, e === carrier ? carried : null, e === last ? now : null);
       }
-      if (command && text !== undefined && !carrier) {
-        this.stmt.insertCommand.run(id, command.group, text, command.role);
+      if (command && carried && !carrier) {
+        this.stmt.insertCommand.run(id, command.group, carried.text, carried.role);
       }
       return stored;
     },
