@@ -16,7 +16,30 @@ export function fullCatalog(state: EncounterState, registry: RulesetRegistry): A
  * or the ruleset's `present.actionCommand`: tempo plans an action and answers a reaction), described by
  * that command's schema, with what the action changes (required here, its own label or bounds).
  */
-export function actionParams(ruleset: AnyRuleset, action: ActionDef, command = 'act'): Param[] {
+export function actionParams(ruleset: AnyRuleset, action: ActionDef, command = 'act'): readonly Param[] {
+  if (!action.params?.length) return [];
+  // A palette asks on every change for the same definitions: each is read once per ruleset and command.
+  let byAction = actionParamLists.get(ruleset);
+  if (!byAction) {
+    byAction = new WeakMap();
+    actionParamLists.set(ruleset, byAction);
+  }
+  let byCommand = byAction.get(action);
+  if (!byCommand) {
+    byCommand = new Map();
+    byAction.set(action, byCommand);
+  }
+  let out = byCommand.get(command);
+  if (!out) {
+    out = readActionParams(ruleset, action, command);
+    byCommand.set(command, out);
+  }
+  return out;
+}
+
+const actionParamLists = new WeakMap<AnyRuleset, WeakMap<ActionDef, Map<string, readonly Param[]>>>();
+
+function readActionParams(ruleset: AnyRuleset, action: ActionDef, command: string): Param[] {
   if (!action.params?.length) return [];
   const act = Object.hasOwn(ruleset.commands, command) ? ruleset.commands[command] : undefined;
   const fields = act ? paramsOfSchema(act) : [];

@@ -448,9 +448,15 @@ export function Palette({
   );
 }
 
-/** The palette's kind headings: the rulesets' kinds as a person reads them. */
+/** The palette's kind headings: the rulesets' kinds as a person reads them (worded once per kind). */
+const kindHeadings = new Map<string, string>();
 function kindWords(kind: string): string {
-  return humanize(kind);
+  let words = kindHeadings.get(kind);
+  if (words === undefined) {
+    words = humanize(kind);
+    kindHeadings.set(kind, words);
+  }
+  return words;
 }
 
 /** The form of an action that needs more than a click: its parameters, Enter sends, Escape closes. */
