@@ -19,7 +19,18 @@ import {
   resolveParams,
   type Timeline,
 } from '@roundkeeper/engine';
-import { type DragEvent, memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import {
+  createElement,
+  type DragEvent,
+  memo,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { initialValues, missingParams, payloadOf, type RawForm } from './form.js';
 import type { SendResult } from './live.js';
 import {
@@ -39,7 +50,14 @@ import {
   splitNames,
 } from './model.js';
 import { ParamFields } from './ParamForm.js';
-import { piecesSvg, SVG_FONT, timelinePieces } from './timeline-svg.js';
+import {
+  piecesSvg,
+  SVG_FONT,
+  type SvgEl,
+  sameEls,
+  type TimelinePiece,
+  timelinePieces,
+} from './timeline-svg.js';
 
 export type Send = (command: Command) => Promise<SendResult>;
 
@@ -105,11 +123,34 @@ async function exportPng(svg: string, name: string): Promise<void> {
   if (blob) download(name, blob);
 }
 
-/** One piece of the timeline picture: redrawn only when its own markup changed. */
-const SvgPiece = memo(function SvgPiece({ markup }: { markup: string }) {
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: timeline-svg.ts escapes every text it puts in the SVG (tested with markup in names).
-  return <g dangerouslySetInnerHTML={{ __html: markup }} />;
-});
+/** React's name of an SVG attribute as the picture writes it: `stroke-width` → `strokeWidth`. */
+const propNames = new Map<string, string>([['class', 'className']]);
+function propName(attr: string): string {
+  let name = propNames.get(attr);
+  if (name === undefined) {
+    name = attr.startsWith('data-') ? attr : attr.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    propNames.set(attr, name);
+  }
+  return name;
+}
+
+/** An element of the picture as React's: a change then touches only the attributes and texts that differ. */
+function svgElement(e: SvgEl | string): ReactNode {
+  if (typeof e === 'string') return e;
+  const props: Record<string, string | number> = {};
+  for (const k in e.attrs) props[propName(k)] = e.attrs[k]!;
+  return e.children
+    ? createElement(e.tag, props, ...e.children.map(svgElement))
+    : createElement(e.tag, props);
+}
+
+/** One piece of the timeline picture: drawn again only when its own elements changed. */
+const SvgPiece = memo(
+  function SvgPiece({ piece }: { piece: TimelinePiece }) {
+    return createElement('g', null, ...piece.els.map(svgElement));
+  },
+  (a, b) => sameEls(a.piece.els, b.piece.els),
+);
 
 /** The timeline picture, with export buttons. */
 export const TimelineView = memo(function TimelineView({
@@ -168,7 +209,7 @@ export const TimelineView = memo(function TimelineView({
           <title id={`${uid}-title`}>{pic.title}</title>
           <desc id={`${uid}-desc`}>{pic.desc}</desc>
           {pic.pieces.map((p) => (
-            <SvgPiece key={p.key} markup={p.markup} />
+            <SvgPiece key={p.key} piece={p} />
           ))}
         </svg>
       </div>

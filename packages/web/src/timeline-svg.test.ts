@@ -1,10 +1,13 @@
 import type { Timeline } from '@roundkeeper/engine';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   axisPositions,
   describeTimeline,
   escapeXml,
+  pieceMarkup,
   piecesSvg,
+  sameEls,
   timelinePieces,
   timelineSvg,
 } from './timeline-svg.js';
@@ -86,7 +89,57 @@ describe('timelineSvg', () => {
     const lit = timelinePieces(marks, { highlight: 'orc' });
     expect(piecesSvg(plain)).toBe(timelineSvg(marks));
     expect(new Set(plain.pieces.map((p) => p.key)).size).toBe(plain.pieces.length);
-    const changed = lit.pieces.filter((p, i) => p.markup !== plain.pieces[i]!.markup).map((p) => p.key);
-    expect(changed).toEqual(['r1-lane-orc', 'r2-lane-orc']);
+    const changed = lit.pieces.filter((p, i) => !sameEls(p.els, plain.pieces[i]!.els)).map((p) => p.key);
+    expect(changed).toEqual(['b0-lane-orc', 'b1-lane-orc']);
+    // What changed is told by the elements exactly as by their markup.
+    const byMarkup = lit.pieces
+      .filter((p, i) => pieceMarkup(p) !== pieceMarkup(plain.pieces[i]!))
+      .map((p) => p.key);
+    expect(byMarkup).toEqual(changed);
+  });
+
+  it('tells two drawings of a piece apart exactly when their markup differs (property)', () => {
+    const marker = fc.record({
+      round: fc.constantFrom(1, 2),
+      at: fc.integer({ min: 1, max: 30 }),
+      kind: fc.constantFrom('attack', 'turn', 'resolve', 'odd'),
+      label: fc.string({ maxLength: 6 }),
+      planned: fc.boolean(),
+    });
+    const span = fc.record({
+      round: fc.constantFrom(1, 2),
+      from: fc.integer({ min: 1, max: 30 }),
+      to: fc.integer({ min: 1, max: 30 }),
+      kind: fc.constantFrom('action', 'spell', 'carry'),
+      label: fc.string({ maxLength: 12 }),
+      planned: fc.boolean(),
+    });
+    const lane = fc.record({
+      id: fc.constantFrom('a', 'b', 'c'),
+      label: fc.string({ maxLength: 20 }),
+      side: fc.constantFrom('pc' as const, 'npc' as const),
+      spans: fc.array(span, { maxLength: 3 }),
+      markers: fc.array(marker, { maxLength: 3 }),
+    });
+    const timeline: fc.Arbitrary<Timeline> = fc.record({
+      axis: fc.constant<Timeline['axis']>({ unit: 'Mark', from: 30, to: 1 }),
+      rounds: fc.constantFrom<number[]>([1], [1, 2]),
+      now: fc.option(fc.record({ round: fc.constantFrom(1, 2), at: fc.integer({ min: 1, max: 30 }) }), {
+        nil: null,
+      }),
+      lanes: fc.uniqueArray(lane, { selector: (l) => l.id, maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(timeline, timeline, fc.constantFrom(null, 'a', 'b'), (x, y, highlight) => {
+        const a = timelinePieces(x, { highlight });
+        const b = timelinePieces(y, { highlight });
+        const byKey = new Map(b.pieces.map((p) => [p.key, p]));
+        for (const p of a.pieces) {
+          const q = byKey.get(p.key);
+          if (q) expect(sameEls(p.els, q.els)).toBe(pieceMarkup(p) === pieceMarkup(q));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -72,56 +72,174 @@ function shorten(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, Math.max(1, max - 1))}…` : s;
 }
 
-function markerShape(m: TimelineMarker, cx: number, cy: number): string {
+/**
+ * One element of the picture: its tag, its attributes in the order they are written, its children (elements
+ * or text). The same elements are written out as markup (the exported file) and rendered by the tracker,
+ * which then changes only the attributes and texts that differ from the last drawing.
+ */
+export interface SvgEl {
+  tag: string;
+  attrs: Readonly<Record<string, string | number>>;
+  children?: readonly (SvgEl | string)[];
+}
+
+const el = (tag: string, attrs: Record<string, string | number>, ...children: (SvgEl | string)[]): SvgEl =>
+  children.length ? { tag, attrs, children } : { tag, attrs };
+
+/** An element as markup: every attribute value and text escaped. */
+export function markupOf(e: SvgEl | string): string {
+  if (typeof e === 'string') return escapeXml(e);
+  let out = `<${e.tag}`;
+  for (const k in e.attrs) out += ` ${k}="${escapeXml(String(e.attrs[k]))}"`;
+  if (!e.children?.length) return `${out}/>`;
+  out += '>';
+  for (const c of e.children) out += markupOf(c);
+  return `${out}</${e.tag}>`;
+}
+
+function markerShape(m: TimelineMarker, cx: number, cy: number): SvgEl {
   const style = MARKER_STYLE[m.kind] ?? { color: '#e8ecf4', shape: 'dot' as const };
   const c = style.color;
-  const op = m.planned ? ' opacity="0.55"' : '';
-  const title = `<title>${escapeXml(`${m.kind}: ${m.label}${m.planned ? ' (planned)' : ''}`)}</title>`;
+  const attrs: Record<string, string | number> = { class: `marker marker-${m.kind}` };
+  if (m.planned) attrs.opacity = '0.55';
+  const title = el('title', {}, `${m.kind}: ${m.label}${m.planned ? ' (planned)' : ''}`);
   const r = 6;
   switch (style.shape) {
     case 'x':
-      return `<g class="marker marker-${m.kind}"${op}>${title}<path d="M${cx - r} ${cy - r}L${cx + r} ${cy + r}M${cx + r} ${cy - r}L${cx - r} ${cy + r}" stroke="${c}" stroke-width="3" stroke-linecap="round"/></g>`;
+      return el(
+        'g',
+        attrs,
+        title,
+        el('path', {
+          d: `M${cx - r} ${cy - r}L${cx + r} ${cy + r}M${cx + r} ${cy - r}L${cx - r} ${cy + r}`,
+          stroke: c,
+          'stroke-width': 3,
+          'stroke-linecap': 'round',
+        }),
+      );
     case 'star':
-      return `<g class="marker marker-${m.kind}"${op}>${title}<path d="M${cx} ${cy - r - 1}L${cx + 2} ${cy - 2}L${cx + r + 1} ${cy}L${cx + 2} ${cy + 2}L${cx} ${cy + r + 1}L${cx - 2} ${cy + 2}L${cx - r - 1} ${cy}L${cx - 2} ${cy - 2}Z" fill="${c}" stroke="#111827" stroke-width="1"/></g>`;
+      return el(
+        'g',
+        attrs,
+        title,
+        el('path', {
+          d: `M${cx} ${cy - r - 1}L${cx + 2} ${cy - 2}L${cx + r + 1} ${cy}L${cx + 2} ${cy + 2}L${cx} ${cy + r + 1}L${cx - 2} ${cy + 2}L${cx - r - 1} ${cy}L${cx - 2} ${cy - 2}Z`,
+          fill: c,
+          stroke: '#111827',
+          'stroke-width': 1,
+        }),
+      );
     case 'plus':
-      return `<g class="marker marker-${m.kind}"${op}>${title}<path d="M${cx - r} ${cy}H${cx + r}M${cx} ${cy - r}V${cy + r}" stroke="${c}" stroke-width="3" stroke-linecap="round"/></g>`;
+      return el(
+        'g',
+        attrs,
+        title,
+        el('path', {
+          d: `M${cx - r} ${cy}H${cx + r}M${cx} ${cy - r}V${cy + r}`,
+          stroke: c,
+          'stroke-width': 3,
+          'stroke-linecap': 'round',
+        }),
+      );
     case 'bar':
-      return `<g class="marker marker-${m.kind}"${op}>${title}<rect x="${cx - 2}" y="${cy - r - 2}" width="4" height="${2 * r + 4}" rx="1" fill="${c}"/></g>`;
+      return el(
+        'g',
+        attrs,
+        title,
+        el('rect', { x: cx - 2, y: cy - r - 2, width: 4, height: 2 * r + 4, rx: 1, fill: c }),
+      );
     case 'tri':
-      return `<g class="marker marker-${m.kind}"${op}>${title}<path d="M${cx - 5} ${cy - r}L${cx + 6} ${cy}L${cx - 5} ${cy + r}Z" fill="${c}" stroke="#111827" stroke-width="1"/></g>`;
+      return el(
+        'g',
+        attrs,
+        title,
+        el('path', {
+          d: `M${cx - 5} ${cy - r}L${cx + 6} ${cy}L${cx - 5} ${cy + r}Z`,
+          fill: c,
+          stroke: '#111827',
+          'stroke-width': 1,
+        }),
+      );
     default:
-      return `<g class="marker marker-${m.kind}"${op}>${title}<circle cx="${cx}" cy="${cy}" r="${r - 1}" fill="${c}"/></g>`;
+      return el('g', attrs, title, el('circle', { cx, cy, r: r - 1, fill: c }));
   }
 }
 
-function spanShape(s: TimelineSpan, x1: number, x2: number, y: number): string {
+function spanShape(s: TimelineSpan, x1: number, x2: number, y: number): SvgEl {
   const color = SPAN_COLORS[s.kind] ?? '#4f8fe0';
   const w = Math.max(6, x2 - x1);
   const h = ROW_H - 8;
-  const fill = s.planned
-    ? `fill="${color}" fill-opacity="0.18" stroke="${color}" stroke-dasharray="4 3"`
-    : `fill="${color}"`;
+  const fill: Record<string, string | number> = s.planned
+    ? { fill: color, 'fill-opacity': '0.18', stroke: color, 'stroke-dasharray': '4 3' }
+    : { fill: color };
   const chars = Math.floor(w / 6.6);
-  const text =
-    chars >= 3
-      ? `<text x="${x1 + 5}" y="${y + h / 2 + 4.5}" font-size="11" fill="${s.planned ? '#e8ecf4' : '#0b1020'}" font-weight="600">${escapeXml(shorten(s.label, chars))}</text>`
-      : '';
-  return `<g class="span span-${escapeXml(s.kind)}${s.planned ? ' planned' : ''}"><title>${escapeXml(`${s.label} (${s.kind}${s.planned ? ', planned' : ''}): ${s.from}–${s.to}`)}</title><rect x="${x1}" y="${y}" width="${w}" height="${h}" rx="4" ${fill}/>${text}</g>`;
+  const box = el('rect', { x: x1, y, width: w, height: h, rx: 4, ...fill });
+  const title = el('title', {}, `${s.label} (${s.kind}${s.planned ? ', planned' : ''}): ${s.from}–${s.to}`);
+  const cls = { class: `span span-${s.kind}${s.planned ? ' planned' : ''}` };
+  if (chars < 3) return el('g', cls, title, box);
+  const text = el(
+    'text',
+    {
+      x: x1 + 5,
+      y: y + h / 2 + 4.5,
+      'font-size': 11,
+      fill: s.planned ? '#e8ecf4' : '#0b1020',
+      'font-weight': 600,
+    },
+    shorten(s.label, chars),
+  );
+  return el('g', cls, title, box, text);
 }
 
 /**
  * The picture in independent pieces: the background, each round's header, each round's lanes one by one,
  * each round's "now" line and the legend. `timelineSvg` joins them into one document; the tracker renders
- * them one by one (keyed), so a change redraws only the pieces whose markup changed — the lane that moved
- * and the one (de)selected — instead of the whole picture.
+ * them one by one (keyed), so a change redraws only the pieces that changed — the lane that moved and the
+ * one (de)selected — and in those only the attributes and texts that changed.
  */
+export interface TimelinePiece {
+  key: string;
+  /** The piece's elements, in drawing order. */
+  els: readonly SvgEl[];
+}
+
+/** A piece as markup, as the exported file holds it. */
+export function pieceMarkup(p: TimelinePiece): string {
+  let out = '';
+  for (const e of p.els) out += markupOf(e);
+  return out;
+}
+
+/** Whether two drawings are the same elements with the same attributes and texts, in the same order. */
+export function sameEls(a: readonly (SvgEl | string)[], b: readonly (SvgEl | string)[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x === y) continue;
+    if (typeof x === 'string' || typeof y === 'string' || x.tag !== y.tag) return false;
+    let n = 0;
+    for (const k in x.attrs) {
+      if (x.attrs[k] !== y.attrs[k]) return false;
+      n++;
+    }
+    for (const _ in y.attrs) n--;
+    if (n !== 0) return false;
+    if (!sameEls(x.children ?? [], y.children ?? [])) return false;
+  }
+  return true;
+}
+
 export interface TimelinePieces {
   width: number;
   height: number;
   title: string;
   desc: string;
-  pieces: { key: string; markup: string }[];
+  pieces: TimelinePiece[];
 }
+
+const piece = (key: string, els: SvgEl[]): TimelinePiece => ({ key, els });
 
 export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): TimelinePieces {
   const cols = axisPositions(t);
@@ -142,20 +260,34 @@ export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): Time
       (i === undefined ? (pos < Math.min(t.axis.from, t.axis.to) ? 0 : cols.length) : i) * cell
     );
   };
-  const pieces: { key: string; markup: string }[] = [
-    { key: 'bg', markup: `<rect width="${width}" height="${height}" fill="#111827" rx="8"/>` },
-  ];
+  const pieces: TimelinePiece[] = [piece('bg', [el('rect', { width, height, fill: '#111827', rx: 8 })])];
   let y = PAD;
-  for (const round of rounds) {
+  // Pieces are keyed by their block's place, not by its round: when a round begins, each block is drawn
+  // again in place (what changed in it), not taken out and built anew.
+  for (const [block, round] of rounds.entries()) {
     const current = t.now?.round === round;
-    const head: string[] = [
-      `<text x="${PAD + 2}" y="${y + 15}" font-size="13" font-weight="700" fill="${current ? '#f2c14e' : '#c7cfdd'}">${escapeXml(roundLabel(t, round))}${current ? ' · now' : ''}</text>`,
+    const head: SvgEl[] = [
+      el(
+        'text',
+        { x: PAD + 2, y: y + 15, 'font-size': 13, 'font-weight': 700, fill: current ? '#f2c14e' : '#c7cfdd' },
+        `${roundLabel(t, round)}${current ? ' · now' : ''}`,
+      ),
     ];
     cols.forEach((c, i) => {
       const label = t.axis.labels?.[c];
       const text = label ? shorten(label, Math.max(2, Math.floor(cell / 7))) : String(c);
       head.push(
-        `<text x="${PAD + LABEL_W + i * cell + cell / 2}" y="${y + 15}" font-size="11" text-anchor="middle" fill="#9aa3b5">${escapeXml(text)}</text>`,
+        el(
+          'text',
+          {
+            x: PAD + LABEL_W + i * cell + cell / 2,
+            y: y + 15,
+            'font-size': 11,
+            'text-anchor': 'middle',
+            fill: '#9aa3b5',
+          },
+          text,
+        ),
       );
     });
     const top = y + HEAD_H;
@@ -163,22 +295,54 @@ export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): Time
     cols.forEach((_, i) => {
       if (i % 2 === 0)
         head.push(
-          `<rect x="${PAD + LABEL_W + i * cell}" y="${top}" width="${cell}" height="${lanes.length * ROW_H}" fill="#ffffff" fill-opacity="0.03"/>`,
+          el('rect', {
+            x: PAD + LABEL_W + i * cell,
+            y: top,
+            width: cell,
+            height: lanes.length * ROW_H,
+            fill: '#ffffff',
+            'fill-opacity': '0.03',
+          }),
         );
     });
-    pieces.push({ key: `r${round}-head`, markup: head.join('') });
+    pieces.push(piece(`b${block}-head`, head));
     lanes.forEach((lane: TimelineLane, li) => {
       const ly = top + li * ROW_H;
       const hl = opts.highlight === lane.id;
-      const parts: string[] = [
-        `<g class="lane lane-${lane.side}" data-lane="${escapeXml(lane.id)}">`,
-        hl
-          ? `<rect x="${PAD}" y="${ly}" width="${width - 2 * PAD}" height="${ROW_H}" fill="#f2c14e" fill-opacity="0.12"/>`
-          : '',
-        `<rect x="${PAD}" y="${ly + 4}" width="4" height="${ROW_H - 8}" fill="${lane.side === 'pc' ? '#5b9cff' : '#ff6b6b'}"/>`,
-        `<text x="${PAD + 10}" y="${ly + ROW_H / 2 + 4}" font-size="12" fill="#e8ecf4"${hl ? ' font-weight="700"' : ''}>${escapeXml(shorten(lane.label, 17))}<title>${escapeXml(`${lane.label} (${lane.side === 'pc' ? 'PC' : 'NPC'})`)}</title></text>`,
-        `<line x1="${PAD}" x2="${width - PAD}" y1="${ly + ROW_H}" y2="${ly + ROW_H}" stroke="#263044"/>`,
-      ];
+      const parts: SvgEl[] = [];
+      if (hl)
+        parts.push(
+          el('rect', {
+            x: PAD,
+            y: ly,
+            width: width - 2 * PAD,
+            height: ROW_H,
+            fill: '#f2c14e',
+            'fill-opacity': '0.12',
+          }),
+        );
+      parts.push(
+        el('rect', {
+          x: PAD,
+          y: ly + 4,
+          width: 4,
+          height: ROW_H - 8,
+          fill: lane.side === 'pc' ? '#5b9cff' : '#ff6b6b',
+        }),
+        el(
+          'text',
+          {
+            x: PAD + 10,
+            y: ly + ROW_H / 2 + 4,
+            'font-size': 12,
+            fill: '#e8ecf4',
+            ...(hl ? { 'font-weight': 700 } : {}),
+          },
+          shorten(lane.label, 17),
+          el('title', {}, `${lane.label} (${lane.side === 'pc' ? 'PC' : 'NPC'})`),
+        ),
+        el('line', { x1: PAD, x2: width - PAD, y1: ly + ROW_H, y2: ly + ROW_H, stroke: '#263044' }),
+      );
       for (const s of lane.spans) {
         if (s.round !== round) continue;
         const a = Math.min(x(s.from), x(s.to));
@@ -188,19 +352,36 @@ export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): Time
       for (const m of lane.markers) {
         if (m.round === round) parts.push(markerShape(m, x(m.at) + cell / 2, ly + ROW_H / 2));
       }
-      parts.push('</g>');
-      pieces.push({ key: `r${round}-lane-${lane.id}`, markup: parts.join('') });
+      pieces.push(
+        piece(`b${block}-lane-${lane.id}`, [
+          el('g', { class: `lane lane-${lane.side}`, 'data-lane': lane.id }, ...parts),
+        ]),
+      );
     });
     if (current && t.now) {
       const nx = x(t.now.at) + cell / 2;
-      pieces.push({
-        key: `r${round}-now`,
-        markup: `<g class="now"><title>now: ${escapeXml(`${t.axis.unit} ${t.now.at}`)}</title><line x1="${nx}" x2="${nx}" y1="${top - 4}" y2="${top + lanes.length * ROW_H + 4}" stroke="#f2c14e" stroke-width="2"/><path d="M${nx - 5} ${top - 8}H${nx + 5}L${nx} ${top - 2}Z" fill="#f2c14e"/></g>`,
-      });
+      pieces.push(
+        piece(`b${block}-now`, [
+          el(
+            'g',
+            { class: 'now' },
+            el('title', {}, `now: ${t.axis.unit} ${t.now.at}`),
+            el('line', {
+              x1: nx,
+              x2: nx,
+              y1: top - 4,
+              y2: top + lanes.length * ROW_H + 4,
+              stroke: '#f2c14e',
+              'stroke-width': 2,
+            }),
+            el('path', { d: `M${nx - 5} ${top - 8}H${nx + 5}L${nx} ${top - 2}Z`, fill: '#f2c14e' }),
+          ),
+        ]),
+      );
     }
     y += blockH + ROUND_GAP;
   }
-  pieces.push({ key: 'legend', markup: legend(PAD, height - PAD - 12) });
+  pieces.push(legend(PAD, height - PAD - 12));
   return {
     width,
     height,
@@ -224,26 +405,26 @@ export function piecesSvg(p: TimelinePieces): string {
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${p.width} ${p.height}" width="${p.width}" height="${p.height}" role="img" aria-labelledby="tl-title tl-desc" font-family="${SVG_FONT}">`,
     `<title id="tl-title">${escapeXml(p.title)}</title>`,
     `<desc id="tl-desc">${escapeXml(p.desc)}</desc>`,
-    ...p.pieces.map((x) => x.markup),
+    ...p.pieces.map(pieceMarkup),
     '</svg>',
   ].join('');
 }
 
-/** The legend's markup by its position: the same on every redraw, built once. */
-const legends = new Map<string, string>();
+/** The legend by its position: the same on every redraw, built once. */
+const legends = new Map<string, TimelinePiece>();
 
-function legend(x0: number, y: number): string {
+function legend(x0: number, y: number): TimelinePiece {
   const key = `${x0},${y}`;
-  let markup = legends.get(key);
-  if (markup === undefined) {
-    markup = legendAt(x0, y);
+  let drawn = legends.get(key);
+  if (drawn === undefined) {
+    drawn = piece('legend', [legendAt(x0, y)]);
     if (legends.size > 64) legends.clear();
-    legends.set(key, markup);
+    legends.set(key, drawn);
   }
-  return markup;
+  return drawn;
 }
 
-function legendAt(x0: number, y: number): string {
+function legendAt(x0: number, y: number): SvgEl {
   const items: [string, string][] = [
     ['action', 'action'],
     ['move', 'move'],
@@ -251,15 +432,27 @@ function legendAt(x0: number, y: number): string {
     ['delay', 'delay'],
   ];
   let x = x0;
-  const out: string[] = ['<g class="legend" font-size="11" fill="#c7cfdd">'];
+  const out: SvgEl[] = [];
   for (const [kind, label] of items) {
     out.push(
-      `<rect x="${x}" y="${y - 9}" width="14" height="10" rx="2" fill="${SPAN_COLORS[kind]}"/><text x="${x + 18}" y="${y}">${label}</text>`,
+      el('rect', { x, y: y - 9, width: 14, height: 10, rx: 2, fill: SPAN_COLORS[kind]! }),
+      el('text', { x: x + 18, y }, label),
     );
     x += 32 + Math.round(label.length * 6.2);
   }
   out.push(
-    `<rect x="${x}" y="${y - 9}" width="14" height="10" rx="2" fill="#9aa8c0" fill-opacity="0.18" stroke="#9aa8c0" stroke-dasharray="3 2"/><text x="${x + 18}" y="${y}">planned</text>`,
+    el('rect', {
+      x,
+      y: y - 9,
+      width: 14,
+      height: 10,
+      rx: 2,
+      fill: '#9aa8c0',
+      'fill-opacity': '0.18',
+      stroke: '#9aa8c0',
+      'stroke-dasharray': '3 2',
+    }),
+    el('text', { x: x + 18, y }, 'planned'),
   );
   x += 80;
   for (const [kind, label] of [
@@ -271,12 +464,11 @@ function legendAt(x0: number, y: number): string {
   ] as const) {
     out.push(
       markerShape({ round: 0, at: 0, kind, label }, x + 6, y - 4),
-      `<text x="${x + 16}" y="${y}">${label}</text>`,
+      el('text', { x: x + 16, y }, label),
     );
     x += 28 + label.length * 6;
   }
-  out.push('</g>');
-  return out.join('');
+  return el('g', { class: 'legend', 'font-size': 11, fill: '#c7cfdd' }, ...out);
 }
 
 /** A sentence for screen readers: what the picture shows. */
