@@ -24,6 +24,7 @@ import {
   type DragEvent,
   memo,
   type ReactNode,
+  type RefObject,
   useCallback,
   useEffect,
   useId,
@@ -51,6 +52,7 @@ import {
 } from './model.js';
 import { ParamFields } from './ParamForm.js';
 import {
+  describeTimeline,
   piecesSvg,
   SVG_FONT,
   type SvgEl,
@@ -152,6 +154,35 @@ const SvgPiece = memo(
   (a, b) => sameEls(a.piece.els, b.piece.els),
 );
 
+/** The nearest ancestor that scrolls vertically (a GM column), or null for the page itself. */
+function scrollingBox(el: HTMLElement): HTMLElement | null {
+  for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+    const o = getComputedStyle(p).overflowY;
+    if (o === 'auto' || o === 'scroll') return p;
+  }
+  return null;
+}
+
+/**
+ * Whether an element is on screen or within half a screen of it, in the box it scrolls in: a picture that
+ * is not is drawn again only when it comes near, so a change that lands while it is scrolled away costs
+ * nothing there. True until the first observation, and wherever the browser cannot tell.
+ */
+function useNearScreen(ref: RefObject<HTMLElement | null>): boolean {
+  const [near, setNear] = useState(true);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return;
+    const io = new IntersectionObserver((seen) => setNear(seen.at(-1)?.isIntersecting ?? true), {
+      root: scrollingBox(el),
+      rootMargin: '50% 0px',
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [ref]);
+  return near;
+}
+
 /** The timeline picture, with export buttons. */
 export const TimelineView = memo(function TimelineView({
   view,
@@ -167,30 +198,48 @@ export const TimelineView = memo(function TimelineView({
   /** Stretch the picture to the panel's width (the table screen), not only shrink it. */
   fill?: boolean;
 }) {
+  const box = useRef<HTMLElement | null>(null);
+  const near = useNearScreen(box);
   const t = useMemo(() => timelineOf(view), [view]);
+  // Scrolled away, the picture keeps what it last drew and is drawn again as it comes near; what it is
+  // read as (its description) and what it exports are always the fight as it is now.
+  const drawn = useRef({ t, highlight });
+  if (near) drawn.current = { t, highlight };
+  const shown = drawn.current;
   const pic = useMemo(
     () =>
-      t
-        ? timelinePieces(t, { maxRounds, highlight: highlight ?? null, title: `${view.name} — timeline` })
+      shown.t
+        ? timelinePieces(shown.t, {
+            maxRounds,
+            highlight: shown.highlight ?? null,
+            title: `${view.name} — timeline`,
+          })
         : null,
-    [t, highlight, maxRounds, view.name],
+    [shown.t, shown.highlight, maxRounds, view.name],
   );
+  const desc = useMemo(() => (t ? describeTimeline(t) : ''), [t]);
+  const now = () =>
+    t
+      ? piecesSvg(
+          timelinePieces(t, { maxRounds, highlight: highlight ?? null, title: `${view.name} — timeline` }),
+        )
+      : '';
   const uid = useId();
   if (!t || !pic) return null;
   const base = view.name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase() || 'timeline';
   return (
-    <section className="panel timeline-panel" aria-label="Timeline">
+    <section ref={box} className="panel timeline-panel" aria-label="Timeline">
       <div className="panel-head">
         <h2>Timeline · {t.axis.unit}s</h2>
         {exportable ? (
           <div className="row">
             <button
               type="button"
-              onClick={() => downloadText(`${base}-timeline.svg`, piecesSvg(pic), 'image/svg+xml')}
+              onClick={() => downloadText(`${base}-timeline.svg`, now(), 'image/svg+xml')}
             >
               Export SVG
             </button>
-            <button type="button" onClick={() => void exportPng(piecesSvg(pic), `${base}-timeline.png`)}>
+            <button type="button" onClick={() => void exportPng(now(), `${base}-timeline.png`)}>
               Export PNG
             </button>
           </div>
@@ -207,7 +256,7 @@ export const TimelineView = memo(function TimelineView({
           fontFamily={SVG_FONT}
         >
           <title id={`${uid}-title`}>{pic.title}</title>
-          <desc id={`${uid}-desc`}>{pic.desc}</desc>
+          <desc id={`${uid}-desc`}>{desc}</desc>
           {pic.pieces.map((p) => (
             <SvgPiece key={p.key} piece={p} />
           ))}
