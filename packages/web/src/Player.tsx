@@ -8,7 +8,7 @@ import {
   seededDice,
 } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
-import { useMemo, useState } from 'react';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { asState, otherForms, rulesetOf } from './model.js';
 import {
   CombatantCard,
@@ -54,6 +54,10 @@ export function Player({
   const panels = actor ? panelsOf(view, actor) : [];
   const inPanels = new Set(panels.map((p) => p.command).filter((x) => x !== undefined));
   const forms = useMemo(() => (rs ? otherForms(rs, true) : []), [rs]).filter((f) => !inPanels.has(f.type));
+  // The log follows a change in a second, interruptible render, as on the GM's page: what the player can do
+  // and whose turn it is are committed (and laid out) first.
+  const laterView = useDeferredValue(view);
+  const laterEntries = useDeferredValue(entries);
   return (
     <main className="player">
       <header className="topbar">
@@ -105,7 +109,7 @@ export function Player({
         <StatusList view={view} entries={entries} />
       </section>
       <TimelineView view={view} highlight={actor} exportable={false} maxRounds={1} />
-      <LogView view={view} entries={entries} limit={15} newestFirst />
+      <LogView view={laterView} entries={laterEntries} limit={15} newestFirst />
     </main>
   );
 }
@@ -125,35 +129,42 @@ function mayEndTurn(view: EncounterView, own: string[]): boolean {
   }
 }
 
-/** The character's sheet: every stat with the ruleset's label. */
-function Sheet({ view, id }: { view: EncounterView; id: string }) {
-  const rs = rulesetOf(view);
-  const c = view.combatants[id];
-  const params = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
-  if (!c) return null;
-  const stats = (c.stats ?? {}) as Record<string, unknown>;
-  const rows = params
-    .filter((p) => stats[p.name] !== undefined)
-    .map((p) => ({ label: p.label, value: show(stats[p.name]) }));
-  if (!rows.length) return null;
-  return (
-    <details className="panel sheet">
-      <summary>
-        Sheet of <bdi>{c.name}</bdi>
-      </summary>
-      <dl className="resources">
-        {rows.map((r) => (
-          <div key={r.label} className="res">
-            <dt>{r.label}</dt>
-            <dd>
-              <bdi>{r.value}</bdi>
-            </dd>
-          </div>
-        ))}
-      </dl>
-    </details>
-  );
-}
+/**
+ * The character's sheet: every stat with the ruleset's label. Drawn again only when the character changed
+ * (an unchanged one keeps its identity from one change to the next, see `share`).
+ */
+const Sheet = memo(
+  function Sheet({ view, id }: { view: EncounterView; id: string }) {
+    const rs = rulesetOf(view);
+    const c = view.combatants[id];
+    const params = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
+    if (!c) return null;
+    const stats = (c.stats ?? {}) as Record<string, unknown>;
+    const rows = params
+      .filter((p) => stats[p.name] !== undefined)
+      .map((p) => ({ label: p.label, value: show(stats[p.name]) }));
+    if (!rows.length) return null;
+    return (
+      <details className="panel sheet">
+        <summary>
+          Sheet of <bdi>{c.name}</bdi>
+        </summary>
+        <dl className="resources">
+          {rows.map((r) => (
+            <div key={r.label} className="res">
+              <dt>{r.label}</dt>
+              <dd>
+                <bdi>{r.value}</bdi>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </details>
+    );
+  },
+  (a, b) =>
+    a.id === b.id && a.view.ruleset === b.view.ruleset && a.view.combatants[a.id] === b.view.combatants[b.id],
+);
 
 /** A stat as a person reads it: numbers and words as they are, lists by their names. */
 function show(v: unknown): string {
