@@ -122,13 +122,9 @@ export function TableView({
       <Headline view={view} />
       {next.length ? (
         <p className="up-next" data-testid="up-next">
-          Next:{' '}
-          {next.map((id, i) => (
-            <span key={id}>
-              {i ? ', ' : ''}
-              <bdi>{view.combatants[id]!.name}</bdi>
-            </span>
-          ))}
+          {/* One text, each name isolated as a <bdi> would (U+2068…U+2069): a turn that passes changes one
+              text instead of taking a name out and putting another in. */}
+          {`Next: ${next.map((id) => `\u2068${view.combatants[id]!.name}\u2069`).join(', ')}`}
         </p>
       ) : null}
       <section className="panel" aria-label="Order">
