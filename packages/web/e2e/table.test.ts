@@ -607,4 +607,53 @@ describe('the GM’s table, end to end', () => {
       await ctx.close();
     }
   });
+
+  it('a timeline scrolled away keeps its drawing until it comes near; what it is read as is always now', async () => {
+    // Twelve in tara-corax: the palette fills the laptop's middle column and the timeline sits well below.
+    const roster: Record<string, unknown>[] = [];
+    for (let i = 1; i <= 4; i++)
+      roster.push({ id: `pc-${i}`, name: `Hero ${i}`, side: 'pc', hp: 30, stats: { initiative: 8 + i } });
+    for (const [g, group] of ['Goblin', 'Wolf'].entries())
+      for (let i = 1; i <= 4; i++)
+        roster.push({
+          id: `${group.toLowerCase()}-${i}`,
+          name: `${group} ${i}`,
+          side: 'npc',
+          group,
+          hp: 7,
+          stats: { initiative: 2 + ((i + g) % 7) },
+        });
+    const e = await create('tara-corax', roster);
+    await command(e, { type: 'start' });
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      const timeline = page.getByRole('region', { name: 'Timeline' });
+      const drawnNow = () => timeline.locator('g.now title').textContent();
+      const said = () => timeline.locator('svg desc').textContent();
+      const mark = async () => /Mark (\d+)/.exec(await text(page, 'clock'))?.[1] ?? '';
+      await expect.poll(mark).not.toBe('');
+      const far = await timeline.evaluate((el) => {
+        const col = el.closest('.col')!.getBoundingClientRect();
+        return el.getBoundingClientRect().top - col.bottom > col.height / 2;
+      });
+      expect(far).toBe(true);
+      const before = await drawnNow();
+      expect(before).toContain(`Mark ${await mark()}`);
+      const turn = async () => `${await text(page, 'clock')} ${await actor(page)}`;
+      for (let i = 0; i < 3; i++) {
+        const was = await turn();
+        await command(e, { type: 'next' });
+        await expect.poll(turn).not.toBe(was);
+      }
+      expect(await mark()).not.toBe(/Mark (\d+)/.exec(before ?? '')?.[1]);
+      const now = await mark();
+      // Read: the description follows every change. Drawn: the picture waits, scrolled away.
+      await expect.poll(said).toContain(`Mark ${now}`);
+      expect(await drawnNow()).toBe(before);
+      await timeline.scrollIntoViewIfNeeded();
+      await expect.poll(drawnNow).toContain(`Mark ${now}`);
+    } finally {
+      await ctx.close();
+    }
+  });
 });
