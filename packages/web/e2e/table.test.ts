@@ -608,7 +608,7 @@ describe('the GM’s table, end to end', () => {
     }
   });
 
-  it('a timeline scrolled away keeps its drawing until it comes near; what it is read as is always now', async () => {
+  it('a timeline scrolled away keeps its drawing until it comes near; what it is read as follows every change', async () => {
     // Twelve in tara-corax: the palette fills the laptop's middle column and the timeline sits well below.
     const roster: Record<string, unknown>[] = [];
     for (let i = 1; i <= 4; i++)

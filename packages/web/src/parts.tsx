@@ -26,6 +26,7 @@ import {
   type ReactNode,
   type RefObject,
   useCallback,
+  useDeferredValue,
   useEffect,
   useId,
   useMemo,
@@ -80,14 +81,21 @@ export function Headline({ view, compact = false }: { view: EncounterView; compa
 }
 
 export function timelineOf(view: EncounterView): Timeline | null {
+  // A view is never changed once shown (a change makes a new one): its timeline is worked out once.
+  const known = timelines.get(view);
+  if (known !== undefined) return known;
   const rs = rulesetOf(view);
-  if (!rs) return null;
+  let t: Timeline | null = null;
   try {
-    return rs.timeline(asState(view));
+    t = rs ? rs.timeline(asState(view)) : null;
   } catch {
-    return null;
+    t = null;
   }
+  timelines.set(view, t);
+  return t;
 }
+
+const timelines = new WeakMap<EncounterView, Timeline | null>();
 
 function download(name: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
@@ -200,30 +208,37 @@ export const TimelineView = memo(function TimelineView({
 }) {
   const box = useRef<HTMLElement | null>(null);
   const near = useNearScreen(box);
-  const t = useMemo(() => timelineOf(view), [view]);
-  // Scrolled away, the picture keeps what it last drew and is drawn again as it comes near; what it is
-  // read as (its description) and what it exports are always the fight as it is now.
-  const drawn = useRef({ t, highlight });
-  if (near) drawn.current = { t, highlight };
+  // Scrolled away, the picture keeps what it last drew and is drawn again as it comes near.
+  const drawn = useRef({ view, highlight });
+  if (near) drawn.current = { view, highlight };
   const shown = drawn.current;
+  const t = useMemo(() => timelineOf(shown.view), [shown.view]);
   const pic = useMemo(
     () =>
-      shown.t
-        ? timelinePieces(shown.t, {
+      t
+        ? timelinePieces(t, {
             maxRounds,
             highlight: shown.highlight ?? null,
             title: `${view.name} — timeline`,
           })
         : null,
-    [shown.t, shown.highlight, maxRounds, view.name],
+    [t, shown.highlight, maxRounds, view.name],
   );
-  const desc = useMemo(() => (t ? describeTimeline(t) : ''), [t]);
-  const now = () =>
-    t
+  // What it is read as follows every change, drawn or not, one render later (as the log does); what it
+  // exports is the fight as it is now.
+  const later = useDeferredValue(view);
+  const desc = useMemo(() => {
+    const lt = timelineOf(later);
+    return lt ? describeTimeline(lt) : '';
+  }, [later]);
+  const now = () => {
+    const ct = timelineOf(view);
+    return ct
       ? piecesSvg(
-          timelinePieces(t, { maxRounds, highlight: highlight ?? null, title: `${view.name} — timeline` }),
+          timelinePieces(ct, { maxRounds, highlight: highlight ?? null, title: `${view.name} — timeline` }),
         )
       : '';
+  };
   const uid = useId();
   if (!t || !pic) return null;
   const base = view.name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase() || 'timeline';
