@@ -465,6 +465,10 @@ describe('the GM’s table, end to end', () => {
       // An 80-character name wraps on the phone and in the table's order.
       const wide = await phone.page.evaluate(() => document.documentElement.scrollWidth);
       expect(wide).toBeLessThanOrEqual(PHONE.width);
+      // The table's "Next:" line is one text: each name between isolate marks, as <bdi> would hold it.
+      await expect
+        .poll(() => table.page.getByTestId('up-next').textContent())
+        .toBe(`Next: \u2068${rlo}\u2069, \u2068${long}\u2069`);
       const clipped = await table.page
         .getByRole('region', { name: 'Order' })
         .locator('li[data-combatant="long"] .order-name')

@@ -27,6 +27,7 @@ import {
   conditionsOf,
   expandCombatants,
   hpEdit,
+  isolated,
   otherForms,
   roundOrder,
   rulesetOf,
@@ -122,9 +123,9 @@ export function TableView({
       <Headline view={view} />
       {next.length ? (
         <p className="up-next" data-testid="up-next">
-          {/* One text, each name isolated as a <bdi> would (U+2068…U+2069): a turn that passes changes one
+          {/* One text, each name isolated as a <bdi> would (`isolated`): a turn that passes changes one
               text instead of taking a name out and putting another in. */}
-          {`Next: ${next.map((id) => `\u2068${view.combatants[id]!.name}\u2069`).join(', ')}`}
+          {`Next: ${next.map((id) => isolated(view.combatants[id]!.name)).join(', ')}`}
         </p>
       ) : null}
       <section className="panel" aria-label="Order">

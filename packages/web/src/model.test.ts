@@ -17,6 +17,7 @@ import {
   expandCombatants,
   headline,
   hpEdit,
+  isolated,
   otherForms,
   roundOrder,
   splitNames,
@@ -24,6 +25,16 @@ import {
 } from './model.js';
 
 describe('web model helpers', () => {
+  it('isolates a name inside a line as <bdi> would, and a stray isolate mark in it cannot close that early', () => {
+    expect(isolated('Orc')).toBe('\u2068Orc\u2069');
+    const hostile = 'Evil\u2069\u202Eeman';
+    const line = `Next: ${isolated(hostile)}, ${isolated('Ana')}`;
+    // One opening and one closing mark per name: the override stays inside its own isolate.
+    expect([...line].filter((c) => c === '\u2068')).toHaveLength(2);
+    expect([...line].filter((c) => c === '\u2069')).toHaveLength(2);
+    expect(line).toBe('Next: \u2068Evil\u202Eeman\u2069, \u2068Ana\u2069');
+  });
+
   it('adds several combatants at once as an NPC group with unique ids', () => {
     const cmds = expandCombatants({ name: 'Goblin', side: 'npc', hp: 7, stats: {} }, 3, ['goblin-1']);
     expect(cmds.map((c) => (c.combatant as { id: string }).id)).toEqual([

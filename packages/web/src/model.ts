@@ -368,6 +368,16 @@ export function roundOrder(v: EncounterView, entries: readonly LogEntry[]): stri
   return out;
 }
 
+/**
+ * A name isolated inside a line of text, as `<bdi>` isolates it in an element: between U+2068 (first
+ * strong isolate) and U+2069 (pop directional isolate), so a right-to-left override in it cannot reorder
+ * the words around it. The isolate marks a name may hold itself are dropped (they are invisible), so a
+ * stray U+2069 cannot close the isolate early.
+ */
+export function isolated(name: string): string {
+  return `\u2068${name.replace(/[\u2066-\u2069]/g, '')}\u2069`;
+}
+
 /** Who acts after the current turn, in order (at most `n`). */
 export function upNext(v: EncounterView, n = 3): string[] {
   const out: string[] = [];
