@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { coreCommandSchemas } from './commands.js';
 import { coreEventSchemas } from './events.js';
-import { lazySchemas, once } from './lazy.js';
+import { lazySchemas, once, perObject } from './lazy.js';
 
 describe('schemas built when first used', () => {
   it('lists every key of a lazy record without building any schema, and builds each once on first read', () => {
@@ -38,6 +38,24 @@ describe('schemas built when first used', () => {
     expect(options().parse({})).toEqual({ dice: '1d20' });
     expect(options()).toBe(options());
     expect(builds).toBe(1);
+  });
+
+  it('answers once per object, a kept null included, and apart for another object', () => {
+    const reads: string[] = [];
+    const nameOf = perObject((o: { name?: string }) => {
+      reads.push(o.name ?? '-');
+      return o.name ?? null;
+    });
+    const a = { name: 'a' };
+    const none = {};
+    expect([nameOf(a), nameOf(a), nameOf(none), nameOf(none), nameOf({ name: 'a' })]).toEqual([
+      'a',
+      'a',
+      null,
+      null,
+      'a',
+    ]);
+    expect(reads).toEqual(['a', '-', 'a']);
   });
 
   it("leaves the engine's own command and event schemas unbuilt until one is read", () => {

@@ -38,3 +38,18 @@ export function lazySchemas<B extends Record<string, () => unknown>>(builders: B
   }
   return record as LazyRecord<B>;
 }
+
+/**
+ * `read` answered once per object and kept as long as the object lives (a `WeakMap`), for objects never
+ * changed in place — an action's definition, a view, a legal action — whose answer a page asks for again
+ * on every change. An answer of `undefined` or `null` is kept too.
+ */
+export function perObject<K extends object, V>(read: (key: K) => V): (key: K) => V {
+  const known = new WeakMap<K, V>();
+  return (key) => {
+    if (known.has(key)) return known.get(key) as V;
+    const value = read(key);
+    known.set(key, value);
+    return value;
+  };
+}

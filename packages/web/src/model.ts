@@ -13,6 +13,7 @@ import {
   type LegalAction,
   type LogEntry,
   legalActions,
+  perObject,
 } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 
@@ -281,18 +282,10 @@ function wordChar(s: string, i: number): boolean {
 
 /**
  * An unavailable action's reason with the action's own name taken out, so that reasons which differ only
- * by it ("It is Orc's turn; Dash is taken on Ana's own turn", "…; Dodge is taken…") compare equal.
+ * by it ("It is Orc's turn; Dash is taken on Ana's own turn", "…; Dodge is taken…") compare equal. Read once per legal action: the palette asks twice per action and change (the shared
+ * reason, then each button).
  */
-export function reasonKey(la: LegalAction): string | null {
-  // The palette asks twice per action and change (the shared reason, then each button): read it once.
-  const known = reasonKeys.get(la);
-  if (known !== undefined) return known;
-  const key = readReasonKey(la);
-  reasonKeys.set(la, key);
-  return key;
-}
-
-const reasonKeys = new WeakMap<LegalAction, string | null>();
+export const reasonKey: (la: LegalAction) => string | null = perObject(readReasonKey);
 
 function readReasonKey(la: LegalAction): string | null {
   if (la.enabled || !la.reason) return null;

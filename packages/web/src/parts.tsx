@@ -15,6 +15,7 @@ import {
   type LegalAction,
   type LogEntry,
   paramsOfSchema,
+  perObject,
   type Panel as RulesetPanel,
   resolveParams,
   type Timeline,
@@ -80,22 +81,16 @@ export function Headline({ view, compact = false }: { view: EncounterView; compa
   );
 }
 
-export function timelineOf(view: EncounterView): Timeline | null {
-  // A view is never changed once shown (a change makes a new one): its timeline is worked out once.
-  const known = timelines.get(view);
-  if (known !== undefined) return known;
+/** The ruleset's timeline of a view (null without one), worked out once per view: a change makes a new one. */
+export const timelineOf: (view: EncounterView) => Timeline | null = perObject((view: EncounterView) => {
   const rs = rulesetOf(view);
-  let t: Timeline | null = null;
+  if (!rs) return null;
   try {
-    t = rs ? rs.timeline(asState(view)) : null;
+    return rs.timeline(asState(view));
   } catch {
-    t = null;
+    return null;
   }
-  timelines.set(view, t);
-  return t;
-}
-
-const timelines = new WeakMap<EncounterView, Timeline | null>();
+});
 
 function download(name: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);

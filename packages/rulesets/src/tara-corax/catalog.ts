@@ -1,4 +1,11 @@
-import { type ActionDef, type ActionParamRef, once, type Rejection, reject } from '@roundkeeper/engine';
+import {
+  type ActionDef,
+  type ActionParamRef,
+  once,
+  perObject,
+  type Rejection,
+  reject,
+} from '@roundkeeper/engine';
 import { z } from 'zod';
 import { CATEGORIES, CATEGORY_MARKS, type Category, isCategory } from './marks.js';
 
@@ -250,22 +257,12 @@ function categoryOfMarks(marks: number): Category | undefined {
 const infoCategory = once(() => z.enum(['free', 'quarter', 'half', 'full', 'move', 'channel']));
 
 /**
- * An action's rule, cost and flags, read once per action definition: the palette asks for every action of
+ * Reads an action's rule, cost and flags, once per action definition: the palette asks for every action of
  * the catalog on every change, and parsing their data took a third of the legal actions' time. Definitions
  * are plain JSON never changed in place (a new or edited custom action is a new object), so the answer
- * is kept for as long as the definition lives.
+ * is kept for as long as the definition lives. Catalog and custom actions alike.
  */
-const infos = new WeakMap<ActionDef, ActionInfo>();
-
-/** Reads an action's rule, cost and flags (catalog or custom alike). */
-export function infoOf(action: ActionDef): ActionInfo {
-  let info = infos.get(action);
-  if (!info) {
-    info = readInfo(action);
-    infos.set(action, info);
-  }
-  return info;
-}
+export const infoOf: (action: ActionDef) => ActionInfo = perObject(readInfo);
 
 function readInfo(action: ActionDef): ActionInfo {
   const data = action.data ?? {};
