@@ -39,6 +39,12 @@ export interface SqliteOptions {
 const CHECKPOINT_EVERY_MS = 1000;
 
 /** The embedded default: one SQLite file in WAL mode (better-sqlite3, synchronous calls). */
+/**
+ * An encounter's seq (of its row `e`): its log's last, or the row's for a log stored before migration 6 or
+ * an encounter without events (an append writes only its events).
+ */
+const LOG_SEQ = 'max(seq, coalesce((SELECT max(v.seq) FROM events v WHERE v.encounter_id = e.id), 0))';
+
 export class SqliteStorage implements Storage {
   readonly kind = 'sqlite';
   private readonly db: Database.Database;
@@ -99,21 +105,17 @@ export class SqliteStorage implements Storage {
       insertEncounter: db.prepare(
         'INSERT INTO encounters (id, name, ruleset, status, created_at, updated_at, seq, origin) VALUES (@id, @name, @ruleset, @status, @createdAt, @updatedAt, @seq, @origin)',
       ),
-      // An append writes only its events (not the encounter's row): the encounter's seq is its log's
-      // last (or the row's, for a log stored before migration 6 or an encounter without events), and
-      // the time of its last change the later of the row's and the last append's.
+      // The seq as `LOG_SEQ` reads it, and the time of the last change the later of the row's and the
+      // last append's (an append writes only its events, not the encounter's row).
       getEncounter: db.prepare<[string], EncounterRow>(
         `SELECT id, name, ruleset, status, created_at, origin,
-           max(seq, coalesce((SELECT max(v.seq) FROM events v WHERE v.encounter_id = e.id), 0)) AS seq,
+           ${LOG_SEQ} AS seq,
            coalesce(max(updated_at, (SELECT v.appended_at FROM events v WHERE v.encounter_id = e.id
              ORDER BY v.seq DESC LIMIT 1)), updated_at) AS updated_at
          FROM encounters e WHERE id = ?`,
       ),
       countEncounters: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM encounters'),
-      seqOf: db.prepare<[string], { seq: number }>(
-        `SELECT max(seq, coalesce((SELECT max(v.seq) FROM events v WHERE v.encounter_id = e.id), 0)) AS seq
-         FROM encounters e WHERE id = ?`,
-      ),
+      seqOf: db.prepare<[string], { seq: number }>(`SELECT ${LOG_SEQ} AS seq FROM encounters e WHERE id = ?`),
       /** An append of no events still marks the encounter as changed. */
       touch: db.prepare('UPDATE encounters SET updated_at = ? WHERE id = ?'),
       rename: db.prepare('UPDATE encounters SET name = ?, updated_at = ? WHERE id = ?'),
@@ -399,9 +401,7 @@ export class SqliteStorage implements Storage {
         stored += event.length;
         this.insertEvent(id, e, event, e === carrier ? carried : null, e === last ? now : null);
       }
-      if (command && carried && !carrier) {
-        this.stmt.insertCommand.run(id, command.group, carried.text, carried.role);
-      }
+      if (command && !carrier) this.stmt.insertCommand.run(id, command.group, carried!.text, command.role);
       return stored;
     },
   );
