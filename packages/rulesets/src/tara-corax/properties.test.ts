@@ -52,6 +52,13 @@ const commandArb: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.anything() },
 );
 
+/** A fight to run: its dice's seed, the rules' mode, and up to 40 commands. */
+const fight = [
+  fc.integer({ min: 1, max: 10_000 }),
+  fc.constantFrom('full', 'simple', 'very-simply'),
+  fc.array(commandArb, { maxLength: 40 }),
+] as const;
+
 function fresh(seed: number, mode: string): EncounterLog {
   const enc = encounter(
     {
@@ -83,55 +90,45 @@ function fresh(seed: number, mode: string): EncounterLog {
 describe('tara-corax properties over random command sequences', () => {
   it('fold(log) = live state, plain JSON, no mutation, never throws; Marks stay within 0..30', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 10_000 }),
-        fc.constantFrom('full', 'simple', 'very-simply'),
-        fc.array(commandArb, { maxLength: 40 }),
-        (seed, mode, commands) => {
-          const enc = fresh(seed, mode);
-          const results = runFrozen(enc, commands);
-          for (const r of results) if (isRejection(r)) expect(r.message.length).toBeGreaterThan(10);
-          checkInvariants(enc);
-          const s = stateOf<TaraTypes>(enc);
-          for (const c of Object.values(s.combatants)) {
-            expect(c.cs.marksLeft).toBeGreaterThanOrEqual(0);
-            expect(c.cs.marksLeft).toBeLessThanOrEqual(30);
-            expect(c.cs.landSpeedUsed).toBeLessThanOrEqual(c.stats.landSpeed);
-          }
-          // The agenda stays in clock order, and never holds anything in a past round.
-          for (const e of s.agenda) expect(e.at.round).toBeGreaterThanOrEqual(s.round);
-        },
-      ),
+      fc.property(...fight, (seed, mode, commands) => {
+        const enc = fresh(seed, mode);
+        const results = runFrozen(enc, commands);
+        for (const r of results) if (isRejection(r)) expect(r.message.length).toBeGreaterThan(10);
+        checkInvariants(enc);
+        const s = stateOf<TaraTypes>(enc);
+        for (const c of Object.values(s.combatants)) {
+          expect(c.cs.marksLeft).toBeGreaterThanOrEqual(0);
+          expect(c.cs.marksLeft).toBeLessThanOrEqual(30);
+          expect(c.cs.landSpeedUsed).toBeLessThanOrEqual(c.stats.landSpeed);
+        }
+        // The agenda stays in clock order, and never holds anything in a past round.
+        for (const e of s.agenda) expect(e.at.round).toBeGreaterThanOrEqual(s.round);
+      }),
       { numRuns: 100 },
     );
   });
 
   it("the timeline gives each combatant's lane its own history, in order, then its agenda", () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 10_000 }),
-        fc.constantFrom('full', 'simple', 'very-simply'),
-        fc.array(commandArb, { maxLength: 40 }),
-        (seed, mode, commands) => {
-          const enc = fresh(seed, mode);
-          runFrozen(enc, commands);
-          const s = stateOf<TaraTypes>(enc);
-          const t = taraCorax.timeline(s);
-          expect(t.lanes.map((l) => l.id)).toEqual(s.roster.filter((id) => s.combatants[id]));
-          for (const lane of t.lanes) {
-            const own = <T extends { combatant?: string | null }>(xs: readonly T[]) =>
-              xs.filter((x) => x.combatant === lane.id);
-            expect(lane.spans).toEqual(own(s.rs.history.spans).map(({ combatant: _c, ...x }) => x));
-            const agenda = own(s.agenda);
-            expect(lane.markers.slice(0, lane.markers.length - agenda.length)).toEqual(
-              own(s.rs.history.markers).map(({ combatant: _c, ...x }) => x),
-            );
-            expect(lane.markers.slice(lane.markers.length - agenda.length).map((m) => m.label)).toEqual(
-              agenda.map((e) => expect.stringContaining(e.label)),
-            );
-          }
-        },
-      ),
+      fc.property(...fight, (seed, mode, commands) => {
+        const enc = fresh(seed, mode);
+        runFrozen(enc, commands);
+        const s = stateOf<TaraTypes>(enc);
+        const t = taraCorax.timeline(s);
+        expect(t.lanes.map((l) => l.id)).toEqual(s.roster.filter((id) => s.combatants[id]));
+        for (const lane of t.lanes) {
+          const own = <T extends { combatant?: string | null }>(xs: readonly T[]) =>
+            xs.filter((x) => x.combatant === lane.id);
+          expect(lane.spans).toEqual(own(s.rs.history.spans).map(({ combatant: _c, ...x }) => x));
+          const agenda = own(s.agenda);
+          expect(lane.markers.slice(0, lane.markers.length - agenda.length)).toEqual(
+            own(s.rs.history.markers).map(({ combatant: _c, ...x }) => x),
+          );
+          expect(lane.markers.slice(lane.markers.length - agenda.length).map((m) => m.label)).toEqual(
+            agenda.map((e) => expect.stringContaining(e.label)),
+          );
+        }
+      }),
       { numRuns: 100 },
     );
   });

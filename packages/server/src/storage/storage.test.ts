@@ -29,6 +29,25 @@ function databaseBefore(id: number): { file: string; old: Database.Database } {
   return { file, old };
 }
 
+/** An encounter's row as a test creates it. */
+const record = (id: string, name = id) => ({
+  id,
+  name,
+  ruleset: 'classic',
+  status: 'active' as const,
+  createdAt: 't',
+  updatedAt: 't',
+  seq: 1,
+  origin: { seed: 1 },
+});
+
+/** A note entry at `seq`, in command group `group` (its seq by default), its text the seq. */
+const note = (seq: number, group = seq) => ({
+  seq,
+  group,
+  event: { type: 'note/added' as const, text: `${seq}` },
+});
+
 describe('sqlite migrations', () => {
   it('are numbered 1, 2, 3… in order, with no gaps and no repeats', () => {
     expect(MIGRATIONS.map((m) => m.id)).toEqual(MIGRATIONS.map((_, i) => i + 1));
@@ -39,16 +58,7 @@ describe('sqlite migrations', () => {
     const a = new SqliteStorage(file);
     expect(a.migrations()).toEqual(MIGRATIONS.map((m) => m.id));
     await a.createEncounter(
-      {
-        id: 'x',
-        name: 'X',
-        ruleset: 'classic',
-        status: 'active',
-        createdAt: 't',
-        updatedAt: 't',
-        seq: 1,
-        origin: { seed: 1 },
-      },
+      record('x', 'X'),
       [{ seq: 1, group: 0, event: { type: 'note/added', text: 'hi' } }],
       [],
       [],
@@ -182,11 +192,6 @@ describe("sqlite migration 5 (a command kept in its first event's row)", () => {
 
     const s = new SqliteStorage(file);
     expect(s.migrations()).toEqual(MIGRATIONS.map((m) => m.id));
-    const note = (seq: number, group: number) => ({
-      seq,
-      group,
-      event: { type: 'note/added' as const, text: `${seq}` },
-    });
     await s.append(
       'a',
       2,
@@ -217,22 +222,8 @@ describe("sqlite migration 5 (a command kept in its first event's row)", () => {
 
   it('a command without an event of its group is kept on its own and read back in order', async () => {
     const s = new SqliteStorage(join(mkdtempSync(join(tmpdir(), 'rk-db-')), 'db.sqlite'));
-    const note = (seq: number, group: number) => ({
-      seq,
-      group,
-      event: { type: 'note/added' as const, text: 'n' },
-    });
     await s.createEncounter(
-      {
-        id: 'b',
-        name: 'B',
-        ruleset: 'classic',
-        status: 'active',
-        createdAt: 't',
-        updatedAt: 't',
-        seq: 1,
-        origin: { seed: 1 },
-      },
+      record('b'),
       [note(1, 0)],
       [
         { group: 0, command: { type: 'with' }, role: 'gm' },
@@ -262,11 +253,6 @@ describe("sqlite migration 6 (an append does not write its encounter's row)", ()
     const s = new SqliteStorage(file);
     expect(s.migrations()).toEqual(MIGRATIONS.map((m) => m.id));
     expect(await s.getEncounter('a')).toMatchObject({ seq: 2, createdAt: 't0', updatedAt: 't1' });
-    const note = (seq: number) => ({
-      seq,
-      group: seq,
-      event: { type: 'note/added' as const, text: `${seq}` },
-    });
     await s.append('a', 2, [note(3), note(4)], null, 't2');
     expect(await s.getEncounter('a')).toMatchObject({ seq: 4, updatedAt: 't2' });
     expect((await s.listEncounters(['a']))[0]).toMatchObject({ seq: 4, updatedAt: 't2' });
@@ -293,16 +279,6 @@ describe("sqlite migration 6 (an append does not write its encounter's row)", ()
 });
 
 describe('sqlite checkpoints between requests', () => {
-  const record = (id: string) => ({
-    id,
-    name: id,
-    ruleset: 'classic',
-    status: 'active' as const,
-    createdAt: 't',
-    updatedAt: 't',
-    seq: 1,
-    origin: { seed: 1 },
-  });
   const fill = async (s: SqliteStorage) => {
     const text = 'x'.repeat(2000);
     for (let i = 0; i < 300; i++) {
