@@ -139,20 +139,34 @@ function propName(attr: string): string {
   return name;
 }
 
-/** An element of the picture as React's: a change then touches only the attributes and texts that differ. */
-function svgElement(e: SvgEl | string): ReactNode {
+/**
+ * An element of the picture as React's: a change then touches only the attributes and texts that differ.
+ * Its children are keyed by their tag and class and their rank among the children of that kind, so an
+ * element put in or taken out (a lane's highlight) leaves the others where they are, instead of each child
+ * after it being replaced by the next one.
+ */
+function svgElement(e: SvgEl | string, key?: string): ReactNode {
   if (typeof e === 'string') return e;
-  const props: Record<string, string | number> = {};
+  const props: Record<string, string | number> = key === undefined ? {} : { key };
   for (const k in e.attrs) props[propName(k)] = e.attrs[k]!;
-  return e.children
-    ? createElement(e.tag, props, ...e.children.map(svgElement))
-    : createElement(e.tag, props);
+  return e.children ? createElement(e.tag, props, ...svgChildren(e.children)) : createElement(e.tag, props);
+}
+
+function svgChildren(els: readonly (SvgEl | string)[]): ReactNode[] {
+  const rank = new Map<string, number>();
+  return els.map((c) => {
+    if (typeof c === 'string') return c;
+    const kind = c.attrs.class === undefined ? c.tag : `${c.tag}.${c.attrs.class}`;
+    const n = rank.get(kind) ?? 0;
+    rank.set(kind, n + 1);
+    return svgElement(c, `${kind}${n}`);
+  });
 }
 
 /** One piece of the timeline picture: drawn again only when its own elements changed. */
 const SvgPiece = memo(
   function SvgPiece({ piece }: { piece: TimelinePiece }) {
-    return createElement('g', null, ...piece.els.map(svgElement));
+    return createElement('g', null, ...svgChildren(piece.els));
   },
   (a, b) => sameEls(a.piece.els, b.piece.els),
 );
@@ -167,8 +181,14 @@ function scrollingBox(el: HTMLElement): HTMLElement | null {
 }
 
 /**
- * Whether an element is on screen or within half a screen of it, in the box it scrolls in: a picture that
- * is not is drawn again only when it comes near, so a change that lands while it is scrolled away costs
+ * How near the screen a picture is drawn: 200 px, two notches of a mouse wheel, so a picture scrolled to
+ * is drawn a frame or two before it shows.
+ */
+const NEAR_PX = 200;
+
+/**
+ * Whether an element is on screen or within `NEAR_PX` of it, in the box it scrolls in: a picture that is
+ * not is drawn again only when it comes near, so a change that lands while it is scrolled away costs
  * nothing there. True until the first observation, and wherever the browser cannot tell.
  */
 function useNearScreen(ref: RefObject<HTMLElement | null>): boolean {
@@ -178,7 +198,7 @@ function useNearScreen(ref: RefObject<HTMLElement | null>): boolean {
     if (!el || typeof IntersectionObserver === 'undefined') return;
     const io = new IntersectionObserver((seen) => setNear(seen.at(-1)?.isIntersecting ?? true), {
       root: scrollingBox(el),
-      rootMargin: '50% 0px',
+      rootMargin: `${NEAR_PX}px 0px`,
     });
     io.observe(el);
     return () => io.disconnect();

@@ -313,6 +313,7 @@ export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): Time
       if (hl)
         parts.push(
           el('rect', {
+            class: 'highlight',
             x: PAD,
             y: ly,
             width: width - 2 * PAD,
