@@ -661,4 +661,48 @@ describe('the GM’s table, end to end', () => {
       await ctx.close();
     }
   });
+
+  it('the palette says once what a group’s buttons share: a turn passing changes its heading, not its buttons', async () => {
+    const e = await create('tara-corax', [
+      { id: 'ana', name: 'Ana', side: 'pc', hp: 20, stats: { initiative: 9 } },
+      { id: 'orc', name: 'Orc', side: 'npc', hp: 9, stats: { initiative: 3 } },
+    ]);
+    await command(e, { type: 'start' });
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      const palette = page.locator('section.palette');
+      const quarter = palette
+        .locator('.palette-group')
+        .filter({ has: page.locator('h3', { hasText: /^Quarter/ }) });
+      const heading = () => quarter.locator('h3').textContent();
+      const set = quarter.getByRole('button', { name: 'Set', exact: true });
+      const mark = async () => Number(/Mark (\d+)/.exec(await text(page, 'clock'))?.[1] ?? Number.NaN);
+      await expect.poll(mark).toBeGreaterThan(5);
+      const first = await mark();
+      // Every Quarter action costs 5 Marks and lands at the same place: the heading says so once.
+      await expect.poll(heading).toBe(`Quarter5 marks each→ Mark ${first} → Mark ${first - 5}`);
+      expect(await set.textContent()).toBe('Set');
+      // The button is described by that line, so a screen reader still hears what it costs and where it lands.
+      const described = await set.evaluate((b) =>
+        (b.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent ?? '')
+          .join(' | '),
+      );
+      expect(described).toContain(`5 marks each→ Mark ${first} → Mark ${first - 5}`);
+      // A lone action of its kind says its own cost and preview.
+      expect(await palette.locator('button.action', { hasText: /^Move/ }).textContent()).toBe(
+        `Move1 mark→ Mark ${first} → Mark ${first - 1}`,
+      );
+      await page.locator('body').press('n');
+      await expect.poll(mark).not.toBe(first);
+      const second = await mark();
+      await expect
+        .poll(heading)
+        .toBe(`Quarter5 marks each→ Mark ${second} → Mark ${Math.max(0, second - 5)}`);
+      expect(await set.textContent()).toBe('Set');
+    } finally {
+      await ctx.close();
+    }
+  });
 });

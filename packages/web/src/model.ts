@@ -324,6 +324,38 @@ export function sharedReason(shown: readonly LegalAction[]): { key: string; text
   return { key: best, text };
 }
 
+/** Whether two costs are the same amounts of the same resources (so they read the same). */
+export function sameCost(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/** What a palette group's heading states once for all its buttons; `id` is null when it states nothing. */
+export interface GroupTerms {
+  id: string | null;
+  /** The buttons all cost the same: the heading says how much. */
+  cost: boolean;
+  /** The buttons all land at the same place: the heading says where. */
+  preview: boolean;
+}
+
+/**
+ * What a group of two or more buttons has in common, to be said once in its heading: the same cost, and
+ * the same preview. A turn passing then changes one heading instead of every button (a tara-corax actor's
+ * Marks are in every preview).
+ */
+export function groupTerms(items: readonly LegalAction[], id: string): GroupTerms {
+  const [first, ...rest] = items;
+  if (!first || !rest.length) return { id: null, cost: false, preview: false };
+  const cost = rest.every((l) => sameCost(l.cost, first.cost));
+  const label = first.preview?.label;
+  const preview = label !== undefined && rest.every((l) => l.preview?.label === label);
+  return { id: cost || preview ? id : null, cost, preview };
+}
+
 /**
  * The round's order, kept still while the round goes on: who already had a turn this round (in the order
  * the log shows), the one acting, the turns still to come, then everyone else. The cards and the table

@@ -8,10 +8,10 @@ import {
 } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
-import { conditionsOf, reasonKey, sharedReason } from './model.js';
+import { conditionsOf, groupTerms, reasonKey, sharedReason } from './model.js';
 
-/** Ana (PC) and an Orc, started: it is someone's turn, and the other's palette is mostly unavailable. */
-function started(ruleset: string): EncounterState {
+/** Ana (PC) and an Orc in a fight of this ruleset, started with these initiatives. */
+function fight(ruleset: string, initiative: Record<string, number>): EncounterLog {
   const enc = EncounterLog.create(
     { id: 't', name: 'T', ruleset, options: {}, dice: seededDice(1) },
     rulesets,
@@ -24,9 +24,14 @@ function started(ruleset: string): EncounterState {
     const r = enc.execute({ type: 'add-combatant', combatant });
     if (isRejection(r)) throw new Error(r.message);
   }
-  const r = enc.execute({ type: 'start', initiative: { ana: 1, orc: 20 } });
+  const r = enc.execute({ type: 'start', initiative });
   if (isRejection(r)) throw new Error(r.message);
-  return enc.state;
+  return enc;
+}
+
+/** The fight started: it is someone's turn, and the other's palette is mostly unavailable. */
+function started(ruleset: string): EncounterState {
+  return fight(ruleset, { ana: 1, orc: 20 }).state;
 }
 
 function off(name: string, reason: string): LegalAction {
@@ -96,19 +101,73 @@ describe('palette: a reason most unavailable actions share is said once', () => 
   }
 });
 
+/** An available action of this kind, cost and preview. */
+function on(name: string, kind: string, cost: Record<string, number>, label?: string): LegalAction {
+  const at = { round: 1, at: [] };
+  return {
+    action: { id: name.toLowerCase(), name, kind, text: '' },
+    enabled: true,
+    cost,
+    ...(label === undefined ? {} : { preview: { from: at, to: at, label } }),
+  } as unknown as LegalAction;
+}
+
+describe('palette: what every button of a group has in common is said once, in its heading', () => {
+  it('states a shared cost and a shared preview, each on its own', () => {
+    const both = [
+      on('Set', 'quarter', { marks: 5 }, 'Mark 17 → Mark 12'),
+      on('Stand up', 'quarter', { marks: 5 }, 'Mark 17 → Mark 12'),
+    ];
+    expect(groupTerms(both, 'g')).toEqual({ id: 'g', cost: true, preview: true });
+    const costOnly = [
+      on('Bash', 'action', { actions: 1 }, 'tempo 3 (A)'),
+      on('Kick', 'action', { actions: 1 }, 'tempo 5 (A)'),
+    ];
+    expect(groupTerms(costOnly, 'g')).toEqual({ id: 'g', cost: true, preview: false });
+    const previewOnly = [
+      on('Run', 'move', { seconds: 2 }, 'seconds 1–2'),
+      on('Walk', 'move', { seconds: 3 }, 'seconds 1–2'),
+    ];
+    expect(groupTerms(previewOnly, 'g')).toEqual({ id: 'g', cost: false, preview: true });
+    // Nothing in common, no preview at all, or a lone button: the buttons say it themselves.
+    const none = [on('Dash', 'action', { actions: 1 }), on('Hide', 'action', { bonus: 1 })];
+    expect(groupTerms(none, 'g')).toEqual({ id: null, cost: false, preview: false });
+    expect(groupTerms([both[0]!], 'g')).toEqual({ id: null, cost: false, preview: false });
+    expect(groupTerms([], 'g')).toEqual({ id: null, cost: false, preview: false });
+    // { marks: 5 } and { marks: 5, free: 0 } read differently: not the same cost.
+    expect(groupTerms([on('A', 'k', { marks: 5 }), on('B', 'k', { marks: 5, free: 0 })], 'g').cost).toBe(
+      false,
+    );
+  });
+
+  it('tara-corax: a turn passing changes the headings, not the buttons', () => {
+    const enc = fight('tara-corax', { ana: 17, orc: 12 });
+    const groupsOf = () => {
+      const state = enc.state;
+      const legal = rulesets['tara-corax']!.legalActions(state, state.current!).filter((l) => l.enabled);
+      const kinds = [...new Set(legal.map((l) => l.action.kind))];
+      return new Map(kinds.map((k) => [k, legal.filter((l) => l.action.kind === k)]));
+    };
+    const first = groupsOf();
+    expect(isRejection(enc.execute({ type: 'next' }))).toBe(false);
+    const second = groupsOf();
+    let shared = 0;
+    for (const [kind, items] of first) {
+      const next = second.get(kind);
+      if (!next || items.length < 2 || !items[0]!.preview) continue;
+      // Every button of the group lands at the same place, and the next actor's land elsewhere.
+      expect(groupTerms(items, 'g')).toEqual({ id: 'g', cost: true, preview: true });
+      expect(groupTerms(next, 'g')).toEqual({ id: 'g', cost: true, preview: true });
+      expect(next[0]!.preview!.label).not.toBe(items[0]!.preview!.label);
+      shared++;
+    }
+    expect(shared).toBeGreaterThanOrEqual(3);
+  });
+});
+
 describe('conditions: what is left of each, from where the fight is now', () => {
   it('counts down turns and rounds, and names the instant of a clock duration', () => {
-    const enc = EncounterLog.create(
-      { id: 't', name: 'T', ruleset: 'classic', options: {}, dice: seededDice(1) },
-      rulesets,
-    );
-    if (isRejection(enc)) throw new Error(enc.message);
-    for (const combatant of [
-      { id: 'ana', name: 'Ana', side: 'pc', hp: 20, stats: {} },
-      { id: 'orc', name: 'Orc', side: 'npc', hp: 9, stats: {} },
-    ])
-      enc.execute({ type: 'add-combatant', combatant });
-    enc.execute({ type: 'start', initiative: { ana: 20, orc: 1 } });
+    const enc = fight('classic', { ana: 20, orc: 1 });
     const add = (name: string, duration: Record<string, unknown>) => {
       const r = enc.execute({ type: 'add-effect', target: 'orc', name, duration });
       if (isRejection(r)) throw new Error(r.message);

@@ -41,6 +41,8 @@ import {
   asState,
   type ConditionLine,
   conditionsOf,
+  type GroupTerms,
+  groupTerms,
   headline,
   hurtWords,
   legalOf,
@@ -49,6 +51,7 @@ import {
   resourcesOf,
   roundOrder,
   rulesetOf,
+  sameCost,
   sharedReason,
   splitNames,
 } from './model.js';
@@ -307,6 +310,11 @@ interface ActionItemProps {
   sharedId: string | null;
   /** The action's own reason now (its title, read when the button is hovered or focused). */
   reasonOf: (id: string) => string;
+  /**
+   * What its group's heading states once for all its buttons (the same cost, the same preview), and the
+   * id of that statement, which describes the button; the button shows only what the heading does not.
+   */
+  terms: GroupTerms;
   onAct: (la: LegalAction) => void;
   onDetails: (la: LegalAction) => void;
 }
@@ -322,7 +330,7 @@ function showReason(e: { currentTarget: HTMLElement }, text: string): void {
 
 /** One palette button; skipped on re-render when what it shows is the same. */
 const ActionItem = memo(
-  function ActionItem({ la: l, uid, sharedId, reasonOf, onAct, onDetails }: ActionItemProps) {
+  function ActionItem({ la: l, uid, sharedId, reasonOf, terms, onAct, onDetails }: ActionItemProps) {
     const why = `${uid}-${l.action.id}-why`;
     const needs = (l.params ?? []).some((p) => p.required && p.default === undefined && p.name !== 'target');
     const quiet = !l.enabled && sharedId !== null;
@@ -336,7 +344,7 @@ const ActionItem = memo(
           className={l.enabled ? 'action' : 'action unavailable'}
           data-action={l.action.id}
           title={l.enabled ? l.action.text : quiet ? undefined : `Not now: ${l.reason ?? ''}`}
-          aria-describedby={quiet ? sharedId : why}
+          aria-describedby={[terms.id, quiet ? sharedId : why].filter(Boolean).join(' ')}
           onPointerEnter={lazyTitle}
           onFocus={lazyTitle}
           onClick={() => onAct(l)}
@@ -346,8 +354,8 @@ const ActionItem = memo(
             {needs ? '…' : null}
             {l.enabled ? null : <span className="sr-only"> (not available now; the server will refuse)</span>}
           </span>
-          <span className="action-cost">{describeCost(l.cost)}</span>
-          {l.preview ? <span className="action-preview">→ {l.preview.label}</span> : null}
+          {terms.cost ? null : <span className="action-cost">{describeCost(l.cost)}</span>}
+          {l.preview && !terms.preview ? <span className="action-preview">→ {l.preview.label}</span> : null}
         </button>
         {l.params?.length && !needs ? (
           <button
@@ -380,19 +388,14 @@ const ActionItem = memo(
     a.la.action.id === b.la.action.id &&
     a.la.action.name === b.la.action.name &&
     a.la.action.text === b.la.action.text &&
-    a.la.preview?.label === b.la.preview?.label &&
-    (a.la.params?.length ?? 0) === (b.la.params?.length ?? 0) &&
-    sameCost(a.la.cost, b.la.cost),
+    a.terms.id === b.terms.id &&
+    a.terms.cost === b.terms.cost &&
+    a.terms.preview === b.terms.preview &&
+    // What the heading states for the group is not drawn on the button: a new value there leaves it as it is.
+    (a.terms.preview || a.la.preview?.label === b.la.preview?.label) &&
+    (a.terms.cost || sameCost(a.la.cost, b.la.cost)) &&
+    (a.la.params?.length ?? 0) === (b.la.params?.length ?? 0),
 );
-
-/** Whether two costs are the same amounts of the same resources (so they read the same). */
-function sameCost(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): boolean {
-  if (a === b) return true;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  for (const k of keys) if (a[k] !== b[k]) return false;
-  return true;
-}
 
 /** The values a click gives an action before any form: the palette's target, where the action takes one. */
 function givenFor(l: LegalAction, target: string): Record<string, Json> {
@@ -493,27 +496,39 @@ export function Palette({
       return null;
     }
   })();
-  const list = (items: LegalAction[]) =>
-    [...new Set(items.map((l) => l.action.kind))].map((kind) => (
-      <div key={kind} className="palette-group">
-        <h3>{kindWords(kind)}</h3>
-        <ul className={compact ? 'actions compact' : 'actions'}>
-          {items
-            .filter((l) => l.action.kind === kind)
-            .map((l) => (
+  const list = (items: LegalAction[], where: string) =>
+    [...new Set(items.map((l) => l.action.kind))].map((kind) => {
+      const group = items.filter((l) => l.action.kind === kind);
+      const terms = groupTerms(group, `${uid}-${where}-${kind.replace(/[^\w-]/g, '_')}`);
+      const first = group[0]!;
+      return (
+        <div key={kind} className="palette-group">
+          <h3>
+            {kindWords(kind)}
+            {terms.id ? (
+              <span id={terms.id} className="group-terms">
+                {terms.cost ? <span className="action-cost">{describeCost(first.cost)} each</span> : null}
+                {terms.preview ? <span className="action-preview">→ {first.preview?.label}</span> : null}
+              </span>
+            ) : null}
+          </h3>
+          <ul className={compact ? 'actions compact' : 'actions'}>
+            {group.map((l) => (
               <ActionItem
                 key={l.action.id}
                 la={l}
                 uid={uid}
                 sharedId={shared !== null && reasonKey(l) === shared.key ? sharedId : null}
                 reasonOf={reasonOf}
+                terms={terms}
                 onAct={onAct}
                 onDetails={openForm}
               />
             ))}
-        </ul>
-      </div>
-    ));
+          </ul>
+        </div>
+      );
+    });
   return (
     <section className="panel palette" aria-label={`Actions of ${c.name}`}>
       <div className="panel-head">
@@ -552,7 +567,11 @@ export function Palette({
           {shared.text}
         </p>
       ) : null}
-      {enabled.length ? list(enabled) : <p className="muted">Nothing is available to {c.name} right now.</p>}
+      {enabled.length ? (
+        list(enabled, 'on')
+      ) : (
+        <p className="muted">Nothing is available to {c.name} right now.</p>
+      )}
       {disabled.length ? (
         <details
           className="unavailable-actions"
@@ -561,7 +580,7 @@ export function Palette({
           onToggle={(e) => setUnavailableOpen(e.currentTarget.open)}
         >
           <summary>Not available now ({disabled.length})</summary>
-          {list(disabled)}
+          {list(disabled, 'off')}
         </details>
       ) : null}
     </section>
