@@ -112,6 +112,15 @@ describe('the GM’s table, end to end', () => {
       await expect.poll(() => palette.locator('h2').textContent()).toContain('Orc');
       expect(await palette.getByLabel('Target').inputValue()).toBe('');
       expect(await palette.getByLabel('Target').locator('option').allTextContents()).not.toContain('Orc');
+      // An action's form offers the targets of this actor: from the Raven mage's turn to the Orc's, the
+      // Attack button was not drawn again, and its form still must not offer the Orc itself.
+      await palette.getByRole('button', { name: 'Attack with details' }).click();
+      const attack = page.getByRole('form', { name: /^Attack for / });
+      const targets = await attack.getByLabel('Target').locator('option').allTextContents();
+      expect(targets).toContain('Ana');
+      expect(targets).not.toContain('Orc');
+      await attack.getByLabel('Target').press('Escape');
+      await expect.poll(() => attack.count()).toBe(0);
       // Pinned, a selection stays when the turn moves on.
       await page.locator('body').press('1');
       await page.locator('body').press('p');

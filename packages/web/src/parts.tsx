@@ -468,21 +468,32 @@ export function Palette({
     tell(r, `${v.combatants[who]?.name ?? who}: ${l.action.name}`);
     return r.ok;
   }, []);
-  const openForm = useCallback((l: LegalAction) => {
-    const { view: v, actor: who, target: on } = latest.current;
-    const raw = initialValues(l.params ?? [], { round: v.round, actor: who });
-    const given = givenFor(l, on);
-    if (typeof given.target === 'string') raw.target = given.target;
-    setForm({ actor: who, la: l, raw });
-  }, []);
+  // A button skipped on a re-render holds the action as it was drawn; its parameters (their choices, resolved
+  // for the actor) and its preview are read as they are now.
+  const current = useCallback(
+    (l: LegalAction) => latest.current.legal.find((x) => x.action.id === l.action.id) ?? l,
+    [],
+  );
+  const openForm = useCallback(
+    (drawn: LegalAction) => {
+      const { view: v, actor: who, target: on } = latest.current;
+      const l = current(drawn);
+      const raw = initialValues(l.params ?? [], { round: v.round, actor: who });
+      const given = givenFor(l, on);
+      if (typeof given.target === 'string') raw.target = given.target;
+      setForm({ actor: who, la: l, raw });
+    },
+    [current],
+  );
   const onAct = useCallback(
-    (l: LegalAction) => {
+    (drawn: LegalAction) => {
+      const l = current(drawn);
       const given = givenFor(l, latest.current.target);
       // An action that is not available now is sent as it is: the answer is why, not a form to fill.
       if (l.enabled && missingParams(l.params ?? [], given).length) openForm(l);
       else void go(l, given);
     },
-    [go, openForm],
+    [go, openForm, current],
   );
   const c = view.combatants[actor];
   if (!c) return null;
