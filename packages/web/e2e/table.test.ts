@@ -666,6 +666,27 @@ describe('the GM’s table, end to end', () => {
       expect(await drawnNow()).toBe(before);
       await timeline.scrollIntoViewIfNeeded();
       await expect.poll(drawnNow).toContain(`Mark ${now}`);
+      // In view, a turn that passes moves the highlight to the next lane; the lanes' names, lines and markers
+      // stay the same elements (each keyed by its tag, class and rank), they are not taken out and put back.
+      const lanes = timeline.locator('g.lane');
+      const lit = () => lanes.evaluateAll((gs) => gs.filter((g) => g.querySelector('rect.highlight')).length);
+      expect(await lit()).toBeGreaterThan(0);
+      await lanes.evaluateAll((gs) => {
+        for (const g of gs)
+          for (const c of g.querySelectorAll(':scope > text, :scope > line'))
+            (c as Element & { kept?: boolean }).kept = true;
+      });
+      const was = await turn();
+      await command(e, { type: 'next' });
+      await expect.poll(turn).not.toBe(was);
+      await expect.poll(drawnNow).toContain(`Mark ${await mark()}`);
+      const replaced = await lanes.evaluateAll(
+        (gs) =>
+          gs
+            .flatMap((g) => [...g.querySelectorAll(':scope > text, :scope > line')])
+            .filter((c) => !(c as Element & { kept?: boolean }).kept).length,
+      );
+      expect(replaced).toBe(0);
     } finally {
       await ctx.close();
     }
