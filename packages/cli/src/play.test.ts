@@ -103,3 +103,26 @@ describe('play: an action that needs parameters asks for them, from the ruleset�
     });
   });
 });
+
+describe('play: the log', () => {
+  it('`log` words each line at its own turn’s Mark, not at the fight’s now', () => {
+    const session = openSession({ ruleset: 'tara-corax', seed: 1 }, rulesets);
+    for (const [id, initiative] of [
+      ['ana', 9],
+      ['bo', 6],
+      ['orc', 3],
+    ] as const) {
+      const added = session.handle(
+        `add-combatant combatant={"id": "${id}", "name": "${id}", "side": "pc", "hp": 9, "stats": {"initiative": ${initiative}}}`,
+      );
+      expect(added.ok, added.out).toBe(true);
+    }
+    for (const line of ['start', 'next', 'next']) expect(session.handle(line).ok).toBe(true);
+    const acts = session
+      .handle('log')
+      .out.split('\n')
+      .filter((l) => l.endsWith(' acts.'));
+    expect(acts).toHaveLength(3);
+    expect(new Set(acts.map((l) => /Mark (\d+):/.exec(l)?.[1])).size).toBe(3);
+  });
+});

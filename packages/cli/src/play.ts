@@ -15,6 +15,7 @@ import {
   runScenario,
   type ScenarioStep,
   seededDice,
+  stateAt,
 } from '@roundkeeper/engine';
 import { CliError, EXIT, loadScenario, writeOutput } from './load.js';
 import { ParamForm } from './play-form.js';
@@ -234,8 +235,10 @@ export class PlaySession {
 
   log(count = 20): string {
     const lines: string[] = [];
-    for (const e of this.enc.entries.slice(-count)) {
-      const l = describeEvent(e.event, this.state, this.ruleset);
+    const entries = this.enc.entries;
+    for (let i = Math.max(0, entries.length - count); i < entries.length; i++) {
+      // Each line at its own round and instant (a turn's Mark), not at the fight's now.
+      const l = describeEvent(entries[i]!.event, stateAt(this.state, entries, i), this.ruleset);
       if (l) lines.push(`  ${l}`);
     }
     return lines.join('\n') || '(nothing yet)';

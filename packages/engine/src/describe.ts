@@ -1,7 +1,7 @@
 import type { CoreEvent } from './events.js';
 import { isCore } from './evolve.js';
 import type { AnyRuleset } from './ruleset.js';
-import type { Duration, EncounterState, EngineEvent } from './types.js';
+import type { Duration, EncounterState, EngineEvent, Instant, LogEntry } from './types.js';
 
 function nameOf(state: EncounterState, id: unknown): string {
   if (typeof id !== 'string') return '?';
@@ -56,8 +56,37 @@ export function describeCost(cost: Readonly<Record<string, number>>): string {
 }
 
 /**
+ * The state a log entry is worded against: the round and the instant the fight had reached at that entry
+ * (its last `round/started` and `clock/advanced`, as they fold), the rest as `state` is now. A line that
+ * names when it happened ("Mark 12: Ana acts.") then reads the same on a page loaded later as it did live.
+ * Where the entries up to it do not say (a log that starts later), the state's own round and instant.
+ */
+export function stateAt<S extends EncounterState>(state: S, entries: readonly LogEntry[], index: number): S {
+  let round: number | undefined;
+  let now: Instant | null | undefined;
+  for (
+    let i = Math.min(index, entries.length - 1);
+    i >= 0 && (round === undefined || now === undefined);
+    i--
+  ) {
+    const event = entries[i]!.event;
+    if (!isCore(event)) continue;
+    if (now === undefined && event.type === 'clock/advanced') now = event.to;
+    else if (round === undefined && event.type === 'round/started') round = event.round;
+    else if (event.type === 'encounter/created') {
+      // The log's first entry: the round and instant it all began with.
+      round ??= event.state.round;
+      if (now === undefined) now = event.state.now ?? null;
+    }
+  }
+  const at = { round: round ?? state.round, now: now === undefined ? state.now : now };
+  return at.round === state.round && at.now === state.now ? state : { ...state, ...at };
+}
+
+/**
  * A log line for an event, in the GM's words. `state` is the state the event led to (names of
- * combatants still resolve after they are removed only while the event's own payload names them).
+ * combatants still resolve after they are removed only while the event's own payload names them); for an
+ * entry of a log read later, `stateAt` gives its round and instant.
  */
 export function describeEvent(event: EngineEvent, state: EncounterState, ruleset: AnyRuleset): string | null {
   const own = ruleset.describeEvent?.(event, state);

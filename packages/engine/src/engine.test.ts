@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeCost, describeDuration } from './describe.js';
+import { describeCost, describeDuration, stateAt } from './describe.js';
 import { scriptedDice, seededDice } from './dice/rng.js';
 import { decide } from './engine.js';
 import { namedId } from './events.js';
@@ -496,5 +496,30 @@ describe('events applied once', () => {
     expect(calls).toBe(own);
     // And the state is still the fold of the log.
     expect(reduce(enc.entries, { 'round-robin': counting })).toEqual(enc.state);
+  });
+});
+
+describe('stateAt: a log entry at its own round and instant', () => {
+  it('folds the round and the clock up to the entry, keeps the rest as now, and says the state’s own where the entries do not', () => {
+    const enc = make();
+    ok(enc, { type: 'start' });
+    ok(enc, { type: 'next' });
+    ok(enc, { type: 'next' });
+    const entries = enc.entries;
+    const now = enc.state;
+    for (const [i] of entries.entries()) {
+      const then = reduce(entries.slice(0, i + 1), registry);
+      const at = stateAt(now, entries, i);
+      expect([at.round, at.now]).toEqual([then.round, then.now]);
+      // Everything else is the state as it is now (names, HP…).
+      expect(at.combatants).toBe(now.combatants);
+    }
+    // The last entry is now: the same state, not a copy.
+    expect(stateAt(now, entries, entries.length - 1)).toBe(now);
+    // A log that starts later and says nothing of the clock: the state's own round and instant.
+    const tail = entries
+      .slice(-1)
+      .filter((e) => e.event.type !== 'clock/advanced' && e.event.type !== 'round/started');
+    expect(stateAt(now, tail, 0)).toBe(now);
   });
 });

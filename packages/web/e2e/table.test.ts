@@ -735,4 +735,28 @@ describe('the GM’s table, end to end', () => {
       await ctx.close();
     }
   });
+
+  it('a page loaded after some turns words each log line at its own turn’s Mark', async () => {
+    const e = await create('tara-corax', [
+      { id: 'ana', name: 'Ana', side: 'pc', hp: 20, stats: { initiative: 9 } },
+      { id: 'bo', name: 'Bo', side: 'pc', hp: 20, stats: { initiative: 6 } },
+      { id: 'orc', name: 'Orc', side: 'npc', hp: 9, stats: { initiative: 3 } },
+    ]);
+    await command(e, { type: 'start' });
+    await command(e, { type: 'next' });
+    await command(e, { type: 'next' });
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      const acts = async () =>
+        (await page.getByTestId('log').locator('li').allTextContents()).filter((l) => l.endsWith(' acts.'));
+      await expect.poll(async () => (await acts()).length).toBe(3);
+      const marks = (await acts()).map((l) => Number(/^Mark (\d+):/.exec(l)?.[1]));
+      // Newest first, each turn at its own Mark: the countdown read back up, not three times the last one.
+      expect(new Set(marks).size).toBe(3);
+      expect([...marks].sort((a, b) => a - b)).toEqual(marks);
+      expect(marks[0]).toBe(Number(/Mark (\d+)/.exec(await text(page, 'clock'))?.[1]));
+    } finally {
+      await ctx.close();
+    }
+  });
 });

@@ -7,6 +7,7 @@ import {
   type LogEntry,
   type Param,
   paramsOfSchema,
+  stateAt,
 } from '@roundkeeper/engine';
 import { memo, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, type Creature, type EncounterLinks, errorMessage, type LinkName } from './api.js';
@@ -480,10 +481,10 @@ export function GmTracker({
 function describeGroup(view: EncounterView, entries: LogEntry[], group: number): string | null {
   const rs = rulesetOf(view);
   if (!rs) return null;
-  for (const e of entries) {
+  for (const [i, e] of entries.entries()) {
     if (e.group !== group) continue;
     try {
-      const line = describeEvent(e.event, asState(view), rs);
+      const line = describeEvent(e.event, stateAt(asState(view), entries, i), rs);
       if (line) return `“${line.replace(/\.$/, '')}”`;
     } catch {
       // A line that cannot be described says nothing.

@@ -18,6 +18,7 @@ import {
   perObject,
   type Panel as RulesetPanel,
   resolveParams,
+  stateAt,
   type Timeline,
 } from '@roundkeeper/engine';
 import {
@@ -1014,26 +1015,28 @@ function movesOf(view: EncounterView, id: string): { up: boolean; down: boolean 
  * A log line: the ruleset's words for the event; an undo or redo says what it took back or brought back
  * (the first line of that command), never a command number.
  */
-function lineOf(e: LogEntry, entries: LogEntry[], view: EncounterView, rs: AnyRuleset): string | null {
-  const describe = (x: LogEntry) => {
+function lineOf(at: number, entries: LogEntry[], view: EncounterView, rs: AnyRuleset): string | null {
+  // Each entry is worded at its own round and instant (a turn's Mark), the rest as the fight is now.
+  const describe = (i: number) => {
     try {
-      return describeEvent(x.event, asState(view), rs);
+      return describeEvent(entries[i]!.event, stateAt(asState(view), entries, i), rs);
     } catch {
       return null;
     }
   };
+  const e = entries[at]!;
   if ((e.event.type === 'undo' || e.event.type === 'redo') && typeof e.event.group === 'number') {
     const group = e.event.group;
     let what: string | null = null;
-    for (const x of entries) {
+    for (const [i, x] of entries.entries()) {
       if (x.group !== group || x.event.type === 'undo' || x.event.type === 'redo') continue;
-      what = describe(x);
+      what = describe(i);
       if (what) break;
     }
     const verb = e.event.type === 'undo' ? 'Undone' : 'Redone';
     return what ? `${verb}: ${what}` : `${verb}: the GM's last change.`;
   }
-  return describe(e);
+  return describe(at);
 }
 
 /** The log in the GM's words (or the player's, redacted by the server), newest last. */
@@ -1050,8 +1053,9 @@ export const LogView = memo(function LogView({
   newestFirst?: boolean;
 }) {
   const rs = rulesetOf(view);
-  // A past event's line depends on the names it mentions, not on the rest of the state: lines are kept
-  // per entry and described again only when a name, the roster or the options change.
+  // A past event's line depends on the names it mentions and on its own round and instant, not on the rest
+  // of the state: lines are kept per entry and described again only when a name, the roster or the
+  // options change.
   const names = view.roster.map((id) => `${id}=${view.combatants[id]?.name ?? ''}`).join('\n');
   // Names are isolated inside each line (a right-to-left override stays inside its name).
   const roster = view.roster.map((id) => view.combatants[id]?.name ?? '').join('\n');
@@ -1070,7 +1074,7 @@ export const LogView = memo(function LogView({
       const e = entries[i]!;
       let line = text.get(e);
       if (line === undefined) {
-        line = lineOf(e, entries, view, rs);
+        line = lineOf(i, entries, view, rs);
         text.set(e, line);
       }
       if (line) out.push({ seq: e.seq, text: line, kind: e.event.type });

@@ -1,0 +1,70 @@
+import { describeEvent, EncounterLog, isRejection, reduce, seededDice, stateAt } from '@roundkeeper/engine';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { rulesets } from './index.js';
+import { fresh, play, stepArb } from './testing/random-play.js';
+
+/**
+ * A log line is worded against the round and the instant the fight had reached at its entry
+ * (`stateAt`), so a page loaded later reads the same lines as the page that saw them happen.
+ */
+const ids_ = Object.keys(rulesets).sort();
+
+describe.each(ids_)('a log entry is worded at its own round and instant: %s', (rulesetId) => {
+  it('stateAt gives the round and the instant the log had folded to at each entry', () => {
+    fc.assert(
+      fc.property(fc.array(stepArb, { maxLength: 50 }), fc.integer(), (steps, seed) => {
+        const enc = fresh(rulesetId, seed);
+        play(enc, steps);
+        const entries = enc.entries;
+        // Undo takes a group back out of the fold, not out of the log: compare the entries before one.
+        const undo = entries.findIndex((e) => e.event.type === 'undo' || e.event.type === 'redo');
+        const upTo = undo < 0 ? entries.length : undo;
+        for (let i = 0; i < upTo; i++) {
+          const then = reduce(entries.slice(0, i + 1), rulesets);
+          const at = stateAt(enc.state, entries, i);
+          expect(at.round, `entry ${i} (${entries[i]!.event.type})`).toBe(then.round);
+          expect(at.now, `entry ${i} (${entries[i]!.event.type})`).toEqual(then.now);
+        }
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
+describe('tara-corax: the log read later says each turn’s own Mark', () => {
+  it('a page loaded after three turns reads "Mark N: … acts." at each turn’s Mark, as said live', () => {
+    const enc = EncounterLog.create(
+      { id: 't', name: 'T', ruleset: 'tara-corax', options: {}, dice: seededDice(1) },
+      rulesets,
+    );
+    if (isRejection(enc)) throw new Error(enc.message);
+    for (const id of ['h1', 'h2', 'h3']) {
+      const r = enc.execute({
+        type: 'add-combatant',
+        combatant: { id, name: `Hero ${id[1]}`, side: 'pc', hp: 9, stats: {} },
+      });
+      if (isRejection(r)) throw new Error(r.message);
+    }
+    const ruleset = rulesets['tara-corax']!;
+    const acts = (lines: (string | null)[]) => lines.filter((l): l is string => !!l?.includes(' acts.'));
+    // Live: each command's lines worded against the state it led to, as the pages do when it arrives.
+    const live: string[] = [];
+    for (const command of [{ type: 'start' }, { type: 'next' }, { type: 'next' }] as const) {
+      const from = enc.entries.length;
+      const r = enc.execute(command);
+      if (isRejection(r)) throw new Error(r.message);
+      live.push(...acts(enc.entries.slice(from).map((e) => describeEvent(e.event, enc.state, ruleset))));
+    }
+    expect(live).toHaveLength(3);
+    expect(new Set(live.map((l) => /Mark (\d+)/.exec(l)?.[1])).size).toBe(3);
+    // Read later, each at its own entry: the same lines.
+    const later = acts(
+      enc.entries.map((e, i) => describeEvent(e.event, stateAt(enc.state, enc.entries, i), ruleset)),
+    );
+    expect(later).toEqual(live);
+    // Against the state as it is now alone, every line said the last Mark.
+    const naive = acts(enc.entries.map((e) => describeEvent(e.event, enc.state, ruleset)));
+    expect(new Set(naive.map((l) => /Mark (\d+)/.exec(l)?.[1])).size).toBe(1);
+  });
+});
