@@ -65,6 +65,9 @@ async function open(
 const text = async (page: Page, testId: string) => (await page.getByTestId(testId).textContent()) ?? '';
 const status = (page: Page) => text(page, 'status');
 const actor = (page: Page) => text(page, 'current-actor');
+/** The Mark the headline's clock shows (tara-corax), NaN when it shows none. */
+const clockMark = async (page: Page) =>
+  Number(/Mark (\d+)/.exec(await text(page, 'clock'))?.[1] ?? Number.NaN);
 
 async function shoot(page: Page, file: string): Promise<void> {
   await page.screenshot({ path: join(shots, file) });
@@ -643,8 +646,8 @@ describe('the GM’s table, end to end', () => {
       const timeline = page.getByRole('region', { name: 'Timeline' });
       const drawnNow = () => timeline.locator('g.now title').textContent();
       const said = () => timeline.locator('svg desc').textContent();
-      const mark = async () => /Mark (\d+)/.exec(await text(page, 'clock'))?.[1] ?? '';
-      await expect.poll(mark).not.toBe('');
+      const mark = () => clockMark(page);
+      await expect.poll(mark).toBeGreaterThan(0);
       const far = await timeline.evaluate((el) => {
         const col = el.closest('.col')!.getBoundingClientRect();
         // Farther than the 200 px within which the picture is drawn (`NEAR_PX`).
@@ -659,7 +662,7 @@ describe('the GM’s table, end to end', () => {
         await command(e, { type: 'next' });
         await expect.poll(turn).not.toBe(was);
       }
-      expect(await mark()).not.toBe(/Mark (\d+)/.exec(before ?? '')?.[1]);
+      expect(await mark()).not.toBe(Number(/Mark (\d+)/.exec(before ?? '')?.[1]));
       const now = await mark();
       // Read: the description follows every change. Drawn: the picture waits, scrolled away.
       await expect.poll(said).toContain(`Mark ${now}`);
@@ -706,7 +709,7 @@ describe('the GM’s table, end to end', () => {
         .filter({ has: page.locator('h3', { hasText: /^Quarter/ }) });
       const heading = () => quarter.locator('h3').textContent();
       const set = quarter.getByRole('button', { name: 'Set', exact: true });
-      const mark = async () => Number(/Mark (\d+)/.exec(await text(page, 'clock'))?.[1] ?? Number.NaN);
+      const mark = () => clockMark(page);
       await expect.poll(mark).toBeGreaterThan(5);
       const first = await mark();
       // Every Quarter action costs 5 Marks and lands at the same place: the heading says so once.
@@ -754,7 +757,7 @@ describe('the GM’s table, end to end', () => {
       // Newest first, each turn at its own Mark: the countdown read back up, not three times the last one.
       expect(new Set(marks).size).toBe(3);
       expect([...marks].sort((a, b) => a - b)).toEqual(marks);
-      expect(marks[0]).toBe(Number(/Mark (\d+)/.exec(await text(page, 'clock'))?.[1]));
+      expect(marks[0]).toBe(await clockMark(page));
     } finally {
       await ctx.close();
     }
