@@ -1,13 +1,11 @@
 import {
   type Combatant,
   type Command,
-  describeEvent,
   type EncounterView,
   type Json,
   type LogEntry,
   type Param,
   paramsOfSchema,
-  stateAt,
 } from '@roundkeeper/engine';
 import { memo, useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { api, type Creature, type EncounterLinks, errorMessage, type LinkName } from './api.js';
@@ -24,7 +22,6 @@ import {
 } from './form.js';
 import { type SendResult, useEncounter } from './live.js';
 import {
-  asState,
   conditionsOf,
   expandCombatants,
   hpEdit,
@@ -43,6 +40,7 @@ import {
   ConnectionBadge,
   DicePanel,
   downloadText,
+  groupLine,
   Headline,
   HelpOverlay,
   LogView,
@@ -477,20 +475,11 @@ export function GmTracker({
   );
 }
 
-/** What an undo or redo takes back, in words: the first log line of that command. */
+/** What an undo or redo takes back, in words: the first log line of that command, quoted. */
 function describeGroup(view: EncounterView, entries: LogEntry[], group: number): string | null {
   const rs = rulesetOf(view);
-  if (!rs) return null;
-  for (const [i, e] of entries.entries()) {
-    if (e.group !== group) continue;
-    try {
-      const line = describeEvent(e.event, stateAt(asState(view), entries, i), rs);
-      if (line) return `“${line.replace(/\.$/, '')}”`;
-    } catch {
-      // A line that cannot be described says nothing.
-    }
-  }
-  return null;
+  const line = rs ? groupLine(group, entries, view, rs) : null;
+  return line ? `“${line.replace(/\.$/, '')}”` : null;
 }
 
 const GmQuick = memo(function GmQuick({

@@ -210,6 +210,11 @@ function useNearScreen(ref: RefObject<HTMLElement | null>): boolean {
   return near;
 }
 
+/** The picture of a timeline as the panel draws it, on the page and exported. */
+function drawTimeline(t: Timeline, highlight: string | null | undefined, maxRounds: number, title: string) {
+  return timelinePieces(t, { maxRounds, highlight: highlight ?? null, title });
+}
+
 /** The timeline picture, with export buttons. */
 export const TimelineView = memo(function TimelineView({
   view,
@@ -231,17 +236,11 @@ export const TimelineView = memo(function TimelineView({
   const drawn = useRef({ view, highlight });
   if (near) drawn.current = { view, highlight };
   const shown = drawn.current;
-  const t = useMemo(() => timelineOf(shown.view), [shown.view]);
+  const title = `${view.name} — timeline`;
+  const t = timelineOf(shown.view);
   const pic = useMemo(
-    () =>
-      t
-        ? timelinePieces(t, {
-            maxRounds,
-            highlight: shown.highlight ?? null,
-            title: `${view.name} — timeline`,
-          })
-        : null,
-    [t, shown.highlight, maxRounds, view.name],
+    () => (t ? drawTimeline(t, shown.highlight, maxRounds, title) : null),
+    [t, shown.highlight, maxRounds, title],
   );
   // What it is read as follows every change, drawn or not, one render later (as the log does); what it
   // exports is the fight as it is now.
@@ -252,11 +251,7 @@ export const TimelineView = memo(function TimelineView({
   }, [later]);
   const now = () => {
     const ct = timelineOf(view);
-    return ct
-      ? piecesSvg(
-          timelinePieces(ct, { maxRounds, highlight: highlight ?? null, title: `${view.name} — timeline` }),
-        )
-      : '';
+    return ct ? piecesSvg(drawTimeline(ct, highlight, maxRounds, title)) : '';
   };
   const uid = useId();
   if (!t || !pic) return null;
@@ -459,22 +454,17 @@ export function Palette({
   // The click handlers read the latest props, so they stay the same functions and the buttons can be skipped.
   const latest = useRef({ view, actor, target, send, notify, legal });
   latest.current = { view, actor, target, send, notify, legal };
-  const reasonOf = useCallback(
-    (id: string) => latest.current.legal.find((l) => l.action.id === id)?.reason ?? '',
-    [],
-  );
+  // An action as it is now, by id: a button skipped on a re-render holds the action as it was drawn, and its
+  // reason, parameters (their choices, resolved for the actor) and preview are read as they are now.
+  const legalNow = useCallback((id: string) => latest.current.legal.find((l) => l.action.id === id), []);
+  const reasonOf = useCallback((id: string) => legalNow(id)?.reason ?? '', [legalNow]);
   const go = useCallback(async (l: LegalAction, params: Record<string, Json>) => {
     const { view: v, actor: who, send: sendIt, notify: tell } = latest.current;
     const r = await sendIt(actionCommand(v, who, l, params));
     tell(r, `${v.combatants[who]?.name ?? who}: ${l.action.name}`);
     return r.ok;
   }, []);
-  // A button skipped on a re-render holds the action as it was drawn; its parameters (their choices, resolved
-  // for the actor) and its preview are read as they are now.
-  const current = useCallback(
-    (l: LegalAction) => latest.current.legal.find((x) => x.action.id === l.action.id) ?? l,
-    [],
-  );
+  const current = useCallback((l: LegalAction) => legalNow(l.action.id) ?? l, [legalNow]);
   const openForm = useCallback(
     (drawn: LegalAction) => {
       const { view: v, actor: who, target: on } = latest.current;
@@ -1011,32 +1001,48 @@ function movesOf(view: EncounterView, id: string): { up: boolean; down: boolean 
   return { up: reorderCommand(view, id, 'up') !== null, down: reorderCommand(view, id, 'down') !== null };
 }
 
+/** An entry in the ruleset's words, at its own round and instant (a turn's Mark), the rest as the fight is now. */
+function entryLine(
+  i: number,
+  entries: readonly LogEntry[],
+  view: EncounterView,
+  rs: AnyRuleset,
+): string | null {
+  try {
+    return describeEvent(entries[i]!.event, stateAt(asState(view), entries, i), rs);
+  } catch {
+    // A line that cannot be described says nothing.
+    return null;
+  }
+}
+
+/** The first line a command says: what an undo takes back or a redo brings back. */
+export function groupLine(
+  group: number,
+  entries: readonly LogEntry[],
+  view: EncounterView,
+  rs: AnyRuleset,
+): string | null {
+  for (const [i, x] of entries.entries()) {
+    if (x.group !== group || x.event.type === 'undo' || x.event.type === 'redo') continue;
+    const line = entryLine(i, entries, view, rs);
+    if (line) return line;
+  }
+  return null;
+}
+
 /**
  * A log line: the ruleset's words for the event; an undo or redo says what it took back or brought back
  * (the first line of that command), never a command number.
  */
 function lineOf(at: number, entries: LogEntry[], view: EncounterView, rs: AnyRuleset): string | null {
-  // Each entry is worded at its own round and instant (a turn's Mark), the rest as the fight is now.
-  const describe = (i: number) => {
-    try {
-      return describeEvent(entries[i]!.event, stateAt(asState(view), entries, i), rs);
-    } catch {
-      return null;
-    }
-  };
   const e = entries[at]!;
   if ((e.event.type === 'undo' || e.event.type === 'redo') && typeof e.event.group === 'number') {
-    const group = e.event.group;
-    let what: string | null = null;
-    for (const [i, x] of entries.entries()) {
-      if (x.group !== group || x.event.type === 'undo' || x.event.type === 'redo') continue;
-      what = describe(i);
-      if (what) break;
-    }
+    const what = groupLine(e.event.group, entries, view, rs);
     const verb = e.event.type === 'undo' ? 'Undone' : 'Redone';
     return what ? `${verb}: ${what}` : `${verb}: the GM's last change.`;
   }
-  return describe(at);
+  return entryLine(at, entries, view, rs);
 }
 
 /** The log in the GM's words (or the player's, redacted by the server), newest last. */
