@@ -175,7 +175,7 @@ const ARM = `() => {
  * forces layout, and resolves with the times since the key and since the server's `change` arrived.
  */
 const INTERACT = `({ key, watch }) => new Promise((resolve, reject) => {
-  const probe = watch === 'clock' ? ${CLOCK} : () => document.querySelector('section.palette h2')?.textContent ?? '';
+  const probe = watch === 'clock' ? ${CLOCK} : () => document.querySelector('[data-testid="acting-for"]')?.textContent ?? '';
   const before = probe();
   window.__changeAt = 0;
   let start = 0;
@@ -201,7 +201,7 @@ async function loadOnce(browser: Browser, url: string): Promise<number> {
   }
 }
 
-async function interaction(page: Page, key: string, watch: 'clock' | 'palette') {
+async function interaction(page: Page, key: string, watch: 'clock' | 'selection') {
   const fn = `(${INTERACT})(${JSON.stringify({ key, watch })})`;
   return (await page.evaluate(fn)) as { total: number; render: number };
 }
@@ -274,7 +274,7 @@ export async function benchWeb(): Promise<Row[]> {
       const select: { total: number; render: number }[] = [];
       for (let i = 0; i < 5; i++) {
         await interaction(gm.page, 'n', 'clock');
-        await interaction(gm.page, 'j', 'palette');
+        await interaction(gm.page, 'j', 'selection');
       }
       // "n" as a GM plays, the selection following the acting combatant (a "j" just before would have
       // selected the next actor already, and the turn would pass with no new actor to show); then "j".
@@ -283,7 +283,7 @@ export async function benchWeb(): Promise<Row[]> {
         await gm.page.waitForTimeout(30); // let the "Done" status and passive effects settle
       }
       for (let i = 0; i < SAMPLES; i++) {
-        select.push(await interaction(gm.page, 'j', 'palette'));
+        select.push(await interaction(gm.page, 'j', 'selection'));
         await gm.page.waitForTimeout(30);
       }
       await gm.ctx.close();

@@ -92,18 +92,31 @@ describe('the GM’s table, end to end', () => {
     const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
     try {
       const palette = page.locator('section.palette');
-      await expect.poll(() => palette.locator('h2').textContent()).toContain('Ana');
+      await expect.poll(() => palette.getAttribute('aria-label')).toContain('Ana');
       // Select the Orc, then Next: the tools follow the turn to the Raven mage.
       await page.locator('body').press('3');
-      await expect.poll(() => palette.locator('h2').textContent()).toContain('Orc');
+      await expect.poll(() => palette.getAttribute('aria-label')).toContain('Orc');
       await page.locator('body').press('n');
       await expect.poll(() => actor(page)).toContain('Raven mage');
-      await expect.poll(() => palette.locator('h2').textContent()).toContain('Raven mage');
+      await expect.poll(() => palette.getAttribute('aria-label')).toContain('Raven mage');
       await expect.poll(() => text(page, 'acting-for')).toContain('Acting: Raven mage');
-      // "Other commands" says whom it acts for.
-      expect(await page.getByRole('form', { name: 'Other commands' }).locator('h2').textContent()).toContain(
-        'Raven mage',
+      // The column names the actor once, in a line that stays in sight as it scrolls; the panels' headings
+      // do not repeat it, and "Other commands" says whom it acts for in its button's name.
+      expect(await palette.locator('h2').textContent()).toBe('Actions');
+      expect(await page.locator('section.gm-tools h2').textContent()).toBe('GM tools');
+      expect(await page.getByTestId('acting-for').evaluate((el) => getComputedStyle(el).position)).toBe(
+        'sticky',
       );
+      const other = page.getByRole('form', { name: 'Other commands' });
+      expect(await other.locator('h2').textContent()).toBe('Other commands');
+      expect(await other.getByRole('button', { name: / for Raven mage$/ }).count()).toBe(1);
+      await other.locator('button[type="submit"]').scrollIntoViewIfNeeded();
+      expect(await page.getByTestId('acting-for').isVisible()).toBe(true);
+      const bar = await page.getByTestId('acting-for').boundingBox();
+      const wide = page.locator('.tracker-grid > .col.wide');
+      expect(await wide.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+      const column = await wide.boundingBox();
+      expect(Math.abs(bar!.y - column!.y)).toBeLessThan(2);
       // The target never offers the actor; chosen from the list, it keeps the focus, and `n` still advances.
       const target = palette.getByLabel('Target');
       expect(await target.locator('option').allTextContents()).not.toContain('Raven mage');
@@ -112,7 +125,7 @@ describe('the GM’s table, end to end', () => {
       await page.keyboard.press('n');
       await expect.poll(() => actor(page)).toContain('Orc');
       // The next actor starts with no target (the Raven mage's choice was the Orc itself).
-      await expect.poll(() => palette.locator('h2').textContent()).toContain('Orc');
+      await expect.poll(() => palette.getAttribute('aria-label')).toContain('Orc');
       expect(await palette.getByLabel('Target').inputValue()).toBe('');
       expect(await palette.getByLabel('Target').locator('option').allTextContents()).not.toContain('Orc');
       // An action's form offers the targets of this actor: from the Raven mage's turn to the Orc's, the
@@ -131,7 +144,7 @@ describe('the GM’s table, end to end', () => {
       await expect.poll(() => actor(page)).toContain('Ana');
       await page.locator('body').press('n');
       await expect.poll(() => actor(page)).toContain('Raven mage');
-      expect(await palette.locator('h2').textContent()).toContain('Ana');
+      expect(await palette.getAttribute('aria-label')).toContain('Ana');
       expect(await page.getByRole('button', { name: /^Pinned/ }).count()).toBe(1);
       await shoot(page, 'table-who-acts-1280.png');
     } finally {
@@ -149,7 +162,7 @@ describe('the GM’s table, end to end', () => {
       const editor = tools.locator('details.editor');
       // The Orc (not acting): its actions wait, folded; unfold them, pick a target, type an amount, open the editor.
       await page.locator('body').press('3');
-      await expect.poll(() => palette.locator('h2').textContent()).toContain('Orc');
+      await expect.poll(() => palette.getAttribute('aria-label')).toContain('Orc');
       await fold.locator('summary').click();
       await expect.poll(() => fold.getAttribute('open')).not.toBeNull();
       await palette.getByLabel('Target').selectOption('ana');
@@ -165,7 +178,7 @@ describe('the GM’s table, end to end', () => {
       await expect.poll(() => editor.getByLabel('Name').count()).toBe(1);
       // The Raven mage: nothing of that is carried over.
       await page.locator('body').press('2');
-      await expect.poll(() => palette.locator('h2').textContent()).toContain('Raven mage');
+      await expect.poll(() => palette.getAttribute('aria-label')).toContain('Raven mage');
       expect(await fold.getAttribute('open')).toBeNull();
       expect(await palette.getByLabel('Target').inputValue()).toBe('');
       expect(await tools.getByLabel('Amount').inputValue()).toBe('');
@@ -175,7 +188,7 @@ describe('the GM’s table, end to end', () => {
       expect(await editor.getAttribute('open')).toBeNull();
       // Back to the Orc: it starts afresh too, as if never selected.
       await page.locator('body').press('3');
-      await expect.poll(() => palette.locator('h2').textContent()).toContain('Orc');
+      await expect.poll(() => palette.getAttribute('aria-label')).toContain('Orc');
       expect(await palette.getByLabel('Target').inputValue()).toBe('');
       expect(await fold.getAttribute('open')).toBeNull();
       expect(await tools.getByLabel('Amount').inputValue()).toBe('');

@@ -92,7 +92,7 @@ export function Player({
           {panels.map((p) => (
             <PanelView key={p.title} view={view} panel={p} actor={actor} send={send} notify={notify} />
           ))}
-          <Palette view={view} actor={actor} send={send} notify={notify} compact />
+          <Palette view={view} actor={actor} send={send} notify={notify} compact named />
           <ul className="cards">
             <CombatantCard view={view} id={actor} gm={false} own selected current={actor === view.current} />
           </ul>

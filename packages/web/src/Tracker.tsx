@@ -537,9 +537,8 @@ const GmQuick = memo(function GmQuick({
   };
   return (
     <section className="panel gm-tools" aria-label={`GM tools for ${c.name}`}>
-      <h2>
-        GM · <bdi>{c.name}</bdi>
-      </h2>
+      {/* The column's sticky line names whom the tools are for: a turn that passes rewrites no heading here. */}
+      <h2>GM tools</h2>
       <div className="row">
         <label htmlFor={amountId}>Amount</label>
         <StableInput
@@ -632,9 +631,7 @@ const GmQuick = memo(function GmQuick({
           if (open) setEditorBuilt(true);
         }}
       >
-        <summary>
-          Edit <bdi>{c.name}</bdi>
-        </summary>
+        <summary>Edit or remove</summary>
         {editorBuilt || editorOpen ? (
           <CombatantEditor key={actor} view={view} c={c} send={send} notify={notify} />
         ) : null}

@@ -423,12 +423,18 @@ export function Palette({
   send,
   notify,
   compact = false,
+  named = false,
 }: {
   view: EncounterView;
   actor: string;
   send: Send;
   notify: (r: SendResult, what: string) => void;
   compact?: boolean;
+  /**
+   * The heading names the actor (a player's page, where it changes only when they pick another of their
+   * characters). The GM's page names the actor once above its tools, so a turn that passes rewrites none.
+   */
+  named?: boolean;
 }) {
   const rs = rulesetOf(view);
   const [chosen, setChosen] = useState<{ actor: string; target: string }>({ actor, target: '' });
@@ -535,7 +541,13 @@ export function Palette({
     <section className="panel palette" aria-label={`Actions of ${c.name}`}>
       <div className="panel-head">
         <h2>
-          Actions · <bdi>{c.name}</bdi>
+          Actions
+          {named ? (
+            <>
+              {' '}
+              · <bdi>{c.name}</bdi>
+            </>
+          ) : null}
           {hint ? <span className="muted"> ({hint})</span> : null}
         </h2>
         <div className="row">
@@ -1230,15 +1242,7 @@ export function CommandForm({
         if (r.ok) setRaw(null);
       }}
     >
-      <h2 className={bare ? 'sr-only' : undefined}>
-        {title}
-        {who ? (
-          <>
-            {' '}
-            · <bdi>{who}</bdi>
-          </>
-        ) : null}
-      </h2>
+      <h2 className={bare ? 'sr-only' : undefined}>{title}</h2>
       <div className={forms.length > 1 ? 'row' : 'sr-only'}>
         <label htmlFor={typeId}>Command</label>
         <select
@@ -1265,9 +1269,13 @@ export function CommandForm({
           {error}
         </p>
       ) : null}
-      <button type="submit" className="primary">
+      {/* Whom it acts for is in its name, not its text: the page names the actor once, above the tools. */}
+      <button
+        type="submit"
+        className="primary"
+        aria-label={who && spec.forActor ? `${spec.label} for ${who}` : undefined}
+      >
         {spec.label}
-        {who && spec.forActor ? ` for ${who}` : ''}
       </button>
     </form>
   );
