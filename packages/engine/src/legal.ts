@@ -146,6 +146,8 @@ export interface CommandForm {
   type: string;
   label: string;
   help?: string;
+  /** A player's words for it when they send it for their own character (`ParamMeta.own`). */
+  own?: { label: string; help?: string };
   /** Whether it is sent for a combatant (it has an `actor` field). */
   forActor: boolean;
   /** A GM's command: player links may not send it unless the GM allows it. */

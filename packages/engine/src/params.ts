@@ -94,6 +94,11 @@ export interface ParamMeta {
   gm?: boolean;
   /** On a fixed list of choices: what a person reads for each value ({ 'free-strike': 'Grant a free strike' }). */
   choices?: Record<string, string>;
+  /**
+   * On a command's object schema: what a player's button says that sends it for their own character, and
+   * its help (`next` on a phone is "End my turn" unless the rules mean something else by it: tick's holds).
+   */
+  own?: { label: string; help?: string };
 }
 
 const ID_MAX = 64;
@@ -282,11 +287,15 @@ export function paramsOfSchema(schema: z.ZodType): Param[] {
 }
 
 /** A command's label and help, from the `.meta()` of its object schema. */
-export function commandLabel(type: string, schema: z.ZodType): { label: string; help?: string } {
+export function commandLabel(
+  type: string,
+  schema: z.ZodType,
+): { label: string; help?: string; own?: { label: string; help?: string } } {
   const node = jsonSchemaOf(schema);
   return {
     label: node.label ?? node.title ?? humanize(type),
     ...(node.description ? { help: node.description } : {}),
+    ...(node.own ? { own: node.own } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { endToEnd, repo, shots } from './harness.js';
+import { apiOf, endToEnd, repo, shots } from './harness.js';
 
 /**
  * The seventh ruleset, `tick`, played on the web page. Its worked example `casting.yaml`, imported on the
@@ -146,6 +146,43 @@ describe('tick on the web page', () => {
       await expect.poll(() => text(gm, 'clock')).toBe('Tick 17');
 
       expect(essence(await gmState(id, token))).toEqual(essence(ran.state));
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('a player holds from the phone: Next in the rules’ words for their own turn, not "End my turn"', async () => {
+    const api = apiOf(() => env.server);
+    const created = (await api('POST', '/api/encounters', null, {
+      name: 'Hold',
+      ruleset: 'tick',
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc', hp: 20 },
+        { id: 'orc', name: 'Orc', side: 'npc', hp: 15 },
+      ],
+    })) as { encounter: { id: string }; tokens: { gm: string; players: Record<string, string> } };
+    const id = created.encounter.id;
+    // The GM sets the first ticks: Ana acts first.
+    await api('POST', `/api/encounters/${id}/commands`, created.tokens.gm, {
+      command: { type: 'start', initiative: { ana: 1, orc: 5 } },
+    });
+    const ctx = await env.browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true });
+    const phone = await ctx.newPage();
+    try {
+      await phone.goto(`${env.server.url}/e/${id}?token=${created.tokens.players.ana}`);
+      await expect.poll(() => actor(phone)).toBe('Ana');
+      expect(await phone.getByRole('button', { name: 'End my turn' }).count()).toBe(0);
+      const hold = phone.getByRole('button', { name: 'Hold (wait)' });
+      expect(await hold.getAttribute('title')).toBe(
+        'Leave the timeline without spending ticks; step in later with Act now.',
+      );
+      await hold.click();
+      await expect.poll(() => text(phone, 'status')).toBe('Done: Hold (wait) for Ana.');
+      await expect.poll(() => actor(phone)).toBe('Orc');
+      const state = await gmState(id, created.tokens.gm);
+      const ana = (state.combatants as Record<string, { cs: { waiting?: boolean; at?: number | null } }>)
+        .ana!;
+      expect(ana.cs.waiting).toBe(true);
     } finally {
       await ctx.close();
     }

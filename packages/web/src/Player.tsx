@@ -1,4 +1,5 @@
 import {
+  commandForms,
   decide,
   type EncounterState,
   type EncounterView,
@@ -54,6 +55,11 @@ export function Player({
   const panels = actor ? panelsOf(view, actor) : [];
   const inPanels = new Set(panels.map((p) => p.command).filter((x) => x !== undefined));
   const forms = useMemo(() => (rs ? otherForms(rs, true) : []), [rs]).filter((f) => !inPanels.has(f.type));
+  // Next, as the rules word it for a player's own turn ("End my turn" unless they mean something else).
+  const endTurn = useMemo(
+    () => (rs ? commandForms(rs).find((f) => f.type === 'next')?.own : undefined),
+    [rs],
+  );
   // The log follows a change in a second, interruptible render, as on the GM's page: what the player can do
   // and whose turn it is are committed (and laid out) first.
   const laterView = useDeferredValue(view);
@@ -84,9 +90,15 @@ export function Player({
             <button
               type="button"
               className="primary wide-button"
-              onClick={async () => notify(await send({ type: 'next' }), `${c.name}'s turn ended`)}
+              title={endTurn?.help}
+              onClick={async () =>
+                notify(
+                  await send({ type: 'next' }),
+                  endTurn ? `${endTurn.label} for ${c.name}` : `${c.name}'s turn ended`,
+                )
+              }
             >
-              End my turn
+              {endTurn?.label ?? 'End my turn'}
             </button>
           ) : null}
           {panels.map((p) => (

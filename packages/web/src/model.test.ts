@@ -101,6 +101,15 @@ describe('web model helpers', () => {
       expect(otherForms(rs, true).map((f) => f.type)).not.toContain('start');
   });
 
+  it('words Next for a player’s own turn as the rules declare it: tick’s holds, the others’ end the turn', () => {
+    const own = (id: string) => commandForms(rulesets[id]!).find((f) => f.type === 'next')?.own;
+    expect(own('tick')).toEqual({
+      label: 'Hold (wait)',
+      help: 'Leave the timeline without spending ticks; step in later with Act now.',
+    });
+    for (const id of Object.keys(rulesets)) if (id !== 'tick') expect(own(id), id).toBeUndefined();
+  });
+
   it('says a required field is missing; a click opens the form only then', () => {
     const ready = commandForms(rulesets.classic!).find((f) => f.type === 'ready')!;
     expect(missingParams(ready.params, {}).map((p) => p.name)).toEqual(['action', 'trigger']);

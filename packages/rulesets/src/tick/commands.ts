@@ -16,6 +16,10 @@ export const tickCommands = lazySchemas({
     z.object({}).meta({
       label: 'Next',
       description: 'The combatant whose turn it is holds (waits) and spends no ticks; the next marker acts.',
+      own: {
+        label: 'Hold (wait)',
+        help: 'Leave the timeline without spending ticks; step in later with Act now.',
+      },
     }),
   act: () =>
     z.object({
