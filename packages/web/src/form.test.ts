@@ -65,6 +65,16 @@ describe('list fields: a sheet’s weapons as rows', () => {
     expect(readForm(params, raw, ctx, 'stats').value.weapons).toEqual([]);
   });
 
+  it('an NPC’s action set added with a name and no id is sent without one (the rules make it)', () => {
+    const sets = params.find((p) => p.name === 'actionSets')!;
+    const raw = addRow(valuesOf(params, {}, 'stats'), 'stats.actionSets', sets).raw;
+    const filled = { ...raw, 'stats.actionSets.0.name': 'Roar', 'stats.actionSets.0.tempo': '2' };
+    const { value, errors } = readForm(params, filled, ctx, 'stats');
+    expect(errors).toEqual([]);
+    expect(value.actionSets).toEqual([{ name: 'Roar', tempo: 2 }]);
+    expect(statsOf('tempo').schema.safeParse(value).success).toBe(true);
+  });
+
   it('puts what is missing on the field of its row, and says which row', () => {
     const raw = addRow(valuesOf(params, {}, 'stats'), 'stats.weapons', weapons).raw;
     const { errors } = readForm(params, { ...raw, 'stats.weapons.0.name': 'Club' }, ctx, 'stats');

@@ -89,10 +89,33 @@ export const TEMPO_CATALOG: ActionDef[] = [
   ),
 ];
 
+/**
+ * The id of an action set the stat block gives none: "set-" and its name as letters, digits and dashes,
+ * numbered after the first of the same name ("set-roar-2"), never one the block gives another set.
+ */
+function actionSetIds(sets: readonly { id?: string | undefined; name: string }[]): string[] {
+  const used = new Set(sets.flatMap((s) => (s.id ? [s.id] : [])));
+  return sets.map((s) => {
+    if (s.id) return s.id;
+    const base = `set-${
+      s.name
+        .toLowerCase()
+        .normalize('NFKD')
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '') || 'action'
+    }`;
+    let id = base;
+    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+    used.add(id);
+    return id;
+  });
+}
+
 /** An NPC's action sets as actions. */
 function actionSetsOf(c: C): ActionDef[] {
-  return c.stats.actionSets.map((s) => ({
-    id: s.id,
+  const ids = actionSetIds(c.stats.actionSets);
+  return c.stats.actionSets.map((s, i) => ({
+    id: ids[i]!,
     name: s.name,
     kind: 'action',
     cost: { actions: 1 },

@@ -51,7 +51,8 @@ const actionSet = () =>
       .regex(/^[A-Za-z0-9_.-]+$/)
       .min(1)
       .max(64)
-      .describe('Id used in plan commands.'),
+      .optional()
+      .describe('Id used in plan commands; left empty, it is made from the name ("set-roar").'),
     name: z.string().trim().min(1).max(80).describe('The action set as the stat block names it.'),
     tempo: z.number().int().min(0).max(9).describe('The tempo it happens at.'),
     text: z.string().max(2000).default('').describe('What it does.'),

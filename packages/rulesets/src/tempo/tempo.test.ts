@@ -9,7 +9,7 @@ import {
 } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
 import { encounter, must, refused } from '../testing/harness.js';
-import { speedAllows } from './catalog.js';
+import { actionsFor, speedAllows } from './catalog.js';
 import { fight, party, plan, planned, registry, ts, until } from './fixtures.js';
 import { tempo } from './index.js';
 
@@ -374,6 +374,34 @@ describe('Tempo count: each action at its tempo; at each tempo all PCs, then all
     expect(r.message).toContain('Roar, Cleave');
     plan(enc, 'orc', 'cleave');
     expect(refused(enc, { type: 'plan', actor: 'ana', action: 'cleave' }).code).toBe('action/unknown');
+  });
+
+  it('an action set the stat block gives no id is planned by one made from its name', () => {
+    const sets = [
+      { name: 'Roar', tempo: 2, text: 'Frightens those nearby.' },
+      { name: 'Roar', tempo: 6, text: 'Again, louder.' },
+      { id: 'set-bite', name: 'Snap', tempo: 4 },
+      { name: 'Bite!', tempo: 3 },
+    ];
+    const enc = encounter(
+      {
+        ruleset: 'tempo',
+        seed: 1,
+        combatants: [
+          party[0]!,
+          { id: 'ogre', name: 'Ogre', side: 'npc', hp: 30, stats: { actionSets: sets } },
+        ],
+      },
+      registry,
+    );
+    must(enc, { type: 'start' });
+    const ids = actionsFor(ts(enc), ts(enc).combatants.ogre)
+      .filter((a) => a.data?.actionSet)
+      .map((a) => a.id);
+    // Numbered after the first of a name; never the id another set was given.
+    expect(ids).toEqual(['set-roar', 'set-roar-2', 'set-bite', 'set-bite-2']);
+    plan(enc, 'ogre', 'set-roar-2');
+    expect(ts(enc).combatants.ogre!.cs.plan[0]).toMatchObject({ action: 'set-roar-2', tempo: 6 });
   });
 
   it('a plan for a tempo the count has passed is refused', () => {
