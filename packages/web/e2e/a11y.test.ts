@@ -169,6 +169,43 @@ describe('accessibility end to end', () => {
     }
   });
 
+  it('the line naming the selected combatant never hides the control that has the focus', async () => {
+    // The column scrolls under a sticky "Acting: …" line on a laptop; the page does on a narrower screen.
+    for (const viewport of [
+      { width: 1280, height: 720 },
+      { width: 900, height: 700 },
+    ]) {
+      const ctx = await env.browser.newContext({ viewport });
+      try {
+        const page = await ctx.newPage();
+        await setUp(page);
+        await page.keyboard.press('i');
+        await expect.poll(() => clock(page)).toContain('Round 1');
+        // From the bottom of the GM tools back up through the palette with Shift+Tab: the column scrolls
+        // each control into view, below the line.
+        await page.locator('section.gm-tools details.editor summary').focus();
+        let worst = 0;
+        let seen = 0;
+        for (let i = 0; i < 40; i++) {
+          await page.keyboard.press('Shift+Tab');
+          const under = await page.evaluate(() => {
+            const focused = document.activeElement;
+            const bar = document.querySelector('[data-testid="acting-for"]');
+            if (!focused || !bar || !focused.closest('.col.wide') || bar.contains(focused)) return null;
+            return bar.getBoundingClientRect().bottom - focused.getBoundingClientRect().top;
+          });
+          if (under === null) continue;
+          seen++;
+          worst = Math.max(worst, under);
+        }
+        expect(seen).toBeGreaterThan(10);
+        expect(worst, `${viewport.width}×${viewport.height}`).toBeLessThanOrEqual(0);
+      } finally {
+        await ctx.close();
+      }
+    }
+  });
+
   it('works without a mouse: Tab to an action, Enter takes it; the help dialog keeps the focus', async () => {
     const ctx = await env.browser.newContext({ viewport: { width: 1440, height: 1000 } });
     try {
