@@ -238,7 +238,7 @@ export class PlaySession {
     const entries = this.enc.entries;
     for (let i = Math.max(0, entries.length - count); i < entries.length; i++) {
       // Each line at its own round and instant (a turn's Mark), not at the fight's now.
-      const l = describeEvent(entries[i]!.event, stateAt(this.state, entries, i), this.ruleset);
+      const l = describeEvent(entries[i]!.event, stateAt(this.state, entries, i, this.ruleset), this.ruleset);
       if (l) lines.push(`  ${l}`);
     }
     return lines.join('\n') || '(nothing yet)';

@@ -57,26 +57,42 @@ export function describeCost(cost: Readonly<Record<string, number>>): string {
 
 /**
  * The state a log entry is worded against: the round and the instant the fight had reached at that entry
- * (its last `round/started` and `clock/advanced`, as they fold), the rest as `state` is now. A line that
- * names when it happened ("Mark 12: Ana acts.") then reads the same on a page loaded later as it did live.
- * Where the entries up to it do not say (a log that starts later), the state's own round and instant.
+ * (its last `round/started` and `clock/advanced`, as they fold, and the ruleset's own renumbering of the
+ * instant after that: `ClockSpec.renumbers`), the rest as `state` is now. A line that names when it
+ * happened ("Mark 12: Ana acts.") then reads the same on a page loaded later as it did live. Where the
+ * entries up to it do not say (a log that starts later), the state's own round and instant.
  */
-export function stateAt<S extends EncounterState>(state: S, entries: readonly LogEntry[], index: number): S {
+export function stateAt<S extends EncounterState>(
+  state: S,
+  entries: readonly LogEntry[],
+  index: number,
+  ruleset: AnyRuleset,
+): S {
   let round: number | undefined;
   let now: Instant | null | undefined;
-  for (
-    let i = Math.min(index, entries.length - 1);
-    i >= 0 && (round === undefined || now === undefined);
-    i--
-  ) {
+  const last = Math.min(index, entries.length - 1);
+  let from = last + 1;
+  for (let i = last; i >= 0 && (round === undefined || now === undefined); i--) {
     const event = entries[i]!.event;
     if (!isCore(event)) continue;
-    if (now === undefined && event.type === 'clock/advanced') now = event.to;
-    else if (round === undefined && event.type === 'round/started') round = event.round;
+    if (now === undefined && event.type === 'clock/advanced') {
+      now = event.to;
+      from = i + 1;
+    } else if (round === undefined && event.type === 'round/started') round = event.round;
     else if (event.type === 'encounter/created') {
       // The log's first entry: the round and instant it all began with.
       round ??= event.state.round;
-      if (now === undefined) now = event.state.now ?? null;
+      if (now === undefined) {
+        now = event.state.now ?? null;
+        from = i + 1;
+      }
+    }
+  }
+  const renumbers = ruleset.clock.renumbers;
+  if (renumbers && now) {
+    for (let i = from; i <= last; i++) {
+      const event = entries[i]!.event;
+      if (!isCore(event)) now = renumbers(event, now) ?? now;
     }
   }
   const at = { round: round ?? state.round, now: now === undefined ? state.now : now };

@@ -509,17 +509,17 @@ describe('stateAt: a log entry at its own round and instant', () => {
     const now = enc.state;
     for (const [i] of entries.entries()) {
       const then = reduce(entries.slice(0, i + 1), registry);
-      const at = stateAt(now, entries, i);
+      const at = stateAt(now, entries, i, roundRobin);
       expect([at.round, at.now]).toEqual([then.round, then.now]);
       // Everything else is the state as it is now (names, HP…).
       expect(at.combatants).toBe(now.combatants);
     }
     // The last entry is now: the same state, not a copy.
-    expect(stateAt(now, entries, entries.length - 1)).toBe(now);
+    expect(stateAt(now, entries, entries.length - 1, roundRobin)).toBe(now);
     // A log that starts later and says nothing of the clock: the state's own round and instant.
     const tail = entries
       .slice(-1)
       .filter((e) => e.event.type !== 'clock/advanced' && e.event.type !== 'round/started');
-    expect(stateAt(now, tail, 0)).toBe(now);
+    expect(stateAt(now, tail, 0, roundRobin)).toBe(now);
   });
 });

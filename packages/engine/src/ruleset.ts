@@ -64,6 +64,13 @@ export interface ClockSpec<T extends RulesetTypes = RulesetTypes> {
    * ticks"). Without it a roundless fight has no per-round figures.
    */
   periods?: { of(at: Instant): number; name: string };
+  /**
+   * For an event of the ruleset's own that renumbers the clock's instants without time passing (in
+   * six-second a late arrival takes a slot in the order, and the slots after it move down one): the
+   * instant `now` becomes. Undefined for every other event. `stateAt` reads it to say the instant a log
+   * entry came at.
+   */
+  renumbers?(event: RulesetEvent<T>, now: Instant): Instant | undefined;
 }
 
 /** Decisions return events (facts) or a rejection: the engine's events and, typed, the ruleset's own. */

@@ -22,7 +22,7 @@ describe.each(ids_)('a log entry is worded at its own round and instant: %s', (r
         const upTo = undo < 0 ? entries.length : undo;
         for (let i = 0; i < upTo; i++) {
           const then = reduce(entries.slice(0, i + 1), rulesets);
-          const at = stateAt(enc.state, entries, i);
+          const at = stateAt(enc.state, entries, i, rulesets[rulesetId]!);
           expect(at.round, `entry ${i} (${entries[i]!.event.type})`).toBe(then.round);
           expect(at.now, `entry ${i} (${entries[i]!.event.type})`).toEqual(then.now);
         }
@@ -52,7 +52,7 @@ describe.each(ids_)('a log read later reads as it was said live: %s', (rulesetId
         const entries = enc.entries;
         if (entries.some((e) => CHANGES_WORDS.has(e.event.type))) return;
         for (let i = first; i < entries.length; i++) {
-          const later = describeEvent(entries[i]!.event, stateAt(enc.state, entries, i), ruleset);
+          const later = describeEvent(entries[i]!.event, stateAt(enc.state, entries, i, ruleset), ruleset);
           expect(later, `entry ${i} (${entries[i]!.event.type})`).toBe(live[i]);
         }
       }),
@@ -89,11 +89,36 @@ describe('tara-corax: the log read later says each turn’s own Mark', () => {
     expect(new Set(live.map((l) => /Mark (\d+)/.exec(l)?.[1])).size).toBe(3);
     // Read later, each at its own entry: the same lines.
     const later = acts(
-      enc.entries.map((e, i) => describeEvent(e.event, stateAt(enc.state, enc.entries, i), ruleset)),
+      enc.entries.map((e, i) => describeEvent(e.event, stateAt(enc.state, enc.entries, i, ruleset), ruleset)),
     );
     expect(later).toEqual(live);
     // Against the state as it is now alone, every line said the last Mark.
     const naive = acts(enc.entries.map((e) => describeEvent(e.event, enc.state, ruleset)));
     expect(new Set(naive.map((l) => /Mark (\d+)/.exec(l)?.[1])).size).toBe(1);
+  });
+});
+
+describe('six-second: a late arrival renumbers the instant without time passing', () => {
+  it('stateAt follows the slot the acting combatant moved to, as the fold does (ClockSpec.renumbers)', () => {
+    // Found by the property above (seed 1605352400): the first legal action, then a late arrival who
+    // rolls higher than the acting Orc and takes the first slot; the Orc's turn moves from slot 1 to 2.
+    const enc = fresh('six-second', 0);
+    play(enc, [
+      { kind: 'legal', pick: 0, target: 0 },
+      { kind: 'raw', command: { type: 'add-combatant', combatant: { name: 'Late', side: 'npc', hp: 5 } } },
+    ]);
+    const entries = enc.entries;
+    const order = entries.findLastIndex((e) => e.event.type === 'six-second/order');
+    expect((entries[order]!.event as { shiftFrom?: number }).shiftFrom).toBe(1);
+    const ruleset = rulesets['six-second']!;
+    for (let i = 0; i < entries.length; i++) {
+      const then = reduce(entries.slice(0, i + 1), rulesets);
+      expect(stateAt(enc.state, entries, i, ruleset).now, `entry ${i}`).toEqual(then.now);
+    }
+    // Without the ruleset's renumbering the entries after the order would read the slot before it.
+    const none = { ...ruleset, clock: { ...ruleset.clock, renumbers: undefined } };
+    expect(stateAt(enc.state, entries, order, none).now).not.toEqual(
+      reduce(entries.slice(0, order + 1), rulesets).now,
+    );
   });
 });

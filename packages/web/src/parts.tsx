@@ -1021,7 +1021,7 @@ function entryLine(
   rs: AnyRuleset,
 ): string | null {
   try {
-    return describeEvent(entries[i]!.event, stateAt(asState(view), entries, i), rs);
+    return describeEvent(entries[i]!.event, stateAt(asState(view), entries, i, rs), rs);
   } catch {
     // A line that cannot be described says nothing.
     return null;
