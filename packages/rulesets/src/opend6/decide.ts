@@ -189,7 +189,7 @@ function resume(ctx: Ctx, command: Opend6CommandOf<'resume'>): Decision<Opend6Ev
     schedule(entry),
     {
       type: 'opend6/slot-added',
-      slot: { round: state.round, at: entry.at.at, members: [id], label: entry.label },
+      slot: { round: state.round, at: entry.at.at, members: [id], label: entry.label, resumed: true },
     },
   ];
 }

@@ -186,6 +186,13 @@ describe('002 Initiative: three methods', () => {
     must(enc, { type: 'act', actor: 'wolf3', action: 'move', roll: false });
     must(enc, { type: 'next' });
     expect(enc.state.current).toBe('kira');
+    // On the timeline each wolf's bar in the pack's column is the group's turn.
+    const t = openD6.timeline(s(enc));
+    expect(t.lanes.filter((l) => l.id.startsWith('wolf')).map((l) => l.spans[0]?.label)).toEqual([
+      'group turn',
+      'group turn',
+      'group turn',
+    ]);
   });
 
   it('Groups: the GM may roll one action for the group; the others take a similar action without rolling', () => {
@@ -982,6 +989,11 @@ describe('timeline: the round in turn order, with waits, interrupts, resumed tur
     expect(marks('thug')).toEqual([['attack', 3, 'Slash']]);
     expect(marks('dan')).toEqual([['forfeit', 3, 'loses the action']]);
     expect(t.now).toEqual({ round: 1, at: 4 });
+    // The lane and the column name whose turn it is: a bar says which kind of turn.
+    expect(t.lanes.find((l) => l.id === 'bren')!.spans.map((s) => [s.from, s.label])).toEqual([
+      [2, 'turn'],
+      [4, 'after waiting'],
+    ]);
   });
 });
 

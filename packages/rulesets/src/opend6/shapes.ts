@@ -21,6 +21,8 @@ export const slotSchema = () =>
     at: atSchema(),
     members: z.array(namedId()),
     label: z.string(),
+    /** A turn a character takes after waiting, right after the turn it came in (its own column). */
+    resumed: z.literal(true).optional(),
   });
 
 /** Something that happened on the clock, for the timeline. */

@@ -58,7 +58,8 @@ export function timeline(state: State): Timeline {
           from: i + 1,
           to: i + 1,
           kind: 'turn',
-          label: s.label,
+          // The lane names the character and the column whose turn it is: the bar says which kind of turn.
+          label: s.resumed ? 'after waiting' : s.members.length > 1 ? 'group turn' : 'turn',
           ...(planned ? { planned: true } : {}),
         });
       });
