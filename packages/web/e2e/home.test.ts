@@ -107,7 +107,7 @@ describe('home page and tracker tools end to end', () => {
       await expect.poll(() => panel.getByLabel('Name', { exact: true }).inputValue()).toBe('');
       await fromLibrary.click();
       await expect.poll(() => status(page)).toBe('Done: added 1 × Ogre Chief.');
-      await expect.poll(() => cards(page)).toEqual([{ id: 'ogre-chief', name: 'NPCOgre Chief' }]);
+      await expect.poll(() => cards(page)).toEqual([{ id: 'ogre-chief', name: 'NPC Ogre Chief' }]);
       const card = page.getByTestId('combatants').locator('li.card[data-combatant="ogre-chief"]');
       expect(await card.locator('dl.resources').textContent()).toContain('HP42/42');
 
@@ -129,9 +129,9 @@ describe('home page and tracker tools end to end', () => {
       await expect
         .poll(() => cards(page))
         .toEqual([
-          { id: 'goblin-1', name: 'NPCGoblin 1 · Ambushers' },
-          { id: 'goblin-2', name: 'NPCGoblin 2 · Ambushers' },
-          { id: 'goblin-3', name: 'NPCGoblin 3 · Ambushers' },
+          { id: 'goblin-1', name: 'NPC Goblin 1 · Ambushers' },
+          { id: 'goblin-2', name: 'NPC Goblin 2 · Ambushers' },
+          { id: 'goblin-3', name: 'NPC Goblin 3 · Ambushers' },
         ]);
       for (const id of ['goblin-1', 'goblin-2', 'goblin-3']) {
         const card = page.getByTestId('combatants').locator(`li.card[data-combatant="${id}"]`);
@@ -142,10 +142,10 @@ describe('home page and tracker tools end to end', () => {
       const all = await cards(page);
       expect(all).toHaveLength(5);
       expect(new Set(all.map((c) => c.id)).size).toBe(5);
-      expect(all.slice(3).map((c) => c.name)).toEqual(['NPCGoblin 1 · Goblin', 'NPCGoblin 2 · Goblin']);
+      expect(all.slice(3).map((c) => c.name)).toEqual(['NPC Goblin 1 · Goblin', 'NPC Goblin 2 · Goblin']);
       // A PC added alone keeps its name and has no group.
       await addCombatant(page, { name: 'Ana', side: 'pc', hp: 20 });
-      expect((await cards(page)).at(-1)).toEqual({ id: 'ana', name: 'PCAna' });
+      expect((await cards(page)).at(-1)).toEqual({ id: 'ana', name: 'PC Ana' });
     });
   });
 

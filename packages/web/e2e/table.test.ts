@@ -100,6 +100,11 @@ describe('the GM’s table, end to end', () => {
       await expect.poll(() => actor(page)).toContain('Raven mage');
       await expect.poll(() => palette.getAttribute('aria-label')).toContain('Raven mage');
       await expect.poll(() => text(page, 'acting-for')).toContain('Acting: Raven mage');
+      // The acting card says so in its name ("· acting" comes with its class), and only that card.
+      const cardNames = page.getByTestId('combatants').locator('button.card-name');
+      expect(await cardNames.filter({ has: page.locator('.now-tag') }).count()).toBe(3);
+      expect(await page.getByRole('button', { name: /· acting/ }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: /^NPC Raven mage · acting$/ }).count()).toBe(1);
       // The column names the actor once, in a line that stays in sight as it scrolls; the panels' headings
       // do not repeat it, and "Other commands" says whom it acts for in its button's name.
       expect(await palette.locator('h2').textContent()).toBe('Actions');
@@ -119,7 +124,11 @@ describe('the GM’s table, end to end', () => {
       expect(Math.abs(bar!.y - column!.y)).toBeLessThan(2);
       // The target never offers the actor; chosen from the list, it keeps the focus, and `n` still advances.
       const target = palette.getByLabel('Target');
-      expect(await target.locator('option').allTextContents()).not.toContain('Raven mage');
+      // (Every active combatant has an option; the actor's is hidden and disabled, so a turn changes two
+      // attributes instead of taking one option out and putting another in.)
+      const offered = 'option:not([hidden]):not([disabled])';
+      expect(await target.locator(offered).allTextContents()).not.toContain('Raven mage');
+      expect(await target.locator(offered).allTextContents()).toContain('Orc');
       await target.selectOption('orc');
       await target.focus();
       await page.keyboard.press('n');
@@ -127,7 +136,7 @@ describe('the GM’s table, end to end', () => {
       // The next actor starts with no target (the Raven mage's choice was the Orc itself).
       await expect.poll(() => palette.getAttribute('aria-label')).toContain('Orc');
       expect(await palette.getByLabel('Target').inputValue()).toBe('');
-      expect(await palette.getByLabel('Target').locator('option').allTextContents()).not.toContain('Orc');
+      expect(await palette.getByLabel('Target').locator(offered).allTextContents()).not.toContain('Orc');
       // An action's form offers the targets of this actor: from the Raven mage's turn to the Orc's, the
       // Attack button was not drawn again, and its form still must not offer the Orc itself.
       await palette.getByRole('button', { name: 'Attack with details' }).click();

@@ -454,6 +454,7 @@ export function Palette({
   const sharedId = `${uid}-shared`;
   const legal: LegalAction[] = useMemo(() => legalOf(view, actor), [view, actor]);
   const others = view.roster.filter((id) => id !== actor && view.combatants[id]?.active);
+  const listed = view.roster.filter((id) => view.combatants[id]?.active);
   // The target belongs to the actor it was chosen for: the next actor starts with none.
   const target = chosen.actor === actor && others.includes(chosen.target) ? chosen.target : '';
   const open = form && form.actor === actor ? form : null;
@@ -558,8 +559,8 @@ export function Palette({
             onChange={(e) => setChosen({ actor, target: e.currentTarget.value })}
           >
             <option value="">no target</option>
-            {others.map((id) => (
-              <option key={id} value={id}>
+            {listed.map((id) => (
+              <option key={id} value={id} hidden={id === actor} disabled={id === actor}>
                 {view.combatants[id]!.name}
               </option>
             ))}
@@ -856,9 +857,10 @@ const CardBody = memo(
           aria-pressed={selected}
           onClick={onSelect ? () => onSelect(id) : undefined}
         >
-          <span className={`side-tag ${c.side}`}>{c.side === 'pc' ? 'PC' : 'NPC'}</span>
+          <span className={`side-tag ${c.side}`}>{c.side === 'pc' ? 'PC' : 'NPC'}</span>{' '}
           <bdi className="name">{c.name}</bdi>
-          {current ? <span className="now-tag"> · acting</span> : null}
+          {/* " · acting" is the card's class's (styles.css): a turn that passes changes two classes, no text. */}
+          <span className="now-tag" />
           {c.active ? null : <span className="muted"> · out</span>}
           {gm && c.hidden ? <span className="hidden-tag"> · hidden</span> : null}
           {c.group ? (
