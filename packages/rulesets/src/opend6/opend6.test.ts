@@ -582,7 +582,15 @@ describe('002 Performing Actions in Rounds: declaring, waiting, unused actions, 
       [1, 2, 3],
     );
     must(enc, { type: 'start', first: 'thug' });
-    expect(refused(enc, { type: 'act', actor: 'kira', action: 'catch' }).code).toBe('turn/not-yours');
+    const outOfTurn = refused(enc, { type: 'act', actor: 'kira', action: 'catch' });
+    expect(outOfTurn.code).toBe('turn/not-yours');
+    // It says what would make it legal, by the field the form shows; so does the palette's reason.
+    expect(outOfTurn.message).toBe(
+      `It is Thug's turn, not Kira's. The GM may also let Kira move up their turn for this action ("Move up the turn" with it).`,
+    );
+    expect(legalActions(enc.state, 'kira', registry).find((l) => l.action.id === 'catch')!.reason).toBe(
+      `It is Thug's turn, not Kira's; Catch is one of the few reactions for which the GM may let Kira move up their turn ("Move up the turn" with it). It takes one of Kira's actions, and the round's number of actions is declared with it.`,
+    );
     const byPlayer = enc.execute(
       { type: 'act', actor: 'kira', action: 'catch', moveUp: true, declare: 2 },
       { by: { role: 'player', combatants: ['kira'] } },
