@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { type CoreCommand, type combatantInputSchema, explainZodError, unknownOptions } from './commands.js';
 import type { CoreEvent } from './events.js';
+import { firstFree, slugOf } from './ids.js';
 import { unknownCombatant } from './refusals.js';
 import { type AnyRuleset, combatantOf, type DecideContext, type Decision } from './ruleset.js';
 import {
@@ -16,23 +17,6 @@ import {
 } from './types.js';
 
 type CombatantInput = z.output<typeof combatantInputSchema>;
-
-function slug(name: string): string {
-  const s = name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return s || 'combatant';
-}
-
-function uniqueId(state: EncounterState, wanted: string): string {
-  if (!Object.hasOwn(state.combatants, wanted)) return wanted;
-  for (let n = 2; ; n++) {
-    const id = `${wanted}-${n}`;
-    if (!Object.hasOwn(state.combatants, id)) return id;
-  }
-}
 
 /** Builds a combatant from GM input, validating the stats with the ruleset's schema. */
 export function buildCombatant(
@@ -60,7 +44,7 @@ export function buildCombatant(
         ? { current: input.hp, max: input.hp, temp: 0 }
         : input.hp;
   const c: Combatant = {
-    id: input.id ?? uniqueId(state, slug(input.name)),
+    id: input.id ?? firstFree(slugOf(input.name, 'combatant'), (id) => Object.hasOwn(state.combatants, id)),
     name: input.name,
     side: input.side,
     hidden: input.hidden,

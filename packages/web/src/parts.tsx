@@ -453,8 +453,9 @@ export function Palette({
   const uid = useId();
   const sharedId = `${uid}-shared`;
   const legal: LegalAction[] = useMemo(() => legalOf(view, actor), [view, actor]);
-  const others = view.roster.filter((id) => id !== actor && view.combatants[id]?.active);
+  // Every active combatant has an option (the actor's hidden), so a turn that passes changes attributes only.
   const listed = view.roster.filter((id) => view.combatants[id]?.active);
+  const others = listed.filter((id) => id !== actor);
   // The target belongs to the actor it was chosen for: the next actor starts with none.
   const target = chosen.actor === actor && others.includes(chosen.target) ? chosen.target : '';
   const open = form && form.actor === actor ? form : null;

@@ -2,6 +2,9 @@ import { actorField, type CommandOf, combatantField, lazySchemas } from '@roundk
 import { z } from 'zod';
 import { UNABLE_CONDITIONS } from './shapes.js';
 
+/** The `act` field for the GM's permission to move a turn up: the refusals out of turn name it too. */
+export const MOVE_UP_LABEL = 'Move up the turn';
+
 const actor = () => actorField();
 const points = (label: string) =>
   z.record(actorField(), z.number().int().min(0).max(100).meta({ label: 'Points' })).meta({ label });
@@ -81,7 +84,7 @@ export const opend6Commands = lazySchemas({
         declare: declareNow().optional(),
         /** The GM permits moving up the character's turn (catch, resisting a mental attempt…). */
         moveUp: z.boolean().optional().meta({
-          label: 'Move up the turn',
+          label: MOVE_UP_LABEL,
           description: "With the GM's permission: act before the turn comes.",
         }),
       })

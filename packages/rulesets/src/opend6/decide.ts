@@ -22,7 +22,7 @@ import {
   turnAhead,
   unableCheck,
 } from './actions.js';
-import { type Opend6Command, type Opend6CommandOf, opend6Commands } from './commands.js';
+import { MOVE_UP_LABEL, type Opend6Command, type Opend6CommandOf, opend6Commands } from './commands.js';
 import type { AnyEvent, Opend6Event } from './events.js';
 import { checkPoints, setOrder, unitsOf, willRoll } from './initiative.js';
 import { placeOnReturn } from './react.js';
@@ -131,7 +131,7 @@ function act(ctx: Ctx, command: Opend6CommandOf<'act'>): Decision<Opend6Event> {
       : '';
     // Moving up is offered only while she has a turn ahead to move up.
     const later = turnAhead(state, c)
-      ? ` The GM may also let ${c.name} move up their turn for this action ("Move up the turn" with it).`
+      ? ` The GM may also let ${c.name} move up their turn for this action ("${MOVE_UP_LABEL}" with it).`
       : lostAction(state, id, state.round)
         ? ` ${c.name} lost their action this round (unable to act before their turn) and acts again next round.`
         : c.cs.waiting

@@ -1,6 +1,7 @@
 import { type ActionDef, type Combatant, combatantOf, type LegalAction } from '@roundkeeper/engine';
 import { catalog, legality, modeFor } from './actions.js';
 import { flagsOf } from './catalog.js';
+import { MOVE_UP_LABEL } from './commands.js';
 import { effective, penaltyFor, penaltyOf, traitOf } from './penalty.js';
 import type { Opend6Types, State } from './types.js';
 
@@ -58,7 +59,7 @@ export function legalActions(state: State, id: string): LegalAction[] {
       const now = state.rs.acting.map((m) => state.combatants[m]?.name ?? m).join(', ') || 'nobody';
       // 002: "Only a few instances exist in which the Game Master may permit a character to 'move up'".
       const which = flags.moveUp
-        ? `${action.name} is one of the few reactions for which the GM may let ${c.name} move up their turn ("Move up the turn" with it)`
+        ? `${action.name} is one of the few reactions for which the GM may let ${c.name} move up their turn ("${MOVE_UP_LABEL}" with it)`
         : `the GM may let ${c.name} move up their turn only for a few reactions, such as catching a thrown object or resisting a mental attempt, or what the GM deems appropriate`;
       return {
         action,

@@ -107,3 +107,8 @@ export function shiftTuple(t: readonly number[], from: number): number[] {
   const slot = t[0];
   return slot !== undefined && slot >= from ? [slot + 1, ...t.slice(1)] : [...t];
 }
+
+/** An instant after a late arrival took slot `from` (the fold's and the log's `clock.renumbers`). */
+export function shiftInstant(i: Instant, from: number): Instant {
+  return { round: i.round, at: shiftTuple(i.at, from) };
+}

@@ -1,5 +1,5 @@
 import type { Instant } from '@roundkeeper/engine';
-import { shiftTuple } from './clock.js';
+import { shiftInstant, shiftTuple } from './clock.js';
 import type { SixSecondEvent } from './events.js';
 import type { SixSecondCombatant, SpentSeconds, State } from './types.js';
 
@@ -17,7 +17,7 @@ const record = (cs: SixSecondCombatant, h: SpentSeconds): SpentSeconds[] => [...
 
 /** A late arrival took slot `from`: every instant at that slot or later moves down one place. */
 function shiftSlots(state: State, from: number): State {
-  const shift = (i: Instant): Instant => ({ round: i.round, at: shiftTuple(i.at, from) });
+  const shift = (i: Instant): Instant => shiftInstant(i, from);
   const combatants = { ...state.combatants };
   for (const [id, c] of Object.entries(combatants)) {
     if (c.cs.base) combatants[id] = { ...c, cs: { ...c.cs, base: shiftTuple(c.cs.base, from) } };

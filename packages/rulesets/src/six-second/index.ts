@@ -1,7 +1,7 @@
 import { type Ruleset, reject } from '@roundkeeper/engine';
 import { legalActions } from './actions.js';
 import { builtInCatalog, validateCustomAction } from './catalog.js';
-import { describeInstant, shiftTuple } from './clock.js';
+import { describeInstant, shiftInstant } from './clock.js';
 import { sixSecondCommands } from './commands.js';
 import { decide, react } from './decide.js';
 import { describeEvent } from './describe.js';
@@ -44,7 +44,7 @@ export const sixSecond: Ruleset<SixSecondTypes> = {
     // A late arrival's slot in the order moves those from `shiftFrom` down one (the clock's instant too).
     renumbers: (event, now) =>
       event.type === 'six-second/order' && event.shiftFrom !== undefined
-        ? { round: now.round, at: shiftTuple(now.at, event.shiftFrom) }
+        ? shiftInstant(now, event.shiftFrom)
         : undefined,
   },
   init: (): SixSecondRound => ({ order: [], interrupted: [] }),

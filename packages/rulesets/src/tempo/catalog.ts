@@ -1,5 +1,5 @@
 import type { ActionDef, ActionParamRef, JsonObject, Rejection } from '@roundkeeper/engine';
-import { reject } from '@roundkeeper/engine';
+import { firstFree, reject, slugOf } from '@roundkeeper/engine';
 import { WEAPON_SPEEDS, type WeaponSpeed } from './options.js';
 import type { C, PlanSlot, State } from './types.js';
 
@@ -97,15 +97,7 @@ function actionSetIds(sets: readonly { id?: string | undefined; name: string }[]
   const used = new Set(sets.flatMap((s) => (s.id ? [s.id] : [])));
   return sets.map((s) => {
     if (s.id) return s.id;
-    const base = `set-${
-      s.name
-        .toLowerCase()
-        .normalize('NFKD')
-        .replace(/[^a-z0-9]+/g, '-')
-        .replace(/^-+|-+$/g, '') || 'action'
-    }`;
-    let id = base;
-    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+    const id = firstFree(`set-${slugOf(s.name, 'action')}`, (x) => used.has(x));
     used.add(id);
     return id;
   });
