@@ -5,6 +5,7 @@ import {
   axisPositions,
   describeTimeline,
   escapeXml,
+  labelStart,
   pieceMarkup,
   piecesSvg,
   sameEls,
@@ -69,6 +70,24 @@ describe('timelineSvg', () => {
     expect(svg).toContain('class="now"');
     expect(svg).toContain('lane-pc');
     expect(svg).toContain('lane-npc');
+  });
+
+  it("starts a span's label after the marker drawn over its first letters, as a turn that begins it", () => {
+    const svg = timelineSvg(marks);
+    // The mage's turn at Mark 17 begins the Fireball: its triangle is drawn from its centre −5 to +6.
+    const tri = /class="marker marker-turn"[^>]*><title>[^<]*<\/title><path d="M([\d.]+) /.exec(svg);
+    const label = /<text x="([\d.]+)"[^>]*>Fireball<\/text>/.exec(svg);
+    expect(tri && label).toBeTruthy();
+    expect(Number(label![1])).toBeGreaterThanOrEqual(Number(tri![1]) + 5 + 7);
+    // Without a marker, or with one past the label's end, the label starts 5 px into the span.
+    expect(labelStart(100, 400, 8, [])).toBe(105);
+    expect(labelStart(100, 400, 8, [300])).toBe(105);
+    // One over its first letters, or over its last, moves it past that marker; one left of the span does not.
+    expect(labelStart(100, 400, 8, [113])).toBe(123);
+    expect(labelStart(100, 400, 8, [150])).toBe(160);
+    expect(labelStart(100, 400, 8, [80])).toBe(105);
+    // Two markers side by side: past both.
+    expect(labelStart(100, 400, 8, [127, 113])).toBe(137);
   });
 
   it('escapes labels and keeps only the last rounds when asked', () => {

@@ -53,6 +53,10 @@ const ROW_H = 26;
 const HEAD_H = 22;
 const ROUND_GAP = 14;
 const PAD = 10;
+/** Half the width of a marker: its shapes reach 6–7 px either side of its centre. */
+const MARKER_R = 7;
+/** About how wide a character of a span's label is (11 px, semibold). */
+const CHAR_W = 6.6;
 
 export function escapeXml(s: string): string {
   return s.replace(
@@ -103,7 +107,7 @@ function markerShape(m: TimelineMarker, cx: number, cy: number): SvgEl {
   const attrs: Record<string, string | number> = { class: `marker marker-${m.kind}` };
   if (m.planned) attrs.opacity = '0.55';
   const title = el('title', {}, `${m.kind}: ${m.label}${m.planned ? ' (planned)' : ''}`);
-  const r = 6;
+  const r = MARKER_R - 1;
   switch (style.shape) {
     case 'x':
       return el(
@@ -165,14 +169,41 @@ function markerShape(m: TimelineMarker, cx: number, cy: number): SvgEl {
   }
 }
 
-function spanShape(s: TimelineSpan, x1: number, x2: number, y: number): SvgEl {
+/** How many characters of a span's label fit between `from` and the span's end `x2`. */
+function labelChars(from: number, x2: number): number {
+  return Math.floor((x2 - from + 5) / CHAR_W);
+}
+
+/**
+ * Where a span's label starts: after each marker of its lane that its letters would run under (the turn
+ * that begins the action, a hit at its start), so no marker covers them. A marker past the label's end
+ * leaves it where it is.
+ */
+export function labelStart(x1: number, x2: number, length: number, markers: readonly number[]): number {
+  let at = x1 + 5;
+  for (const cx of [...markers].sort((a, b) => a - b)) {
+    if (cx + MARKER_R < at - 1 || cx > x2) continue;
+    if (cx - MARKER_R > at + Math.min(length, labelChars(at, x2)) * CHAR_W) break;
+    at = cx + MARKER_R + 3;
+  }
+  return at;
+}
+
+function spanShape(
+  s: TimelineSpan,
+  x1: number,
+  x2: number,
+  y: number,
+  markers: readonly number[] = [],
+): SvgEl {
   const color = SPAN_COLORS[s.kind] ?? '#4f8fe0';
   const w = Math.max(6, x2 - x1);
   const h = ROW_H - 8;
   const fill: Record<string, string | number> = s.planned
     ? { fill: color, 'fill-opacity': '0.18', stroke: color, 'stroke-dasharray': '4 3' }
     : { fill: color };
-  const chars = Math.floor(w / 6.6);
+  const from = labelStart(x1, x2, s.label.length, markers);
+  const chars = labelChars(from, x2);
   const box = el('rect', { x: x1, y, width: w, height: h, rx: 4, ...fill });
   const title = el('title', {}, `${s.label} (${s.kind}${s.planned ? ', planned' : ''}): ${s.from}–${s.to}`);
   const cls = { class: `span span-${s.kind}${s.planned ? ' planned' : ''}` };
@@ -180,7 +211,7 @@ function spanShape(s: TimelineSpan, x1: number, x2: number, y: number): SvgEl {
   const text = el(
     'text',
     {
-      x: x1 + 5,
+      x: from,
       y: y + h / 2 + 4.5,
       'font-size': 11,
       fill: s.planned ? '#e8ecf4' : '#0b1020',
@@ -344,15 +375,17 @@ export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): Time
         ),
         el('line', { x1: PAD, x2: width - PAD, y1: ly + ROW_H, y2: ly + ROW_H, stroke: '#263044' }),
       );
+      const markers = lane.markers.filter((m) => m.round === round);
+      const centres = markers.map((m) => x(m.at) + cell / 2);
       for (const s of lane.spans) {
         if (s.round !== round) continue;
         const a = Math.min(x(s.from), x(s.to));
         const b = Math.max(x(s.from), x(s.to)) + cell;
-        parts.push(spanShape(s, a + 2, b - 2, ly + 4));
+        parts.push(spanShape(s, a + 2, b - 2, ly + 4, centres));
       }
-      for (const m of lane.markers) {
-        if (m.round === round) parts.push(markerShape(m, x(m.at) + cell / 2, ly + ROW_H / 2));
-      }
+      markers.forEach((m, i) => {
+        parts.push(markerShape(m, centres[i]!, ly + ROW_H / 2));
+      });
       pieces.push(
         piece(`b${block}-lane-${lane.id}`, [
           el('g', { class: `lane lane-${lane.side}`, 'data-lane': lane.id }, ...parts),
