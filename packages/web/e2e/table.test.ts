@@ -458,6 +458,45 @@ describe('the GM’s table, end to end', () => {
     }
   });
 
+  it('the top bar keeps the clock whole on a laptop: the encounter’s and the ruleset’s names give way first', async () => {
+    const name = 'The long night at the Bridge of Sighs, second attempt';
+    const r = (await api('POST', '/api/encounters', null, {
+      name,
+      ruleset: 'tempo',
+      seed: 3,
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc', hp: 20, stats: { speed: 6 } },
+        { id: 'wolf', name: 'Wolf', side: 'npc', hp: 11, stats: { speed: 8 } },
+      ],
+    })) as {
+      encounter: { id: string };
+      tokens: { gm: string; table: string; players: Record<string, string> };
+    };
+    const e = { id: r.encounter.id, ...r.tokens };
+    await command(e, { type: 'start' });
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      for (const width of [LAPTOP.width, 1101]) {
+        await page.setViewportSize({ width, height: LAPTOP.height });
+        const clock = page.getByTestId('clock');
+        await expect.poll(() => clock.textContent()).toBe('Round 1 · planning');
+        // Not cut short: the clock's box holds all of its text.
+        const cut = await clock.evaluate((el) => el.scrollWidth > el.clientWidth);
+        expect(cut, `the clock at ${width} px`).toBe(false);
+        // The encounter's name was cut instead, and its title says it whole.
+        const h1 = page.locator('header.topbar h1');
+        expect(await h1.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+        expect(await h1.getAttribute('title')).toBe(name);
+        expect(await page.locator('header.topbar .ruleset-name').getAttribute('title')).toBe('Tempo');
+        // One line still: the buttons stay on it.
+        const bar = await page.locator('header.topbar').boundingBox();
+        expect(bar!.height).toBeLessThan(70);
+      }
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('hostile text: an RTL override stays inside its name, long names wrap, long notes fold', async () => {
     const rlo = 'Evil\u202Eeman\u202C';
     const long = 'X'.repeat(80);

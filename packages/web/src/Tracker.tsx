@@ -331,10 +331,13 @@ export function GmTracker({
         <a href="/" className="home-link">
           Roundkeeper
         </a>
-        <h1>
+        {/* Both may be cut short on a narrow screen (the clock keeps its room): the title says them whole. */}
+        <h1 title={view.name}>
           <bdi>{view.name}</bdi>
         </h1>
-        <span className="muted">{rs?.name ?? view.ruleset}</span>
+        <span className="muted ruleset-name" title={rs?.name ?? view.ruleset}>
+          {rs?.name ?? view.ruleset}
+        </span>
         <ConnectionBadge connected={connected} />
         <Headline view={view} compact />
         <div className="row grow-end">
