@@ -458,6 +458,37 @@ describe('the GM’s table, end to end', () => {
     }
   });
 
+  it('a checkbox’s help goes under its label on a phone, so the label never breaks inside a word', async () => {
+    const r = (await api('POST', '/api/encounters', null, {
+      name: 'Session',
+      ruleset: 'tempo',
+      seed: 3,
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc', hp: 20, stats: { speed: 6 } },
+        { id: 'wolf', name: 'Wolf', side: 'npc', hp: 11, stats: { speed: 8 } },
+      ],
+    })) as {
+      encounter: { id: string };
+      tokens: { gm: string; table: string; players: Record<string, string> };
+    };
+    const e = { id: r.encounter.id, ...r.tokens };
+    await command(e, { type: 'start' });
+    const { ctx, page } = await open(env.browser, e, e.players.ana!, PHONE);
+    try {
+      const form = page.getByRole('form', { name: /Other commands/ });
+      await form.getByRole('combobox', { name: 'Command' }).selectOption({ label: 'Plan an action' });
+      const label = form.locator('.field.check label', { hasText: 'Strike consumable' });
+      const box = await label.boundingBox();
+      const line = await label.evaluate((el) => Number.parseFloat(getComputedStyle(el).lineHeight) || 20);
+      expect(box!.height).toBeLessThan(line * 1.5);
+      // Its help is still there, under it.
+      const help = form.locator('.field.check small', { hasText: 'Drawn and consumed' });
+      expect((await help.boundingBox())!.y).toBeGreaterThan(box!.y + box!.height - 1);
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('the top bar keeps the clock whole on a laptop: the encounter’s and the ruleset’s names give way first', async () => {
     const name = 'The long night at the Bridge of Sighs, second attempt';
     const r = (await api('POST', '/api/encounters', null, {
