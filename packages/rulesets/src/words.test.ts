@@ -72,6 +72,8 @@ function forbidden(ruleset: AnyRuleset, state: EncounterState): Array<{ pattern:
   }
   out.push({ pattern: /send "/, what: 'a command to send' });
   out.push({ pattern: /: (true|false)\b/, what: 'a field set to true or false' });
+  // The texts are filed as 000–004: at the table that number means nothing ("1,000" is a number, not one).
+  out.push({ pattern: /(?<![\d,.])00[0-4](?!\d)/, what: 'a rules text cited by its file number' });
   return out;
 }
 

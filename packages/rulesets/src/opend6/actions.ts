@@ -162,7 +162,7 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
     if (uses >= flags.perRound) {
       return no(
         'action/per-round',
-        `${action.name} can be used ${flags.perRound === 1 ? 'once' : `${flags.perRound} times`} a round (002: only equipment suited for quick multiple actions is used several times, up to its limit), and ${c.name} has used it ${uses === 1 ? 'once' : `${uses} times`} this round; choose another action, or use it again next round.`,
+        `${action.name} can be used ${flags.perRound === 1 ? 'once' : `${flags.perRound} times`} a round (the rules: only equipment suited for quick multiple actions is used several times, up to its limit), and ${c.name} has used it ${uses === 1 ? 'once' : `${uses} times`} this round; choose another action, or use it again next round.`,
       );
     }
   }

@@ -98,7 +98,7 @@ function declare(ctx: Ctx, command: Opend6CommandOf<'declare'>): Decision<Opend6
         : `${c.name}'s turn this round is over; ${c.name} declares again next round.`;
     return reject(
       'turn/not-yours',
-      `${c.name} declares their actions when their turn comes (002: "until her turn comes up in the round"), and it is ${actingNames(ctx)}'s turn. ${later}`,
+      `${c.name} declares their actions when their turn comes (the rules: "until her turn comes up in the round"), and it is ${actingNames(ctx)}'s turn. ${later}`,
     );
   }
   if (c.cs.declared !== null) {

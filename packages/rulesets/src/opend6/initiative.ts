@@ -200,7 +200,7 @@ export function checkPoints(state: State, spent: InitiativePoints, rolling: bool
     const name = state.combatants[spentFate[0]]?.name ?? spentFate[0];
     return reject(
       'initiative/fate-points',
-      `Fate Points cannot be spent on initiative (002: "Character Points, but not Fate Points"); spend Character Points for ${name} instead.`,
+      `Fate Points cannot be spent on initiative (the rules: "Character Points, but not Fate Points"); spend Character Points for ${name} instead.`,
     );
   }
   const leaders = new Set(unitsOf(state).map((u) => u.leader));
@@ -274,6 +274,6 @@ export function canSetOptions(state: State, next: Opend6Options): Rejection | un
     return undefined;
   return reject(
     'options/method-locked',
-    `The initiative method holds for the whole scene (002: the order is kept "until the scene ends", or rolled "once for the entire scene"); this scene uses ${state.options.initiativeMethod}. Change the initiative method before starting the scene, or end this scene and start a new one.`,
+    `The initiative method holds for the whole scene (the rules: the order is kept "until the scene ends", or rolled "once for the entire scene"); this scene uses ${state.options.initiativeMethod}. Change the initiative method before starting the scene, or end this scene and start a new one.`,
   );
 }

@@ -26,7 +26,8 @@ export const opend6Present: Presentation<Opend6Types> = {
     return [
       {
         title: 'Declare actions',
-        help: '002: the player decides how many actions the character takes this round; each extra one costs 1D.',
+        // 002: the player decides how many actions the character takes; each extra one costs 1D.
+        help: 'The player decides how many actions the character takes this round; each extra one costs 1D.',
         command: 'declare',
         fixed: { actor: c.id },
         items: c.cs.declared === null ? [] : [{ label: `${c.cs.declared} declared, ${c.cs.used} taken` }],

@@ -16,7 +16,7 @@ export const tempoOptions = once(() =>
       .max(6)
       .default(2)
       .describe(
-        'Actions (turns) each character plans per round; 003: "Every player starts with 2 actions per round".',
+        'Actions (turns) each character plans per round; the rules: "Every player starts with 2 actions per round".',
       ),
     requireFullPlans: z
       .boolean()

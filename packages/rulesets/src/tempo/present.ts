@@ -61,7 +61,8 @@ export const tempoPresent: Presentation<TempoTypes> = {
     const panels: Panel[] = [
       {
         title: 'Plan',
-        help: '003: pick your actions for the round in secret; they happen at their tempo.',
+        // 003: plans are picked in secret and happen at their tempo.
+        help: 'Pick your actions for the round in secret; they happen at their tempo.',
         items,
       },
     ];

@@ -134,10 +134,10 @@ export function decideMove(ctx: Ctx, command: TempoCommandOf<'move'>): Fact[] | 
     return reject(
       'move/no-normal-move',
       !moveAction
-        ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"), and ${def?.name ?? 'this action'} is not a Move action, so ${c.name} does not move on this turn.`
+        ? `${c.name} gets no Normal Move on ${kind} turn (the rules on "Tags"), and ${def?.name ?? 'this action'} is not a Move action, so ${c.name} does not move on this turn.`
         : !turn.acted
-          ? `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"); take the Move action first (Take my action), then move up to Speed ${c.stats.speed}.`
-          : `${c.name} gets no Normal Move on ${kind} turn (003 "Tags"), and has used all the movement of the Move action (Speed ${c.stats.speed}).`,
+          ? `${c.name} gets no Normal Move on ${kind} turn (the rules on "Tags"); take the Move action first (Take my action), then move up to Speed ${c.stats.speed}.`
+          : `${c.name} gets no Normal Move on ${kind} turn (the rules on "Tags"), and has used all the movement of the Move action (Speed ${c.stats.speed}).`,
     );
   }
   if (distance > turn.moveLeft) {
