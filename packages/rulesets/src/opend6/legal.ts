@@ -52,7 +52,8 @@ export function legalActions(state: State, id: string): LegalAction[] {
           : mode === 'move-up'
             ? 'move up (GM permits)'
             : 'on their turn';
-    const label = `${action.name} (${how})${codes.length > 0 ? `: ${codes.join(', ')}` : ''}`;
+    // The button already names the action: the preview says how it is taken and at what codes.
+    const label = `${how}${codes.length > 0 ? `: ${codes.join(', ')}` : ''}`;
     const at = state.now ?? { round: state.round, at: [] };
     const preview = { from: at, to: at, label };
     if (mode === 'move-up' && (l.ok || l.code === 'actions/undeclared')) {

@@ -926,7 +926,9 @@ describe('legalActions: every catalog action with reasons and the penalty it wou
     expect(legal).toHaveLength(OPEND6_CATALOG.length);
     const dodge = legal.find((l) => l.action.id === 'dodge')!;
     expect(dodge).toMatchObject({ enabled: true, cost: { actions: 1, penalty: 1 } });
-    expect(dodge.preview!.label).toContain('dodge 4D+1 −1D = 3D+1');
+    expect(dodge.preview!.label).toBe('on their turn: dodge 4D+1 −1D = 3D+1');
+    // The button names the action; its preview does not say the name again.
+    for (const l of legal) if (l.preview) expect(l.preview.label).not.toContain(l.action.name);
     const thugs = openD6.legalActions(s(enc), 'thug');
     expect(thugs.find((l) => l.action.id === 'slash')!.reason).toMatch(/Kira's turn/);
   });
