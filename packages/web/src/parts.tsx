@@ -324,6 +324,22 @@ function showReason(e: { currentTarget: HTMLElement }, text: string): void {
   if (e.currentTarget.title !== title) e.currentTarget.title = title;
 }
 
+/**
+ * A name with a line break allowed after each slash ("Ready/stow weapon/ammo"): a narrow button wraps it
+ * there rather than inside a word. `<wbr>` adds no text, so the name reads and matches as it is written.
+ */
+export function breakable(name: string): ReactNode {
+  if (!name.includes('/')) return name;
+  const out: ReactNode[] = [];
+  let at = 0;
+  for (const part of name.split('/')) {
+    at += part.length + 1;
+    out.push(part);
+    if (at <= name.length) out.push('/', <wbr key={at} />);
+  }
+  return out;
+}
+
 /** One palette button; skipped on re-render when what it shows is the same. */
 const ActionItem = memo(
   function ActionItem({ la: l, uid, sharedId, reasonOf, terms, onAct, onDetails }: ActionItemProps) {
@@ -346,7 +362,7 @@ const ActionItem = memo(
           onClick={() => onAct(l)}
         >
           <span className="action-name">
-            {l.action.name}
+            {breakable(l.action.name)}
             {needs ? '…' : null}
             {l.enabled ? null : <span className="sr-only"> (not available now; the server will refuse)</span>}
           </span>
