@@ -125,7 +125,11 @@ describe('home page and tracker tools end to end', () => {
   it('adds several at once: numbered names, one NPC group, unique ids', async () => {
     await withContext(async (_ctx, page) => {
       await createEncounter(page, 'Many');
+      // An empty roster says where combatants come from (classic has ready ones under Examples).
+      const empty = page.getByTestId('no-combatants');
+      expect(await empty.textContent()).toMatch(/under Add combatants .*How many.*Examples.*JSON file/);
       await addCombatant(page, { name: 'Goblin', hp: 7, count: 3, group: 'Ambushers' });
+      await expect.poll(() => empty.count()).toBe(0);
       await expect
         .poll(() => cards(page))
         .toEqual([

@@ -404,6 +404,14 @@ export function GmTracker({
                 />
               ))}
             </ul>
+            {order.length ? null : (
+              <p className="muted" data-testid="no-combatants">
+                No one is in this fight yet. Add combatants with the form under{' '}
+                <strong>Add combatants</strong> (How many adds several at once)
+                {rs?.present?.creatures?.length ? ', pick ready ones under its Examples,' : ''} or import
+                creatures from a JSON file.
+              </p>
+            )}
           </section>
         </div>
         <div className="col wide">
