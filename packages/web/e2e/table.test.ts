@@ -30,9 +30,10 @@ async function create(
   ruleset: string,
   combatants: Record<string, unknown>[],
   initiative?: Record<string, number>,
+  name = 'Session',
 ): Promise<Created> {
   const r = (await api('POST', '/api/encounters', null, {
-    name: 'Session',
+    name,
     ruleset,
     seed: 3,
     combatants,
@@ -44,6 +45,12 @@ async function create(
   if (initiative) await command(created, { type: 'start', initiative });
   return created;
 }
+
+/** A tempo fight of two: Ana (PC, with a player's link) and a Wolf. */
+const TEMPO_PAIR = [
+  { id: 'ana', name: 'Ana', side: 'pc', hp: 20, stats: { speed: 6 } },
+  { id: 'wolf', name: 'Wolf', side: 'npc', hp: 11, stats: { speed: 8 } },
+];
 
 async function command(e: Created, cmd: Record<string, unknown>): Promise<void> {
   await api('POST', `/api/encounters/${e.id}/commands`, e.gm, { command: cmd });
@@ -459,19 +466,7 @@ describe('the GM’s table, end to end', () => {
   });
 
   it('a checkbox’s help goes under its label on a phone, so the label never breaks inside a word', async () => {
-    const r = (await api('POST', '/api/encounters', null, {
-      name: 'Session',
-      ruleset: 'tempo',
-      seed: 3,
-      combatants: [
-        { id: 'ana', name: 'Ana', side: 'pc', hp: 20, stats: { speed: 6 } },
-        { id: 'wolf', name: 'Wolf', side: 'npc', hp: 11, stats: { speed: 8 } },
-      ],
-    })) as {
-      encounter: { id: string };
-      tokens: { gm: string; table: string; players: Record<string, string> };
-    };
-    const e = { id: r.encounter.id, ...r.tokens };
+    const e = await create('tempo', TEMPO_PAIR);
     await command(e, { type: 'start' });
     const { ctx, page } = await open(env.browser, e, e.players.ana!, PHONE);
     try {
@@ -491,19 +486,7 @@ describe('the GM’s table, end to end', () => {
 
   it('the top bar keeps the clock whole on a laptop: the encounter’s and the ruleset’s names give way first', async () => {
     const name = 'The long night at the Bridge of Sighs, second attempt';
-    const r = (await api('POST', '/api/encounters', null, {
-      name,
-      ruleset: 'tempo',
-      seed: 3,
-      combatants: [
-        { id: 'ana', name: 'Ana', side: 'pc', hp: 20, stats: { speed: 6 } },
-        { id: 'wolf', name: 'Wolf', side: 'npc', hp: 11, stats: { speed: 8 } },
-      ],
-    })) as {
-      encounter: { id: string };
-      tokens: { gm: string; table: string; players: Record<string, string> };
-    };
-    const e = { id: r.encounter.id, ...r.tokens };
+    const e = await create('tempo', TEMPO_PAIR, undefined, name);
     await command(e, { type: 'start' });
     const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
     try {
