@@ -66,7 +66,9 @@ export interface Presentation<T extends RulesetTypes = RulesetTypes> {
   /** Gauges of one combatant, headline first (HP is the engine's and always shown). Default: none. */
   gauges?(state: EncounterState<T>, combatant: Combatant<T>): Gauge[];
   /**
-   * The phase the fight is in, when it is not someone's turn ("Planning — choose 2 actions"), or null.
+   * The phase the fight is in, when it is not someone's turn, or null: what it asks of the table ("Each
+   * character chooses 2 actions in secret"). The headline shows it under the clock, which already says the
+   * moment ("Round 2 · planning", "Tick 3"), so it does not say the moment again.
    * Default: null.
    */
   phase?(state: EncounterState<T>): string | null;

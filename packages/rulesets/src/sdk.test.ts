@@ -139,7 +139,7 @@ describe('presentation hooks name the phase and the palette command', () => {
     });
     must(enc, { type: 'start' });
     const tempo = rulesets.tempo!;
-    expect(tempo.present?.phase?.(enc.state)).toMatch(/^Planning/);
+    expect(tempo.present?.phase?.(enc.state)).toBe('Each character chooses 2 actions in secret');
     const strike = tempo.catalog(enc.state).find((a) => a.kind !== 'reaction')!;
     expect(actionCommandOf(tempo.present, enc.state, 'ana', strike)).toMatchObject({
       type: 'plan',

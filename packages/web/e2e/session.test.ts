@@ -175,7 +175,7 @@ describe('a GM session, end to end', () => {
             await expect.poll(() => text(gm, 'status')).toMatch(/^Done: undo “Latecomer: HP 9 → 4/);
             undone = true;
           }
-          if ((await text(gm, 'current-actor')).startsWith('Planning')) await planRound(gm, phone);
+          if ((await text(gm, 'clock')).endsWith('· planning')) await planRound(gm, phone);
           const where = async () => `${await text(gm, 'clock')}|${await text(gm, 'current-actor')}`;
           const before = await where();
           const said = await text(gm, 'status');

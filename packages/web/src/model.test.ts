@@ -64,6 +64,28 @@ describe('web model helpers', () => {
     expect(ended('tick')).toMatch(/^Ended at Tick [1-6]$/);
   });
 
+  it('between turns, says what the phase asks of the table under the clock, without saying the moment twice', () => {
+    const between = (ruleset: string, commands: Record<string, unknown>[]) => {
+      const enc = EncounterLog.create({ id: 'h', name: 'H', ruleset, dice: seededDice(1) }, rulesets);
+      if (isRejection(enc)) throw new Error(enc.message);
+      for (const cmd of [
+        { type: 'add-combatant', combatant: { id: 'ana', name: 'Ana', side: 'pc', stats: { speed: 6 } } },
+        { type: 'add-combatant', combatant: { id: 'bo', name: 'Bo', side: 'pc', stats: { speed: 5 } } },
+        ...commands,
+      ])
+        if (isRejection(enc.execute(cmd as never))) throw new Error(String(cmd.type));
+      const h = headline(view(enc.state, { role: 'gm' }, rulesets[ruleset]!));
+      return [h.clock, h.actor];
+    };
+    expect(between('tempo', [{ type: 'start' }])).toEqual([
+      'Round 1 · planning',
+      'Each character chooses 2 actions in secret',
+    ]);
+    const [clock, actor] = between('tick', [{ type: 'start' }, { type: 'next' }, { type: 'next' }]);
+    expect(clock).toMatch(/^Tick \d+$/);
+    expect(actor).toBe('Everyone is waiting: press Act now for whoever steps in');
+  });
+
   it('merges log entries by seq without duplicates', () => {
     const e = (seq: number) => ({ seq, group: 1, event: { type: 'x' } });
     expect(mergeEntries([e(1), e(2)], [e(2), e(3)]).map((x) => x.seq)).toEqual([1, 2, 3]);

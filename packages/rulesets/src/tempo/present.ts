@@ -26,9 +26,7 @@ export const tempoPresent: Presentation<TempoTypes> = {
     return out;
   },
   phase: (state) =>
-    planning(state)
-      ? `Planning — each character chooses ${state.options.actionsPerRound} actions in secret`
-      : null,
+    planning(state) ? `Each character chooses ${state.options.actionsPerRound} actions in secret` : null,
   /** `rules:plans`: the actor's planned actions not yet taken, by what they are and their tempo. */
   choices(state, actor, name) {
     const c = state.combatants[actor];

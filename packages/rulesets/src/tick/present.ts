@@ -30,7 +30,7 @@ export const tickPresent: Presentation<TickTypes> = {
   },
   phase(state) {
     if (state.status !== 'running' || state.current) return null;
-    return `Tick ${tickNow(state)} — everyone is waiting: press Act now for whoever steps in`;
+    return 'Everyone is waiting: press Act now for whoever steps in';
   },
 };
 

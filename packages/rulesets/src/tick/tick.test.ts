@@ -259,9 +259,7 @@ describe('tick rule 5: continuous actions, interruptions and waiting', () => {
     must(enc, { type: 'next' });
     must(enc, { type: 'next' });
     expect(enc.state.current).toBeNull();
-    expect(tick.present?.phase?.(st(enc))).toBe(
-      'Tick 3 — everyone is waiting: press Act now for whoever steps in',
-    );
+    expect(tick.present?.phase?.(st(enc))).toBe('Everyone is waiting: press Act now for whoever steps in');
     expect(refused(enc, { type: 'next' }).code).toBe('turn/none');
     must(enc, { type: 'step-in', actor: 'bren' });
     expect([enc.state.current, at(enc)]).toEqual(['bren', 3]);
