@@ -47,5 +47,5 @@ export function notRunning(state: EncounterState, what = 'fight'): Rejection | u
 
 /** The fight has not started: start it first. */
 export function notStarted(what = 'fight'): Rejection {
-  return reject('encounter/not-started', `The ${what} has not started; press Start first.`);
+  return reject('encounter/not-started', `The ${what} has not started: press Roll initiative to start it.`);
 }

@@ -130,6 +130,11 @@ describe('home page and tracker tools end to end', () => {
       expect(await empty.textContent()).toMatch(/under Add combatants .*How many.*Examples.*JSON file/);
       await addCombatant(page, { name: 'Goblin', hp: 7, count: 3, group: 'Ambushers' });
       await expect.poll(() => empty.count()).toBe(0);
+      // Before the start, the palette's reason names the button that starts the fight.
+      await expect
+        .poll(() => page.getByTestId('palette-reason').textContent())
+        .toContain('press Roll initiative');
+      expect(await page.getByRole('button', { name: /^Roll initiative/ }).count()).toBe(1);
       await expect
         .poll(() => cards(page))
         .toEqual([

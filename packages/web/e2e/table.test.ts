@@ -465,6 +465,19 @@ describe('the GM’s table, end to end', () => {
     }
   });
 
+  it('headings keep the case of what they name: an action form for “van Helsing” does not say “Van Helsing”', async () => {
+    const e = await create('classic', [{ id: 'vh', name: 'van Helsing', side: 'pc', hp: 20 }], { vh: 10 });
+    const { ctx, page } = await open(env.browser, e, e.gm, LAPTOP);
+    try {
+      await page.getByRole('button', { name: 'Attack with details' }).click();
+      const form = page.getByRole('form', { name: /^Attack for / });
+      // biome-ignore lint/performance/useDomNodeTextContent: the text as drawn (text-transform included) is what is tested.
+      expect(await form.locator('h3').innerText()).toBe('Attack · van Helsing');
+    } finally {
+      await ctx.close();
+    }
+  });
+
   it('a checkbox’s help goes under its label on a phone, so the label never breaks inside a word', async () => {
     const e = await create('tempo', TEMPO_PAIR);
     await command(e, { type: 'start' });
