@@ -1,5 +1,12 @@
 import { rulesetFor } from './engine.js';
-import { commandLabel, jsonSchemaOf, type Param, type ParamOption, paramsOfSchema } from './params.js';
+import {
+  type CommandWords,
+  commandLabel,
+  jsonSchemaOf,
+  type Param,
+  type ParamOption,
+  paramsOfSchema,
+} from './params.js';
 import { actionCommandOf, type Presentation } from './present.js';
 import type { AnyRuleset, RulesetRegistry } from './ruleset.js';
 import { type ActionDef, type EncounterState, isRejection, type LegalAction } from './types.js';
@@ -147,7 +154,7 @@ export interface CommandForm {
   label: string;
   help?: string;
   /** A player's words for it when they send it for their own character (`ParamMeta.own`). */
-  own?: { label: string; help?: string };
+  own?: CommandWords;
   /** Whether it is sent for a combatant (it has an `actor` field). */
   forActor: boolean;
   /** A GM's command: player links may not send it unless the GM allows it. */

@@ -98,7 +98,13 @@ export interface ParamMeta {
    * On a command's object schema: what a player's button says that sends it for their own character, and
    * its help (`next` on a phone is "End my turn" unless the rules mean something else by it: tick's holds).
    */
-  own?: { label: string; help?: string };
+  own?: CommandWords;
+}
+
+/** What a button that sends a command says, and its help. */
+export interface CommandWords {
+  label: string;
+  help?: string;
 }
 
 const ID_MAX = 64;
@@ -287,10 +293,7 @@ export function paramsOfSchema(schema: z.ZodType): Param[] {
 }
 
 /** A command's label and help, from the `.meta()` of its object schema. */
-export function commandLabel(
-  type: string,
-  schema: z.ZodType,
-): { label: string; help?: string; own?: { label: string; help?: string } } {
+export function commandLabel(type: string, schema: z.ZodType): CommandWords & { own?: CommandWords } {
   const node = jsonSchemaOf(schema);
   return {
     label: node.label ?? node.title ?? humanize(type),

@@ -54,24 +54,3 @@ describe('one shape per ruleset folder', () => {
     });
   }
 });
-
-describe('words a GM reads', () => {
-  // The texts are filed as 000–004 (seeds README); code comments cite them so, but a refusal, a log line or
-  // a help text is read at the table, where "003" means nothing: it names "the rules" and quotes them.
-  const citation = /['"`][^'"`]*(?<![\d,.])00[0-4](?!\d)/;
-  const comment = /^\s*(\/\/|\/\*|\*)/;
-  for (const folder of folders) {
-    it(`${folder}: no text a GM reads cites a rules text by its file number`, () => {
-      const found: string[] = [];
-      for (const file of sources(folder)) {
-        readFileSync(join(here, folder, file), 'utf8')
-          .split('\n')
-          .forEach((line, i) => {
-            if (!comment.test(line) && citation.test(line.replace(/\s\/\/\s.*$/, '')))
-              found.push(`${folder}/${file}:${i + 1}`);
-          });
-      }
-      expect(found).toEqual([]);
-    });
-  }
-});

@@ -24,8 +24,9 @@ import { rulesets } from './index.js';
 import { scenarioFiles } from './testing/harness.js';
 
 /**
- * What a person reads — refusals, the reasons of greyed-out actions, log lines — never names an internal
- * field, option or command: it says what the GM or the player clicks or enters ("press Next", "enter the
+ * What a person reads — refusals, the reasons of greyed-out actions, log lines, the phase, panels and the
+ * words of forms — never names an internal field, option or command, nor cites a rules text by its file
+ * number: it says what the GM or the player clicks or enters ("press Next", "enter the
  * Bonus dice"). Checked on every worked example and on random plays.
  */
 
@@ -46,6 +47,12 @@ function propertyNames(node: JsonSchemaNode, into: Set<string>, depth = 0): void
   if (node.additionalProperties && typeof node.additionalProperties === 'object')
     propertyNames(node.additionalProperties, into, depth + 1);
 }
+
+/**
+ * The texts are filed as 000–004 (seeds README): code comments cite them so, but at the table that number
+ * means nothing, so what a person reads names "the rules" and quotes them ("1,000" is a number, not one).
+ */
+const CITATION = { pattern: /(?<![\d,.])00[0-4](?!\d)/, what: 'a rules text cited by its file number' };
 
 /** The words a person must never read for a ruleset, each with why. */
 function forbidden(ruleset: AnyRuleset, state: EncounterState): Array<{ pattern: RegExp; what: string }> {
@@ -72,8 +79,7 @@ function forbidden(ruleset: AnyRuleset, state: EncounterState): Array<{ pattern:
   }
   out.push({ pattern: /send "/, what: 'a command to send' });
   out.push({ pattern: /: (true|false)\b/, what: 'a field set to true or false' });
-  // The texts are filed as 000–004: at the table that number means nothing ("1,000" is a number, not one).
-  out.push({ pattern: /(?<![\d,.])00[0-4](?!\d)/, what: 'a rules text cited by its file number' });
+  out.push(CITATION);
   return out;
 }
 
@@ -93,6 +99,36 @@ function created(rulesetId: string, seed: number): EncounterLog {
   );
   if (isRejection(enc)) throw new Error(enc.message);
   return enc;
+}
+
+/** What the pages show beside the palette now: the phase, and each combatant's panels (title, help, items). */
+function screenTexts(ruleset: AnyRuleset, state: EncounterState): string[] {
+  const out: string[] = [];
+  const phase = ruleset.present?.phase?.(state);
+  if (phase) out.push(phase);
+  for (const id of state.roster) {
+    const c = state.combatants[id];
+    if (!c) continue;
+    for (const panel of ruleset.present?.panels?.(state, c) ?? []) {
+      out.push(panel.title, ...(panel.help ? [panel.help] : []));
+      for (const item of panel.items ?? []) out.push(item.label, ...(item.remove ? [item.remove.label] : []));
+    }
+  }
+  return out;
+}
+
+/** The words of a schema's forms: every label, title, description and choice, nested ones too. */
+function formTexts(node: JsonSchemaNode, into: string[], depth = 0): string[] {
+  if (depth > 12) return into;
+  for (const text of [node.label, node.title, node.description, node.own?.label, node.own?.help])
+    if (text) into.push(text);
+  into.push(...Object.values(node.choices ?? {}));
+  for (const child of Object.values(node.properties ?? {})) formTexts(child, into, depth + 1);
+  for (const alt of [...(node.anyOf ?? []), ...(node.oneOf ?? [])]) formTexts(alt, into, depth + 1);
+  if (node.items) formTexts(node.items, into, depth + 1);
+  if (node.additionalProperties && typeof node.additionalProperties === 'object')
+    formTexts(node.additionalProperties, into, depth + 1);
+  return into;
 }
 
 /** The reasons every combatant's greyed-out actions give now. */
@@ -240,6 +276,7 @@ function playWorkedExamples(ruleset: AnyRuleset): string[] {
       texts.push(...step.lines);
       texts.push(...reasons(ruleset, played.encounter.state));
     }
+    texts.push(...screenTexts(ruleset, played.encounter.state));
     for (const { event } of played.encounter.entries) {
       const line = describeEvent(event, played.encounter.state, ruleset);
       if (line) texts.push(line);
@@ -251,12 +288,21 @@ function playWorkedExamples(ruleset: AnyRuleset): string[] {
 describe.each(CHECKED)('words a person reads name no internal field or command: %s', (rulesetId) => {
   const ruleset = rulesets[rulesetId]!;
 
-  it('in the refusals, reasons and log lines of its worked examples', () => {
+  // A form's words are also read by whoever writes a scenario file, who types the fields' and actions' ids
+  // ("the sheet's loadStamina", {"melee-attack": 3}): only the citation is held against them.
+  it("in its forms (the labels, descriptions and choices of its commands', options' and stats' fields): no rules text cited by its file number", () => {
+    const schemas = [...Object.values(ruleset.commands), ruleset.optionsSchema, ruleset.statsSchema];
+    const texts = schemas.flatMap((schema) => formTexts(jsonSchemaOf(schema), []));
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.filter((t) => CITATION.pattern.test(t))).toEqual([]);
+  });
+
+  it('in the refusals, reasons, log lines, phase and panels of its worked examples', () => {
     const state = created(rulesetId, 1).state;
     expect(offences(ruleset, state, playWorkedExamples(ruleset))).toEqual([]);
   });
 
-  it('in the refusals, reasons and log lines of random plays', () => {
+  it('in the refusals, reasons, log lines, phase and panels of random plays', () => {
     fc.assert(
       fc.property(fc.array(stepArb, { maxLength: 50 }), fc.integer(), (steps, seed) => {
         const enc = created(rulesetId, seed);
@@ -286,7 +332,7 @@ describe.each(CHECKED)('words a person reads name no internal field or command: 
               if (line) texts.push(line);
             }
           }
-          texts.push(...reasons(ruleset, enc.state));
+          texts.push(...reasons(ruleset, enc.state), ...screenTexts(ruleset, enc.state));
         }
         const found = offences(ruleset, enc.state, texts);
         if (found.length) throw new Error(found.slice(0, 5).join('\n'));

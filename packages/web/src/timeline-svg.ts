@@ -189,13 +189,7 @@ export function labelStart(x1: number, x2: number, length: number, markers: read
   return at;
 }
 
-function spanShape(
-  s: TimelineSpan,
-  x1: number,
-  x2: number,
-  y: number,
-  markers: readonly number[] = [],
-): SvgEl {
+function spanShape(s: TimelineSpan, x1: number, x2: number, y: number, markers: readonly number[]): SvgEl {
   const color = SPAN_COLORS[s.kind] ?? '#4f8fe0';
   const w = Math.max(6, x2 - x1);
   const h = ROW_H - 8;
