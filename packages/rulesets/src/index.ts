@@ -26,6 +26,13 @@ export const rulesets: RulesetRegistry = {
   tick,
 };
 export {
+  fromImprovedInitiative,
+  type ImportedCombatant,
+  type ImportedCreature,
+  type ImprovedInitiativeImport,
+  improvedInitiativeScenario,
+} from './classic/improved-initiative.js';
+export {
   compileTaraKernel,
   KERNEL_ACTIONS,
   KERNEL_ATTACKS,
