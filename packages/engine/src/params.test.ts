@@ -78,9 +78,9 @@ describe('params: a command schema read as form fields', () => {
     expect(bad.success).toBe(false);
     const message = explainCommandError(bad.error!, 'cast', cast);
     expect(message).toMatch(/^Cast was not taken: /);
-    expect(message).toContain('Casting Time (Marks) — ');
-    expect(message).toContain('Spell › Difficulty — ');
-    expect(message).toContain('Bonus dice — ');
+    expect(message).toContain('Casting Time (Marks) can be at most 30');
+    expect(message).toContain('Spell › Difficulty cannot be negative');
+    expect(message).toContain('Bonus dice must be a number');
     expect(message).not.toMatch(/castingTime|bonusDice/);
     expect(labelPath(cast, ['spend', 'bren'])).toBe('Spend › bren');
   });
