@@ -93,7 +93,10 @@ export interface ParamMeta {
   hidden?: boolean;
   /** On a command's object schema: a GM's command, which player links may not send unless the GM allows. */
   gm?: boolean;
-  /** On a fixed list of choices: what a person reads for each value ({ 'free-strike': 'Grant a free strike' }). */
+  /**
+   * On a fixed list of choices, or on the names of a map's entries (a skill, an action): what a person reads
+   * for each value ({ 'free-strike': 'Grant a free strike' }). A map's names are then picked from them.
+   */
   choices?: Record<string, string>;
   /**
    * On a command's object schema: what a player's button says that sends it for their own character, and
@@ -264,6 +267,13 @@ function paramOf(name: string, raw: JsonSchemaNode, required: boolean): Param {
     p.type = 'map';
     p.of = paramOf('value', node.additionalProperties, true);
     p.key = { name: 'name', label: node.propertyNames?.label ?? 'Name', type: 'text', required: true };
+    // Names from a list the rules know (skills, the catalog's actions): picked by their labels.
+    const names = node.propertyNames?.choices ?? {};
+    const known = node.propertyNames?.enum?.map(String) ?? Object.keys(names);
+    if (known.length) {
+      p.key.type = 'choice';
+      p.key.options = known.map((v) => ({ value: v, label: names[v] ?? v }));
+    }
   } else if (type === 'object' && node.properties) {
     p.type = 'group';
     p.fields = fieldsOf(node);

@@ -55,7 +55,13 @@ export const sixSecondOptions = once(() =>
         'Whether an action longer than the seconds left may continue into the same character’s next turn.',
       ),
     actionSeconds: z
-      .record(z.string(), z.number().int().min(0).max(600))
+      .record(
+        z.string().meta({
+          label: 'Action',
+          choices: Object.fromEntries(SIX_SECOND_CATALOG.map((a) => [a.id, a.name])),
+        }),
+        z.number().int().min(0).max(600).meta({ label: 'Seconds' }),
+      )
       .superRefine((times, check) => {
         // A misspelt id would change nothing, silently: name the ids that can be timed.
         for (const id of Object.keys(times)) {
@@ -68,7 +74,7 @@ export const sixSecondOptions = once(() =>
         }
       })
       .default({})
-      .describe('GM overrides of the catalog’s times, by action id (e.g. {"melee-attack": 3}).'),
+      .describe('GM overrides of the catalog’s times: an action and the seconds it takes in this encounter.'),
   }),
 );
 
