@@ -43,6 +43,11 @@ export function rowIds(raw: RawForm, k: string): string[] {
   return typeof v === 'string' && v ? v.split(',') : [];
 }
 
+/** A map entry's name as a person reads it: its label where the names come from a list ("Reckless attack"). */
+export function keyLabel(p: Param, name: string): string {
+  return p.key?.options?.find((o) => String(o.value) === name)?.label ?? name;
+}
+
 /** One row as a field of its own: a list's entry or a map's value, named by the row's id. */
 export function rowParam(p: Param, id: string): Param {
   return { ...(p.of ?? { name: 'item', label: p.label, type: 'json', required: true }), name: id };
@@ -226,7 +231,7 @@ function readField(
       for (const [i, id] of rowIds(raw, k).entries()) {
         const name = text(raw, nameKey(k, id));
         const label = p.key?.label ?? 'Name';
-        const at = within(where, name ? `${p.label} “${name}”` : `${p.label} ${i + 1}`);
+        const at = within(where, name ? `${p.label} “${keyLabel(p, name)}”` : `${p.label} ${i + 1}`);
         if (!name) {
           errors.push({ key: nameKey(k, id), message: `Fill in ${label}.`, where: at });
           continue;
@@ -234,7 +239,7 @@ function readField(
         if (Object.hasOwn(out, name)) {
           errors.push({
             key: nameKey(k, id),
-            message: `Another entry is already named “${name}”.`,
+            message: `Another entry is already named “${keyLabel(p, name)}”.`,
             where: at,
           });
           continue;
@@ -424,7 +429,7 @@ export function issueErrors(
       } else if (p.type === 'map') {
         const id = rowIds(raw, k).find((x) => text(raw, nameKey(k, x)) === step);
         if (id === undefined) break;
-        where = within(where, `${p.label} “${step}”`);
+        where = within(where, `${p.label} “${keyLabel(p, step)}”`);
         if (last && issue.code === 'invalid_key') {
           label = p.key?.label ?? 'Name';
           k = nameKey(k, id);
