@@ -227,7 +227,10 @@ export const AddCombatant = memo(function AddCombatant({
             checked={draft.keep}
             onChange={(e) => change('keep', e.currentTarget.checked)}
           />
-          <label htmlFor={ids.keep}>Keep side, HP and stats for the next</label>
+          <label htmlFor={ids.keep}>Keep these values for the next add</label>
+          <small className="muted">
+            Side, HP, how many and stats stay; name, group, hiding and notes never do.
+          </small>
         </div>
         <div className="row">
           <button type="submit" className="primary">
