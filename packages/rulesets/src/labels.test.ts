@@ -25,6 +25,14 @@ describe('what a GM picks is labelled by the ruleset', () => {
     });
   }
 
+  for (const rs of Object.values(rulesets)) {
+    it(`${rs.id}: every fixed choice of a sheet is labelled`, () => {
+      for (const [where, p] of walk(paramsOfSchema(rs.statsSchema), rs.id))
+        for (const o of p.options ?? [])
+          expect(o.label, `${where}: ${String(o.value)} has no label`).not.toBe(String(o.value));
+    });
+  }
+
   it('stamina: skill ranks are picked from the skills the rules know, by name', () => {
     const ranks = paramsOfSchema(rulesets.stamina!.statsSchema).find((p) => p.name === 'ranks')!;
     expect(ranks.key?.type).toBe('choice');

@@ -46,8 +46,9 @@ export const sixSecondOptions = once(() =>
       .nullable()
       .default(null)
       .describe(
-        'Most zero-second actions (0SAs) one character may take in a turn; null = no cap, the GM judges.',
-      ),
+        'Most zero-second actions (0SAs) one character may take in a turn; empty = no cap, the GM judges.',
+      )
+      .meta({ label: 'Zero-second actions per turn (cap)' }),
     carryOver: z
       .boolean()
       .default(true)

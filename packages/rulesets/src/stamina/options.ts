@@ -44,7 +44,8 @@ export const weaponSchema = () =>
     kind: z
       .enum(['melee', 'ranged', 'throwing'])
       .default('melee')
-      .describe('melee, ranged (loosed, needs loading) or throwing (thrown by Throw Weapon).'),
+      .describe('melee, ranged (loosed, needs loading) or throwing (thrown by Throw Weapon).')
+      .meta({ choices: { melee: 'Melee', ranged: 'Ranged (loosed, needs loading)', throwing: 'Throwing' } }),
     offHand: z.boolean().default(false).describe('Wielded in the off hand (Off-hand attack).'),
     readied: z.boolean().default(false).describe('Readied when combat starts.'),
     loaded: z.boolean().default(false).describe('Loaded when combat starts (ranged weapons).'),
