@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { issueWords, sayableIssues } from './issue-words.js';
 import type { Fields } from './json.js';
 import { lazySchemas } from './lazy.js';
+import { issuesInWords } from './params.js';
 
 /** Zod schemas of the engine's own commands. Ruleset commands are declared by each ruleset. */
 const id = z.string().min(1).max(64);
@@ -151,8 +152,12 @@ export function isEngineCommand(command: { type: string }): command is CoreComma
   return isCoreCommand(command.type);
 }
 
-/** One sentence from zod issues: which field, what is wrong, in words (`issueWords`). */
-export function explainZodError(error: z.ZodError, what: string): string {
+/**
+ * One sentence from zod issues: which field, what is wrong, in words (`issueWords`). With the schema, the
+ * fields are named by their labels and fixed choices by theirs ("Round mode: choose Full Round…").
+ */
+export function explainZodError(error: z.ZodError, what: string, schema?: z.ZodType): string {
+  if (schema) return `The ${what} is not valid — ${issuesInWords(error, schema)}`;
   const issues = sayableIssues(error.issues);
   const parts = issues.slice(0, 3).map((i) => {
     const where = i.path.length ? `"${i.path.join('.')}"` : 'The input';

@@ -75,3 +75,19 @@ describe('validation issues in words', () => {
     );
   });
 });
+
+describe('a sheet or options refused by their schema', () => {
+  it('names the field and the choices by their labels', () => {
+    const options = z.object({
+      roundMode: z
+        .enum(['full', 'simple'])
+        .default('full')
+        .meta({ label: 'Round mode', choices: { full: 'Full Round', simple: 'Simple Round' } }),
+      wind: z.number().int().min(0).max(5).default(0),
+    });
+    const bad = options.safeParse({ roundMode: 'Simple Round', wind: 9 });
+    expect(explainZodError(bad.error!, 'options for Test', options)).toBe(
+      'The options for Test is not valid — Round mode: choose Full Round or Simple Round; Wind can be at most 5.',
+    );
+  });
+});
