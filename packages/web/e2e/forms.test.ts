@@ -151,6 +151,13 @@ describe('forms', () => {
       await ranks.getByRole('button', { name: 'Add to Ranks' }).click();
       await ranks.getByLabel(/^Skill( \*)?$/).selectOption({ label: 'Reckless attack' });
       await ranks.getByLabel(/^Rank( \*)?$/).fill('2');
+      // A second row offers the skills not taken yet.
+      await ranks.getByRole('button', { name: 'Add to Ranks' }).click();
+      const second = ranks.getByRole('group', { name: 'Ranks 2' }).getByLabel(/^Skill( \*)?$/);
+      const offered = await second.locator('option').allTextContents();
+      expect(offered).toContain('Aim');
+      expect(offered).not.toContain('Reckless attack');
+      await ranks.getByRole('button', { name: 'Remove Ranks 2' }).click();
       await add.getByRole('button', { name: 'Add', exact: true }).click();
       await expect.poll(() => status(page)).toBe('Done: added 1 × Kael.');
       const kael = Object.values((await stateOf(e)).combatants).find((c) => c.name === 'Kael')!;

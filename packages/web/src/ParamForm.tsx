@@ -218,6 +218,9 @@ function RowsField({ p, k, ...shared }: FieldsProps & { p: Param; k: string }) {
     target?.focus();
     setFocus(null);
   }, [focus]);
+  // A name picked from a list is offered to one row only: the others have it already.
+  const taken = (id: string) =>
+    new Set(ids.filter((x) => x !== id).map((x) => String(raw[nameKey(k, x)] ?? '').trim()));
   const name = (id: string, i: number) => {
     const named = p.type === 'map' ? String(raw[nameKey(k, id)] ?? '').trim() : '';
     return named ? `${p.label} “${keyLabel(p, named)}”` : `${p.label} ${i + 1}`;
@@ -239,7 +242,7 @@ function RowsField({ p, k, ...shared }: FieldsProps & { p: Param; k: string }) {
                 <fieldset className="row-entry">
                   <legend className="sr-only">{name(id, i)}</legend>
                   {p.type === 'map' && p.key ? (
-                    <ParamField p={{ ...p.key, name: `${id}:name` }} prefix={k} {...shared} inRow />
+                    <ParamField p={keyField(p.key, id, taken(id))} prefix={k} {...shared} inRow />
                   ) : null}
                   {item.type === 'group' ? (
                     <ParamFields params={item.fields ?? []} prefix={`${k}.${id}`} {...shared} inRow />
@@ -287,6 +290,13 @@ function RowsField({ p, k, ...shared }: FieldsProps & { p: Param; k: string }) {
       <FieldError id={errorId} text={errors?.[rowsKey(k)]} />
     </fieldset>
   );
+}
+
+/** A map row's name field: its own key, and the names of the list not taken by another row. */
+function keyField(key: Param, id: string, taken: ReadonlySet<string>): Param {
+  const field = { ...key, name: `${id}:name` };
+  if (key.options) field.options = key.options.filter((o) => !taken.has(String(o.value)));
+  return field;
 }
 
 function CheckOption({
