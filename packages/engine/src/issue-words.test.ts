@@ -23,6 +23,9 @@ describe('validation issues in words', () => {
 
   it('refuses a negative HP, a fraction and a missing name with a sentence', () => {
     expect(addRefusal({ name: 'Orc', hp: -3 })).toContain('HP cannot be negative.');
+    expect(addRefusal({ name: 'Orc', hp: -1e20 })).toBe(
+      'Add combatant was not taken: Combatant › HP cannot be negative.',
+    );
     expect(addRefusal({ name: 'Orc', hp: 1.5 })).toContain('HP must be a whole number.');
     expect(addRefusal({ name: '' })).toContain('Fill in Combatant › Name.');
     expect(addRefusal({ name: 'x'.repeat(81) })).toContain('Name takes at most 80 characters.');

@@ -14,6 +14,7 @@ export interface SchemaIssue {
   minimum?: number | bigint;
   maximum?: number | bigint;
   inclusive?: boolean;
+  divisor?: number | bigint;
   values?: readonly unknown[];
   expected?: string;
   format?: string;
@@ -62,6 +63,7 @@ export function issueWords(
         return min <= 1 ? `Fill in ${label}.` : `${label} needs at least ${n(issue.minimum)} characters.`;
       if (issue.origin === 'array' || issue.origin === 'set')
         return `${label} needs at least ${n(issue.minimum)} ${min === 1 ? 'entry' : 'entries'}.`;
+      if (min <= -SAFE) return `${label} is too small a number.`;
       if (min === 0 && !exclusive) return `${label} cannot be negative.`;
       if (min === 0) return `${label} must be more than 0.`;
       return exclusive
@@ -93,7 +95,7 @@ export function issueWords(
       if (issue.expected === 'array') return `${label} must be a list.`;
       return `${label} is not written as the rules expect.`;
     case 'not_multiple_of':
-      return `${label} must be a multiple of ${n(issue.maximum ?? (issue as { divisor?: number }).divisor)}.`;
+      return `${label} must be a multiple of ${n(issue.divisor)}.`;
     case 'invalid_union': {
       // Each alternative's first refusal: the one that is not "expected an object" says what was meant
       // (HP is a number, or an object of current and max).
@@ -121,15 +123,15 @@ const samePath = (a: readonly PropertyKey[], b: readonly PropertyKey[]) =>
 
 /**
  * The issues worth saying: zod's "outside the safe integers" is dropped where the field's own bound is
- * also reported (1e20 HP is said as "HP can be at most 1,000,000", once).
+ * also reported (1e20 HP is said as "HP can be at most 1,000,000", once; -1e20 as "cannot be negative").
  */
 export function sayableIssues<I extends SchemaIssue>(issues: readonly I[]): I[] {
   return issues.filter(
     (i) =>
       !(
-        i.code === 'too_big' &&
-        Number(i.maximum) >= SAFE &&
-        issues.some((o) => o !== i && o.code === 'too_big' && samePath(o.path, i.path))
+        ((i.code === 'too_big' && Number(i.maximum) >= SAFE) ||
+          (i.code === 'too_small' && Number(i.minimum) <= -SAFE)) &&
+        issues.some((o) => o !== i && o.code === i.code && samePath(o.path, i.path))
       ),
   );
 }
