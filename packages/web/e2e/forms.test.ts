@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, endToEnd, shots } from './harness.js';
 
 /**
  * End to end, forms a GM can trust: the add form starts again from the ruleset's defaults after an add (and
@@ -74,6 +75,7 @@ describe('forms', () => {
         await table.getByRole('button', { name: 'Add to Action seconds' }).click();
         await table.getByLabel(/^Action( \*)?$/).selectOption({ label: 'Single Melee attack' });
         await table.getByLabel(/^Seconds( \*)?$/).fill('3');
+        await form.screenshot({ path: join(shots, 'forms-new-encounter-options.png') });
       });
       expect((await stateOf(s)).options.actionSeconds).toEqual({ 'melee-attack': 3 });
     } finally {
@@ -120,12 +122,14 @@ describe('forms', () => {
       await add.getByLabel('How many').fill('60');
       await pressAdd();
       await expect.poll(() => status(page)).toContain('How many can be at most 50.');
+      await add.getByLabel('HP').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(shots, 'forms-add-refused-1280.png') });
       expect(await add.getByLabel('Name', { exact: true }).inputValue()).toBe('Thug');
       expect((await stateOf(e)).roster).toHaveLength(1);
 
       // Kept on purpose: side, HP and stats stay for the next add, the name does not.
       await add.getByLabel('How many').fill('1');
-      await add.getByLabel('Keep these values for the next add').check();
+      await add.getByLabel('Keep values').check();
       await pressAdd();
       await expect.poll(() => status(page)).toBe('Done: added 1 × Thug.');
       expect(await add.getByLabel('Name', { exact: true }).inputValue()).toBe('');

@@ -227,9 +227,9 @@ export const AddCombatant = memo(function AddCombatant({
             checked={draft.keep}
             onChange={(e) => change('keep', e.currentTarget.checked)}
           />
-          <label htmlFor={ids.keep}>Keep these values for the next add</label>
+          <label htmlFor={ids.keep}>Keep values</label>
           <small className="muted">
-            Side, HP, how many and stats stay; name, group, hiding and notes never do.
+            Side, HP, how many and stats stay for the next add; name, group, hiding and notes never do.
           </small>
         </div>
         <div className="row">
