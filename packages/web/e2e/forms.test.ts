@@ -90,7 +90,7 @@ describe('forms', () => {
       const e = await create(page, 'opend6');
       const add = page.getByRole('region', { name: 'Add combatants' });
       const stats = add.getByRole('group', { name: 'Stats' });
-      const points = stats.getByLabel('Character points', { exact: true });
+      const points = stats.getByLabel('Character Points', { exact: true });
       const pressAdd = () => add.getByRole('button', { name: 'Add', exact: true }).click();
 
       // Jax with his Character Points: the next combatant gets none of it.

@@ -60,14 +60,22 @@ export const opend6Stats = once(() =>
       .record(z.string(), dieCodeSchema().meta({ label: 'Die code' }))
       .default({})
       .describe('Skills by name ("search", "dodge", "melee combat"…), each a die code.'),
-    characterPoints: z.number().int().min(0).max(1000).default(0).describe('Character Points in the pool.'),
+    characterPoints: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(0)
+      .describe('Character Points in the pool.')
+      .meta({ label: 'Character Points' }),
     fatePoints: z
       .number()
       .int()
       .min(0)
       .max(100)
       .default(0)
-      .describe('Fate Points (never spent on initiative).'),
+      .describe('Fate Points (never spent on initiative).')
+      .meta({ label: 'Fate Points' }),
     actionAllotment: z
       .number()
       .int()
