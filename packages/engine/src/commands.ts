@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { issueWords, sayableIssues } from './issue-words.js';
 import type { Fields } from './json.js';
 import { lazySchemas } from './lazy.js';
+import { issuesInWords } from './params.js';
 
 /** Zod schemas of the engine's own commands. Ruleset commands are declared by each ruleset. */
 const id = z.string().min(1).max(64);
@@ -38,11 +40,14 @@ const jsonObject = z.record(z.string(), z.json());
 
 export const combatantInputSchema = z.object({
   id: combatantId.optional(),
-  name: z.string().trim().min(1).max(80),
-  side: z.enum(['pc', 'npc']).default('npc'),
+  name: z.string().trim().min(1).max(80).meta({ label: 'Name' }),
+  side: z
+    .enum(['pc', 'npc'])
+    .default('npc')
+    .meta({ label: 'Side', choices: { pc: 'PC', npc: 'NPC' } }),
   player: z.string().min(1).max(80).optional(),
   hidden: z.boolean().default(false),
-  group: z.string().min(1).max(80).optional(),
+  group: z.string().min(1).max(80).optional().meta({ label: 'NPC group' }),
   hp: z
     .union([
       z.number().int().min(0).max(1_000_000),
@@ -52,9 +57,10 @@ export const combatantInputSchema = z.object({
         temp: z.number().int().min(0).max(1_000_000).default(0),
       }),
     ])
-    .optional(),
+    .optional()
+    .meta({ label: 'HP' }),
   stats: jsonObject.default({}),
-  notes: z.string().max(10_000).optional(),
+  notes: z.string().max(10_000).optional().meta({ label: 'GM notes' }),
 });
 export type CombatantInput = z.input<typeof combatantInputSchema>;
 
@@ -146,13 +152,18 @@ export function isEngineCommand(command: { type: string }): command is CoreComma
   return isCoreCommand(command.type);
 }
 
-/** One sentence from zod issues: which field, what is wrong. */
-export function explainZodError(error: z.ZodError, what: string): string {
-  const parts = error.issues.slice(0, 3).map((i) => {
-    const where = i.path.length ? `"${i.path.join('.')}"` : 'the input';
-    return `${where}: ${i.message}`;
+/**
+ * One sentence from zod issues: which field, what is wrong, in words (`issueWords`). With the schema, the
+ * fields are named by their labels and fixed choices by theirs ("Round mode: choose Full Round…").
+ */
+export function explainZodError(error: z.ZodError, what: string, schema?: z.ZodType): string {
+  if (schema) return `The ${what} is not valid — ${issuesInWords(error, schema)}`;
+  const issues = sayableIssues(error.issues);
+  const parts = issues.slice(0, 3).map((i) => {
+    const where = i.path.length ? `"${i.path.join('.')}"` : 'The input';
+    return issueWords(i, where).replace(/\.$/, '');
   });
-  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
+  const more = issues.length > 3 ? ` (and ${issues.length - 3} more)` : '';
   return `The ${what} is not valid — ${parts.join('; ')}${more}.`;
 }
 

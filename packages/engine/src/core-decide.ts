@@ -34,7 +34,7 @@ export function buildCombatant(
   if (!stats.success) {
     return reject(
       'combatant/invalid-stats',
-      explainZodError(stats.error, `sheet of ${input.name} for ${ruleset.name}`),
+      explainZodError(stats.error, `sheet of ${input.name} for ${ruleset.name}`, ruleset.statsSchema),
     );
   }
   const hp: HitPoints | undefined =
@@ -129,7 +129,10 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
       if (stats !== undefined) {
         const checked = ruleset.statsSchema.safeParse({ ...c.stats, ...stats });
         if (!checked.success)
-          return reject('combatant/invalid-stats', explainZodError(checked.error, `sheet of ${c.name}`));
+          return reject(
+            'combatant/invalid-stats',
+            explainZodError(checked.error, `sheet of ${c.name}`, ruleset.statsSchema),
+          );
         patch.stats = checked.data;
         // Before the fight, what the rules keep for the combatant follows its sheet (a weapon added is in
         // hand, a Stamina changed fills the gauge); once it runs, that state is the fight's own.
@@ -232,7 +235,10 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
       if (unknown) return reject('options/unknown', unknown);
       const next = ruleset.optionsSchema.safeParse({ ...state.options, ...command.options });
       if (!next.success)
-        return reject('options/invalid', explainZodError(next.error, `options for ${ruleset.name}`));
+        return reject(
+          'options/invalid',
+          explainZodError(next.error, `options for ${ruleset.name}`, ruleset.optionsSchema),
+        );
       const refused = ruleset.canSetOptions?.(state, next.data);
       if (refused) return refused;
       return [{ type: 'options/set', options: next.data, previous: state.options }];

@@ -276,7 +276,10 @@ export function createEncounter(input: NewEncounter, registry: RulesetRegistry):
   if (unknown) return reject('options/unknown', unknown);
   const parsed = ruleset.optionsSchema.safeParse(input.options ?? {});
   if (!parsed.success) {
-    return reject('options/invalid', explainZodError(parsed.error, `options for ${ruleset.name}`));
+    return reject(
+      'options/invalid',
+      explainZodError(parsed.error, `options for ${ruleset.name}`, ruleset.optionsSchema),
+    );
   }
   const state: EncounterState = {
     schema: STATE_SCHEMA,

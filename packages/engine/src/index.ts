@@ -11,6 +11,7 @@ export * from './engine.js';
 export * from './events.js';
 export * from './evolve.js';
 export * from './ids.js';
+export * from './issue-words.js';
 export * from './json.js';
 export * from './lazy.js';
 export * from './legal.js';

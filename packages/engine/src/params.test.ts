@@ -78,9 +78,9 @@ describe('params: a command schema read as form fields', () => {
     expect(bad.success).toBe(false);
     const message = explainCommandError(bad.error!, 'cast', cast);
     expect(message).toMatch(/^Cast was not taken: /);
-    expect(message).toContain('Casting Time (Marks) — ');
-    expect(message).toContain('Spell › Difficulty — ');
-    expect(message).toContain('Bonus dice — ');
+    expect(message).toContain('Casting Time (Marks) can be at most 30');
+    expect(message).toContain('Spell › Difficulty cannot be negative');
+    expect(message).toContain('Bonus dice must be a number');
     expect(message).not.toMatch(/castingTime|bonusDice/);
     expect(labelPath(cast, ['spend', 'bren'])).toBe('Spend › bren');
   });
@@ -203,5 +203,32 @@ describe('combatant references: read from the schema, not from field names', () 
   });
   it('ignores what is not a string where an id should be', () => {
     expect(combatantsIn(cast, { actor: { toString: 1 }, spend: 'x' }, 'actor')).toEqual([]);
+  });
+});
+
+describe('params: a map whose names come from a list', () => {
+  it('offers the names as labelled choices, from a labelled string or an enum', () => {
+    const sheet = z.object({
+      ranks: z.record(
+        z.string().meta({ label: 'Skill', choices: { aim: 'Aim', recklessAttack: 'Reckless attack' } }),
+        z.number().int(),
+      ),
+      times: z.partialRecord(z.enum(['run', 'walk']), z.number().int()),
+      named: z.record(z.string(), z.number().int()),
+    });
+    const [ranks, times, named] = paramsOfSchema(sheet);
+    expect(ranks?.key).toEqual({
+      name: 'name',
+      label: 'Skill',
+      type: 'choice',
+      required: true,
+      options: [
+        { value: 'aim', label: 'Aim' },
+        { value: 'recklessAttack', label: 'Reckless attack' },
+      ],
+    });
+    expect(times?.key?.options?.map((o) => o.value)).toEqual(['run', 'walk']);
+    // Names the GM writes stay text.
+    expect(named?.key?.type).toBe('text');
   });
 });

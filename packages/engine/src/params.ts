@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issueWords, type SchemaIssue, sayableIssues } from './issue-words.js';
 import type { Json } from './json.js';
 
 /**
@@ -92,7 +93,10 @@ export interface ParamMeta {
   hidden?: boolean;
   /** On a command's object schema: a GM's command, which player links may not send unless the GM allows. */
   gm?: boolean;
-  /** On a fixed list of choices: what a person reads for each value ({ 'free-strike': 'Grant a free strike' }). */
+  /**
+   * On a fixed list of choices, or on the names of a map's entries (a skill, an action): what a person reads
+   * for each value ({ 'free-strike': 'Grant a free strike' }). A map's names are then picked from them.
+   */
   choices?: Record<string, string>;
   /**
    * On a command's object schema: what a player's button says that sends it for their own character, and
@@ -263,6 +267,13 @@ function paramOf(name: string, raw: JsonSchemaNode, required: boolean): Param {
     p.type = 'map';
     p.of = paramOf('value', node.additionalProperties, true);
     p.key = { name: 'name', label: node.propertyNames?.label ?? 'Name', type: 'text', required: true };
+    // Names from a list the rules know (skills, the catalog's actions): picked by their labels.
+    const names = node.propertyNames?.choices ?? {};
+    const known = node.propertyNames?.enum?.map(String) ?? Object.keys(names);
+    if (known.length) {
+      p.key.type = 'choice';
+      p.key.options = known.map((v) => ({ value: v, label: names[v] ?? v }));
+    }
   } else if (type === 'object' && node.properties) {
     p.type = 'group';
     p.fields = fieldsOf(node);
@@ -302,11 +313,11 @@ export function commandLabel(type: string, schema: z.ZodType): CommandWords & { 
   };
 }
 
-/**
- * Where a validation issue is, as a person reads it: the labels of the fields on its path ("Check ›
- * Successes"), never the field names. A step with no property (a map's key, a list's index) is shown as is.
- */
-export function labelPath(schema: z.ZodType, path: readonly PropertyKey[]): string {
+/** The field a path leads to in a schema: the labels of the steps, and the field's own description. */
+function walkPath(
+  schema: z.ZodType,
+  path: readonly PropertyKey[],
+): { labels: string[]; node?: JsonSchemaNode } {
   const root = jsonSchemaOf(schema);
   let node: JsonSchemaNode | undefined = root;
   const out: string[] = [];
@@ -325,17 +336,39 @@ export function labelPath(schema: z.ZodType, path: readonly PropertyKey[]): stri
     const values: JsonSchemaNode | boolean | undefined = here?.additionalProperties;
     node = items ?? (values && typeof values === 'object' ? values : undefined);
   }
-  return out.join(' › ');
+  return { labels: out, ...(node ? { node: unwrap(resolveRef(node, root)) } : {}) };
+}
+
+/**
+ * Where a validation issue is, as a person reads it: the labels of the fields on its path ("Check ›
+ * Successes"), never the field names. A step with no property (a map's key, a list's index) is shown as is.
+ */
+export function labelPath(schema: z.ZodType, path: readonly PropertyKey[]): string {
+  return walkPath(schema, path).labels.join(' › ');
+}
+
+/**
+ * Validation issues in words, each with where it is by the labels of its fields and, for a fixed list,
+ * the choices as the schema labels them ("Round mode: choose Full Round, Simple Round or Very Simply.").
+ */
+export function issuesInWords(
+  error: { issues: readonly SchemaIssue[] },
+  schema: z.ZodType,
+  most = 3,
+): string {
+  const issues = sayableIssues(error.issues);
+  const parts = issues.slice(0, most).map((i) => {
+    const { labels, node } = walkPath(schema, i.path);
+    const said = node?.choices ?? {};
+    return issueWords(i, labels.join(' › ') || 'The input', (v) => said[String(v)] ?? String(v));
+  });
+  const more = issues.length > most ? ` (and ${issues.length - most} more)` : '';
+  return `${parts.map((p) => p.replace(/\.$/, '')).join('; ')}${more}.`;
 }
 
 /** A command that failed validation, said with its label and its fields' labels. */
 export function explainCommandError(error: z.ZodError, type: string, schema: z.ZodType): string {
-  const parts = error.issues.slice(0, 3).map((i) => {
-    const where = i.path.length ? labelPath(schema, i.path) : 'the input';
-    return `${where} — ${i.message}`;
-  });
-  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
-  return `${commandLabel(type, schema).label} was not taken: ${parts.join('; ')}${more}.`;
+  return `${commandLabel(type, schema).label} was not taken: ${issuesInWords(error, schema)}`;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
-import { humanize, paramsOfSchema } from '@roundkeeper/engine';
+import { paramsOfSchema } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { api, type EncounterMeta, errorMessage, type Role, type RulesetInfo } from './api.js';
+import { fieldErrors, type RawForm, sayError } from './form.js';
+import { optionDefaults, optionParams, optionValues, readOptions } from './forms/options.js';
 import { headline, rulesetOf } from './model.js';
+import { ParamFields } from './ParamForm.js';
 import { forgetLink, rememberLink, storedLinks } from './storage.js';
 
 /** Rulesets as the server describes them, or from the bundled registry when it cannot be reached. */
@@ -292,7 +295,11 @@ export function Home() {
 function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
   const [name, setName] = useState('');
   const [ruleset, setRuleset] = useState(infos[0]?.id ?? '');
-  const [options, setOptions] = useState<Record<string, unknown>>({});
+  const rs = Object.hasOwn(rulesets, ruleset) ? rulesets[ruleset] : undefined;
+  const params = useMemo(() => optionParams(rs), [rs]);
+  // The options start at the ruleset's defaults, and again when another ruleset is chosen.
+  const [raw, setRaw] = useState<RawForm>(() => (rs ? optionValues(params, optionDefaults(rs)) : {}));
+  const [optionErrors, setOptionErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState('');
   const ids = { name: useId(), ruleset: useId(), file: useId() };
   const info = useMemo(() => infos.find((i) => i.id === ruleset) ?? infos[0], [infos, ruleset]);
@@ -314,8 +321,13 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
         onSubmit={async (e) => {
           e.preventDefault();
           setError('');
+          const read = rs ? readOptions(rs, params, raw) : { options: {} };
+          if ('errors' in read) {
+            setOptionErrors(fieldErrors(read.errors));
+            return setError(sayError(read.errors[0]!));
+          }
           try {
-            open(await api.create({ name: name.trim() || 'Encounter', ruleset, options }));
+            open(await api.create({ name: name.trim() || 'Encounter', ruleset, options: read.options }));
           } catch (err) {
             setError(errorMessage(err));
           }
@@ -336,8 +348,11 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
             id={ids.ruleset}
             value={ruleset}
             onChange={(e) => {
-              setRuleset(e.currentTarget.value);
-              setOptions({});
+              const id = e.currentTarget.value;
+              const next = Object.hasOwn(rulesets, id) ? rulesets[id] : undefined;
+              setRuleset(id);
+              setRaw(next ? optionValues(optionParams(next), optionDefaults(next)) : {});
+              setOptionErrors({});
             }}
           >
             {infos.map((i) => (
@@ -348,24 +363,20 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
           </select>
           {info ? <small className="muted">{info.summary}</small> : null}
         </div>
-        {info?.options.length ? (
-          <fieldset>
+        {params.length ? (
+          <fieldset className="options">
             <legend>Options</legend>
-            {info.options.map((o) => (
-              <OptionField
-                key={`${ruleset}.${o.name}`}
-                label={optionLabel(ruleset, o.name)}
-                dflt={o.default}
-                description={o.description}
-                value={options[o.name]}
-                set={(v) => {
-                  const next = { ...options };
-                  if (v === undefined) delete next[o.name];
-                  else next[o.name] = v;
-                  setOptions(next);
-                }}
-              />
-            ))}
+            <ParamFields
+              key={ruleset}
+              params={params}
+              raw={raw}
+              set={(k, v) => {
+                setRaw((r) => ({ ...r, [k]: v }));
+                setOptionErrors(({ [k]: _fixed, ...rest }) => rest);
+              }}
+              edit={setRaw}
+              errors={optionErrors}
+            />
           </fieldset>
         ) : null}
         {error ? (
@@ -403,72 +414,5 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
         </div>
       </form>
     </section>
-  );
-}
-
-/** An option's label as the ruleset declares it ("Reroll each round"), never its field name. */
-function optionLabel(ruleset: string, name: string): string {
-  const rs = Object.hasOwn(rulesets, ruleset) ? rulesets[ruleset] : undefined;
-  return (rs && paramsOfSchema(rs.optionsSchema).find((p) => p.name === name)?.label) || humanize(name);
-}
-
-function OptionField({
-  label,
-  dflt,
-  description,
-  value,
-  set,
-}: {
-  label: string;
-  dflt: unknown;
-  description?: string | undefined;
-  value: unknown;
-  set: (v: unknown) => void;
-}) {
-  const id = useId();
-  const current = value ?? dflt;
-  return (
-    <div className="field option">
-      {typeof dflt === 'boolean' ? (
-        <div className="check">
-          <input
-            id={id}
-            type="checkbox"
-            checked={Boolean(current)}
-            onChange={(e) => set(e.currentTarget.checked)}
-          />
-          <label htmlFor={id}>{label}</label>
-        </div>
-      ) : (
-        <>
-          <label htmlFor={id}>{label}</label>
-          <input
-            id={id}
-            type={typeof dflt === 'number' ? 'number' : 'text'}
-            value={
-              current === undefined || current === null
-                ? ''
-                : typeof current === 'object'
-                  ? JSON.stringify(current)
-                  : String(current)
-            }
-            onChange={(e) => {
-              const raw = e.currentTarget.value;
-              if (raw === '') return set(undefined);
-              if (typeof dflt === 'number') return set(Number(raw));
-              if (typeof dflt === 'object' && dflt !== null) {
-                try {
-                  return set(JSON.parse(raw));
-                } catch {
-                  return;
-                }
-              }
-              set(raw);
-            }}
-          />
-        </>
-      )}
-      {description ? <small className="muted">{description}</small> : null}
-    </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { EncounterView, Param, ParamOption } from '@roundkeeper/engine';
 import { type InputHTMLAttributes, memo, useCallback, useEffect, useId, useRef, useState } from 'react';
-import { addRow, nameKey, type RawForm, removeRow, rowIds, rowParam, rowsKey } from './form.js';
+import { addRow, keyLabel, nameKey, type RawForm, removeRow, rowIds, rowParam, rowsKey } from './form.js';
 import { rulesetOf } from './model.js';
 
 /** What a form's fields share: the values, how to change them, and what is wrong with which. */
@@ -12,7 +12,8 @@ interface FieldsProps {
    * rows but cannot add or remove one.
    */
   edit?: (change: (raw: RawForm) => RawForm) => void;
-  view: EncounterView;
+  /** The encounter the form is for (a duration names its combatants); none before one exists (new options). */
+  view?: EncounterView;
   /** Sentences by the input they are about (`FieldError.key`), shown beside it. */
   errors?: Readonly<Record<string, string>>;
   /** Inside a row of a list: a field's help is its label's tooltip, not a line repeated on every row. */
@@ -97,7 +98,9 @@ function ParamField({ p, prefix, ...shared }: FieldsProps & { p: Param; prefix: 
     case 'map':
       return <RowsField p={p} k={k} {...shared} />;
     case 'duration':
-      return <DurationField label={p.label} k={k} raw={raw} set={set} view={view} optional={!p.required} />;
+      return view ? (
+        <DurationField label={p.label} k={k} raw={raw} set={set} view={view} optional={!p.required} />
+      ) : null;
     case 'combatants':
       return (
         <fieldset className="field group">
@@ -161,6 +164,10 @@ function ParamField({ p, prefix, ...shared }: FieldsProps & { p: Param; prefix: 
                 {o.label}
               </option>
             ))}
+            {/* A value from before the list knew it (a skill of an older sheet) stays, as it is written. */}
+            {value && !(p.options ?? []).some((o) => String(o.value) === String(value)) ? (
+              <option value={String(value)}>{String(value)}</option>
+            ) : null}
           </select>
           {help}
           {problem}
@@ -211,9 +218,12 @@ function RowsField({ p, k, ...shared }: FieldsProps & { p: Param; k: string }) {
     target?.focus();
     setFocus(null);
   }, [focus]);
+  // A name picked from a list is offered to one row only: the others have it already.
+  const taken = (id: string) =>
+    new Set(ids.filter((x) => x !== id).map((x) => String(raw[nameKey(k, x)] ?? '').trim()));
   const name = (id: string, i: number) => {
     const named = p.type === 'map' ? String(raw[nameKey(k, id)] ?? '').trim() : '';
-    return named ? `${p.label} “${named}”` : `${p.label} ${i + 1}`;
+    return named ? `${p.label} “${keyLabel(p, named)}”` : `${p.label} ${i + 1}`;
   };
   return (
     <fieldset className="field rows" ref={box} aria-describedby={p.help ? helpId : undefined}>
@@ -232,7 +242,7 @@ function RowsField({ p, k, ...shared }: FieldsProps & { p: Param; k: string }) {
                 <fieldset className="row-entry">
                   <legend className="sr-only">{name(id, i)}</legend>
                   {p.type === 'map' && p.key ? (
-                    <ParamField p={{ ...p.key, name: `${id}:name` }} prefix={k} {...shared} inRow />
+                    <ParamField p={keyField(p.key, id, taken(id))} prefix={k} {...shared} inRow />
                   ) : null}
                   {item.type === 'group' ? (
                     <ParamFields params={item.fields ?? []} prefix={`${k}.${id}`} {...shared} inRow />
@@ -280,6 +290,13 @@ function RowsField({ p, k, ...shared }: FieldsProps & { p: Param; k: string }) {
       <FieldError id={errorId} text={errors?.[rowsKey(k)]} />
     </fieldset>
   );
+}
+
+/** A map row's name field: its own key, and the names of the list not taken by another row. */
+function keyField(key: Param, id: string, taken: ReadonlySet<string>): Param {
+  const field = { ...key, name: `${id}:name` };
+  if (key.options) field.options = key.options.filter((o) => !taken.has(String(o.value)));
+  return field;
 }
 
 function CheckOption({

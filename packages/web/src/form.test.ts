@@ -143,7 +143,7 @@ describe('map fields: entries by name (skills, each a die code)', () => {
     // A bound the form knows is said at once, on the field of that entry…
     const local = readForm(stamina, { ...raw, 'stats.weapons.0.parry': '30' }, ctx, 'stats').errors;
     expect(local).toEqual([
-      { key: 'stats.weapons.0.parry', message: 'Parry must be at most 20.', where: 'Weapons “Bow”' },
+      { key: 'stats.weapons.0.parry', message: 'Parry can be at most 20.', where: 'Weapons “Bow”' },
     ]);
     // …and a name the rules refuse, on the name's field.
     const errors = check('stamina', { ...raw, [nameKey('stats.ranks', '0')]: 'Aim' });

@@ -1,4 +1,11 @@
-import type { Json, Param } from '@roundkeeper/engine';
+import {
+  issueWords,
+  type Json,
+  type Param,
+  type ParamOption,
+  type SchemaIssue,
+  sayableIssues,
+} from '@roundkeeper/engine';
 
 /**
  * A form built from the engine's `Param` descriptions (an action's parameters, a command's fields, a
@@ -34,6 +41,11 @@ export const nameKey = (k: string, id: string) => `${k}.${id}:name`;
 export function rowIds(raw: RawForm, k: string): string[] {
   const v = raw[rowsKey(k)];
   return typeof v === 'string' && v ? v.split(',') : [];
+}
+
+/** A map entry's name as a person reads it: its label where the names come from a list ("Reckless attack"). */
+export function keyLabel(p: Param, name: string): string {
+  return p.key?.options?.find((o) => String(o.value) === name)?.label ?? name;
 }
 
 /** One row as a field of its own: a list's entry or a map's value, named by the row's id. */
@@ -120,8 +132,11 @@ function numberOf(p: Param, text: string): number | string {
   const n = Number(text.trim());
   if (!Number.isFinite(n)) return `${p.label} must be a number.`;
   if (p.type === 'integer' && !Number.isInteger(n)) return `${p.label} must be a whole number.`;
-  if (p.min !== undefined && n < p.min) return `${p.label} must be at least ${p.min}.`;
-  if (p.max !== undefined && n > p.max) return `${p.label} must be at most ${p.max}.`;
+  const bound = { path: [], message: '', origin: 'number' };
+  if (p.min !== undefined && n < p.min)
+    return issueWords({ ...bound, code: 'too_small', minimum: p.min }, p.label);
+  if (p.max !== undefined && n > p.max)
+    return issueWords({ ...bound, code: 'too_big', maximum: p.max }, p.label);
   return n;
 }
 
@@ -216,7 +231,7 @@ function readField(
       for (const [i, id] of rowIds(raw, k).entries()) {
         const name = text(raw, nameKey(k, id));
         const label = p.key?.label ?? 'Name';
-        const at = within(where, name ? `${p.label} “${name}”` : `${p.label} ${i + 1}`);
+        const at = within(where, name ? `${p.label} “${keyLabel(p, name)}”` : `${p.label} ${i + 1}`);
         if (!name) {
           errors.push({ key: nameKey(k, id), message: `Fill in ${label}.`, where: at });
           continue;
@@ -224,7 +239,7 @@ function readField(
         if (Object.hasOwn(out, name)) {
           errors.push({
             key: nameKey(k, id),
-            message: `Another entry is already named “${name}”.`,
+            message: `Another entry is already named “${keyLabel(p, name)}”.`,
             where: at,
           });
           continue;
@@ -364,56 +379,11 @@ export function payloadOf(
   return errors[0] ? sayError(errors[0]) : value;
 }
 
-/** A validation issue as the rules' schema reports it (zod's issues, read structurally). */
-export interface SchemaIssue {
-  code: string;
-  path: readonly PropertyKey[];
-  message: string;
-  origin?: string;
-  minimum?: number | bigint;
-  maximum?: number | bigint;
-  values?: readonly unknown[];
-  expected?: string;
-  input?: unknown;
-  issues?: readonly unknown[];
-}
+export type { SchemaIssue };
 
-// zod's own wording ("Too small: expected string to have >=1 characters"): said again in the form's words.
-const GENERIC = /^(Invalid|Too (small|big)|Expected)/;
-
-/** What a schema's issue means for the field labelled `label`, in a sentence. */
-export function issueText(issue: SchemaIssue, label: string): string {
-  const n = (x: number | bigint | undefined) => String(x ?? '');
-  switch (issue.code) {
-    case 'too_small':
-      if (issue.origin === 'string')
-        return Number(issue.minimum) <= 1
-          ? `Fill in ${label}.`
-          : `${label} needs at least ${n(issue.minimum)} characters.`;
-      if (issue.origin === 'array') return `${label}: at least ${n(issue.minimum)}.`;
-      return `${label} must be at least ${n(issue.minimum)}.`;
-    case 'too_big':
-      if (issue.origin === 'string') return `${label} takes at most ${n(issue.maximum)} characters.`;
-      if (issue.origin === 'array') return `${label}: at most ${n(issue.maximum)}.`;
-      return `${label} must be at most ${n(issue.maximum)}.`;
-    case 'invalid_value':
-      return `${label}: choose one of ${(issue.values ?? []).map(String).join(', ')}.`;
-    case 'invalid_type':
-      if (issue.input === undefined) return `Fill in ${label}.`;
-      return issue.expected === 'number' || issue.expected === 'int'
-        ? `${label} must be a number.`
-        : `${label} is not written as the rules expect.`;
-    case 'invalid_key': {
-      const inner = issue.issues?.[0];
-      if (inner && typeof inner === 'object' && 'code' in inner)
-        return issueText(inner as SchemaIssue, label);
-      return `${label} is not a name the rules accept.`;
-    }
-    default:
-      return GENERIC.test(issue.message)
-        ? `${label} is not written as the rules expect.`
-        : `${label}: ${issue.message.replace(/\.$/, '')}.`;
-  }
+/** What a schema's issue means for the field labelled `label`, in a sentence (the shared `issueWords`). */
+export function issueText(issue: SchemaIssue, label: string, options?: readonly ParamOption[]): string {
+  return issueWords(issue, label, (v) => options?.find((o) => o.value === v)?.label ?? String(v));
 }
 
 /**
@@ -426,7 +396,7 @@ export function issueErrors(
   prefix: string,
   issues: readonly SchemaIssue[],
 ): FieldError[] {
-  return issues.map((issue) => {
+  return sayableIssues(issues).map((issue) => {
     let fields: readonly Param[] = params;
     let p: Param | undefined;
     let k = prefix;
@@ -459,7 +429,7 @@ export function issueErrors(
       } else if (p.type === 'map') {
         const id = rowIds(raw, k).find((x) => text(raw, nameKey(k, x)) === step);
         if (id === undefined) break;
-        where = within(where, `${p.label} “${step}”`);
+        where = within(where, `${p.label} “${keyLabel(p, step)}”`);
         if (last && issue.code === 'invalid_key') {
           label = p.key?.label ?? 'Name';
           k = nameKey(k, id);
@@ -473,7 +443,7 @@ export function issueErrors(
       } else break;
     }
     const at = p?.type === 'list' || p?.type === 'map' ? rowsKey(k) : k;
-    return { key: at, message: issueText(issue, label || 'This'), where };
+    return { key: at, message: issueText(issue, label || 'This', p?.options), where };
   });
 }
 

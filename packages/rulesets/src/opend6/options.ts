@@ -18,11 +18,25 @@ export const opend6Options = once(() =>
     initiativeMethod: z
       .enum(INITIATIVE_METHODS)
       .default('perception-per-scene')
-      .describe('Method 1 (GM sets the order), 2 (Perception once per scene) or 3 (Perception every round).'),
+      .describe('Method 1 (GM sets the order), 2 (Perception once per scene) or 3 (Perception every round).')
+      .meta({
+        choices: {
+          'first-significant-action': 'Method 1: the GM sets the order',
+          'perception-per-scene': 'Method 2: Perception once per scene',
+          'perception-per-round': 'Method 3: Perception every round',
+        },
+      }),
     complication: z
       .enum(['none', 'remove-highest', 'gm'])
       .default('gm')
-      .describe('What a 1 on the Wild Die does: nothing, remove it and the highest die, or the GM decides.'),
+      .describe('What a 1 on the Wild Die does: nothing, remove it and the highest die, or the GM decides.')
+      .meta({
+        choices: {
+          none: 'Nothing',
+          'remove-highest': 'Remove it and the highest die',
+          gm: 'The GM decides',
+        },
+      }),
     initiativeBonus: z
       .boolean()
       .default(false)
@@ -46,14 +60,22 @@ export const opend6Stats = once(() =>
       .record(z.string(), dieCodeSchema().meta({ label: 'Die code' }))
       .default({})
       .describe('Skills by name ("search", "dodge", "melee combat"…), each a die code.'),
-    characterPoints: z.number().int().min(0).max(1000).default(0).describe('Character Points in the pool.'),
+    characterPoints: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .default(0)
+      .describe('Character Points in the pool.')
+      .meta({ label: 'Character Points' }),
     fatePoints: z
       .number()
       .int()
       .min(0)
       .max(100)
       .default(0)
-      .describe('Fate Points (never spent on initiative).'),
+      .describe('Fate Points (never spent on initiative).')
+      .meta({ label: 'Fate Points' }),
     actionAllotment: z
       .number()
       .int()

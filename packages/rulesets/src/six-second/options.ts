@@ -46,8 +46,9 @@ export const sixSecondOptions = once(() =>
       .nullable()
       .default(null)
       .describe(
-        'Most zero-second actions (0SAs) one character may take in a turn; null = no cap, the GM judges.',
-      ),
+        'Most zero-second actions (0SAs) one character may take in a turn; empty = no cap, the GM judges.',
+      )
+      .meta({ label: 'Zero-second actions per turn (cap)' }),
     carryOver: z
       .boolean()
       .default(true)
@@ -55,7 +56,13 @@ export const sixSecondOptions = once(() =>
         'Whether an action longer than the seconds left may continue into the same character’s next turn.',
       ),
     actionSeconds: z
-      .record(z.string(), z.number().int().min(0).max(600))
+      .record(
+        z.string().meta({
+          label: 'Action',
+          choices: Object.fromEntries(SIX_SECOND_CATALOG.map((a) => [a.id, a.name])),
+        }),
+        z.number().int().min(0).max(600).meta({ label: 'Seconds' }),
+      )
       .superRefine((times, check) => {
         // A misspelt id would change nothing, silently: name the ids that can be timed.
         for (const id of Object.keys(times)) {
@@ -68,7 +75,7 @@ export const sixSecondOptions = once(() =>
         }
       })
       .default({})
-      .describe('GM overrides of the catalog’s times, by action id (e.g. {"melee-attack": 3}).'),
+      .describe('GM overrides of the catalog’s times: an action and the seconds it takes in this encounter.'),
   }),
 );
 

@@ -594,7 +594,7 @@ describe('001 Example Actions: a default catalog (the table lost its numbers), G
     const enc = started();
     const r = refused(enc, { type: 'set-options', options: { actionSeconds: { meleeattack: 3 } } });
     expect(r.code).toBe('options/invalid');
-    expect(r.message).toContain('"actionSeconds.meleeattack": is not an action of the built-in catalog (');
+    expect(r.message).toContain('Action seconds › meleeattack: is not an action of the built-in catalog (');
     expect(r.message).toContain('melee-attack');
     const created = EncounterLog.create(
       {

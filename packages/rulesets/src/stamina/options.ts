@@ -1,5 +1,6 @@
 import { once } from '@roundkeeper/engine';
 import { z } from 'zod';
+import { STAMINA_CATALOG } from './catalog.js';
 
 /** What the GM sets: the encounter's options, a combatant's sheet, and the conditions of the text. */
 
@@ -43,7 +44,8 @@ export const weaponSchema = () =>
     kind: z
       .enum(['melee', 'ranged', 'throwing'])
       .default('melee')
-      .describe('melee, ranged (loosed, needs loading) or throwing (thrown by Throw Weapon).'),
+      .describe('melee, ranged (loosed, needs loading) or throwing (thrown by Throw Weapon).')
+      .meta({ choices: { melee: 'Melee', ranged: 'Ranged (loosed, needs loading)', throwing: 'Throwing' } }),
     offHand: z.boolean().default(false).describe('Wielded in the off hand (Off-hand attack).'),
     readied: z.boolean().default(false).describe('Readied when combat starts.'),
     loaded: z.boolean().default(false).describe('Loaded when combat starts (ranged weapons).'),
@@ -79,6 +81,20 @@ export const weaponSchema = () =>
 export type Weapon = z.output<ReturnType<typeof weaponSchema>>;
 
 const rankName = () => z.string().regex(/^[a-z][A-Za-z]*$/, 'use camelCase letters, e.g. regainComposure');
+
+/**
+ * The skills a rank is kept for, by the name the rules read it under, with what a GM reads: every action of
+ * the catalog ("Reckless attack" is `recklessAttack`) and the skills the rules use that are not actions.
+ */
+export const SKILLS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(
+    STAMINA_CATALOG.map((a) => [a.id.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()), a.name]),
+  ),
+  arcaneAptitude: 'Arcane Aptitude',
+  balance: 'Balance',
+  personalDefense: 'Personal Defense',
+  regainComposure: 'Regain Composure',
+};
 
 export const staminaStats = once(() =>
   z.object({
@@ -128,10 +144,13 @@ export const staminaStats = once(() =>
       .default({})
       .describe('Weapons by name, e.g. {"Bow": {"kind": "ranged", "readied": true, "loaded": true}}.'),
     ranks: z
-      .record(rankName().meta({ label: 'Skill' }), z.number().int().min(0).max(20).meta({ label: 'Rank' }))
+      .record(
+        rankName().meta({ label: 'Skill', choices: SKILLS }),
+        z.number().int().min(0).max(20).meta({ label: 'Rank' }),
+      )
       .default({})
       .describe(
-        'Skill ranks by camelCase name: arcaneAptitude, aim, recklessAttack, personalDefense, regainComposure…',
+        'Skill ranks: a skill (an action such as Reckless attack or Aim, or Arcane Aptitude, Personal Defense…) and its rank.',
       ),
   }),
 );

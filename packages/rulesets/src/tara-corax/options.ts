@@ -13,13 +13,15 @@ export const taraOptions = once(() =>
       .default('full')
       .describe(
         'Full Round (each action starts when the last one’s Marks have elapsed), Simple Round (all of a turn at the Initiative Mark) or Very Simply (Simple Round, no roll). Changes between rounds.',
-      ),
+      )
+      .meta({ choices: { full: 'Full Round', simple: 'Simple Round', 'very-simply': 'Very Simply' } }),
     explodingInitiative: z
       .enum(['once', 'keep'])
       .default('once')
       .describe(
         'A natural 10 on the Initiative d10 rolls one more d10 (once), or keeps rolling while 10s come up.',
-      ),
+      )
+      .meta({ choices: { once: 'Once: one more d10', keep: 'Keep rolling while 10s come up' } }),
     attackDice: z
       .string()
       .min(1)

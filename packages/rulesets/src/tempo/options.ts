@@ -39,7 +39,7 @@ const weapon = () =>
     name: z.string().trim().min(1).max(60).describe('The weapon as the sheet names it.'),
     speed: z
       .enum(WEAPON_SPEEDS)
-      .meta({ label: 'Weapon Speed' })
+      .meta({ label: 'Weapon Speed', choices: { quick: 'Quick', standard: 'Standard', slow: 'Slow' } })
       .describe('Weapon Speed: quick, standard or slow.'),
   });
 

@@ -13,7 +13,8 @@ export const tickOptions = once(() =>
       .default('arrival')
       .describe(
         'Who acts first when markers share a tick: the one that got there first (arrival), or the higher Initiative stat (initiative).',
-      ),
+      )
+      .meta({ choices: { arrival: 'Who got there first', initiative: 'Higher Initiative stat' } }),
     interruptible: z
       .boolean()
       .default(true)
