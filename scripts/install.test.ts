@@ -53,6 +53,8 @@ describe('installing needs no compiler', () => {
   it('package.json, the roundkeeper command and the README agree on the Node.js it needs', () => {
     const engines = (json('package.json') as { engines: { node: string } }).engines.node;
     expect(engines).toBe('>=22.12');
+    // npm ci refuses an older node at once (engine-strict), instead of installing a binding it cannot load.
+    expect(readFileSync(join(repo, '.npmrc'), 'utf8')).toMatch(/^engine-strict=true$/m);
     const launcher = readFileSync(join(repo, 'packages/cli/bin/roundkeeper'), 'utf8');
     expect(launcher).toContain('need=22.12\n');
     const readme = readFileSync(join(repo, 'README.md'), 'utf8');
