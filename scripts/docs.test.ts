@@ -111,7 +111,7 @@ function help(command: string): { code: number | null; text: string } {
 describe("the README's command lines", () => {
   it('name commands and options that exist: each option is in its command --help (needs a build)', () => {
     const commands = readmeCommands();
-    expect(commands).toContain('npx roundkeeper export examples/classic/ambush.yaml --out ambush.json');
+    expect(commands).toContain('npx roundkeeper export examples/classic/ambush.yaml --out ambush.yaml');
     expect(commands.some((c) => c.startsWith('npx roundkeeper import '))).toBe(true);
     const topHelp = help('');
     expect(topHelp.code).toBe(0);
