@@ -18,13 +18,38 @@ function integer(name: string, min: number, max: number) {
       throw new CliError(
         `${name} must be a whole number from ${min} to ${max}, not "${text}".`,
         EXIT.refused,
+        'usage/invalid-option',
       );
     }
     return n;
   };
 }
 
+/**
+ * Whether the command line asks for JSON (`--json` before any `--`): its errors are then JSON too, on
+ * stderr, shaped as the API's: `{"error": {"code": "file/unreadable", "message": "…"}}`.
+ */
+const jsonErrors = (() => {
+  const args = process.argv.slice(2);
+  const end = args.indexOf('--');
+  return (end === -1 ? args : args.slice(0, end)).includes('--json');
+})();
+
+function writeError(code: string, message: string): void {
+  process.stderr.write(
+    jsonErrors ? `${JSON.stringify({ error: { code, message } })}\n` : `roundkeeper: ${message}\n`,
+  );
+}
+
 const program = new Command();
+
+// Set before the commands are added, which copy them: usage errors come back to the catch below (not
+// process.exit), and with --json commander prints nothing itself (the catch prints the JSON).
+program.exitOverride().configureOutput({
+  writeErr: (text) => {
+    if (!jsonErrors) process.stderr.write(text);
+  },
+});
 
 program
   .name('roundkeeper')
@@ -86,6 +111,7 @@ program
       throw new CliError(
         `There is no ruleset "${id}". Installed: ${Object.keys(rulesets).join(', ')}.`,
         EXIT.refused,
+        'ruleset/unknown',
       );
     }
     process.stdout.write(`${rulesetsCommand(rulesets, { ...opts, ...(id ? { id } : {}) })}\n`);
@@ -126,7 +152,11 @@ Examples:
       opts: { ruleset?: string; seed?: number; json?: boolean; timeline?: boolean },
     ) => {
       if (scenario && opts.ruleset) {
-        throw new CliError('Give either a scenario file or --ruleset, not both.', EXIT.refused);
+        throw new CliError(
+          'Give either a scenario file or --ruleset, not both.',
+          EXIT.refused,
+          'usage/conflicting-arguments',
+        );
       }
       const session = openSession(
         {
@@ -165,6 +195,7 @@ program
       throw new CliError(
         `--workers must be auto or a whole number from 1 to 64, not "${text}".`,
         EXIT.refused,
+        'usage/invalid-option',
       );
     },
     'auto',
@@ -255,6 +286,7 @@ program
   )
   .argument('<scenario>', 'scenario file (.yaml, .yml or .json)')
   .option('--out <file>', 'where to write (.json → JSON, otherwise YAML); default: print YAML')
+  .option('--json', 'print JSON (the scenario, or what --out wrote); errors as JSON on stderr')
   .addHelpText(
     'after',
     `
@@ -265,8 +297,8 @@ Examples:
   $ roundkeeper export examples/classic/ambush.yaml --out ambush.json
   $ roundkeeper export examples/classic/ambush.yaml > ambush-final.yaml`,
   )
-  .action((scenario: string, opts: { out?: string }) => {
-    process.stdout.write(`${exportCommand(scenario, rulesets, opts.out)}\n`);
+  .action((scenario: string, opts: { out?: string; json?: boolean }) => {
+    process.stdout.write(`${exportCommand(scenario, rulesets, opts.out, opts.json === true)}\n`);
   });
 
 program
@@ -276,6 +308,7 @@ program
   )
   .argument('<file>', 'scenario file (.yaml, .yml or .json)')
   .option('--out <file>', 'where to write (.json → JSON, otherwise YAML); default: print it')
+  .option('--json', 'print JSON; unmet expectations as a JSON error on stderr')
   .addHelpText(
     'after',
     `
@@ -285,9 +318,14 @@ Examples:
   $ roundkeeper import ambush.json --out ambush-checked.yaml
   $ roundkeeper import examples/classic/fight.yaml`,
   )
-  .action((file: string, opts: { out?: string }) => {
-    const { text, code } = importCommand(file, rulesets, opts.out);
+  .action((file: string, opts: { out?: string; json?: boolean }) => {
+    const { text, code, failures } = importCommand(file, rulesets, opts.out, opts.json === true);
     process.stdout.write(`${text}\n`);
+    if (opts.json && failures.length)
+      writeError(
+        'scenario/expectation-not-met',
+        `${file} replays, but ${failures.length} expectation(s) are not met: ${failures.join('; ')}`,
+      );
     process.exitCode = code;
   });
 
@@ -306,21 +344,23 @@ program
     await serveCommandLine(args);
   });
 
-program.exitOverride();
-
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CliError) {
-    process.stderr.write(`roundkeeper: ${error.message}\n`);
+    writeError(error.code, error.message);
     process.exitCode = error.exitCode;
   } else if (error instanceof CommanderError) {
-    // Commander has printed its message (and help when asked for it).
+    // Commander has printed its message (and help when asked for it), unless the errors are JSON:
+    // commander.unknownOption → usage/unknown-option, its "error: " prefix left out.
+    if (jsonErrors && error.exitCode !== 0) {
+      const code = error.code.replace(/^commander\./, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      writeError(`usage/${code}`, error.message.replace(/^error: /, ''));
+    }
     process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.refused;
   } else {
-    process.stderr.write(
-      `roundkeeper: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`,
-    );
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    writeError('internal/unexpected', `unexpected error: ${detail}`);
     process.exitCode = EXIT.unreadable;
   }
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // A newcomer's first hour, on a fresh clone: `npm ci` as the README says, then every command line that
 // the README, docs/cli.md and `--help` show, run as written in a shell. One clone and one `npm ci`
-// (~2 minutes, most of it compiling SQLite's binding) serve every test here; nothing is built before
+// (seconds: nothing is compiled, SQLite's binding comes prebuilt) serve every test here; nothing is built before
 // the first `npx roundkeeper`, as on a newcomer's machine.
 
 const repo = resolve(import.meta.dirname, '../../..');
@@ -29,7 +29,7 @@ beforeAll(() => {
   home = mkdtempSync(join(tmpdir(), 'rk-home-'));
   execFileSync('git', ['clone', '--quiet', repo, clone]);
   // The newcomer's shell: none of the npm_* variables of the `npm test` this may run inside; a home of
-  // its own (the docs write to ~/rk), with npm's cache and settings where they were (node-gyp's headers).
+  // its own (the docs write to ~/rk), with npm's cache and settings where they were (its registry).
   const npmConfig = (key: string) => execFileSync('npm', ['config', 'get', key], { encoding: 'utf8' }).trim();
   const cache = npmConfig('cache');
   const userconfig = npmConfig('userconfig');

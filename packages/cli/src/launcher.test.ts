@@ -59,9 +59,16 @@ function workspace(build: string): string {
 const WORKING_BUILD = `${BUILT.map((f) => `mkdir -p ${dirname(f)}`).join(' && ')} && ${BUILT.map((f) => `cp cli.js ${f}`).join(' && ')}`;
 
 function run(root: string, ...args: string[]) {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'MALLOC_ARENA_MAX'),
-  );
+  return runWith(root, {}, ...args);
+}
+
+function runWith(root: string, extraEnv: NodeJS.ProcessEnv, ...args: string[]) {
+  const env = {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'MALLOC_ARENA_MAX'),
+    ),
+    ...extraEnv,
+  };
   // From another folder, through the link, as `npx roundkeeper` runs it.
   const r = spawnSync(join(root, 'node_modules/.bin/roundkeeper'), args, {
     cwd: tmpdir(),
@@ -77,7 +84,66 @@ const builds = (root: string) =>
     ? readFileSync(join(root, 'build.count'), 'utf8').split('\n').length - 1
     : 0;
 
+/** A folder holding a `node` that says it is `version` and otherwise fails, to put first on PATH. */
+function fakeNode(version: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rk-node-'));
+  writeFileSync(
+    join(dir, 'node'),
+    `#!/bin/sh\n[ "$1" = --version ] && echo v${version} && exit 0\necho "ran with $*" >&2\nexit 99\n`,
+    { mode: 0o755 },
+  );
+  return dir;
+}
+
+/** The machine's own node when it is older than 22.12 (Debian's Node 20 here), else undefined. */
+const oldMachineNode = (() => {
+  const r = spawnSync('/usr/bin/node', ['--version'], { encoding: 'utf8' });
+  const m = /^v(\d+)\.(\d+)\./.exec(r.stdout ?? '');
+  return m && (Number(m[1]) < 22 || (Number(m[1]) === 22 && Number(m[2]) < 12))
+    ? r.stdout.trim().slice(1)
+    : undefined;
+})();
+
+const NEEDS = 'roundkeeper needs Node.js 22.12 or newer (Node 24 LTS recommended)';
+
 describe('the roundkeeper command (bin/roundkeeper)', () => {
+  it('on a node older than 22.12 says which Node it needs and what to do, exit 2, and builds and runs nothing', () => {
+    const root = workspace(WORKING_BUILD);
+    for (const version of ['20.19.0', '22.11.0', '18.20.8']) {
+      const dir = fakeNode(version);
+      const r = runWith(root, { PATH: `${dir}:${process.env.PATH}` }, 'serve');
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`${NEEDS}; this is Node.js ${version} (${dir}/node).`);
+      expect(r.stderr).toContain('Install Node 24 LTS');
+      expect(r.stderr).not.toContain('ran with');
+    }
+    expect(builds(root)).toBe(0);
+    // 22.12 and later pass (the fake node runs the build's `npm`, so only the check is shown here).
+    for (const version of ['22.12.0', '24.21.0', '26.0.0']) {
+      const r = runWith(root, { PATH: `${fakeNode(version)}:${process.env.PATH}` }, '--version');
+      expect(r.stderr).not.toContain(NEEDS);
+    }
+    // No node at all.
+    const r = spawnSync('/bin/sh', [join(root, 'packages/cli/bin/roundkeeper'), '--version'], {
+      env: { PATH: mkdtempSync(join(tmpdir(), 'rk-empty-')) },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(`${NEEDS}; no \`node\` command was found.`);
+  });
+
+  it.skipIf(oldMachineNode === undefined)(
+    "started on the machine's own older Node (Debian's Node 20) says so, as npx roundkeeper and npm start",
+    () => {
+      const root = workspace(WORKING_BUILD);
+      const r = runWith(root, { PATH: `/usr/bin:/bin` }, 'serve');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${NEEDS}; this is Node.js ${oldMachineNode} (/usr/bin/node).`);
+      expect(builds(root)).toBe(0);
+    },
+  );
+
   it('builds a workspace that was never built, says so, then runs the CLI; built, it runs it at once', () => {
     const root = workspace(WORKING_BUILD);
     const first = run(root, 'rulesets', 'classic');

@@ -6,12 +6,19 @@ import type { z } from 'zod';
 /** Exit codes: 0 ok; 1 refused by the rules, an unmet expectation, or a usage error; 2 unreadable input. */
 export const EXIT = { ok: 0, refused: 1, unreadable: 2 } as const;
 
+/**
+ * A failure the CLI explains: its sentence, its exit code, and a code like the API's (`file/unreadable`),
+ * which `--json` prints with the message as `{"error": {"code", "message"}}` on stderr.
+ */
 export class CliError extends Error {
+  readonly code: string;
   constructor(
     message: string,
     readonly exitCode: number,
+    code?: string,
   ) {
     super(message);
+    this.code = code ?? (exitCode === EXIT.unreadable ? 'input/invalid' : 'command/refused');
   }
 }
 
@@ -29,7 +36,7 @@ export function writeOutput(path: string, text: string): void {
           : code === 'EISDIR'
             ? 'it is a folder; give a file name'
             : `${(error as Error).message}; choose another path`;
-    throw new CliError(`Cannot write ${path}: ${why}.`, EXIT.refused);
+    throw new CliError(`Cannot write ${path}: ${why}.`, EXIT.refused, 'output/unwritable');
   }
 }
 
@@ -49,6 +56,7 @@ export function loadScenarioFile(path: string): { scenario: Scenario; raw: Recor
     throw new CliError(
       `${path}: ${scenario.message} See examples/ for complete scenario files.`,
       EXIT.unreadable,
+      scenario.code,
     );
   }
   return { scenario, raw: data as Record<string, unknown> };
@@ -66,21 +74,25 @@ export function readData(path: string): unknown {
     throw new CliError(
       `Cannot read ${path}: ${why}. Give the path of a .yaml or .json scenario file.`,
       EXIT.unreadable,
+      'file/unreadable',
     );
   }
   let data: unknown;
+  const json = path.endsWith('.json');
   try {
-    data = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    data = json ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
+    // A YAML error ends with the lines around the problem and a caret under it: kept whole.
     const detail =
       error instanceof YAMLParseError
-        ? `${error.message.split('\n')[0]}`
+        ? error.message.trimEnd()
         : error instanceof Error
           ? error.message
           : String(error);
     throw new CliError(
-      `${path} is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${detail}`,
+      `${path} is not valid ${json ? 'JSON' : 'YAML'}: ${detail}`,
       EXIT.unreadable,
+      json ? 'file/invalid-json' : 'file/invalid-yaml',
     );
   }
   return data;
@@ -90,7 +102,11 @@ export function readData(path: string): unknown {
 export function parseSection<T>(schema: z.ZodType<T>, data: unknown, path: string, section: string): T {
   const parsed = schema.safeParse(data ?? {});
   if (!parsed.success) {
-    throw new CliError(`${path}: ${explainZodError(parsed.error, `"${section}" section`)}`, EXIT.unreadable);
+    throw new CliError(
+      `${path}: ${explainZodError(parsed.error, `"${section}" section`)}`,
+      EXIT.unreadable,
+      'scenario/invalid-section',
+    );
   }
   return parsed.data;
 }

@@ -77,10 +77,11 @@ export function exportScenario(
     throw new CliError(
       `${path} uses the ruleset "${scenario.ruleset}", which is not installed. Installed: ${Object.keys(registry).join(', ')}.`,
       EXIT.unreadable,
+      'ruleset/unknown',
     );
   }
   const result = runScenario(scenario, registry, scenario.name);
-  if (isRejection(result)) throw new CliError(`${path}: ${result.message}`, EXIT.refused);
+  if (isRejection(result)) throw new CliError(`${path}: ${result.message}`, EXIT.refused, result.code);
   const commands: ScenarioStep[] = [];
   for (const step of result.steps) {
     if (step.rejection) continue;
@@ -93,12 +94,15 @@ export function exportScenario(
   return { data, state: result.encounter.state };
 }
 
-export function exportCommand(path: string, registry: RulesetRegistry, out?: string): string {
+/** `json`: print the scenario as JSON (and report a written file as JSON); errors are then JSON too. */
+export function exportCommand(path: string, registry: RulesetRegistry, out?: string, json = false): string {
   const { data } = exportScenario(path, registry);
-  const text = scenarioText(data, out);
+  const text = scenarioText(data, out ?? (json ? '-.json' : undefined));
   if (!out) return text.trimEnd();
   writeOutput(out, text);
-  return `Wrote ${out}: ${(data.commands as unknown[]).length} commands; it replays to the same state (check: roundkeeper run ${out}).`;
+  const commands = (data.commands as unknown[]).length;
+  if (json) return JSON.stringify({ wrote: out, commands });
+  return `Wrote ${out}: ${commands} commands; it replays to the same state (check: roundkeeper run ${out}).`;
 }
 
 /**
@@ -109,27 +113,44 @@ export function importCommand(
   path: string,
   registry: RulesetRegistry,
   out?: string,
-): { text: string; code: number } {
+  json = false,
+): { text: string; code: number; failures: string[] } {
   const { scenario, raw } = loadScenarioFile(path);
   if (!Object.hasOwn(registry, scenario.ruleset)) {
     throw new CliError(
       `${path} uses the ruleset "${scenario.ruleset}", which is not installed. Installed: ${Object.keys(registry).join(', ')}.`,
       EXIT.unreadable,
+      'ruleset/unknown',
     );
   }
   const result = runScenario(scenario, registry, scenario.name);
-  if (isRejection(result)) throw new CliError(`${path}: ${result.message}`, EXIT.refused);
+  if (isRejection(result)) throw new CliError(`${path}: ${result.message}`, EXIT.refused, result.code);
   const data: Record<string, unknown> = { ...scenario };
   for (const key of ['simulate', 'analyze'] as const) if (raw[key] !== undefined) data[key] = raw[key];
   const problems = result.failures.length
     ? `\n${result.failures.length} expectation(s) not met:\n${result.failures.map((f) => `  - ${f}`).join('\n')}`
     : '';
   const code = result.failures.length ? EXIT.refused : EXIT.ok;
-  const text = scenarioText(data, out);
+  const failures = result.failures;
+  const text = scenarioText(data, out ?? (json ? '-.json' : undefined));
+  if (json) {
+    if (out) writeOutput(out, text);
+    const summary = { combatants: scenario.combatants.length, commands: scenario.commands.length };
+    return {
+      text: out ? JSON.stringify({ wrote: out, ...summary, failures }) : text.trimEnd(),
+      code,
+      failures,
+    };
+  }
   if (!out)
-    return { text: `${text.trimEnd()}${problems ? `\n#${problems.replace(/\n/g, '\n# ')}` : ''}`, code };
+    return {
+      text: `${text.trimEnd()}${problems ? `\n#${problems.replace(/\n/g, '\n# ')}` : ''}`,
+      code,
+      failures,
+    };
   writeOutput(out, text);
   return {
+    failures,
     text: `Imported ${path} → ${out}: ${scenario.combatants.length} combatants, ${scenario.commands.length} commands; ${code === 0 ? 'every expectation met' : 'but'}${problems}`,
     code,
   };

@@ -38,6 +38,8 @@ Options (each can also be set in the environment variable named; a flag wins):
                         0 for no storage budgets (RK_ENCOUNTER_BUDGET; default 100)
   --synchronous <mode>  normal: commits survive a crash of the process (default);
                         full: also a power cut, with an fsync per command (RK_SYNCHRONOUS)
+  --json                a refusal to start as JSON on stderr, as the API's errors:
+                        {"error": {"code": "usage/invalid-option", "message": "…"}}
   -h, --help            show this help
 
 Memory: the server holds V8's young generation at its first size (~30 MB less resident memory; a
@@ -100,11 +102,18 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
   }
   if (values.help) return 'help';
   const flag = (name: string) => values[name] as string | undefined;
+  /** What a refusal calls a setting: its flag, or the environment variable it came from (PORT=99999). */
+  const named = (name: string, ...envNames: string[]) =>
+    flag(name) !== undefined
+      ? `--${name}`
+      : (envNames.find((v) => env[v] !== undefined && env[v] !== '') ?? `--${name}`);
 
   const portText = flag('port') ?? fromEnv(env, 'RK_PORT', 'PORT') ?? '4321';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535)
-    throw new ServerUsageError(`--port must be a whole number from 0 to 65535, not "${portText}".`);
+    throw new ServerUsageError(
+      `${named('port', 'RK_PORT', 'PORT')} must be a whole number from 0 to 65535, not "${portText}".`,
+    );
 
   const lanText = fromEnv(env, 'RK_LAN');
   if (lanText !== undefined && lanText !== '1' && lanText !== '0')
@@ -127,25 +136,35 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
 
   const logLevel = flag('log-level') ?? fromEnv(env, 'RK_LOG_LEVEL') ?? 'warn';
   if (!LOG_LEVELS.includes(logLevel))
-    throw new ServerUsageError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`);
+    throw new ServerUsageError(
+      `${named('log-level', 'RK_LOG_LEVEL')} must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`,
+    );
 
   const rateText = flag('rate-limit') ?? fromEnv(env, 'RK_RATE_LIMIT');
   const rateLimit = rateText === undefined ? undefined : Number(rateText);
   if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || rateLimit < 0))
-    throw new ServerUsageError(`--rate-limit must be a whole number ≥ 0, not "${rateText}".`);
+    throw new ServerUsageError(
+      `${named('rate-limit', 'RK_RATE_LIMIT')} must be a whole number ≥ 0, not "${rateText}".`,
+    );
 
   const budgetText = flag('encounter-budget') ?? fromEnv(env, 'RK_ENCOUNTER_BUDGET');
   const encounterBudget = budgetText === undefined ? undefined : Number(budgetText);
   if (encounterBudget !== undefined && (!Number.isInteger(encounterBudget) || encounterBudget < 0))
-    throw new ServerUsageError(`--encounter-budget must be a whole number ≥ 0, not "${budgetText}".`);
+    throw new ServerUsageError(
+      `${named('encounter-budget', 'RK_ENCOUNTER_BUDGET')} must be a whole number ≥ 0, not "${budgetText}".`,
+    );
   const socketText = flag('socket-rate') ?? fromEnv(env, 'RK_SOCKET_RATE');
   const socketRate = socketText === undefined ? undefined : Number(socketText);
   if (socketRate !== undefined && (!Number.isInteger(socketRate) || socketRate < 0))
-    throw new ServerUsageError(`--socket-rate must be a whole number ≥ 0, not "${socketText}".`);
+    throw new ServerUsageError(
+      `${named('socket-rate', 'RK_SOCKET_RATE')} must be a whole number ≥ 0, not "${socketText}".`,
+    );
 
   const synchronous = flag('synchronous') ?? fromEnv(env, 'RK_SYNCHRONOUS') ?? 'normal';
   if (synchronous !== 'normal' && synchronous !== 'full')
-    throw new ServerUsageError(`--synchronous is "normal" or "full", not "${synchronous}".`);
+    throw new ServerUsageError(
+      `${named('synchronous', 'RK_SYNCHRONOUS')} is "normal" or "full", not "${synchronous}".`,
+    );
 
   const trustText = flag('trust-proxy') ?? fromEnv(env, 'RK_TRUST_PROXY');
   const trustProxy = trustText === undefined ? undefined : proxyAddresses(trustText);
@@ -225,8 +244,13 @@ export function boundHeapGrowth(): void {
   }
 }
 
-function fail(message: string): never {
-  process.stderr.write(`roundkeeper serve: ${message}\n(run with --help for usage)\n`);
+/** Refuses to start: the sentence and how to get help, or with --json the API's error shape. */
+function fail(json: boolean, code: string, message: string): never {
+  process.stderr.write(
+    json
+      ? `${JSON.stringify({ error: { code, message } })}\n`
+      : `roundkeeper serve: ${message}\n(run with --help for usage)\n`,
+  );
   process.exit(1);
 }
 
@@ -254,11 +278,15 @@ export function startupMessage(
 
 /** Starts the server from a command line, prints where to open it, and closes it cleanly on a signal. */
 export async function serveCommandLine(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const json = args.includes('--json');
   let options: ServeOptions | 'help';
   try {
-    options = parseServerCommandLine(args, env);
+    options = parseServerCommandLine(
+      args.filter((arg) => arg !== '--json'),
+      env,
+    );
   } catch (error) {
-    if (error instanceof ServerUsageError) fail(error.message);
+    if (error instanceof ServerUsageError) fail(json, 'usage/invalid-option', error.message);
     throw error;
   }
   if (options === 'help') {
@@ -294,10 +322,23 @@ export async function serveCommandLine(args: string[], env: NodeJS.ProcessEnv = 
     const e = error as NodeJS.ErrnoException;
     const port = options.port ?? 4321;
     if (e.code === 'EADDRINUSE')
-      fail(`port ${port} is in use; pick another with --port (0 picks any free one).`);
-    if (e.code === 'EACCES') fail(`not allowed to listen on port ${port}; pick one above 1023 with --port.`);
+      fail(
+        json,
+        'server/port-in-use',
+        `port ${port} is in use; pick another with --port (0 picks any free one).`,
+      );
+    if (e.code === 'EACCES')
+      fail(
+        json,
+        'server/port-forbidden',
+        `not allowed to listen on port ${port}; pick one above 1023 with --port.`,
+      );
     if (e.code === 'EADDRNOTAVAIL')
-      fail(`this machine has no address ${options.host}; leave out --host, or use --lan for every network.`);
-    fail(e.message);
+      fail(
+        json,
+        'server/no-such-address',
+        `this machine has no address ${options.host}; leave out --host, or use --lan for every network.`,
+      );
+    fail(json, 'server/cannot-start', e.message);
   }
 }
