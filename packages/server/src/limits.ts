@@ -31,6 +31,12 @@ export const READ_PAGE = 1_000;
 export const CONNECTION_LIMITS = {
   perEncounter: 100,
   perClient: 200,
+  /**
+   * Bytes a socket may hold written and not yet sent (ws's queue and the connection's buffer): a
+   * message that would take it past drops the connection (one message always goes when nothing waits).
+   * Replies to a socket's own messages obey it as broadcasts do.
+   */
+  heldBytes: 1024 * 1024,
 } as const;
 
 /** Counts open connections by key (an encounter, an address) against a cap. */
