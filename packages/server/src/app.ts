@@ -18,7 +18,13 @@ import { z } from 'zod';
 import { budgetsFor, StorageBudgets } from './budget.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
 import { registerLibrary } from './library.js';
-import { checkInput, INPUT_LIMITS, scenarioRefusal } from './limits.js';
+import {
+  checkInput,
+  ENCOUNTER_LIMITS,
+  encounterNameSchema,
+  INPUT_LIMITS,
+  scenarioRefusal,
+} from './limits.js';
 import { hashToken, type LinkName } from './links.js';
 import { errorBody, idParam, parse, tokenOf } from './request.js';
 import { type Storage, StorageConflictError } from './storage/storage.js';
@@ -56,7 +62,7 @@ const createSchema = z.union([
   z.object({ scenario: z.unknown() }).strict(),
   z
     .object({
-      name: z.string().trim().min(1).max(120),
+      name: encounterNameSchema,
       ruleset: z.string().min(1).max(40),
       options: z.record(z.string(), z.json()).optional(),
       seed: z
@@ -65,14 +71,14 @@ const createSchema = z.union([
         .min(-(2 ** 31))
         .max(2 ** 31 - 1)
         .optional(),
-      combatants: z.array(combatantInputSchema).max(200).optional(),
+      combatants: z.array(combatantInputSchema).max(ENCOUNTER_LIMITS.combatants).optional(),
     })
     .strict(),
 ]);
 const lookupSchema = z.object({ tokens: z.array(z.string().max(100)).max(200) }).strict();
 const patchSchema = z
   .object({
-    name: z.string().trim().min(1).max(120).optional(),
+    name: encounterNameSchema.optional(),
     status: z.enum(['active', 'archived']).optional(),
   })
   .strict();

@@ -23,7 +23,7 @@ import {
 import { broadcast } from './broadcast.js';
 import { type Change, type Fanout, InProcessFanout } from './fanout.js';
 import { HubError } from './hub-error.js';
-import { EVENTS_CHUNK, SCENARIO_LIMITS, Slices } from './limits.js';
+import { combatantsOver, EVENTS_CHUNK, SCENARIO_LIMITS, Slices } from './limits.js';
 import { LinkAdmin } from './link-admin.js';
 import {
   authorize,
@@ -224,7 +224,10 @@ export class Hub {
             ),
           );
         }
+        const prior = log.state;
         const r = log.execute(step.command, { time, ...(step.by ? { by: step.by } : {}) });
+        const over = isRejection(r) ? undefined : combatantsOver(prior, log.state);
+        if (over) throw new HubError(400, over);
         // Steps the rules refuse are part of a scenario's story, not of the encounter's log.
         if (!isRejection(r) && r.length > 0) {
           accepted.push({ group: r[0]!.group, command: step.command as Json, role: step.by?.role ?? 'gm' });
@@ -248,8 +251,11 @@ export class Hub {
       for (const combatant of input.combatants ?? []) {
         await slices.pause();
         const command = { type: 'add-combatant', combatant } as Command;
+        const prior = log.state;
         const r = log.execute(command, { time });
         if (isRejection(r)) throw new HubError(400, r);
+        const over = combatantsOver(prior, log.state);
+        if (over) throw new HubError(400, over);
         accepted.push({ group: r[0]!.group, command: command as Json, role: 'gm' });
       }
     }
@@ -471,6 +477,11 @@ export class Hub {
       if (isRejection(result)) {
         if (await this.behind(id, live, redecisions)) return decide(redecisions + 1);
         throw new HubError(422, result);
+      }
+      const over = combatantsOver(before.state, live.log.state);
+      if (over) {
+        live.log.rollback(before);
+        throw new HubError(422, over);
       }
       if (result.length === 0) return { seq: live.record.seq, entries: [], stored: 0 };
       let stored: number;
