@@ -6,6 +6,7 @@ import {
   EncounterLog,
   type EncounterState,
   type EncounterView,
+  hiddenFrom,
   isRejection,
   type Json,
   type LogEntry,
@@ -43,6 +44,7 @@ import {
   type Storage,
   StorageConflictError,
 } from './storage/storage.js';
+import { mask, scrub, unmask } from './unseen.js';
 
 export { changeBody } from './broadcast.js';
 export { HubError } from './hub-error.js';
@@ -460,23 +462,34 @@ export class Hub {
           ),
         );
       }
+      const viewer = viewerOf(link);
+      // Anyone but the GM: decided as if the combatants hidden from them did not exist (see unseen.ts),
+      // so a refusal reads the same for a hidden id as for one that does not exist.
+      const hidden = link.role === 'gm' ? undefined : hiddenFrom(live.log.state, viewer, live.log.everHidden);
+      const masked = hidden ? mask(command, hidden, live.log.state) : undefined;
+      const told = (r: Rejection) => (hidden ? unmask(scrub(r, live.log.state, hidden), masked?.masks) : r);
+      const decided = masked?.command ?? command;
       // A command without a string type is refused by the rules below, whoever sends it.
-      if (hasType(command)) {
-        const refused = authorize(link, command, live.log.state, live.ruleset);
+      if (hasType(decided)) {
+        const refused = authorize(link, decided, live.log.state, live.ruleset);
         if (refused) {
           if (await this.behind(id, live, redecisions)) return decide(redecisions + 1);
-          throw new HubError(403, refused);
+          throw new HubError(403, told(refused));
         }
       }
       // The first undo or redo of a loaded log folds all of it: a slice at a time, before it is decided.
       if (hasType(command) && isUndoRedo(command.type)) await inSlices(live.log.prepareUndo());
       const before = { length: live.log.entries.length, state: live.log.state };
-      const viewer = viewerOf(link);
       const time = this.time();
-      const result = live.log.execute(command, { by: viewer, time });
+      let result = live.log.execute(decided, { by: viewer, time });
+      if (masked && !isRejection(result)) {
+        // The rules take the command even naming nobody there: it is decided as sent.
+        live.log.rollback(before);
+        result = live.log.execute(command, { by: viewer, time });
+      }
       if (isRejection(result)) {
         if (await this.behind(id, live, redecisions)) return decide(redecisions + 1);
-        throw new HubError(422, result);
+        throw new HubError(422, told(result));
       }
       const over = combatantsOver(before.state, live.log.state);
       if (over) {
