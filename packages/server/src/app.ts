@@ -28,7 +28,7 @@ import {
 import { hashToken, type LinkName } from './links.js';
 import { errorBody, idParam, parse, tokenOf } from './request.js';
 import { type Storage, StorageConflictError } from './storage/storage.js';
-import { registerLiveSocket } from './transport.js';
+import { LIVE_ROUTE, registerLiveSocket } from './transport.js';
 
 export interface AppOptions extends HubOptions {
   storage: Storage;
@@ -190,7 +190,31 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     if (refused) throw new HubError(400, refused);
   });
 
+  // On shutdown every live connection is told the server is going away (1001), before the socket
+  // plugin's own pre-close step closes what is left without a code (clients saw 1005).
+  app.addHook('preClose', (done) => {
+    hub.closeAll();
+    const server = (app as { websocketServer?: { clients: Set<import('ws').WebSocket> } }).websocketServer;
+    for (const client of server?.clients ?? []) client.close(1001, 'closing');
+    done();
+  });
   await app.register(websocket, { options: { maxPayload: INPUT_LIMITS.socketFrameBytes } });
+  // An upgrade anywhere but the live route is refused before it is upgraded (the plugin upgraded it,
+  // closed it, and then waited ~30 s for the client's close, outside the per-address cap).
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.ws || req.routeOptions.url === LIVE_ROUTE) return;
+    return reply
+      .status(404)
+      .header('connection', 'close')
+      .send(
+        errorBody(
+          reject(
+            'live/not-here',
+            `There is no live connection at ${req.url.split('?')[0]}; it is at /api/encounters/<id>/live.`,
+          ),
+        ),
+      );
+  });
   const limit = options.rateLimit ?? 600;
   if (limit > 0) {
     // Each link has its own budget (players behind one home router share an address), but a client
