@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EncounterState, LogEntry } from '@roundkeeper/engine';
@@ -35,6 +35,74 @@ export interface SqliteOptions {
   checkpointSync?: 'pool' | 'inline';
 }
 
+/** A database file the server cannot start from, with a sentence that names it and says what to do. */
+export class StartupError extends Error {}
+
+/** The 16 bytes every SQLite database file begins with. */
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+/**
+ * Opens the database file, checking first (without SQLite, so nothing is created beside it, no -wal or
+ * -shm) that an existing file can be read and is an SQLite database; every failure names the file.
+ */
+function openChecked(file: string): Database.Database {
+  if (file !== ':memory:' && existsSync(file)) {
+    let head = '';
+    try {
+      const fd = openSync(file, 'r+');
+      try {
+        const buf = Buffer.alloc(16);
+        const n = readSync(fd, buf, 0, 16, 0);
+        head = buf.subarray(0, n).toString('latin1');
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new StartupError(
+        code === 'EACCES' || code === 'EPERM'
+          ? `cannot open the database ${file}: permission denied (the server needs to read and write it; check its owner and mode)`
+          : `cannot open the database ${file}: ${(error as Error).message}`,
+      );
+    }
+    // An empty file is a new database to SQLite; anything else must start as one does.
+    if (head.length > 0 && head !== SQLITE_HEADER) {
+      throw new StartupError(
+        `${file} is not a Roundkeeper database (not an SQLite file): move it away, or choose another --data-dir`,
+      );
+    }
+  }
+  try {
+    return new Database(file);
+  } catch (error) {
+    throw new StartupError(`cannot open the database ${file}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Refuses to serve from a damaged database file (a torn page, a truncated copy): SQLite's quick check
+ * reads every page once (about a second for a few hundred megabytes) and stops at the first 10 faults.
+ */
+function checkIntegrity(db: Database.Database, file: string): void {
+  let faults: string[];
+  try {
+    faults = db
+      .prepare<[], { quick_check: string }>('PRAGMA quick_check(10)')
+      .all()
+      .map((r) => r.quick_check);
+  } catch (error) {
+    db.close();
+    throw new StartupError(
+      `the database ${file} is damaged: ${(error as Error).message}; restore it from a backup`,
+    );
+  }
+  if (faults.length === 1 && faults[0] === 'ok') return;
+  db.close();
+  throw new StartupError(
+    `the database ${file} is damaged (${faults.slice(0, 3).join('; ')}); restore it from a backup`,
+  );
+}
+
 /** How often, at most, the serving connection checkpoints the WAL (see `SqliteStorage.wrote`). */
 const CHECKPOINT_EVERY_MS = 1000;
 
@@ -69,16 +137,24 @@ export class SqliteStorage implements Storage {
     this.file = file;
     this.synchronous = options.synchronous === 'normal' ? 'NORMAL' : 'FULL';
     this.syncInPool = (options.checkpointSync ?? 'pool') === 'pool';
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${this.synchronous}`);
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
-    // better-sqlite3 builds SQLite with a 16 MiB page cache per connection, filled as the database grows:
-    // resident memory that follows the stored encounters, not the live ones. The hot pages are few (the
-    // tails of the logs being appended to, the link index), and the OS caches the file anyway.
-    this.db.pragma(`cache_size = -${options.cacheKiB ?? 2048}`);
-    this.migrate();
+    this.db = openChecked(file);
+    try {
+      // Before anything writes beside it (the WAL): a damaged file is refused as it is.
+      if (file !== ':memory:') checkIntegrity(this.db, file);
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${this.synchronous}`);
+      this.db.pragma('foreign_keys = ON');
+      this.db.pragma('busy_timeout = 5000');
+      // better-sqlite3 builds SQLite with a 16 MiB page cache per connection, filled as the database grows:
+      // resident memory that follows the stored encounters, not the live ones. The hot pages are few (the
+      // tails of the logs being appended to, the link index), and the OS caches the file anyway.
+      this.db.pragma(`cache_size = -${options.cacheKiB ?? 2048}`);
+      this.migrate();
+    } catch (error) {
+      if (this.db.open) this.db.close();
+      if (error instanceof StartupError) throw error;
+      throw new StartupError(`cannot use the database ${file}: ${(error as Error).message}`);
+    }
     if (file !== ':memory:' && (options.checkpoint ?? 'periodic') === 'periodic') {
       // SQLite's own checkpoint runs inside whichever commit crosses 1,000 WAL pages, copies them all and
       // fsyncs (tens of milliseconds, inside a request). Here it runs on this connection right after a
