@@ -16,6 +16,7 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { budgetsFor, StorageBudgets } from './budget.js';
+import { DatabaseFaults } from './faults.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
 import { registerLibrary } from './library.js';
 import {
@@ -99,6 +100,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; hub: Hub }> {
   const hub = new Hub(options.storage, options.registry, options);
   const budgets = new StorageBudgets(budgetsFor(options.encounterBudget));
+  const faults = new DatabaseFaults();
   const app = Fastify({
     bodyLimit: 256 * 1024,
     ...(options.trustProxy?.length ? { trustProxy: options.trustProxy } : {}),
@@ -173,6 +175,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         error instanceof SyntaxError ? `The body is not valid JSON: ${error.message}` : error.message,
       ];
       return reply.status(status).send(errorBody(reject(code, message)));
+    }
+    const fault = faults.refusal(error);
+    if (fault) {
+      req.log.error({ err: error }, 'database fault');
+      return reply.status(fault.status).send(errorBody(fault.rejection));
     }
     req.log.error({ err: error }, 'unexpected error');
     return reply
@@ -262,6 +269,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref()),
     ]);
     if (!reachable) return reply.status(503).send({ ok: false, version, database: 'unreachable' });
+    // Reachable, yet the requests of the last minute met a full disk or a damaged file.
+    const fault = faults.current();
+    if (fault) return reply.status(503).send({ ok: false, version, database: fault });
     return { ok: true, version, database: 'reachable' };
   });
   registerLibrary(app, { ...options, budgets });
@@ -505,6 +515,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   registerLiveSocket(app, {
     hub,
+    faults,
     budgets,
     wsRate: options.wsRate ?? 50,
     wsBurst: options.wsBurst ?? 30,

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { StorageBudgets } from './budget.js';
+import type { DatabaseFaults } from './faults.js';
 import { textFrame } from './frame.js';
 import { type CommandOutcome, type Hub, HubError, type SharedMessage } from './hub.js';
 import { CONNECTION_LIMITS, ConnectionCount, checkInput, INPUT_LIMITS, TokenBucket } from './limits.js';
@@ -28,6 +29,8 @@ export const LIVE_ROUTE = '/api/encounters/:id/live';
 export interface TransportOptions {
   hub: Hub;
   budgets: StorageBudgets;
+  /** Where a database fault a command meets is noted and explained (see faults.ts). */
+  faults: DatabaseFaults;
   /** Messages a second on one connection after a burst of `wsBurst`; 0 = no limit. */
   wsRate: number;
   wsBurst: number;
@@ -188,7 +191,7 @@ export class SocketSender {
  * ping) under a message budget, and answers through its SocketSender.
  */
 export function registerLiveSocket(app: FastifyInstance, options: TransportOptions): void {
-  const { hub, budgets, wsRate, wsBurst, heartbeatMs } = options;
+  const { hub, budgets, faults, wsRate, wsBurst, heartbeatMs } = options;
   const cap = options.heldBytes ?? CONNECTION_LIMITS.heldBytes;
   // One timer for all sockets: a ping every heartbeat (a socket that missed the last one is dropped).
   const sockets = new Map<WebSocket, { alive: boolean }>();
@@ -417,7 +420,8 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
         const rejection =
           error instanceof HubError
             ? error.rejection
-            : reject('server/internal', 'Something went wrong on the server; nothing was changed.');
+            : (faults.refusal(error)?.rejection ??
+              reject('server/internal', 'Something went wrong on the server; nothing was changed.'));
         if (!(error instanceof HubError)) log.error({ err: error }, 'command failed');
         sender.send({ type: 'result', id: msg.id, ok: false, error: rejection });
       }
