@@ -6,6 +6,8 @@ import { z } from 'zod';
  * before anything else reads them. Every number here is listed in docs/api.md.
  */
 export const INPUT_LIMITS = {
+  /** An HTTP request's body (a 413 past it, told before the body is sent to a client that asks). */
+  bodyBytes: 256 * 1024,
   /** Objects and lists inside one another: validating deeper input recursively would overflow the stack. */
   maxDepth: 32,
   /** A live socket's message: past it a command gets its refusal as its result, the socket stays open. */
