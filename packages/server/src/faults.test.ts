@@ -1,8 +1,10 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { rulesets } from '@roundkeeper/rulesets';
 import type Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
+import { Hub } from './hub.js';
 import { SqliteStorage } from './storage/sqlite.js';
 import { tempDir } from './test-process.js';
 
@@ -49,5 +51,26 @@ describe('a full disk', () => {
     expect(health.statusCode).toBe(503);
     expect(health.json()).toMatchObject({ ok: false, database: 'full' });
     await app.close();
+  });
+});
+
+describe('the WAL after a burst of imports', () => {
+  it('is cut back once writes stop, instead of keeping its largest size while the server runs', async () => {
+    const file = join(tempDir(), 'roundkeeper.sqlite');
+    const storage = new SqliteStorage(file, { walKeepBytes: 2 ** 20 });
+    const hub = new Hub(storage, rulesets);
+    const combatants = Array.from({ length: 100 }, (_, i) => ({
+      name: `Orc ${i}`,
+      notes: 'n'.repeat(2000),
+      stats: { initiative: 1 },
+    }));
+    for (let i = 0; i < 12; i++) await hub.create({ name: `Burst ${i}`, ruleset: 'classic', combatants });
+    const grown = statSync(`${file}-wal`).size;
+    expect(grown).toBeGreaterThan(2 ** 20);
+    // A second after the last write the idle checkpoint runs; the truncation follows it.
+    for (let i = 0; i < 40 && storage.walTruncations === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(storage.walTruncations).toBe(1);
+    expect(statSync(`${file}-wal`).size).toBeLessThanOrEqual(2 ** 20);
+    await storage.close();
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EncounterState, LogEntry } from '@roundkeeper/engine';
@@ -33,7 +33,12 @@ export interface SqliteOptions {
    * (8–9 ms once a second; kept to measure the difference).
    */
   checkpointSync?: 'pool' | 'inline';
+  /** A WAL larger than this once writes stop is cut back to nothing (default 64 MiB). */
+  walKeepBytes?: number;
 }
+
+/** See `SqliteOptions.walKeepBytes`: a day of play writes a few MiB; an import burst, hundreds. */
+const WAL_KEEP_BYTES = 64 * 2 ** 20;
 
 /** A database file the server cannot start from, with a sentence that names it and says what to do. */
 export class StartupError extends Error {}
@@ -131,12 +136,16 @@ export class SqliteStorage implements Storage {
   private handles: { wal: FileHandle; db: FileHandle } | undefined;
   /** Checkpoints whose fsyncs ran on the thread pool (for tests and diagnostics). */
   checkpointsSyncedInPool = 0;
+  /** Times the WAL was cut back after growing past `walKeepBytes` (for tests and diagnostics). */
+  walTruncations = 0;
+  private readonly walKeepBytes: number;
 
   constructor(file: string, options: SqliteOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.file = file;
     this.synchronous = options.synchronous === 'normal' ? 'NORMAL' : 'FULL';
     this.syncInPool = (options.checkpointSync ?? 'pool') === 'pool';
+    this.walKeepBytes = options.walKeepBytes ?? WAL_KEEP_BYTES;
     this.db = openChecked(file);
     try {
       // Before anything writes beside it (the WAL): a damaged file is refused as it is.
@@ -170,7 +179,7 @@ export class SqliteStorage implements Storage {
       // a burst of writes left (a thousand encounters created) held the event loop for 100–200 ms.
       // `close()` truncates it once, with nobody waiting.
       this.db.pragma('journal_size_limit = -1');
-      this.idleCheckpoint = setTimeout(() => this.checkpoint(), CHECKPOINT_EVERY_MS);
+      this.idleCheckpoint = setTimeout(() => this.checkpoint(true), CHECKPOINT_EVERY_MS);
       this.idleCheckpoint.unref();
     } else {
       // Checkpoints inside commits: when the WAL restarts, its file is cut back to this size.
@@ -330,13 +339,18 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  /** Copies the WAL's committed pages into the database file; never waits for a lock (PASSIVE). */
-  private checkpoint(): void {
+  /**
+   * Copies the WAL's committed pages into the database file; never waits for a lock (PASSIVE). `idle`:
+   * writes stopped a second ago, and a WAL grown past `walKeepBytes` (a burst of imports) is then cut
+   * back to nothing, once, with nobody waiting (it kept its largest size while the server ran).
+   */
+  private checkpoint(idle = false): void {
     this.checkpointQueued = false;
     if (!this.db.open || this.checkpointing) return;
     this.lastCheckpoint = performance.now();
     if (!this.syncInPool) {
       this.checkpointHere();
+      if (idle) this.truncateIfLarge();
       return;
     }
     this.checkpointing = this.checkpointSyncingInPool()
@@ -347,7 +361,30 @@ export class SqliteStorage implements Storage {
       })
       .finally(() => {
         this.checkpointing = undefined;
+        if (idle) this.truncateIfLarge();
       });
+  }
+
+  /** Cuts the WAL back to nothing when it has grown past `walKeepBytes` (see `checkpoint`). */
+  private truncateIfLarge(): void {
+    if (!this.db.open || this.db.inTransaction) return;
+    let size = 0;
+    try {
+      size = statSync(`${this.file}-wal`).size;
+    } catch {
+      return;
+    }
+    if (size <= this.walKeepBytes) return;
+    try {
+      // Never waits: a reader elsewhere makes it busy, and the next idle checkpoint tries again.
+      this.db.pragma('busy_timeout = 0');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      this.walTruncations++;
+    } catch {
+      // Busy: the next idle checkpoint tries again.
+    } finally {
+      this.db.pragma('busy_timeout = 5000');
+    }
   }
 
   /** A checkpoint with SQLite's own fsyncs, on the event loop. */
