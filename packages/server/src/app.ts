@@ -59,23 +59,30 @@ export interface AppOptions extends HubOptions {
   trustProxy?: string[];
 }
 
-const createSchema = z.union([
-  z.object({ scenario: z.unknown() }).strict(),
-  z
-    .object({
-      name: encounterNameSchema,
-      ruleset: z.string().min(1).max(40),
-      options: z.record(z.string(), z.json()).optional(),
-      seed: z
-        .number()
-        .int()
-        .min(-(2 ** 31))
-        .max(2 ** 31 - 1)
-        .optional(),
-      combatants: z.array(combatantInputSchema).max(ENCOUNTER_LIMITS.combatants).optional(),
-    })
-    .strict(),
-]);
+const importSchema = z.object({ scenario: z.unknown() }).strict();
+const formSchema = z
+  .object({
+    name: encounterNameSchema,
+    ruleset: z.string().min(1).max(40),
+    options: z.record(z.string(), z.json()).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(-(2 ** 31))
+      .max(2 ** 31 - 1)
+      .optional(),
+    combatants: z.array(combatantInputSchema).max(ENCOUNTER_LIMITS.combatants).optional(),
+  })
+  .strict();
+
+/**
+ * A new encounter's body: an import when it has a `scenario`, else the form. Read by the one schema it
+ * means, so a refusal names the field and why ("name: Too small…"), not the union's "Invalid input".
+ */
+function createBody(body: unknown): z.output<typeof importSchema> | z.output<typeof formSchema> {
+  const isImport = typeof body === 'object' && body !== null && Object.hasOwn(body, 'scenario');
+  return isImport ? parse(importSchema, body, 'import') : parse(formSchema, body, 'new encounter');
+}
 const lookupSchema = z.object({ tokens: z.array(z.string().max(100)).max(200) }).strict();
 const patchSchema = z
   .object({
@@ -335,7 +342,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   });
 
   app.post('/api/encounters', async (req, reply) => {
-    const body = parse(createSchema, req.body, 'new encounter');
+    const body = createBody(req.body);
     const overBudget = budgets.refusal(req.ip, 'encounters') ?? budgets.refusal(req.ip, 'bytes');
     if (overBudget) throw new HubError(429, overBudget);
     // Counted when tried, not when it succeeds: an import the rules refuse halfway still cost its work.
