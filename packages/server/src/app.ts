@@ -17,6 +17,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { z } from 'zod';
 import { budgetsFor, StorageBudgets } from './budget.js';
 import { DatabaseFaults } from './faults.js';
+import { registerSecurityHeaders } from './headers.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
 import { registerLibrary } from './library.js';
 import {
@@ -57,6 +58,8 @@ export interface AppOptions extends HubOptions {
    * in X-Forwarded-For (the per-address limits count that client) and X-Forwarded-Proto (links' scheme).
    */
   trustProxy?: string[];
+  /** Origins that may embed the table's and players' pages in a frame (see headers.ts). */
+  frameAncestors?: readonly string[];
 }
 
 const importSchema = z.object({ scenario: z.unknown() }).strict();
@@ -97,17 +100,6 @@ const tooLargeBody = () =>
     'request/too-large',
     `The request body is too large (the limit is ${INPUT_LIMITS.bodyBytes / 1024} KiB).`,
   );
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=()',
-  'content-security-policy':
-    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-};
 
 /** Builds the server: the API, the live WebSocket, and the web app's static files. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; hub: Hub }> {
@@ -164,10 +156,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     }
   });
 
-  app.addHook('onSend', async (req, reply, payload) => {
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.header(k, v);
-    if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
-    return payload;
+  await registerSecurityHeaders(app, {
+    storage: options.storage,
+    ...(options.frameAncestors ? { frameAncestors: options.frameAncestors } : {}),
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, req, reply) => {
