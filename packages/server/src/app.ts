@@ -5,17 +5,15 @@ import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import {
   combatantInputSchema,
-  createEncounter,
-  type EncounterState,
   isRejection,
   parseScenario,
   type RulesetRegistry,
   reject,
-  seededDice,
 } from '@roundkeeper/engine';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { budgetsFor, StorageBudgets } from './budget.js';
+import { describeRulesets } from './describe-ruleset.js';
 import { DatabaseFaults } from './faults.js';
 import { registerSecurityHeaders } from './headers.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
@@ -301,34 +299,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   // The same for every request (the registry does not change): built once, on the first.
   let rulesetList: unknown;
   app.get('/api/rulesets', async () => {
-    rulesetList ??= Object.values(options.registry).map((r) => {
-      const defaults = r.optionsSchema.parse({}) as Record<string, unknown>;
-      const schema = z.toJSONSchema(r.optionsSchema, { io: 'input', unrepresentable: 'any' }) as {
-        properties?: Record<string, { description?: string; type?: string; enum?: unknown[] }>;
-      };
-      const created = createEncounter(
-        { id: 'probe', name: 'probe', ruleset: r.id, dice: seededDice(1) },
-        options.registry,
-      );
-      const probe = isRejection(created) ? undefined : (created.state as unknown as EncounterState);
-      return {
-        id: r.id,
-        name: r.name,
-        version: r.version,
-        summary: r.summary,
-        unit: r.clock.unit,
-        commands: Object.keys(r.commands),
-        options: Object.entries(schema.properties ?? {}).map(([name, p]) => ({
-          name,
-          default: defaults[name] ?? null,
-          description: p.description ?? '',
-          type: p.type ?? null,
-          enum: p.enum ?? null,
-        })),
-        stats: z.toJSONSchema(r.statsSchema, { io: 'input', unrepresentable: 'any' }),
-        catalog: probe ? r.catalog(probe) : [],
-      };
-    });
+    rulesetList ??= describeRulesets(options.registry);
     return rulesetList;
   });
 
