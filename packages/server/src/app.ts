@@ -93,6 +93,9 @@ const patchSchema = z
   .strict();
 const commandBodySchema = z.object({ command: z.unknown() }).strict();
 const allowedSchema = z.object({ allowed: z.array(z.string().min(1).max(40)).max(50) }).strict();
+/** How long a live connection has to answer the server's close on shutdown. */
+const SHUTDOWN_GRACE_MS = 1_000;
+
 const tooLargeBody = () =>
   reject(
     'request/too-large',
@@ -223,6 +226,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     hub.closeAll();
     const server = (app as { websocketServer?: { clients: Set<import('ws').WebSocket> } }).websocketServer;
     for (const client of server?.clients ?? []) client.close(1001, 'closing');
+    // A client that does not read never answers the close: it is cut off after a second rather than
+    // holding the shutdown for ws's 30 s.
+    setTimeout(() => {
+      for (const client of server?.clients ?? []) client.terminate();
+    }, SHUTDOWN_GRACE_MS).unref();
     done();
   });
   await app.register(websocket, { options: { maxPayload: INPUT_LIMITS.socketFrameBytes } });

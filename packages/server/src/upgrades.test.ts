@@ -90,3 +90,18 @@ describe('shutting down', () => {
     expect(await code).toBe(1001);
   });
 });
+
+describe('shutting down with a client that does not read', () => {
+  it('does not wait for it: the process exits within a few seconds of SIGTERM', async () => {
+    const own = await startServerProcess();
+    const c = await create(own);
+    const ws = new WebSocket(wsUrl(own, `/api/encounters/${c.encounter.id}/live?token=${c.tokens.table}`));
+    await new Promise((r) => ws.once('message', r));
+    // It stops reading: the close handshake it owes never comes.
+    (ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const t0 = performance.now();
+    expect(await own.stop('SIGTERM')).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    ws.terminate();
+  });
+});
