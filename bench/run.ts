@@ -5,6 +5,7 @@ import { benchCli } from './cli.js';
 import { benchCluster } from './cluster.js';
 import { benchDice } from './dice.js';
 import { benchEngine, type Row } from './engine.js';
+import { benchHardening } from './hardening.js';
 import { benchServer } from './server.js';
 import { benchSide, pairSide, profileSide } from './side.js';
 import { benchWeb } from './web.js';
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
     await profileSide(profile);
     return;
   }
-  // `--only=engine,dice,cli,bytes,server,side,cluster,web` runs some sections; the default runs them all.
+  // `--only=engine,dice,cli,bytes,server,hardening,side,cluster,web` runs some sections; the default runs them all.
   const only = process.argv
     .find((a) => a.startsWith('--only='))
     ?.slice(7)
@@ -63,6 +64,10 @@ async function main(): Promise<void> {
     rows.push(...(await benchBytes()));
   }
   if (want('server')) rows.push(...(await benchServer()));
+  if (want('hardening')) {
+    process.stderr.write('hardening: a flooding client, the loop at the largest encounter…\n');
+    rows.push(...(await benchHardening()));
+  }
   if (want('side')) rows.push(...(await benchSide()));
   if (want('cluster')) rows.push(...(await benchCluster()));
   if (want('web')) {

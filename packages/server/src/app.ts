@@ -1,37 +1,34 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import {
   combatantInputSchema,
-  createEncounter,
-  type EncounterState,
-  explainZodError,
   isRejection,
   parseScenario,
-  type Rejection,
   type RulesetRegistry,
   reject,
-  seededDice,
 } from '@roundkeeper/engine';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { budgetsFor, StorageBudgets } from './budget.js';
-import { textFrame } from './frame.js';
-import { type CommandOutcome, Hub, HubError, type HubOptions, recordFor, type SharedMessage } from './hub.js';
+import { describeRulesets } from './describe-ruleset.js';
+import { DatabaseFaults } from './faults.js';
+import { registerSecurityHeaders } from './headers.js';
+import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
 import { registerLibrary } from './library.js';
 import {
-  CONNECTION_LIMITS,
-  ConnectionCount,
   checkInput,
+  ENCOUNTER_LIMITS,
+  encounterNameSchema,
   INPUT_LIMITS,
   scenarioRefusal,
-  TokenBucket,
 } from './limits.js';
-import { hashToken, type LinkName, viewerOf } from './links.js';
-import { type LinkRecord, type Storage, StorageConflictError } from './storage/storage.js';
+import { hashToken, type LinkName } from './links.js';
+import { errorBody, idParam, parse, tokenOf } from './request.js';
+import { type Storage, StorageConflictError } from './storage/storage.js';
+import { LIVE_ROUTE, registerLiveSocket } from './transport.js';
 
 export interface AppOptions extends HubOptions {
   storage: Storage;
@@ -59,116 +56,59 @@ export interface AppOptions extends HubOptions {
    * in X-Forwarded-For (the per-address limits count that client) and X-Forwarded-Proto (links' scheme).
    */
   trustProxy?: string[];
+  /** Origins that may embed the table's and players' pages in a frame (see headers.ts). */
+  frameAncestors?: readonly string[];
 }
 
-const createSchema = z.union([
-  z.object({ scenario: z.unknown() }).strict(),
-  z
-    .object({
-      name: z.string().trim().min(1).max(120),
-      ruleset: z.string().min(1).max(40),
-      options: z.record(z.string(), z.json()).optional(),
-      seed: z
-        .number()
-        .int()
-        .min(-(2 ** 31))
-        .max(2 ** 31 - 1)
-        .optional(),
-      combatants: z.array(combatantInputSchema).max(200).optional(),
-    })
-    .strict(),
-]);
+const importSchema = z.object({ scenario: z.unknown() }).strict();
+const formSchema = z
+  .object({
+    name: encounterNameSchema,
+    ruleset: z.string().min(1).max(40),
+    options: z.record(z.string(), z.json()).optional(),
+    seed: z
+      .number()
+      .int()
+      .min(-(2 ** 31))
+      .max(2 ** 31 - 1)
+      .optional(),
+    combatants: z.array(combatantInputSchema).max(ENCOUNTER_LIMITS.combatants).optional(),
+  })
+  .strict();
+
+/**
+ * A new encounter's body: an import when it has a `scenario`, else the form. Read by the one schema it
+ * means, so a refusal names the field and why ("name: Too small…"), not the union's "Invalid input".
+ */
+function createBody(body: unknown): z.output<typeof importSchema> | z.output<typeof formSchema> {
+  const isImport = typeof body === 'object' && body !== null && Object.hasOwn(body, 'scenario');
+  return isImport ? parse(importSchema, body, 'import') : parse(formSchema, body, 'new encounter');
+}
 const lookupSchema = z.object({ tokens: z.array(z.string().max(100)).max(200) }).strict();
 const patchSchema = z
   .object({
-    name: z.string().trim().min(1).max(120).optional(),
+    name: encounterNameSchema.optional(),
     status: z.enum(['active', 'archived']).optional(),
   })
   .strict();
 const commandBodySchema = z.object({ command: z.unknown() }).strict();
 const allowedSchema = z.object({ allowed: z.array(z.string().min(1).max(40)).max(50) }).strict();
-const wsMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('command'), id: z.string().max(64), command: z.unknown() }),
-  z.object({ type: z.literal('ping') }),
-]);
-const idParam = z.object({ id: z.string().regex(/^[A-Za-z0-9]{1,40}$/) });
+/** How long a live connection has to answer the server's close on shutdown. */
+const SHUTDOWN_GRACE_MS = 1_000;
 
-function parse<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
-  const r = schema.safeParse(data);
-  if (!r.success) throw new HubError(400, reject('request/invalid', explainZodError(r.error, what)));
-  return r.data;
-}
-
-function tokenOf(req: FastifyRequest): string | undefined {
-  const h = req.headers.authorization;
-  if (h?.startsWith('Bearer ')) return h.slice(7).trim();
-  const q = (req.query as Record<string, unknown> | undefined)?.token;
-  return typeof q === 'string' ? q : undefined;
-}
-
-/** The id of a command message (to answer it with its result), or undefined for anything else. */
-function commandId(msg: unknown): string | undefined {
-  if (typeof msg !== 'object' || msg === null) return undefined;
-  const { type, id } = msg as { type?: unknown; id?: unknown };
-  return type === 'command' && typeof id === 'string' && id.length <= 64 ? id : undefined;
-}
-
-/**
- * A command message as `wsMessageSchema` gives it back, read without running the schema (a GM's every
- * command takes this path); undefined for anything else, which the schema then reads or explains.
- */
-function commandMessage(msg: unknown): { type: 'command'; id: string; command: unknown } | undefined {
-  if (Array.isArray(msg)) return undefined;
-  const id = commandId(msg);
-  return id === undefined
-    ? undefined
-    : { type: 'command', id, command: (msg as { command?: unknown }).command };
-}
-
-/** A socket message's JSON, or undefined when it is not JSON. */
-function jsonOf(data: unknown, isBinary: boolean): unknown {
-  if (isBinary) return undefined;
-  try {
-    return JSON.parse(String(data));
-  } catch {
-    return undefined;
-  }
-}
-
-/** The refusal of a socket message longer than a message may be, read whole to answer a command's id. */
-function tooLarge(text: string): Rejection | undefined {
-  // A string's length never exceeds its UTF-8 bytes, so most messages are cleared without counting them.
-  if (text.length * 3 <= INPUT_LIMITS.socketMessageBytes) return undefined;
-  const bytes = Buffer.byteLength(text);
-  if (bytes <= INPUT_LIMITS.socketMessageBytes) return undefined;
-  const kib = (n: number) => Math.ceil(n / 1024);
-  return reject(
+const tooLargeBody = () =>
+  reject(
     'request/too-large',
-    `This message is ${kib(bytes)} KiB, and the live connection takes at most ${kib(INPUT_LIMITS.socketMessageBytes)} KiB at once: shorten its text and send it again.`,
+    `The request body is too large (the limit is ${INPUT_LIMITS.bodyBytes / 1024} KiB).`,
   );
-}
-
-function errorBody(r: Rejection) {
-  return { error: r };
-}
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=()',
-  'content-security-policy':
-    "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-};
 
 /** Builds the server: the API, the live WebSocket, and the web app's static files. */
 export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; hub: Hub }> {
   const hub = new Hub(options.storage, options.registry, options);
   const budgets = new StorageBudgets(budgetsFor(options.encounterBudget));
+  const faults = new DatabaseFaults();
   const app = Fastify({
-    bodyLimit: 256 * 1024,
+    bodyLimit: INPUT_LIMITS.bodyBytes,
     ...(options.trustProxy?.length ? { trustProxy: options.trustProxy } : {}),
     logger: {
       level: options.logLevel ?? 'info',
@@ -177,6 +117,27 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         req: (req: FastifyRequest) => ({ method: req.method, url: req.url.split('?')[0] }),
       },
     },
+  });
+
+  // A client that asks before sending its body (`Expect: 100-continue`, as curl does past 1 KiB) is told
+  // a body over the limit is too large before it sends it: Node's own answer let it send the body, which
+  // the connection then dropped unread (a reset instead of 413).
+  app.server.on('checkContinue', (req, res) => {
+    const length = Number(req.headers['content-length']);
+    if (Number.isFinite(length) && length > INPUT_LIMITS.bodyBytes) {
+      const body = JSON.stringify(errorBody(tooLargeBody()));
+      res.writeHead(413, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        connection: 'close',
+      });
+      res.end(body);
+      return;
+    }
+    res.writeContinue();
+    app.server.emit('request', req, res);
   });
 
   // The API speaks JSON only.
@@ -196,10 +157,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     }
   });
 
-  app.addHook('onSend', async (req, reply, payload) => {
-    for (const [k, v] of Object.entries(SECURITY_HEADERS)) reply.header(k, v);
-    if (req.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
-    return payload;
+  await registerSecurityHeaders(app, {
+    storage: options.storage,
+    ...(options.frameAncestors ? { frameAncestors: options.frameAncestors } : {}),
   });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, req, reply) => {
@@ -222,10 +182,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     }
     if (status < 500) {
       const messages: Record<string, [string, string]> = {
-        FST_ERR_CTP_BODY_TOO_LARGE: [
-          'request/too-large',
-          'The request body is too large (the limit is 256 KiB).',
-        ],
+        FST_ERR_CTP_BODY_TOO_LARGE: [tooLargeBody().code, tooLargeBody().message],
         FST_ERR_CTP_INVALID_MEDIA_TYPE: [
           'request/media-type',
           'Send JSON with the header Content-Type: application/json.',
@@ -241,6 +198,11 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
         error instanceof SyntaxError ? `The body is not valid JSON: ${error.message}` : error.message,
       ];
       return reply.status(status).send(errorBody(reject(code, message)));
+    }
+    const fault = faults.refusal(error);
+    if (fault) {
+      req.log.error({ err: error }, 'database fault');
+      return reply.status(fault.status).send(errorBody(fault.rejection));
     }
     req.log.error({ err: error }, 'unexpected error');
     return reply
@@ -258,7 +220,36 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     if (refused) throw new HubError(400, refused);
   });
 
+  // On shutdown every live connection is told the server is going away (1001), before the socket
+  // plugin's own pre-close step closes what is left without a code (clients saw 1005).
+  app.addHook('preClose', (done) => {
+    hub.closeAll();
+    const server = (app as { websocketServer?: { clients: Set<import('ws').WebSocket> } }).websocketServer;
+    for (const client of server?.clients ?? []) client.close(1001, 'closing');
+    // A client that does not read never answers the close: it is cut off after a second rather than
+    // holding the shutdown for ws's 30 s.
+    setTimeout(() => {
+      for (const client of server?.clients ?? []) client.terminate();
+    }, SHUTDOWN_GRACE_MS).unref();
+    done();
+  });
   await app.register(websocket, { options: { maxPayload: INPUT_LIMITS.socketFrameBytes } });
+  // An upgrade anywhere but the live route is refused before it is upgraded (the plugin upgraded it,
+  // closed it, and then waited ~30 s for the client's close, outside the per-address cap).
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.ws || req.routeOptions.url === LIVE_ROUTE) return;
+    return reply
+      .status(404)
+      .header('connection', 'close')
+      .send(
+        errorBody(
+          reject(
+            'live/not-here',
+            `There is no live connection at ${req.url.split('?')[0]}; it is at /api/encounters/<id>/live.`,
+          ),
+        ),
+      );
+  });
   const limit = options.rateLimit ?? 600;
   if (limit > 0) {
     // Each link has its own budget (players behind one home router share an address), but a client
@@ -306,6 +297,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
       new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref()),
     ]);
     if (!reachable) return reply.status(503).send({ ok: false, version, database: 'unreachable' });
+    // Reachable, yet the requests of the last minute met a full disk or a damaged file.
+    const fault = faults.current();
+    if (fault) return reply.status(503).send({ ok: false, version, database: fault });
     return { ok: true, version, database: 'reachable' };
   });
   registerLibrary(app, { ...options, budgets });
@@ -313,39 +307,12 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   // The same for every request (the registry does not change): built once, on the first.
   let rulesetList: unknown;
   app.get('/api/rulesets', async () => {
-    rulesetList ??= Object.values(options.registry).map((r) => {
-      const defaults = r.optionsSchema.parse({}) as Record<string, unknown>;
-      const schema = z.toJSONSchema(r.optionsSchema, { io: 'input', unrepresentable: 'any' }) as {
-        properties?: Record<string, { description?: string; type?: string; enum?: unknown[] }>;
-      };
-      const created = createEncounter(
-        { id: 'probe', name: 'probe', ruleset: r.id, dice: seededDice(1) },
-        options.registry,
-      );
-      const probe = isRejection(created) ? undefined : (created.state as unknown as EncounterState);
-      return {
-        id: r.id,
-        name: r.name,
-        version: r.version,
-        summary: r.summary,
-        unit: r.clock.unit,
-        commands: Object.keys(r.commands),
-        options: Object.entries(schema.properties ?? {}).map(([name, p]) => ({
-          name,
-          default: defaults[name] ?? null,
-          description: p.description ?? '',
-          type: p.type ?? null,
-          enum: p.enum ?? null,
-        })),
-        stats: z.toJSONSchema(r.statsSchema, { io: 'input', unrepresentable: 'any' }),
-        catalog: probe ? r.catalog(probe) : [],
-      };
-    });
+    rulesetList ??= describeRulesets(options.registry);
     return rulesetList;
   });
 
   app.post('/api/encounters', async (req, reply) => {
-    const body = parse(createSchema, req.body, 'new encounter');
+    const body = createBody(req.body);
     const overBudget = budgets.refusal(req.ip, 'encounters') ?? budgets.refusal(req.ip, 'bytes');
     if (overBudget) throw new HubError(429, overBudget);
     // Counted when tried, not when it succeeds: an import the rules refuse halfway still cost its work.
@@ -547,242 +514,13 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     return { ok: true };
   });
 
-  const wsRate = options.wsRate ?? 50;
-  const wsBurst = options.wsBurst ?? 30;
-  const heartbeatMs = options.heartbeatMs ?? 15_000;
-  // One timer for all sockets: a ping every heartbeat (a socket that missed the last one is dropped).
-  const sockets = new Map<import('ws').WebSocket, { alive: boolean }>();
-  const heartbeat = setInterval(() => {
-    for (const [socket, s] of sockets) {
-      if (!s.alive) {
-        socket.terminate();
-        continue;
-      }
-      s.alive = false;
-      socket.ping();
-    }
-  }, heartbeatMs);
-  heartbeat.unref();
-  const perEncounter = new ConnectionCount(CONNECTION_LIMITS.perEncounter);
-  const perClient = new ConnectionCount(CONNECTION_LIMITS.perClient);
-  app.get('/api/encounters/:id/live', { websocket: true }, (socket, req) => {
-    // What the connection needs of its upgrade request, read now: no closure below holds the request
-    // itself (nor its reply), which would keep them for the socket's life, ~2.8 KB a connection.
-    // @fastify/websocket's own 'error' listener holds both: this one does what it does (log, drop).
-    const { log, params: addressParams, query } = req;
-    const token = tokenOf(req);
-    socket.removeAllListeners('error');
-    socket.on('error', (error) => {
-      log.error(error);
-      socket.terminate();
-    });
-    const fail = (r: Rejection, code = 4400) => {
-      socket.send(JSON.stringify({ type: 'error', error: r }));
-      socket.close(code, r.code);
-    };
-    const slot = { alive: true };
-    // While a command this socket sent is being decided, what it is sent in one turn of the event loop
-    // leaves in one write: the command's change and its result are one system call instead of two.
-    // (Only then: a resume's many messages written as they come keep the send buffer small.)
-    const raw = req.raw.socket;
-    // The upgrade's response (made by @fastify/websocket for Fastify to route the request) stays the
-    // connection's `_httpMessage` until it finishes, which an upgraded connection's never does: its
-    // 'finish' listener would keep the request and reply for the socket's life. Detached, they go
-    // (live.test.ts checks the request is collected).
-    const upgrade = (raw as { _httpMessage?: unknown })._httpMessage;
-    if (upgrade instanceof ServerResponse) upgrade.detachSocket(raw);
-    let commandsInFlight = 0;
-    let gathering = false;
-    const gather = () => {
-      if (gathering) return;
-      gathering = true;
-      raw.cork();
-      process.nextTick(() => {
-        gathering = false;
-        raw.uncork();
-      });
-    };
-    const bucket = new TokenBucket(wsBurst, wsRate);
-    // A connection's address and extensions stay what they were when it opened: read once, not per
-    // message. With no extension (no compression), nothing but the frames written here is queued in
-    // ws, so a frame made here may be written straight to the connection (see `send`).
-    const ip = req.ip;
-    const framesWritable = socket.extensions === '';
-    /**
-     * A text message: framed here and written to the connection in one write when it may be (no
-     * compression negotiated, ws would queue what it compresses; open, after a close frame nothing more
-     * may go), else through ws. `shared`: a message many viewers get, framed once for all of them.
-     */
-    const sendText = (text: string, shared?: SharedMessage) => {
-      if (!framesWritable || socket.readyState !== socket.OPEN) return socket.send(text);
-      if (!shared) return raw.write(textFrame(text));
-      shared.wire ??= textFrame(shared.text);
-      raw.write(shared.wire);
-    };
-    // Counted from the first moment, so a flood of sockets still checking their link is capped too.
-    if (!perClient.take(ip)) {
-      fail(
-        reject(
-          'live/too-many-connections',
-          `This address already has ${CONNECTION_LIMITS.perClient} live connections open, the most one address may; close some tabs or devices and reconnect.`,
-        ),
-        4429,
-      );
-      return;
-    }
-    socket.on('close', () => perClient.release(ip));
-    // The link is checked and the viewer subscribed asynchronously (a networked storage takes real
-    // time): a listener attached after that would miss what a client sends as soon as the socket
-    // opens. Messages are taken now and wait for the subscription, in the order they came.
-    const subscribed = (async (): Promise<{ id: string; link: LinkRecord } | undefined> => {
-      const params = idParam.safeParse(addressParams);
-      if (!params.success) {
-        fail(reject('request/invalid', 'The encounter id in the address is not valid.'));
-        return undefined;
-      }
-      const id = params.data.id;
-      const afterRaw = (query as Record<string, unknown>).after;
-      const after =
-        typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
-      try {
-        // Authorized once, here: the socket's commands use this record, which the hub keeps current
-        // when the GM changes the link (a copy: storage may hand out its own object).
-        const link: LinkRecord = { ...(await hub.link(token, id)) };
-        if (socket.readyState !== socket.OPEN) return undefined;
-        if (!perEncounter.take(id)) {
-          fail(
-            reject(
-              'live/too-many-connections',
-              `This encounter already has ${CONNECTION_LIMITS.perEncounter} live connections open, the most one encounter may; close some tabs or devices and reconnect.`,
-            ),
-            4429,
-          );
-          return undefined;
-        }
-        socket.on('close', () => perEncounter.release(id));
-        const sub = {
-          viewer: viewerOf(link),
-          link: link.hash,
-          relinked(patch: { allowed?: string[]; revoked?: true }) {
-            Object.assign(link, patch);
-          },
-          send(text: string, shared?: SharedMessage) {
-            // A slow consumer is dropped rather than allowed to stall the others; it resumes with ?after=.
-            if (socket.bufferedAmount > 1024 * 1024) return socket.terminate();
-            if (commandsInFlight > 0) gather();
-            sendText(text, shared);
-          },
-          close() {
-            socket.close(1001, 'closing');
-          },
-        };
-        const unsubscribe = await hub.subscribe(id, link, sub, after);
-        if (socket.readyState !== socket.OPEN) {
-          unsubscribe();
-          return undefined;
-        }
-        sockets.set(socket, slot);
-        socket.on('close', () => {
-          sockets.delete(socket);
-          unsubscribe();
-        });
-        return { id, link };
-      } catch (error) {
-        if (error instanceof HubError) fail(error.rejection, 4000 + error.status);
-        else {
-          log.error({ err: error }, 'live connection failed');
-          fail(
-            reject('server/internal', 'Something went wrong on the server; reconnect to try again.'),
-            1011,
-          );
-        }
-        return undefined;
-      }
-    })();
-    socket.on('pong', () => {
-      slot.alive = true;
-    });
-    socket.on('message', async (data, isBinary) => {
-      // Counted as it arrives, so a flood before the subscription is limited too.
-      const overBudget = wsRate > 0 && !bucket.take(performance.now());
-      const live = await subscribed;
-      if (!live) return;
-      const { id, link } = live;
-      // A command gets its refusal as its result, so the page that sent it can show it.
-      const refuse = (error: Rejection, json: unknown) => {
-        const commandIdOf = commandId(json);
-        sendText(
-          JSON.stringify(
-            commandIdOf === undefined
-              ? { type: 'error', error }
-              : { type: 'result', id: commandIdOf, ok: false, error },
-          ),
-        );
-      };
-      if (overBudget) {
-        refuse(
-          reject(
-            'request/rate-limited',
-            'Too many messages from this page in a short time; wait a moment and try again.',
-          ),
-          jsonOf(data, isBinary),
-        );
-        return;
-      }
-      let msg: z.output<typeof wsMessageSchema>;
-      try {
-        const text = isBinary ? '' : data.toString();
-        const json: unknown = JSON.parse(text);
-        const refused = tooLarge(text) ?? checkInput(json, 'message');
-        if (refused) {
-          refuse(refused, json);
-          return;
-        }
-        const command = commandMessage(json);
-        if (command) msg = command;
-        else {
-          const parsed = wsMessageSchema.safeParse(json);
-          if (!parsed.success) {
-            refuse(reject('request/invalid', explainZodError(parsed.error, 'message')), json);
-            return;
-          }
-          msg = parsed.data;
-        }
-      } catch {
-        sendText(
-          JSON.stringify({
-            type: 'error',
-            error: reject('request/malformed-json', 'A message must be JSON, like {"type": "ping"}.'),
-          }),
-        );
-        return;
-      }
-      if (msg.type === 'ping') {
-        sendText(JSON.stringify({ type: 'pong' }));
-        return;
-      }
-      try {
-        const overBudget = budgets.refusal(ip, 'bytes');
-        if (overBudget) throw new HubError(429, overBudget);
-        let r: CommandOutcome;
-        commandsInFlight++;
-        try {
-          r = await hub.command(id, link, msg.command);
-        } finally {
-          commandsInFlight--;
-        }
-        budgets.spend(ip, 'bytes', r.stored);
-        gather();
-        sendText(JSON.stringify({ type: 'result', id: msg.id, ok: true, seq: r.seq }));
-      } catch (error) {
-        const rejection =
-          error instanceof HubError
-            ? error.rejection
-            : reject('server/internal', 'Something went wrong on the server; nothing was changed.');
-        if (!(error instanceof HubError)) log.error({ err: error }, 'command failed');
-        sendText(JSON.stringify({ type: 'result', id: msg.id, ok: false, error: rejection }));
-      }
-    });
+  registerLiveSocket(app, {
+    hub,
+    faults,
+    budgets,
+    wsRate: options.wsRate ?? 50,
+    wsBurst: options.wsBurst ?? 30,
+    heartbeatMs: options.heartbeatMs ?? 15_000,
   });
 
   // The web app: static files with a fallback to index.html for its own routes.
@@ -812,7 +550,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   sweeper.unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
-    clearInterval(heartbeat);
     hub.closeAll();
   });
   return { app, hub };

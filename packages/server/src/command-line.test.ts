@@ -60,6 +60,16 @@ describe('the server command line', () => {
     expect(parse([], { RK_TRUST_PROXY: 'fd00::/8' })).toMatchObject({ trustProxy: ['fd00::/8'] });
   });
 
+  it('takes the origins that may frame the table and player pages, from --frame-ancestors or RK_FRAME_ANCESTORS', () => {
+    expect(parse([])).not.toHaveProperty('frameAncestors');
+    expect(parse(['--frame-ancestors', 'https://vtt.example, http://localhost:8080/'])).toMatchObject({
+      frameAncestors: ['https://vtt.example', 'http://localhost:8080'],
+    });
+    expect(parse([], { RK_FRAME_ANCESTORS: 'https://obs.example' })).toMatchObject({
+      frameAncestors: ['https://obs.example'],
+    });
+  });
+
   it('refuses what it cannot start from with a sentence that says what would work', () => {
     const refusal = (args: string[], env: NodeJS.ProcessEnv = {}) => {
       try {
@@ -72,7 +82,14 @@ describe('the server command line', () => {
     expect(refusal(['--port', 'eighty'])).toBe(
       '--port must be a whole number from 0 to 65535, not "eighty".',
     );
-    expect(refusal([], { PORT: '70000' })).toContain('from 0 to 65535, not "70000"');
+    expect(refusal([], { PORT: '70000' })).toBe('PORT must be a whole number from 0 to 65535, not "70000".');
+    expect(refusal([], { PORT: '99999' })).toMatch(/^PORT must/);
+    expect(refusal([], { RK_PORT: 'x', PORT: '80' })).toMatch(/^RK_PORT must/);
+    expect(refusal(['--port', 'x'], { PORT: '80' })).toMatch(/^--port must/);
+    expect(refusal(['--frame-ancestors', 'vtt.example'])).toContain('"vtt.example" is not one');
+    expect(refusal(['--frame-ancestors', 'https://vtt.example/scene'])).toContain('(no path)');
+    expect(refusal([], { RK_FRAME_ANCESTORS: 'ftp://x.example' })).toContain('"ftp://x.example" is not one');
+    expect(refusal(['--frame-ancestors', ' , '])).toContain('needs the origins');
     expect(refusal(['--port=-1'])).toContain('not "-1"');
     expect(refusal(['--lan', '--host', '0.0.0.0'])).toContain('leave out --host');
     expect(refusal([], { RK_LAN: 'yes' })).toContain('RK_LAN is 1');
@@ -122,6 +139,8 @@ describe('the server command line', () => {
       'RK_SYNCHRONOUS',
       '--trust-proxy',
       'RK_TRUST_PROXY',
+      '--frame-ancestors',
+      'RK_FRAME_ANCESTORS',
       'MALLOC_ARENA_MAX',
     ]) {
       expect(SERVER_HELP).toContain(word);

@@ -28,6 +28,10 @@ Options (each can also be set in the environment variable named; a flag wins):
                         the load balancer's addresses, comma-separated (CIDR ranges too, e.g.
                         10.0.0.0/8): requests through them count against the per-address limits
                         by the client address it forwards (RK_TRUST_PROXY; see docs/deploy.md)
+  --frame-ancestors <origins>
+                        origins (comma-separated) whose pages may embed the table's and the players'
+                        pages in a frame, e.g. a streaming scene or a virtual tabletop; the GM's
+                        page and the rest are never framed (RK_FRAME_ANCESTORS; default: none)
   --web-root <dir>      the web app's build (RK_WEB_ROOT; default packages/web/dist)
   --log-level <level>   fatal, error, warn, info or debug (RK_LOG_LEVEL; default warn)
   --rate-limit <n>      requests per client per 10 s, 0 for none (RK_RATE_LIMIT; default 600)
@@ -88,6 +92,7 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
         'data-dir': { type: 'string' },
         'database-url': { type: 'string' },
         'trust-proxy': { type: 'string' },
+        'frame-ancestors': { type: 'string' },
         'web-root': { type: 'string' },
         'log-level': { type: 'string' },
         'rate-limit': { type: 'string' },
@@ -169,6 +174,9 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
   const trustText = flag('trust-proxy') ?? fromEnv(env, 'RK_TRUST_PROXY');
   const trustProxy = trustText === undefined ? undefined : proxyAddresses(trustText);
 
+  const ancestorsText = flag('frame-ancestors') ?? fromEnv(env, 'RK_FRAME_ANCESTORS');
+  const frameAncestors = ancestorsText === undefined ? undefined : origins(ancestorsText);
+
   const webRoot = flag('web-root') ?? fromEnv(env, 'RK_WEB_ROOT');
   const databaseUrl = flag('database-url') ?? fromEnv(env, 'RK_DATABASE_URL');
   return {
@@ -185,7 +193,34 @@ export function parseServerCommandLine(args: string[], env: NodeJS.ProcessEnv): 
     synchronous,
     ...(databaseUrl !== undefined ? { databaseUrl } : {}),
     ...(trustProxy !== undefined ? { trustProxy } : {}),
+    ...(frameAncestors !== undefined ? { frameAncestors } : {}),
   };
+}
+
+/** The origins that may embed the table's and players' pages (`https://obs.example,https://vtt.example`). */
+function origins(text: string): string[] {
+  const entries = text
+    .split(/[,\s]+/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0)
+    throw new ServerUsageError(
+      '--frame-ancestors needs the origins that may embed the pages, e.g. https://vtt.example.',
+    );
+  return entries.map((entry) => {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    const bare = entry.replace(/\/$/, '');
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== bare)
+      throw new ServerUsageError(
+        `--frame-ancestors takes origins such as https://vtt.example or http://localhost:8080 (no path), separated by commas; "${entry}" is not one.`,
+      );
+    return url.origin;
+  });
 }
 
 /** The load balancer's addresses and ranges (`10.0.0.11,10.0.1.0/24`), each checked. */

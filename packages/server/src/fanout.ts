@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { z } from 'zod';
+import { backoffMs } from './backoff.js';
 import { POSTGRES_CHANNEL } from './storage/postgres.js';
 
 export type Listener = (change: Change | undefined) => void;
@@ -69,7 +70,7 @@ const DONE: Promise<void> = Promise.resolve();
 /**
  * PostgreSQL's LISTEN/NOTIFY on one dedicated connection, no broker. Appends notify inside their own
  * statement (`PostgresStorage.append`), so `publish` only sends the other kinds. When the connection
- * drops, it reconnects (after 0.2 s, then up to 5 s apart) and tells its listeners to check everything.
+ * drops, it reconnects (after 0.1–0.2 s, then up to 2.5–5 s apart, with jitter: see backoffMs) and tells its listeners to check everything.
  * A connection can also die without a word (a failover, a network cut: no reset ever arrives), and
  * would then listen to nothing: every `checkEveryMs` it must answer a query within as long, or it is
  * treated as dropped.
@@ -78,7 +79,8 @@ export class PostgresFanout implements Fanout {
   private readonly listeners: Array<(change: Change | undefined) => void> = [];
   private client: pg.Client | undefined;
   private closed = false;
-  private retryMs = 200;
+  /** Failed reconnections in a row (see backoffMs). */
+  private attempts = 0;
   private retry: NodeJS.Timeout | undefined;
   private readonly check: NodeJS.Timeout;
 
@@ -156,7 +158,7 @@ export class PostgresFanout implements Fanout {
       return;
     }
     this.client = client;
-    this.retryMs = 200;
+    this.attempts = 0;
   }
 
   private reconnect(): void {
@@ -167,11 +169,11 @@ export class PostgresFanout implements Fanout {
         // Whatever was notified while no connection listened is lost: check everything.
         () => this.emit(undefined),
         () => {
-          this.retryMs = Math.min(this.retryMs * 2, 5000);
+          this.attempts++;
           this.reconnect();
         },
       );
-    }, this.retryMs);
+    }, backoffMs(this.attempts));
     this.retry.unref();
   }
 

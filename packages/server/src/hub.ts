@@ -3,11 +3,10 @@ import {
   type AnyRuleset,
   type CombatantInput,
   type Command,
-  compactEntries,
-  deltaOfView,
   EncounterLog,
   type EncounterState,
   type EncounterView,
+  hiddenFrom,
   isRejection,
   type Json,
   type LogEntry,
@@ -16,29 +15,28 @@ import {
   reject,
   SCENARIO_SCHEMA,
   type Scenario,
-  sameJson,
   scriptedDice,
   seededDice,
-  seenAlikeByAllButGm,
-  type ViewDelta,
   type Viewer,
   view,
   viewLog,
 } from '@roundkeeper/engine';
+import { broadcast } from './broadcast.js';
 import { type Change, type Fanout, InProcessFanout } from './fanout.js';
-import { EVENTS_CHUNK, SCENARIO_LIMITS, Slices } from './limits.js';
+import { HubError } from './hub-error.js';
+import { combatantsOver, EVENTS_CHUNK, SCENARIO_LIMITS, Slices } from './limits.js';
+import { LinkAdmin } from './link-admin.js';
 import {
   authorize,
   defaultPlayerCommands,
-  derivedToken,
   deriveToken,
   hashToken,
   type LinkName,
-  latestLink,
   newToken,
   playerLink,
   viewerOf,
 } from './links.js';
+import { type Live, type Subscriber, viewKey } from './live-encounter.js';
 import {
   type CommandRecord,
   type EncounterRecord,
@@ -46,24 +44,11 @@ import {
   type Storage,
   StorageConflictError,
 } from './storage/storage.js';
+import { mask, scrub, unmask } from './unseen.js';
 
-/** A connected viewer: the server pushes its redacted view of every change. */
-export interface Subscriber {
-  viewer: Viewer;
-  /** The hash of the link it came in with: revoking that link closes it. */
-  link?: string;
-  /**
-   * The link it came in with changed (what it allows, or it was revoked). A connection authorizes once,
-   * when it subscribes, and sends its commands with that link: this keeps it current.
-   */
-  relinked?(patch: { allowed?: string[]; revoked?: true }): void;
-  /**
-   * One message. A change many viewers get comes as `shared` too: what a transport makes of its text
-   * (a socket, the whole frame) it keeps there, made once for all of them.
-   */
-  send(text: string, shared?: SharedMessage): void;
-  close(): void;
-}
+export { changeBody } from './broadcast.js';
+export { HubError } from './hub-error.js';
+export type { SharedMessage, Subscriber } from './live-encounter.js';
 
 /** What an accepted command did (see `Hub.command`). */
 export interface CommandOutcome {
@@ -71,82 +56,6 @@ export interface CommandOutcome {
   entries: LogEntry[];
   stored: number;
 }
-
-interface Live {
-  record: EncounterRecord;
-  log: EncounterLog;
-  ruleset: AnyRuleset;
-  /** Commands of one encounter run one after another, against the current state. */
-  queue: Promise<unknown>;
-  subscribers: Set<Subscriber>;
-  lastUsed: number;
-  /** Commands and changes queued or running: an encounter with some is never unloaded. */
-  pending: number;
-  /**
-   * Redacted log chunks as JSON, by kind of viewer and chunk, while the log is at `seq` (see viewChunks),
-   * and when they were last used: the sweep drops them once the log has moved on or nobody has used them
-   * for CHUNKS_KEPT_MS (they hold the log's text once per kind of viewer that caught up).
-   */
-  chunks?: { seq: number; texts: Map<string, string>; usedAt: number };
-  /**
-   * The view each kind of viewer watching holds (see `viewKey`), at `seq`: the base of the next change's
-   * delta. Kinds whose views are the same share one object, so their next messages are found equal fast.
-   */
-  views: Map<string, { seq: number; view: EncounterView }>;
-}
-
-/** A message many viewers get, and what a transport made of its text once for all of them to write. */
-export interface SharedMessage {
-  readonly text: string;
-  wire?: Buffer;
-}
-
-/** One `change` message, built and serialized once for every kind of viewer that gets the same bytes. */
-interface Built extends SharedMessage {
-  /** Built for the GM: the only kind whose view holds the dice and the undo history. */
-  gm: boolean;
-  /** The view the change starts from (undefined: nobody of its kind held one). */
-  base: EncounterView | undefined;
-  view: EncounterView;
-  entries: LogEntry[];
-  /** The message's text up to its view: its type, seqs and events (see `changeHead`). */
-  head: string;
-  /** The delta the message carries, and its JSON (none: it carries the whole view). */
-  delta?: { value: ViewDelta; json: string };
-  text: string;
-}
-
-/** The kind of viewer: everyone of one kind sees the same view and events. */
-function viewKey(viewer: Viewer): string {
-  return viewer.role === 'player' ? `player:${viewer.combatants.join(',')}` : viewer.role;
-}
-
-/**
- * No view is shorter than this as JSON (every field, each with its shortest value): a delta shorter than
- * it is smaller than any state, and only a longer one is compared with the state it stands for.
- */
-const SHORTEST_VIEW = JSON.stringify({
-  schema: 1,
-  id: '',
-  name: '',
-  ruleset: '',
-  rulesetVersion: 0,
-  options: {},
-  status: 'setup',
-  round: 0,
-  now: null,
-  current: null,
-  combatants: {},
-  roster: [],
-  agenda: [],
-  effects: [],
-  customActions: [],
-  dice: null,
-  gmNotes: [],
-  history: { undoable: [], redoable: [], lastGroup: 0 },
-  seq: 0,
-  rs: null,
-} satisfies EncounterView).length;
 
 export interface CreateInput {
   name: string;
@@ -197,29 +106,6 @@ const CHUNKS_KEPT_MS = 5_000;
 /** An encounter's row as a link reads it. */
 export type EncounterSummary = Omit<EncounterRecord, 'origin'> & { origin?: Json };
 
-/** A change message's text up to its view: its type, its seqs and the viewer's events, compact when they fit. */
-function changeHead(seen: readonly LogEntry[], from: number, seq: number): string {
-  const compact = compactEntries(seen, from, seq);
-  return `{"type":"change","seq":${seq},"from":${from},${
-    compact ? JSON.stringify(compact).slice(1, -1) : `"entries":${JSON.stringify(seen)}`
-  }`;
-}
-
-/**
- * What a change carries of the view: the delta's JSON, or the whole view's when that is shorter (or there
- * is no delta). The view is written only when the delta is long enough to be compared with it.
- */
-export function changeBody(
-  delta: ViewDelta | undefined,
-  next: EncounterView,
-): { delta: string } | { state: string } {
-  if (delta === undefined) return { state: JSON.stringify(next) };
-  const json = JSON.stringify(delta);
-  if (json.length < SHORTEST_VIEW) return { delta: json };
-  const state = JSON.stringify(next);
-  return json.length <= state.length ? { delta: json } : { state };
-}
-
 /**
  * The encounter's row for a link's holder: `origin` (the seed, or the scripted faces still to come)
  * predicts every roll, so like the dice state it is the GM's alone.
@@ -260,15 +146,6 @@ function revokedLink(): Rejection {
   return reject('link/revoked', 'The GM has revoked or replaced this link; ask the GM for the new one.');
 }
 
-export class HubError extends Error {
-  constructor(
-    readonly status: number,
-    readonly rejection: Rejection,
-  ) {
-    super(rejection.message);
-  }
-}
-
 /**
  * The authority: loads encounters, serializes each one's commands, decides against the current state,
  * persists the events before anyone hears of them, then broadcasts each viewer's redacted view.
@@ -281,6 +158,7 @@ export class Hub {
   private readonly keepUnwatched: number;
   private readonly now: () => Date;
   readonly fanout: Fanout;
+  private readonly linkAdmin: LinkAdmin = new LinkAdmin(this);
 
   constructor(
     readonly storage: Storage,
@@ -300,7 +178,8 @@ export class Hub {
     void this.heard(change);
   };
 
-  private time(): string {
+  /** The wall clock's time, as stored. */
+  time(): string {
     return this.now().toISOString();
   }
 
@@ -347,7 +226,10 @@ export class Hub {
             ),
           );
         }
+        const prior = log.state;
         const r = log.execute(step.command, { time, ...(step.by ? { by: step.by } : {}) });
+        const over = isRejection(r) ? undefined : combatantsOver(prior, log.state);
+        if (over) throw new HubError(400, over);
         // Steps the rules refuse are part of a scenario's story, not of the encounter's log.
         if (!isRejection(r) && r.length > 0) {
           accepted.push({ group: r[0]!.group, command: step.command as Json, role: step.by?.role ?? 'gm' });
@@ -371,8 +253,11 @@ export class Hub {
       for (const combatant of input.combatants ?? []) {
         await slices.pause();
         const command = { type: 'add-combatant', combatant } as Command;
+        const prior = log.state;
         const r = log.execute(command, { time });
         if (isRejection(r)) throw new HubError(400, r);
+        const over = combatantsOver(prior, log.state);
+        if (over) throw new HubError(400, over);
         accepted.push({ group: r[0]!.group, command: command as Json, role: 'gm' });
       }
     }
@@ -543,7 +428,8 @@ export class Hub {
     return n;
   }
 
-  private serialize<T>(live: Live, task: () => Promise<T>): Promise<T> {
+  /** Runs `task` in the encounter's queue: after every command and change queued before it. */
+  serialize<T>(live: Live, task: () => Promise<T>): Promise<T> {
     live.pending++;
     live.lastUsed = Date.now();
     const run = live.queue.then(task, task).finally(() => {
@@ -576,23 +462,39 @@ export class Hub {
           ),
         );
       }
+      const viewer = viewerOf(link);
+      // Anyone but the GM: decided as if the combatants hidden from them did not exist (see unseen.ts),
+      // so a refusal reads the same for a hidden id as for one that does not exist.
+      const hidden = link.role === 'gm' ? undefined : hiddenFrom(live.log.state, viewer, live.log.everHidden);
+      const masked = hidden ? mask(command, hidden, live.log.state) : undefined;
+      const told = (r: Rejection) => (hidden ? unmask(scrub(r, live.log.state, hidden), masked?.masks) : r);
+      const decided = masked?.command ?? command;
       // A command without a string type is refused by the rules below, whoever sends it.
-      if (hasType(command)) {
-        const refused = authorize(link, command, live.log.state, live.ruleset);
+      if (hasType(decided)) {
+        const refused = authorize(link, decided, live.log.state, live.ruleset);
         if (refused) {
           if (await this.behind(id, live, redecisions)) return decide(redecisions + 1);
-          throw new HubError(403, refused);
+          throw new HubError(403, told(refused));
         }
       }
       // The first undo or redo of a loaded log folds all of it: a slice at a time, before it is decided.
       if (hasType(command) && isUndoRedo(command.type)) await inSlices(live.log.prepareUndo());
       const before = { length: live.log.entries.length, state: live.log.state };
-      const viewer = viewerOf(link);
       const time = this.time();
-      const result = live.log.execute(command, { by: viewer, time });
+      let result = live.log.execute(decided, { by: viewer, time });
+      if (masked && !isRejection(result)) {
+        // The rules take the command even naming nobody there: it is decided as sent.
+        live.log.rollback(before);
+        result = live.log.execute(command, { by: viewer, time });
+      }
       if (isRejection(result)) {
         if (await this.behind(id, live, redecisions)) return decide(redecisions + 1);
-        throw new HubError(422, result);
+        throw new HubError(422, told(result));
+      }
+      const over = combatantsOver(before.state, live.log.state);
+      if (over) {
+        live.log.rollback(before);
+        throw new HubError(422, over);
       }
       if (result.length === 0) return { seq: live.record.seq, entries: [], stored: 0 };
       let stored: number;
@@ -615,7 +517,7 @@ export class Hub {
       const crossed = Math.floor(seq / this.snapshotEvery) > Math.floor(from / this.snapshotEvery);
       live.record = { ...live.record, seq, updatedAt: time };
       if (crossed) await this.storage.saveSnapshot(id, seq, live.log.state);
-      this.broadcast(live, result, from);
+      broadcast(live, result, from);
       void this.fanout.publish({ encounter: id, kind: 'appended', seq }, this.hear).catch(() => undefined);
       const entries = viewLog(result, viewer, live.log.state, live.ruleset, live.log.everHidden);
       return { seq, entries, stored };
@@ -658,7 +560,7 @@ export class Hub {
       const last = change.at(-1)!;
       const before = live.record.seq;
       live.record = { ...live.record, seq: last.seq, updatedAt: last.time ?? live.record.updatedAt };
-      this.broadcast(live, change, before);
+      broadcast(live, change, before);
       from = to;
     }
   }
@@ -700,7 +602,7 @@ export class Hub {
         continue;
       }
       if (change?.kind === 'links') {
-        await this.serialize(live, () => this.recheckLinks(id, live)).catch(() => undefined);
+        await this.serialize(live, () => this.linkAdmin.recheckLinks(id, live)).catch(() => undefined);
         continue;
       }
       // Checked again in the queue: the notice of this instance's own append can come before the
@@ -709,112 +611,9 @@ export class Hub {
         if (change?.kind === 'appended' && change.seq <= live.record.seq) return;
         await this.catchUp(id, live);
         // After a gap, links may have changed on another instance too.
-        if (!change) await this.recheckLinks(id, live);
+        if (!change) await this.linkAdmin.recheckLinks(id, live);
       }).catch(() => undefined);
     }
-  }
-
-  /**
-   * Sends each subscriber the change as it sees it: its events and the delta from the view it holds (at
-   * `from`), or the whole view when that is smaller. Each distinct message is built and serialized once
-   * and shared by every viewer who would get the same bytes: all of one kind, and the kinds whose view,
-   * events and previous view are the same (the table and every player when nothing is hidden or secret).
-   */
-  private broadcast(live: Live, entries: LogEntry[], from: number): void {
-    const byKey = new Map<string, Built>();
-    const distinct: Built[] = [];
-    // When the table and every player see this change alike, the first of them's message is every
-    // other's who held the same view: their views and events are not made again only to be compared.
-    const alike = seenAlikeByAllButGm(live.log.state, entries, live.ruleset, live.log.everHidden);
-    let first: { base: EncounterView; message: Built; key: string } | undefined;
-    for (const sub of live.subscribers) {
-      const key = viewKey(sub.viewer);
-      let message = byKey.get(key);
-      if (!message) {
-        const held = alike && sub.viewer.role !== 'gm' ? live.views.get(key) : undefined;
-        const base = held?.seq === from ? held.view : undefined;
-        if (first && base === first.base) {
-          message = first.message;
-          live.views.set(key, live.views.get(first.key)!);
-        } else {
-          message = this.change(live, sub.viewer, key, entries, from, distinct);
-          if (base && !first) first = { base, message, key };
-        }
-        byKey.set(key, message);
-      }
-      sub.send(message.text, message);
-    }
-    // The views of kinds nobody watches any more are not kept (a kind that comes back gets a hello).
-    for (const key of live.views.keys()) if (!byKey.has(key)) live.views.delete(key);
-  }
-
-  /** The change for one kind of viewer: one already built if it is the same, else a new one. */
-  private change(
-    live: Live,
-    viewer: Viewer,
-    key: string,
-    entries: LogEntry[],
-    from: number,
-    distinct: Built[],
-  ): Built {
-    const seq = live.record.seq;
-    const gm = viewer.role === 'gm';
-    // The GM's message is never another kind's: the GM's view holds the dice state and the undo history,
-    // which every change moves (its group), and no other view does. Only messages built for the same
-    // side of that line are compared.
-    const held = live.views.get(key);
-    // Every viewer of a kind holds its view at the seq before this change: hello and every change are
-    // sent in the encounter's queue. A kind whose view is older (nobody of it watched) gets it whole.
-    const base = held?.seq === from ? held.view : undefined;
-    const next = view(live.log.state, viewer, live.ruleset, live.log.everHidden);
-    const seen = viewLog(entries, viewer, live.log.state, live.ruleset, live.log.everHidden);
-    // A kind that held the same view and now sees the same view and events gets the same message,
-    // without a diff of its own (the players, when nothing hidden or secret sets them apart).
-    for (const built of distinct) {
-      if (built.gm !== gm) continue;
-      if (base && built.base === base && sameJson(built.view, next) && sameJson(built.entries, seen)) {
-        live.views.set(key, { seq, view: built.view });
-        return built;
-      }
-    }
-    const delta = base
-      ? deltaOfView(
-          base,
-          next,
-          seen.map((e) => e.event),
-        )
-      : undefined;
-    for (const built of distinct) {
-      if (built.gm !== gm || !sameJson(built.entries, seen)) continue;
-      const sameView = sameJson(built.view, next);
-      // The same delta is the same bytes when this kind would send it too: surely when it is shorter
-      // than any view, else when its view is the same. (The player of a hidden combatant gets the table's
-      // delta when nothing of that combatant moved, though their views differ.)
-      const shared =
-        (built.delta && delta !== undefined && sameJson(built.delta.value, delta)
-          ? built.delta.json.length < SHORTEST_VIEW || sameView
-          : false) ||
-        (!built.delta && delta === undefined && sameView);
-      if (shared) {
-        // One object for views that are the same, so the next change finds them so at a glance.
-        live.views.set(key, { seq, view: sameView ? built.view : next });
-        return built;
-      }
-    }
-    live.views.set(key, { seq, view: next });
-    // The events in the compact form (one slot per entry, their shared group and time once), written
-    // once for every kind that sees the same events (the GM's and the table's, when nothing is hidden).
-    const head = distinct.find((built) => sameJson(built.entries, seen))?.head ?? changeHead(seen, from, seq);
-    const built: Built = { gm, base, view: next, entries: seen, head, text: '' };
-    const body = changeBody(delta, next);
-    if ('state' in body) built.text = `${head},"state":${body.state}}`;
-    else {
-      // A delta comes back only for a delta given.
-      if (delta !== undefined) built.delta = { value: delta, json: body.delta };
-      built.text = `${head},"delta":${body.delta}}`;
-    }
-    distinct.push(built);
-    return built;
   }
 
   async snapshotFor(
@@ -989,221 +788,21 @@ export class Hub {
     return scenario;
   }
 
-  /**
-   * Every link of an encounter, re-derived from the GM token at its current generation (player links for
-   * PCs added since too). A revoked link is listed as revoked, without a token.
-   */
-  async links(
-    id: string,
-    gmToken: string,
-  ): Promise<{
-    gm: string;
-    table: string | null;
-    players: Array<{ combatant: string; name: string; token?: string; allowed: string[]; revoked?: true }>;
-  }> {
-    const live = await this.open(id);
-    const time = this.time();
-    const rows = await this.storage.listLinks(id);
-    const fresh: LinkRecord[] = [];
-    const players: Array<{
-      combatant: string;
-      name: string;
-      token?: string;
-      allowed: string[];
-      revoked?: true;
-    }> = [];
-    for (const d of this.playerLinks(id, gmToken, live.log.state, live.ruleset, time)) {
-      const combatant = d.record.combatants[0]!;
-      const latest = latestLink(rows, { role: 'player', combatant });
-      if (latest?.revoked) {
-        players.push({ combatant, name: d.record.label, allowed: latest.allowed, revoked: true });
-        continue;
-      }
-      const generation = latest?.generation ?? 0;
-      const token = derivedToken(gmToken, { role: 'player', combatant }, generation);
-      if (!latest) fresh.push(d.record);
-      players.push({ combatant, name: d.record.label, token, allowed: latest?.allowed ?? d.record.allowed });
-    }
-    await this.storage.addLinks(fresh);
-    const table = latestLink(rows, { role: 'table' });
-    return {
-      gm: gmToken,
-      table: table?.revoked ? null : derivedToken(gmToken, { role: 'table' }, table?.generation ?? 0),
-      players,
-    };
+  /** Link administration (see link-admin.ts), kept callable on the hub. */
+  links(id: string, gmToken: string): ReturnType<LinkAdmin['links']> {
+    return this.linkAdmin.links(id, gmToken);
   }
 
-  async setAllowed(id: string, gmToken: string, combatant: string, allowed: string[]): Promise<void> {
-    const live = await this.open(id);
-    const ruleset = live.ruleset;
-    const known = new Set([...Object.keys(ruleset.commands), 'next']);
-    const unknown = allowed.filter((a) => !known.has(a));
-    if (unknown.length) {
-      throw new HubError(
-        400,
-        reject(
-          'link/unknown-command',
-          `Not commands of ${ruleset.name}: ${unknown.join(', ')}. Known: ${[...known].join(', ')}.`,
-        ),
-      );
-    }
-    this.requireCombatant(live, combatant);
-    const latest = latestLink(await this.storage.listLinks(id), { role: 'player', combatant });
-    if (latest) {
-      await this.storage.updateLink(latest.hash, { allowed });
-      // The player's open connections send their next command with what the link allows now.
-      for (const sub of live.subscribers) if (sub.link === latest.hash) sub.relinked?.({ allowed });
-      void this.fanout.publish({ encounter: id, kind: 'links' }).catch(() => undefined);
-      return;
-    }
-    const name = live.log.state.combatants[combatant]!.name;
-    await this.storage.addLinks([playerLink(id, gmToken, combatant, name, allowed, this.time()).record]);
+  setAllowed(id: string, gmToken: string, combatant: string, allowed: string[]): Promise<void> {
+    return this.linkAdmin.setAllowed(id, gmToken, combatant, allowed);
   }
 
-  private requireCombatant(live: Live, combatant: string): void {
-    if (!Object.hasOwn(live.log.state.combatants, combatant)) {
-      throw new HubError(
-        404,
-        reject('combatant/unknown', `There is no combatant "${combatant}" in this encounter.`),
-      );
-    }
+  revokeLink(id: string, gmToken: string, name: LinkName): Promise<void> {
+    return this.linkAdmin.revokeLink(id, gmToken, name);
   }
 
-  /**
-   * Revokes the table's or a player's link: its token opens nothing from now on, and its live
-   * connections are closed. The GM's link can only be rotated (someone must keep the encounter).
-   */
-  async revokeLink(id: string, gmToken: string, name: LinkName): Promise<void> {
-    if (name.role === 'gm') {
-      throw new HubError(
-        400,
-        reject(
-          'link/gm-revoke',
-          "The GM link can't be revoked, or no one could run the encounter; rotate it instead to get a new one.",
-        ),
-      );
-    }
-    const live = await this.open(id);
-    if (name.role === 'player') this.requireCombatant(live, name.combatant);
-    await this.serialize(live, async () => {
-      const latest = latestLink(await this.storage.listLinks(id), name);
-      if (latest) {
-        await this.storage.updateLink(latest.hash, { revoked: true });
-        this.disconnect(live, new Set([latest.hash]));
-        void this.fanout.publish({ encounter: id, kind: 'links' }).catch(() => undefined);
-        return;
-      }
-      // A player link never listed yet: stored revoked, so listing links does not bring it back.
-      const time = this.time();
-      const label = name.role === 'player' ? live.log.state.combatants[name.combatant]!.name : 'Table';
-      const token = derivedToken(gmToken, name, 0);
-      await this.storage.addLinks([
-        {
-          hash: hashToken(token),
-          encounterId: id,
-          role: name.role,
-          combatants: name.role === 'player' ? [name.combatant] : [],
-          allowed: name.role === 'player' ? defaultPlayerCommands(live.ruleset) : [],
-          label,
-          createdAt: time,
-          revoked: true,
-        },
-      ]);
-    });
-  }
-
-  /**
-   * Replaces a link with a new one (its next generation): the old token opens nothing from now on and
-   * its live connections are closed; what the link allowed carries over. Rotating the GM's link gives
-   * a new GM token and, since the others derive from it, a new token for every link not revoked.
-   * Returns the GM token that now lists every link.
-   */
-  async rotateLink(id: string, gmToken: string, name: LinkName): Promise<string> {
-    const live = await this.open(id);
-    if (name.role === 'player') this.requireCombatant(live, name.combatant);
-    return this.serialize(live, async () => {
-      const time = this.time();
-      const rows = await this.storage.listLinks(id);
-      const next = (row: LinkRecord | undefined, root: string, which: Exclude<LinkName, { role: 'gm' }>) => {
-        const generation = (row?.generation ?? 0) + 1;
-        const combatant = which.role === 'player' ? which.combatant : undefined;
-        const record: LinkRecord = {
-          hash: hashToken(derivedToken(root, which, generation)),
-          encounterId: id,
-          role: which.role,
-          combatants: combatant ? [combatant] : [],
-          allowed: row?.allowed ?? (combatant ? defaultPlayerCommands(live.ruleset) : []),
-          label: row?.label ?? (combatant ? live.log.state.combatants[combatant]!.name : 'Table'),
-          createdAt: time,
-          generation,
-        };
-        return record;
-      };
-      const replaced = new Set<string>();
-      const added: LinkRecord[] = [];
-      let root = gmToken;
-      if (name.role === 'gm') {
-        root = newToken();
-        const gm = latestLink(rows, name);
-        added.push({
-          hash: hashToken(root),
-          encounterId: id,
-          role: 'gm',
-          combatants: [],
-          allowed: [],
-          label: 'GM',
-          createdAt: time,
-          generation: (gm?.generation ?? 0) + 1,
-        });
-        for (const row of rows) {
-          if (row.revoked) continue;
-          replaced.add(row.hash);
-          if (row.role === 'gm') continue;
-          const which: Exclude<LinkName, { role: 'gm' }> =
-            row.role === 'table' ? { role: 'table' } : { role: 'player', combatant: row.combatants[0]! };
-          if (latestLink(rows, which) === row) added.push(next(row, root, which));
-        }
-      } else {
-        const latest = latestLink(rows, name);
-        if (latest && !latest.revoked) replaced.add(latest.hash);
-        added.push(next(latest, root, name));
-      }
-      await this.storage.addLinks(added);
-      for (const hash of replaced) await this.storage.updateLink(hash, { revoked: true });
-      this.disconnect(live, replaced);
-      void this.fanout.publish({ encounter: id, kind: 'links' }).catch(() => undefined);
-      return root;
-    });
-  }
-
-  /**
-   * Closes the live connections that came in with these links; a command they sent that is still
-   * waiting its turn is refused.
-   */
-  private disconnect(live: Live, hashes: ReadonlySet<string>): void {
-    for (const sub of live.subscribers) {
-      if (sub.link === undefined || !hashes.has(sub.link)) continue;
-      sub.relinked?.({ revoked: true });
-      sub.send(JSON.stringify({ type: 'revoked' }));
-      sub.close();
-    }
-  }
-
-  /**
-   * Another instance changed this encounter's links (or its notices had a gap): the connections here
-   * take what their links allow now, and those whose link was revoked are closed.
-   */
-  private async recheckLinks(id: string, live: Live): Promise<void> {
-    if (![...live.subscribers].some((sub) => sub.link !== undefined)) return;
-    const rows = new Map((await this.storage.listLinks(id)).map((row) => [row.hash, row]));
-    const gone = new Set<string>();
-    for (const sub of live.subscribers) {
-      if (sub.link === undefined) continue;
-      const row = rows.get(sub.link);
-      if (!row || row.revoked) gone.add(sub.link);
-      else sub.relinked?.({ allowed: row.allowed });
-    }
-    this.disconnect(live, gone);
+  rotateLink(id: string, gmToken: string, name: LinkName): Promise<string> {
+    return this.linkAdmin.rotateLink(id, gmToken, name);
   }
 
   /** Closes every live connection (graceful shutdown). */

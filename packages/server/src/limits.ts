@@ -1,10 +1,13 @@
-import { type Rejection, reject } from '@roundkeeper/engine';
+import { type EncounterState, type Rejection, reject } from '@roundkeeper/engine';
+import { z } from 'zod';
 
 /**
  * What one request or message may hold, checked the same way for HTTP bodies and WebSocket messages
  * before anything else reads them. Every number here is listed in docs/api.md.
  */
 export const INPUT_LIMITS = {
+  /** An HTTP request's body (a 413 past it, told before the body is sent to a client that asks). */
+  bodyBytes: 256 * 1024,
   /** Objects and lists inside one another: validating deeper input recursively would overflow the stack. */
   maxDepth: 32,
   /** A live socket's message: past it a command gets its refusal as its result, the socket stays open. */
@@ -31,6 +34,12 @@ export const READ_PAGE = 1_000;
 export const CONNECTION_LIMITS = {
   perEncounter: 100,
   perClient: 200,
+  /**
+   * Bytes a socket may hold written and not yet sent (ws's queue and the connection's buffer): a
+   * message that would take it past drops the connection (one message always goes when nothing waits).
+   * Replies to a socket's own messages obey it as broadcasts do.
+   */
+  heldBytes: 1024 * 1024,
 } as const;
 
 /** Counts open connections by key (an encounter, an address) against a cap. */
@@ -55,12 +64,39 @@ export class ConnectionCount {
 }
 
 /**
+ * What one encounter may hold, however it is built: the form, a command (HTTP or the socket, a library
+ * creature added among them), a scenario's combatants and its steps. Checked on the state a change
+ * leaves (see `combatantsOver`), so no door can pass it.
+ */
+export const ENCOUNTER_LIMITS = {
+  combatants: 200,
+  /** An encounter's name, on the form, on a rename and in an import alike. */
+  nameLength: 120,
+} as const;
+
+/** An encounter's name: the one schema for every door. */
+export const encounterNameSchema = z.string().trim().min(1).max(ENCOUNTER_LIMITS.nameLength);
+
+/**
+ * The refusal of a change that leaves the encounter with more combatants than ENCOUNTER_LIMITS allows
+ * (and more than it had: an encounter already past the limit may still lose some), or undefined.
+ */
+export function combatantsOver(before: EncounterState, after: EncounterState): Rejection | undefined {
+  const n = after.roster.length;
+  if (n <= ENCOUNTER_LIMITS.combatants || n <= before.roster.length) return undefined;
+  return reject(
+    'encounter/too-many-combatants',
+    `An encounter holds at most ${ENCOUNTER_LIMITS.combatants} combatants, and this one has ${before.roster.length}; remove some first, or split the fight in two.`,
+  );
+}
+
+/**
  * What a scenario import (which needs no link) may ask of the server. Each step is decided like a
  * command; the import gives way to other requests every `sliceMs` of work, so however long it is, it
  * never holds the event loop, and `entries` bounds its total work and what it stores.
  */
 export const SCENARIO_LIMITS = {
-  combatants: 200,
+  combatants: ENCOUNTER_LIMITS.combatants,
   actions: 200,
   commands: 2_000,
   /**
@@ -104,12 +140,20 @@ export class Slices {
   }
 }
 
-/** Why a scenario is beyond SCENARIO_LIMITS' counts, or undefined. */
+/** Why a scenario is beyond SCENARIO_LIMITS' counts or its name beyond an encounter's, or undefined. */
 export function scenarioRefusal(s: {
+  name: string;
   combatants: unknown[];
   actions: unknown[];
   commands: unknown[];
 }): Rejection | undefined {
+  const name = encounterNameSchema.safeParse(s.name);
+  if (!name.success) {
+    return reject(
+      'scenario/invalid',
+      `The scenario's name must be 1 to ${ENCOUNTER_LIMITS.nameLength} characters, as an encounter's name is on the form; this one has ${s.name.trim().length.toLocaleString('en-US')}.`,
+    );
+  }
   for (const key of ['combatants', 'actions', 'commands'] as const) {
     if (s[key].length > SCENARIO_LIMITS[key]) {
       return reject(

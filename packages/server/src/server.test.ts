@@ -434,6 +434,14 @@ describe('redaction at the boundary, for every ruleset', () => {
       const hurt = await cmd(c, { type: 'damage', combatant: HIDDEN_ID, amount: 1 });
       expect(hurt.status, JSON.stringify(hurt.body)).toBe(200);
       const sent: unknown[] = [];
+      // A refusal may echo the id its sender wrote, as it would an id nobody has (unseen.test.ts):
+      // that echo is taken out here, and nothing else may name the hidden NPC.
+      const echo = (m: unknown) =>
+        JSON.parse(
+          JSON.stringify(m)
+            .replaceAll(`\\"${HIDDEN_ID}\\"`, '\\"<sent>\\"')
+            .replaceAll(`"${HIDDEN_ID}"`, '"<sent>"'),
+        );
       for (const [i, r] of readers.entries()) {
         if (r.viewer.role !== 'player') continue;
         const pc = r.viewer.combatants[0]!;
@@ -443,7 +451,7 @@ describe('redaction at the boundary, for every ruleset', () => {
           }
         ).allowed;
         for (const type of allowed) {
-          sent.push((await cmd(c, { type, actor: pc, target: HIDDEN_ID }, r.token)).body);
+          sent.push(echo((await cmd(c, { type, actor: pc, target: HIDDEN_ID }, r.token)).body));
           sockets[i]!.send({
             type: 'command',
             id: `x-${type}`,
@@ -473,7 +481,12 @@ describe('redaction at the boundary, for every ruleset', () => {
         // The view held, the first one with every change's delta applied, is exactly the viewer's view.
         expect(live.resyncs).toEqual([]);
         expect(JSON.stringify(live.held!.state)).toBe(JSON.stringify(view(gm.state, r.viewer, rules)));
-        sent.push(s.body, e.body, l.body, live.messages);
+        sent.push(
+          s.body,
+          e.body,
+          l.body,
+          live.messages.map((m) => (m.type === 'result' ? echo(m) : m)),
+        );
       }
       const text = JSON.stringify(sent);
       for (const marker of markers) expect(text).not.toContain(marker);

@@ -28,6 +28,8 @@ export interface ServeOptions {
   databaseUrl?: string;
   /** The load balancer's addresses (or CIDR ranges): requests from them are the client's they forward. */
   trustProxy?: string[];
+  /** Origins that may embed the table's and players' pages (default: none, every page DENY). */
+  frameAncestors?: string[];
 }
 
 export interface RunningServer {
@@ -68,6 +70,7 @@ export async function startServer(opts: ServeOptions = {}): Promise<RunningServe
     linkOrigin: (requestOrigin) => linkOrigin(requestOrigin, { publicUrl: opts.publicUrl, lanOrigin }),
     ...(fanout ? { fanout } : {}),
     ...(opts.trustProxy ? { trustProxy: opts.trustProxy } : {}),
+    ...(opts.frameAncestors ? { frameAncestors: opts.frameAncestors } : {}),
   });
   app.addHook('onClose', async () => {
     await fanout?.close();

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { EncounterState, LogEntry } from '@roundkeeper/engine';
@@ -33,6 +33,79 @@ export interface SqliteOptions {
    * (8–9 ms once a second; kept to measure the difference).
    */
   checkpointSync?: 'pool' | 'inline';
+  /** A WAL larger than this once writes stop is cut back to nothing (default 64 MiB). */
+  walKeepBytes?: number;
+}
+
+/** See `SqliteOptions.walKeepBytes`: a day of play writes a few MiB; an import burst, hundreds. */
+const WAL_KEEP_BYTES = 64 * 2 ** 20;
+
+/** A database file the server cannot start from, with a sentence that names it and says what to do. */
+export class StartupError extends Error {}
+
+/** The 16 bytes every SQLite database file begins with. */
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+/**
+ * Opens the database file, checking first (without SQLite, so nothing is created beside it, no -wal or
+ * -shm) that an existing file can be read and is an SQLite database; every failure names the file.
+ */
+function openChecked(file: string): Database.Database {
+  if (file !== ':memory:' && existsSync(file)) {
+    let head = '';
+    try {
+      const fd = openSync(file, 'r+');
+      try {
+        const buf = Buffer.alloc(16);
+        const n = readSync(fd, buf, 0, 16, 0);
+        head = buf.subarray(0, n).toString('latin1');
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new StartupError(
+        code === 'EACCES' || code === 'EPERM'
+          ? `cannot open the database ${file}: permission denied (the server needs to read and write it; check its owner and mode)`
+          : `cannot open the database ${file}: ${(error as Error).message}`,
+      );
+    }
+    // An empty file is a new database to SQLite; anything else must start as one does.
+    if (head.length > 0 && head !== SQLITE_HEADER) {
+      throw new StartupError(
+        `${file} is not a Roundkeeper database (not an SQLite file): move it away, or choose another --data-dir`,
+      );
+    }
+  }
+  try {
+    return new Database(file);
+  } catch (error) {
+    throw new StartupError(`cannot open the database ${file}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Refuses to serve from a damaged database file (a torn page, a truncated copy): SQLite's quick check
+ * reads every page once (about a second for a few hundred megabytes) and stops at the first 10 faults.
+ */
+function checkIntegrity(db: Database.Database, file: string): void {
+  let faults: string[];
+  try {
+    faults = db
+      .prepare<[], { quick_check: string }>('PRAGMA quick_check(10)')
+      .all()
+      .map((r) => r.quick_check);
+  } catch (error) {
+    db.close();
+    throw new StartupError(
+      `the database ${file} is damaged: ${(error as Error).message}; restore it from a backup`,
+    );
+  }
+  if (faults.length === 1 && faults[0] === 'ok') return;
+  db.close();
+  throw new StartupError(
+    `the database ${file} is damaged (${faults.slice(0, 3).join('; ')}); restore it from a backup`,
+  );
 }
 
 /** How often, at most, the serving connection checkpoints the WAL (see `SqliteStorage.wrote`). */
@@ -63,22 +136,34 @@ export class SqliteStorage implements Storage {
   private handles: { wal: FileHandle; db: FileHandle } | undefined;
   /** Checkpoints whose fsyncs ran on the thread pool (for tests and diagnostics). */
   checkpointsSyncedInPool = 0;
+  /** Times the WAL was cut back after growing past `walKeepBytes` (for tests and diagnostics). */
+  walTruncations = 0;
+  private readonly walKeepBytes: number;
 
   constructor(file: string, options: SqliteOptions = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     this.file = file;
     this.synchronous = options.synchronous === 'normal' ? 'NORMAL' : 'FULL';
     this.syncInPool = (options.checkpointSync ?? 'pool') === 'pool';
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma(`synchronous = ${this.synchronous}`);
-    this.db.pragma('foreign_keys = ON');
-    this.db.pragma('busy_timeout = 5000');
-    // better-sqlite3 builds SQLite with a 16 MiB page cache per connection, filled as the database grows:
-    // resident memory that follows the stored encounters, not the live ones. The hot pages are few (the
-    // tails of the logs being appended to, the link index), and the OS caches the file anyway.
-    this.db.pragma(`cache_size = -${options.cacheKiB ?? 2048}`);
-    this.migrate();
+    this.walKeepBytes = options.walKeepBytes ?? WAL_KEEP_BYTES;
+    this.db = openChecked(file);
+    try {
+      // Before anything writes beside it (the WAL): a damaged file is refused as it is.
+      if (file !== ':memory:') checkIntegrity(this.db, file);
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma(`synchronous = ${this.synchronous}`);
+      this.db.pragma('foreign_keys = ON');
+      this.db.pragma('busy_timeout = 5000');
+      // better-sqlite3 builds SQLite with a 16 MiB page cache per connection, filled as the database grows:
+      // resident memory that follows the stored encounters, not the live ones. The hot pages are few (the
+      // tails of the logs being appended to, the link index), and the OS caches the file anyway.
+      this.db.pragma(`cache_size = -${options.cacheKiB ?? 2048}`);
+      this.migrate();
+    } catch (error) {
+      if (this.db.open) this.db.close();
+      if (error instanceof StartupError) throw error;
+      throw new StartupError(`cannot use the database ${file}: ${(error as Error).message}`);
+    }
     if (file !== ':memory:' && (options.checkpoint ?? 'periodic') === 'periodic') {
       // SQLite's own checkpoint runs inside whichever commit crosses 1,000 WAL pages, copies them all and
       // fsyncs (tens of milliseconds, inside a request). Here it runs on this connection right after a
@@ -94,7 +179,7 @@ export class SqliteStorage implements Storage {
       // a burst of writes left (a thousand encounters created) held the event loop for 100–200 ms.
       // `close()` truncates it once, with nobody waiting.
       this.db.pragma('journal_size_limit = -1');
-      this.idleCheckpoint = setTimeout(() => this.checkpoint(), CHECKPOINT_EVERY_MS);
+      this.idleCheckpoint = setTimeout(() => this.checkpoint(true), CHECKPOINT_EVERY_MS);
       this.idleCheckpoint.unref();
     } else {
       // Checkpoints inside commits: when the WAL restarts, its file is cut back to this size.
@@ -254,13 +339,18 @@ export class SqliteStorage implements Storage {
     });
   }
 
-  /** Copies the WAL's committed pages into the database file; never waits for a lock (PASSIVE). */
-  private checkpoint(): void {
+  /**
+   * Copies the WAL's committed pages into the database file; never waits for a lock (PASSIVE). `idle`:
+   * writes stopped a second ago, and a WAL grown past `walKeepBytes` (a burst of imports) is then cut
+   * back to nothing, once, with nobody waiting (it kept its largest size while the server ran).
+   */
+  private checkpoint(idle = false): void {
     this.checkpointQueued = false;
     if (!this.db.open || this.checkpointing) return;
     this.lastCheckpoint = performance.now();
     if (!this.syncInPool) {
       this.checkpointHere();
+      if (idle) this.truncateIfLarge();
       return;
     }
     this.checkpointing = this.checkpointSyncingInPool()
@@ -271,7 +361,30 @@ export class SqliteStorage implements Storage {
       })
       .finally(() => {
         this.checkpointing = undefined;
+        if (idle) this.truncateIfLarge();
       });
+  }
+
+  /** Cuts the WAL back to nothing when it has grown past `walKeepBytes` (see `checkpoint`). */
+  private truncateIfLarge(): void {
+    if (!this.db.open || this.db.inTransaction) return;
+    let size = 0;
+    try {
+      size = statSync(`${this.file}-wal`).size;
+    } catch {
+      return;
+    }
+    if (size <= this.walKeepBytes) return;
+    try {
+      // Never waits: a reader elsewhere makes it busy, and the next idle checkpoint tries again.
+      this.db.pragma('busy_timeout = 0');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      this.walTruncations++;
+    } catch {
+      // Busy: the next idle checkpoint tries again.
+    } finally {
+      this.db.pragma('busy_timeout = 5000');
+    }
   }
 
   /** A checkpoint with SQLite's own fsyncs, on the event loop. */

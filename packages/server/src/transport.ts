@@ -1,0 +1,430 @@
+import { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { explainZodError, type Rejection, reject } from '@roundkeeper/engine';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import type { StorageBudgets } from './budget.js';
+import type { DatabaseFaults } from './faults.js';
+import { textFrame } from './frame.js';
+import { type CommandOutcome, type Hub, HubError, type SharedMessage } from './hub.js';
+import { CONNECTION_LIMITS, ConnectionCount, checkInput, INPUT_LIMITS, TokenBucket } from './limits.js';
+import { viewerOf } from './links.js';
+import { idParam, tokenOf } from './request.js';
+import type { LinkRecord } from './storage/storage.js';
+
+/**
+ * Every message the transport itself makes (the hub's hello, change, events, revoked and deleted come as
+ * text: see `SocketSender.forward`). The one type every reply of a socket's own is checked against.
+ */
+export type OutgoingMessage =
+  | { type: 'error'; error: Rejection }
+  | { type: 'result'; id: string; ok: true; seq: number }
+  | { type: 'result'; id: string; ok: false; error: Rejection }
+  | { type: 'pong' };
+
+/** The live route's address: the only one that takes a WebSocket upgrade. */
+export const LIVE_ROUTE = '/api/encounters/:id/live';
+
+export interface TransportOptions {
+  hub: Hub;
+  budgets: StorageBudgets;
+  /** Where a database fault a command meets is noted and explained (see faults.ts). */
+  faults: DatabaseFaults;
+  /** Messages a second on one connection after a burst of `wsBurst`; 0 = no limit. */
+  wsRate: number;
+  wsBurst: number;
+  heartbeatMs: number;
+  /** Bytes written and not yet sent a socket may hold (default CONNECTION_LIMITS.heldBytes). */
+  heldBytes?: number;
+}
+
+const wsMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('command'), id: z.string().max(64), command: z.unknown() }),
+  z.object({ type: z.literal('ping') }),
+]);
+
+/** The id of a command message (to answer it with its result), or undefined for anything else. */
+function commandId(msg: unknown): string | undefined {
+  if (typeof msg !== 'object' || msg === null) return undefined;
+  const { type, id } = msg as { type?: unknown; id?: unknown };
+  return type === 'command' && typeof id === 'string' && id.length <= 64 ? id : undefined;
+}
+
+/**
+ * A command message as `wsMessageSchema` gives it back, read without running the schema (a GM's every
+ * command takes this path); undefined for anything else, which the schema then reads or explains.
+ */
+function commandMessage(msg: unknown): { type: 'command'; id: string; command: unknown } | undefined {
+  if (Array.isArray(msg)) return undefined;
+  const id = commandId(msg);
+  return id === undefined
+    ? undefined
+    : { type: 'command', id, command: (msg as { command?: unknown }).command };
+}
+
+/** A socket message's JSON, or undefined when it is not JSON. */
+function jsonOf(data: unknown, isBinary: boolean): unknown {
+  if (isBinary) return undefined;
+  try {
+    return JSON.parse(String(data));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The refusal of a socket message longer than a message may be, read whole to answer a command's id. */
+function tooLarge(text: string): Rejection | undefined {
+  // A string's length never exceeds its UTF-8 bytes, so most messages are cleared without counting them.
+  if (text.length * 3 <= INPUT_LIMITS.socketMessageBytes) return undefined;
+  const bytes = Buffer.byteLength(text);
+  if (bytes <= INPUT_LIMITS.socketMessageBytes) return undefined;
+  const kib = (n: number) => Math.ceil(n / 1024);
+  return reject(
+    'request/too-large',
+    `This message is ${kib(bytes)} KiB, and the live connection takes at most ${kib(INPUT_LIMITS.socketMessageBytes)} KiB at once: shorten its text and send it again.`,
+  );
+}
+
+/**
+ * The one way anything is written to a live socket: a reply of its own (a refusal, a pong, a result) and
+ * a change every viewer gets alike. Whatever is written and not yet sent counts against `cap`: a message
+ * that would take it past (unless nothing is waiting, so one large hello always goes) drops the
+ * connection instead of piling up in memory, and the client resumes with `?after=` when it reads again.
+ * Past half the cap the socket stops reading until what waits drains: a client that sends without
+ * reading its replies makes the server do nothing more for it.
+ */
+export class SocketSender {
+  /** The most bytes this socket held unsent at once, after any write (the server's own accounting). */
+  peak = 0;
+  /** Set when the socket was dropped for holding too much. */
+  dropped: { held: number; bytes: number } | undefined;
+  /** How many times the socket stopped reading until what it held drained. */
+  pauses = 0;
+  private gathering = false;
+  /** A command this socket sent is being decided (see `gather`). */
+  commandsInFlight = 0;
+  private readonly framesWritable: boolean;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly raw: Socket,
+    readonly cap: number,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    // With no extension (no compression), nothing but the frames written here is queued in ws, so a frame
+    // made here may be written straight to the connection. Read once: it does not change.
+    this.framesWritable = socket.extensions === '';
+  }
+
+  /** What this socket holds written and not yet sent: ws's queue and the connection's buffer. */
+  get held(): number {
+    return this.socket.bufferedAmount;
+  }
+
+  /** A message of the transport's own. */
+  send(message: OutgoingMessage): boolean {
+    return this.write(JSON.stringify(message));
+  }
+
+  /** A message the hub made (its text); `shared`: one many viewers get, framed once for all of them. */
+  forward(text: string, shared?: SharedMessage): boolean {
+    if (this.commandsInFlight > 0) this.gather();
+    return this.write(text, shared);
+  }
+
+  /**
+   * While a command this socket sent is being decided, what it is sent in one turn of the event loop
+   * leaves in one write: the command's change and its result are one system call instead of two.
+   */
+  gather(): void {
+    if (this.gathering) return;
+    this.gathering = true;
+    this.raw.cork();
+    process.nextTick(() => {
+      this.gathering = false;
+      this.raw.uncork();
+    });
+  }
+
+  private write(text: string, shared?: SharedMessage): boolean {
+    const socket = this.socket;
+    if (socket.readyState !== socket.OPEN) return false;
+    let frame: Buffer | undefined;
+    if (this.framesWritable && shared) {
+      shared.wire ??= textFrame(shared.text);
+      frame = shared.wire;
+    } else if (this.framesWritable) frame = textFrame(text);
+    const bytes = frame ? frame.length : Buffer.byteLength(text);
+    const held = this.held;
+    if (held > 0 && held + bytes > this.cap) {
+      this.dropped = { held, bytes };
+      this.log.warn(
+        { held, bytes, cap: this.cap, peak: this.peak },
+        'live connection dropped: it holds more unsent than its cap',
+      );
+      socket.terminate();
+      return false;
+    }
+    if (frame) this.raw.write(frame);
+    else socket.send(text);
+    const now = this.held;
+    if (now > this.peak) this.peak = now;
+    if (now > this.cap / 2 && !socket.isPaused) {
+      if (this.pauses++ === 0) {
+        this.log.warn(
+          { held: now, cap: this.cap },
+          'live connection stopped reading: its client does not read what it is sent',
+        );
+      }
+      socket.pause();
+      this.raw.once('drain', () => {
+        if (socket.readyState === socket.OPEN) socket.resume();
+      });
+    }
+    return true;
+  }
+}
+
+/**
+ * The live route: authorizes a socket once, subscribes it to the hub, reads its messages (a command, a
+ * ping) under a message budget, and answers through its SocketSender.
+ */
+export function registerLiveSocket(app: FastifyInstance, options: TransportOptions): void {
+  const { hub, budgets, faults, wsRate, wsBurst, heartbeatMs } = options;
+  const cap = options.heldBytes ?? CONNECTION_LIMITS.heldBytes;
+  // One timer for all sockets: a ping every heartbeat (a socket that missed the last one is dropped).
+  const sockets = new Map<WebSocket, { alive: boolean }>();
+  const heartbeat = setInterval(() => {
+    for (const [socket, s] of sockets) {
+      if (!s.alive) {
+        socket.terminate();
+        continue;
+      }
+      s.alive = false;
+      socket.ping();
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
+  app.addHook('onClose', async () => clearInterval(heartbeat));
+  const perEncounter = new ConnectionCount(CONNECTION_LIMITS.perEncounter);
+  const perClient = new ConnectionCount(CONNECTION_LIMITS.perClient);
+
+  app.get(LIVE_ROUTE, { websocket: true }, (socket, req) => {
+    // What the connection needs of its upgrade request, read now: no closure below holds the request
+    // itself (nor its reply), which would keep them for the socket's life, ~2.8 KB a connection.
+    // @fastify/websocket's own 'error' listener holds both: this one does what it does (log, drop).
+    const { log, params: addressParams, query } = req;
+    const token = tokenOf(req);
+    socket.removeAllListeners('error');
+    socket.on('error', (error) => {
+      log.error(error);
+      socket.terminate();
+    });
+    const raw = req.raw.socket;
+    // The upgrade's response (made by @fastify/websocket for Fastify to route the request) stays the
+    // connection's `_httpMessage` until it finishes, which an upgraded connection's never does: its
+    // 'finish' listener would keep the request and reply for the socket's life. Detached, they go
+    // (live.test.ts checks the request is collected).
+    const upgrade = (raw as { _httpMessage?: unknown })._httpMessage;
+    if (upgrade instanceof ServerResponse) upgrade.detachSocket(raw);
+    const sender = new SocketSender(socket, raw, cap, log);
+    socket.on('close', () => {
+      // A socket that ever stopped reading (see SocketSender) says, as it goes, the most it held.
+      if (sender.pauses > 0 || sender.dropped) {
+        log.warn({ peak: sender.peak, cap: sender.cap, pauses: sender.pauses }, 'live connection closed');
+      }
+    });
+    const fail = (r: Rejection, code = 4400) => {
+      sender.send({ type: 'error', error: r });
+      socket.close(code, r.code);
+    };
+    const slot = { alive: true };
+    const bucket = new TokenBucket(wsBurst, wsRate);
+    // Messages refused for the budget in a row: the first is answered, the rest are not, and a socket
+    // that keeps sending past its budget is closed.
+    let strikes = 0;
+    // A connection's address stays what it was when it opened: read once, not per message.
+    const ip = req.ip;
+    // Counted from the first moment, so a flood of sockets still checking their link is capped too.
+    if (!perClient.take(ip)) {
+      fail(
+        reject(
+          'live/too-many-connections',
+          `This address already has ${CONNECTION_LIMITS.perClient} live connections open, the most one address may; close some tabs or devices and reconnect.`,
+        ),
+        4429,
+      );
+      return;
+    }
+    socket.on('close', () => perClient.release(ip));
+    // The link is checked and the viewer subscribed asynchronously (a networked storage takes real
+    // time): a listener attached after that would miss what a client sends as soon as the socket
+    // opens. Messages are taken now and wait for the subscription, in the order they came.
+    const subscribed = (async (): Promise<{ id: string; link: LinkRecord } | undefined> => {
+      const params = idParam.safeParse(addressParams);
+      if (!params.success) {
+        fail(reject('request/invalid', 'The encounter id in the address is not valid.'));
+        return undefined;
+      }
+      const id = params.data.id;
+      const afterRaw = (query as Record<string, unknown>).after;
+      const after =
+        typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
+      try {
+        // Authorized once, here: the socket's commands use this record, which the hub keeps current
+        // when the GM changes the link (a copy: storage may hand out its own object).
+        const link: LinkRecord = { ...(await hub.link(token, id)) };
+        if (socket.readyState !== socket.OPEN) return undefined;
+        // The GM's own connection always gets in (it still counts against its address's cap): links
+        // handed out cannot fill the encounter and lock out the one who runs it.
+        const counted = link.role !== 'gm';
+        if (counted && !perEncounter.take(id)) {
+          fail(
+            reject(
+              'live/too-many-connections',
+              `This encounter already has ${CONNECTION_LIMITS.perEncounter} live connections open, the most one encounter may; close some tabs or devices and reconnect.`,
+            ),
+            4429,
+          );
+          return undefined;
+        }
+        if (counted) socket.on('close', () => perEncounter.release(id));
+        const sub = {
+          viewer: viewerOf(link),
+          link: link.hash,
+          relinked(patch: { allowed?: string[]; revoked?: true }) {
+            Object.assign(link, patch);
+          },
+          send(text: string, shared?: SharedMessage) {
+            sender.forward(text, shared);
+          },
+          close() {
+            socket.close(1001, 'closing');
+          },
+        };
+        const unsubscribe = await hub.subscribe(id, link, sub, after);
+        if (socket.readyState !== socket.OPEN) {
+          unsubscribe();
+          return undefined;
+        }
+        sockets.set(socket, slot);
+        socket.on('close', () => {
+          sockets.delete(socket);
+          unsubscribe();
+        });
+        return { id, link };
+      } catch (error) {
+        if (error instanceof HubError) fail(error.rejection, 4000 + error.status);
+        else {
+          log.error({ err: error }, 'live connection failed');
+          fail(
+            reject('server/internal', 'Something went wrong on the server; reconnect to try again.'),
+            1011,
+          );
+        }
+        return undefined;
+      }
+    })();
+    socket.on('pong', () => {
+      slot.alive = true;
+    });
+    socket.on('message', async (data, isBinary) => {
+      // Counted as it arrives, so a flood before the subscription is limited too.
+      const overBudget = wsRate > 0 && !bucket.take(performance.now());
+      if (overBudget) strikes++;
+      else strikes = 0;
+      if (strikes > wsBurst) {
+        // Past a burst's worth of refused messages in a row: not a page that sent too fast once.
+        if (socket.readyState === socket.OPEN) {
+          log.warn({ strikes }, 'live connection closed: it kept sending past its message budget');
+          fail(
+            reject(
+              'request/rate-limited',
+              'This page kept sending messages faster than the server takes them, so the connection was closed; reconnect and send fewer.',
+            ),
+            1008,
+          );
+        }
+        return;
+      }
+      const live = await subscribed;
+      if (!live) return;
+      const { id, link } = live;
+      // A command gets its refusal as its result, so the page that sent it can show it.
+      const refuse = (error: Rejection, json: unknown) => {
+        const commandIdOf = commandId(json);
+        sender.send(
+          commandIdOf === undefined
+            ? { type: 'error', error }
+            : { type: 'result', id: commandIdOf, ok: false, error },
+        );
+      };
+      if (overBudget) {
+        // The first refusal of a run is answered; the others would only be more to send to a flood.
+        if (strikes === 1) {
+          refuse(
+            reject(
+              'request/rate-limited',
+              'Too many messages from this page in a short time; wait a moment and try again.',
+            ),
+            jsonOf(data, isBinary),
+          );
+        }
+        return;
+      }
+      let msg: z.output<typeof wsMessageSchema>;
+      try {
+        const text = isBinary ? '' : data.toString();
+        const json: unknown = JSON.parse(text);
+        const refused = tooLarge(text) ?? checkInput(json, 'message');
+        if (refused) {
+          refuse(refused, json);
+          return;
+        }
+        const command = commandMessage(json);
+        if (command) msg = command;
+        else {
+          const parsed = wsMessageSchema.safeParse(json);
+          if (!parsed.success) {
+            refuse(reject('request/invalid', explainZodError(parsed.error, 'message')), json);
+            return;
+          }
+          msg = parsed.data;
+        }
+      } catch {
+        sender.send({
+          type: 'error',
+          error: reject('request/malformed-json', 'A message must be JSON, like {"type": "ping"}.'),
+        });
+        return;
+      }
+      if (msg.type === 'ping') {
+        sender.send({ type: 'pong' });
+        return;
+      }
+      try {
+        const overBudget = budgets.refusal(ip, 'bytes');
+        if (overBudget) throw new HubError(429, overBudget);
+        let r: CommandOutcome;
+        sender.commandsInFlight++;
+        try {
+          r = await hub.command(id, link, msg.command);
+        } finally {
+          sender.commandsInFlight--;
+        }
+        budgets.spend(ip, 'bytes', r.stored);
+        sender.gather();
+        sender.send({ type: 'result', id: msg.id, ok: true, seq: r.seq });
+      } catch (error) {
+        const rejection =
+          error instanceof HubError
+            ? error.rejection
+            : (faults.refusal(error)?.rejection ??
+              reject('server/internal', 'Something went wrong on the server; nothing was changed.'));
+        if (!(error instanceof HubError)) log.error({ err: error }, 'command failed');
+        sender.send({ type: 'result', id: msg.id, ok: false, error: rejection });
+      }
+    });
+  });
+}
