@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { type CoreCommand, type combatantInputSchema, explainZodError, unknownOptions } from './commands.js';
 import type { CoreEvent } from './events.js';
-import { firstFree, slugOf } from './ids.js';
+import { distinctName, firstFree, slugOf } from './ids.js';
 import { unknownCombatant } from './refusals.js';
 import { type AnyRuleset, combatantOf, type DecideContext, type Decision } from './ruleset.js';
 import {
@@ -18,7 +18,17 @@ import {
 
 type CombatantInput = z.output<typeof combatantInputSchema>;
 
-/** Builds a combatant from GM input, validating the stats with the ruleset's schema. */
+/** The names of the combatants in the encounter, but `except`. */
+function namesIn(state: EncounterState, except?: string): string[] {
+  return Object.values(state.combatants)
+    .filter((c) => c.id !== except)
+    .map((c) => c.name);
+}
+
+/**
+ * Builds a combatant from GM input, validating the stats with the ruleset's schema. Its name is the one
+ * it will keep: `distinctName` of the name asked for, so the event carries the final name.
+ */
 export function buildCombatant(
   state: EncounterState,
   ruleset: AnyRuleset,
@@ -45,7 +55,7 @@ export function buildCombatant(
         : input.hp;
   const c: Combatant = {
     id: input.id ?? firstFree(slugOf(input.name, 'combatant'), (id) => Object.hasOwn(state.combatants, id)),
-    name: input.name,
+    name: distinctName(input.name, namesIn(state)),
     side: input.side,
     hidden: input.hidden,
     stats: stats.data,
@@ -124,6 +134,18 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
       const c = need(command.combatant);
       if (isRejection(c)) return c;
       const { type: _t, combatant: _c, stats, ...rest } = command;
+      if (rest.name !== undefined) {
+        const taken = namesIn(state, c.id);
+        const free = distinctName(rest.name, taken);
+        if (free !== rest.name.trim().replace(/\s+/g, ' ')) {
+          return reject(
+            'combatant/name-taken',
+            `Another combatant is already called "${rest.name.trim()}"; two combatants never share a name. Call ${c.name} "${free}" or another name.`,
+            { combatant: c.id, free },
+          );
+        }
+        rest.name = free;
+      }
       const patch: Extract<CoreEvent, { type: 'combatant/updated' }>['patch'] = {};
       for (const [k, v] of Object.entries(rest)) if (v !== undefined) Object.assign(patch, { [k]: v });
       if (stats !== undefined) {

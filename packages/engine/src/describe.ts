@@ -1,7 +1,7 @@
 import type { CoreEvent } from './events.js';
 import { isCore } from './evolve.js';
 import type { AnyRuleset } from './ruleset.js';
-import type { Duration, EncounterState, EngineEvent, Instant, LogEntry } from './types.js';
+import type { Combatant, Duration, EncounterState, EngineEvent, Instant, LogEntry } from './types.js';
 
 function nameOf(state: EncounterState, id: unknown): string {
   if (typeof id !== 'string') return '?';
@@ -96,13 +96,76 @@ export function stateAt<S extends EncounterState>(
     }
   }
   const at = { round: round ?? state.round, now: now === undefined ? state.now : now };
-  return at.round === state.round && at.now === state.now ? state : { ...state, ...at };
+  const timed = at.round === state.round && at.now === state.now ? state : { ...state, ...at };
+  const entry = entries[last];
+  return entry ? withDeparted(timed, entry.event, entries) : timed;
+}
+
+/** What a log knows of every combatant it ever added, by id: the last record and name it gave. */
+const knownIn = new WeakMap<readonly LogEntry[], { length: number; known: Map<string, Combatant> }>();
+
+/**
+ * Every combatant `entries` ever added, as they last left them (renamed, removed, or added by a command
+ * later undone). Kept per log and read on from where it stopped, so a log is read once however many of
+ * its lines are worded.
+ */
+export function combatantsOfLog(entries: readonly LogEntry[]): ReadonlyMap<string, Combatant> {
+  let seen = knownIn.get(entries);
+  if (!seen || seen.length > entries.length) {
+    seen = { length: 0, known: new Map() };
+    knownIn.set(entries, seen);
+  }
+  for (let i = seen.length; i < entries.length; i++) {
+    const event = entries[i]!.event;
+    if (!isCore(event)) continue;
+    if (event.type === 'combatant/added') seen.known.set(event.combatant.id, event.combatant);
+    else if (event.type === 'encounter/created')
+      for (const c of Object.values(event.state.combatants)) seen.known.set(c.id, c);
+    else if (
+      (event.type === 'combatant/updated' && event.patch.name !== undefined) ||
+      event.type === 'combatant/removed'
+    ) {
+      const c = seen.known.get(event.combatant);
+      const name = event.type === 'combatant/removed' ? event.name : event.patch.name;
+      if (c && name !== undefined) seen.known.set(c.id, { ...c, name });
+    }
+  }
+  seen.length = entries.length;
+  return seen.known;
+}
+
+/** The string values anywhere in a JSON value. */
+function* stringsIn(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (Array.isArray(value)) for (const v of value) yield* stringsIn(v);
+  else if (typeof value === 'object' && value !== null)
+    for (const v of Object.values(value)) yield* stringsIn(v);
 }
 
 /**
- * A log line for an event, in the GM's words. `state` is the state the event led to (names of
- * combatants still resolve after they are removed only while the event's own payload names them); for an
- * entry of a log read later, `stateAt` gives its round and instant.
+ * `state` with the combatants `event` names that are no longer in it (removed since, or their addition
+ * undone) put back as the log last knew them, so the line about them names them, never an id.
+ */
+function withDeparted<S extends EncounterState>(
+  state: S,
+  event: EngineEvent,
+  entries: readonly LogEntry[],
+): S {
+  let back: Record<string, Combatant> | undefined;
+  for (const s of stringsIn(event)) {
+    if (Object.hasOwn(state.combatants, s) || back?.[s]) continue;
+    const c = combatantsOfLog(entries).get(s);
+    if (!c) continue;
+    back ??= {};
+    back[s] = c;
+  }
+  return back ? { ...state, combatants: { ...back, ...state.combatants } } : state;
+}
+
+/**
+ * A log line for an event, in the GM's words. `state` is the state the event led to; for an entry of a
+ * log, `stateAt` gives its round and instant and puts back the combatants the entry names that have left
+ * since (removed, or their addition undone), so every line names them, never by id.
  */
 export function describeEvent(event: EngineEvent, state: EncounterState, ruleset: AnyRuleset): string | null {
   const own = ruleset.describeEvent?.(event, state);
