@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { type CoreCommand, type combatantInputSchema, explainZodError, unknownOptions } from './commands.js';
 import type { CoreEvent } from './events.js';
+import { damaged, setHp } from './hp.js';
 import { distinctName, firstFree, slugOf } from './ids.js';
 import { unknownCombatant } from './refusals.js';
 import { type AnyRuleset, combatantOf, type DecideContext, type Decision } from './ruleset.js';
@@ -52,7 +53,7 @@ export function buildCombatant(
       ? undefined
       : typeof input.hp === 'number'
         ? { current: input.hp, max: input.hp, temp: 0 }
-        : input.hp;
+        : setHp(undefined, input.hp, ruleset.negativeHp === true);
   const c: Combatant = {
     id: input.id ?? firstFree(slugOf(input.name, 'combatant'), (id) => Object.hasOwn(state.combatants, id)),
     name: distinctName(input.name, namesIn(state)),
@@ -182,11 +183,10 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
       const c = need(command.combatant);
       if (isRejection(c)) return c;
       const hp = c.hp ?? { current: 0, max: 0, temp: 0 };
+      const negative = ruleset.negativeHp === true;
       let next: HitPoints;
       if (command.type === 'damage') {
-        const amount = command.amount;
-        const fromTemp = Math.min(hp.temp, amount);
-        next = { ...hp, temp: hp.temp - fromTemp, current: hp.current - (amount - fromTemp) };
+        next = damaged(hp, command.amount, negative);
       } else if (command.type === 'heal') {
         if (!c.hp)
           return reject(
@@ -195,11 +195,7 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
           );
         next = { ...hp, current: Math.min(hp.max, hp.current + command.amount) };
       } else {
-        next = {
-          current: command.current ?? hp.current,
-          max: command.max ?? hp.max,
-          temp: command.temp ?? hp.temp,
-        };
+        next = setHp(c.hp, command, negative);
       }
       return [{ type: 'hp/changed', combatant: c.id, from: hp, hp: next }];
     }

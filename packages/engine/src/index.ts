@@ -10,6 +10,7 @@ export * from './dice/index.js';
 export * from './engine.js';
 export * from './events.js';
 export * from './evolve.js';
+export * from './hp.js';
 export * from './ids.js';
 export * from './json.js';
 export * from './lazy.js';

@@ -47,7 +47,7 @@ describe.each(ids_)('every ruleset keeps the engine invariants under random play
     );
   });
 
-  it('no two combatants share a name, and every log line names combatants, never by id, on every page', () => {
+  it("no two combatants share a name, HP stays within the ruleset's bounds, and every log line names combatants, never by id, on every page", () => {
     const ruleset = rulesets[rulesetId]!;
     const anId = new RegExp(`${LATE_ID}|${HIDDEN_ID}|\\b(ana|bren|orc)\\b`);
     fc.assert(
@@ -57,6 +57,11 @@ describe.each(ids_)('every ruleset keeps the engine invariants under random play
           play(enc, [step]);
           const names = Object.values(enc.state.combatants).map((c) => c.name.toLowerCase());
           expect(new Set(names).size, names.join(', ')).toBe(names.length);
+          for (const c of Object.values(enc.state.combatants)) {
+            if (!c.hp || ruleset.negativeHp) continue;
+            expect(c.hp.current, `${c.name}'s HP`).toBeGreaterThanOrEqual(0);
+            expect(c.hp.current, `${c.name}'s HP`).toBeLessThanOrEqual(c.hp.max);
+          }
         }
         const viewers = [{ role: 'gm' as const }, { role: 'table' as const }];
         for (const viewer of viewers) {
