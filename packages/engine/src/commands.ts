@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issueAt } from './issue-words.js';
 import type { Fields } from './json.js';
 import { lazySchemas } from './lazy.js';
 
@@ -150,7 +151,7 @@ export function isEngineCommand(command: { type: string }): command is CoreComma
 export function explainZodError(error: z.ZodError, what: string): string {
   const parts = error.issues.slice(0, 3).map((i) => {
     const where = i.path.length ? `"${i.path.join('.')}"` : 'the input';
-    return `${where}: ${i.message}`;
+    return issueAt(where, i);
   });
   const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
   return `The ${what} is not valid — ${parts.join('; ')}${more}.`;

@@ -12,6 +12,7 @@ export * from './events.js';
 export * from './evolve.js';
 export * from './hp.js';
 export * from './ids.js';
+export * from './issue-words.js';
 export * from './json.js';
 export * from './lazy.js';
 export * from './legal.js';

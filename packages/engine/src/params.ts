@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { issueAt } from './issue-words.js';
 import type { Json } from './json.js';
 
 /**
@@ -332,7 +333,7 @@ export function labelPath(schema: z.ZodType, path: readonly PropertyKey[]): stri
 export function explainCommandError(error: z.ZodError, type: string, schema: z.ZodType): string {
   const parts = error.issues.slice(0, 3).map((i) => {
     const where = i.path.length ? labelPath(schema, i.path) : 'the input';
-    return `${where} — ${i.message}`;
+    return issueAt(where, i);
   });
   const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '';
   return `${commandLabel(type, schema).label} was not taken: ${parts.join('; ')}${more}.`;
