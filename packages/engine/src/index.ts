@@ -17,6 +17,7 @@ export * from './json.js';
 export * from './lazy.js';
 export * from './legal.js';
 export * from './log.js';
+export * from './order.js';
 export * from './params.js';
 export * from './present.js';
 export * from './refusals.js';

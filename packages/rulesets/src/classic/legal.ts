@@ -84,7 +84,10 @@ export function downReason(c: { name: string; cs: { dying?: Dying | null } }): s
 }
 
 export function legalActions(state: State, id: string): LegalAction[] {
-  return catalog(state).map((action) => {
+  // Death Save is offered to a PC down at 0 HP, not listed greyed out for everyone else.
+  const down = Boolean(state.combatants[id]?.cs.dying);
+  const actions = catalog(state).filter((a) => down || a.id !== DEATH_SAVE);
+  return actions.map((action) => {
     const l = legality(state, id, action);
     return l.ok
       ? { action, enabled: true, cost: action.cost }
