@@ -136,16 +136,17 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
       if (isRejection(c)) return c;
       const { type: _t, combatant: _c, stats, ...rest } = command;
       if (rest.name !== undefined) {
-        const taken = namesIn(state, c.id);
-        const free = distinctName(rest.name, taken);
-        if (free !== rest.name.trim().replace(/\s+/g, ' ')) {
+        const wanted = rest.name.trim().replace(/\s+/g, ' ');
+        if (distinctName(wanted, namesIn(state, c.id)) !== wanted) {
+          // Offered: a name nobody has, this combatant's own included (it is being renamed).
+          const free = distinctName(wanted, namesIn(state));
           return reject(
             'combatant/name-taken',
             `Another combatant is already called "${rest.name.trim()}"; two combatants never share a name. Call ${c.name} "${free}" or another name.`,
             { combatant: c.id, free },
           );
         }
-        rest.name = free;
+        rest.name = wanted;
       }
       const patch: Extract<CoreEvent, { type: 'combatant/updated' }>['patch'] = {};
       for (const [k, v] of Object.entries(rest)) if (v !== undefined) Object.assign(patch, { [k]: v });

@@ -63,7 +63,11 @@ describe.each(ids_)('every ruleset keeps the engine invariants under random play
             expect(c.hp.current, `${c.name}'s HP`).toBeLessThanOrEqual(c.hp.max);
           }
         }
-        const viewers = [{ role: 'gm' as const }, { role: 'table' as const }];
+        const viewers = [
+          { role: 'gm' as const },
+          { role: 'table' as const },
+          { role: 'player' as const, combatants: ['ana'] },
+        ];
         for (const viewer of viewers) {
           const seen = view(enc.state, viewer, ruleset);
           const log = viewLog(enc.entries, viewer, enc.state, ruleset);
