@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
-import { ACTION_KEYS, openSession, parseCommandLine } from './play.js';
+import { ACTION_KEYS, inTerminalWords, openSession, parseCommandLine } from './play.js';
 
 const duel = fileURLToPath(new URL('../../../examples/simulate/classic-duel.yaml', import.meta.url));
 /** The README's example. */
@@ -28,6 +28,16 @@ describe('play says what is true of the fight (the README example, examples/clas
     expect(r.ok).toBe(false);
     expect(r.out).toContain('type start');
     expect(r.out).not.toMatch(/press|Roll initiative/i);
+  });
+
+  it('says the web page’s controls as terminal commands, the ruleset’s own by their labels', () => {
+    const tara = rulesets['tara-corax']!;
+    expect(inTerminalWords('Round 2 has ended; press Next to roll Initiative.', tara)).toBe(
+      'Round 2 has ended; type next to roll Initiative.',
+    );
+    expect(inTerminalWords('Press Roll initiative first, once the GM presses Next.', tara)).toBe(
+      'Type start first, once the GM types next.',
+    );
   });
 
   it('the roster is in the round’s order, said in the ruleset’s words, not raw keys', () => {

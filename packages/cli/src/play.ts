@@ -111,10 +111,10 @@ export function inTerminalWords(message: string, ruleset: AnyRuleset): string {
   }
   const labels = [...controls.keys()].sort((a, b) => b.length - a.length);
   const escaped = labels.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  const pattern = new RegExp(`\\b([Pp])ress (${escaped.join('|')})\\b`, 'g');
-  return message.replace(pattern, (_m, p: string, label: string) => {
+  const pattern = new RegExp(`\\b([Pp])ress(es)? (${escaped.join('|')})\\b`, 'g');
+  return message.replace(pattern, (_m, p: string, es: string | undefined, label: string) => {
     const type = controls.get(label)!;
-    return `${p === 'P' ? 'T' : 't'}ype ${type}`;
+    return `${p === 'P' ? 'T' : 't'}ype${es ? 's' : ''} ${type}`;
   });
 }
 

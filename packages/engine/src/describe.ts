@@ -151,6 +151,8 @@ function withDeparted<S extends EncounterState>(
   event: EngineEvent,
   entries: readonly LogEntry[],
 ): S {
+  // The creation names nobody in its line; its whole state is not worth reading through.
+  if (event.type === 'encounter/created') return state;
   let back: Record<string, Combatant> | undefined;
   for (const s of stringsIn(event)) {
     if (Object.hasOwn(state.combatants, s) || back?.[s]) continue;
