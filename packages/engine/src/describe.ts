@@ -35,6 +35,48 @@ export function describeDuration(state: EncounterState, d: Duration): string {
   }
 }
 
+/** A dice reference in words: `@init` is the initiative modifier, `@agility` "agility". */
+function refWords(name: string): string {
+  if (name === 'init') return 'initiative';
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/**
+ * Dice notation in words a table reads: "1d20+@init" → "d20 + initiative", "1d10!1" → "d10 (a 10 rolls
+ * again, once)", "2d10!" → "2d10 (a 10 rolls again)", "4d6kh3" → "4d6, keeping the highest 3".
+ */
+export function notationInWords(notation: string): string {
+  return notation
+    .replace(
+      /(\d+)d(\d+)(?:!(\d*))?(?:k([hl])(\d+))?/g,
+      (_m, count: string, sides: string, cap?: string, which?: string, keep?: string) => {
+        let out = `${count === '1' ? '' : count}d${sides}`;
+        if (cap !== undefined) {
+          const times = cap === '' ? '' : cap === '1' ? ', once' : `, up to ${cap} times`;
+          out += ` (a ${sides} rolls again${times})`;
+        }
+        if (which) out += `, keeping the ${which === 'h' ? 'highest' : 'lowest'} ${keep}`;
+        return out;
+      },
+    )
+    .replace(/@(\w+)/g, (_m, name: string) => refWords(name))
+    .replace(/\s*([+*]|-(?!\())\s*/g, ' $1 ')
+    .trim();
+}
+
+/**
+ * A roll in words with every face: "Initiative: d20 + initiative — [14] + initiative 3 = 17" — what for,
+ * what was rolled, then the faces ("10→4" a die that rolled again, "dropped 1" a die not kept).
+ */
+export function rollInWords(roll: { notation: string; text: string }, purpose?: string): string {
+  const head = `${roll.notation}: `;
+  const faces = (roll.text.startsWith(head) ? roll.text.slice(head.length) : roll.text).replace(
+    /@(\w+)\((-?\d+)\)/g,
+    (_m, name: string, value: string) => `${refWords(name)} ${value}`,
+  );
+  return `${purpose ? `${purpose}: ` : ''}${notationInWords(roll.notation)} — ${faces}`;
+}
+
 /**
  * An action's cost in words: "15 marks", "1 action", "2 stamina, 1 turn requirement". The keys are the
  * rulesets' plural nouns in camelCase; zeros are left out unless the cost has nothing else ("free").
@@ -225,7 +267,7 @@ function describeCore(event: CoreEvent, state: EncounterState, ruleset: AnyRules
     case 'dice/state':
       return null;
     case 'dice/rolled':
-      return `${nameOf(state, event.combatant)} rolls ${event.purpose ?? ''}: ${event.roll.text}`;
+      return `${nameOf(state, event.combatant)} rolls ${rollInWords(event.roll, event.purpose)}`;
     case 'undo':
       return `Undo (command ${event.group}).`;
     case 'redo':
