@@ -101,7 +101,7 @@ export const clock: ClockSpec<Opend6Types> = {
       );
     // The slot's own turn, or an interrupt inside it (its instant extends the slot's). An instant past the
     // slot found is in a turn the viewer's state leaves out (a hidden combatant's): it names nobody.
-    const inside = slot && slot.at.every((v, i) => at.at[i] === v);
+    const inside = slot?.at.every((v, i) => at.at[i] === v);
     return `Round ${at.round}${slot && inside ? ` · ${slot.label}` : ''}`;
   },
 };
