@@ -140,7 +140,7 @@ describe('roundkeeper play (scripted through stdin)', () => {
     const r = withInput('act ana attack\nnext\nact orc attack target=ana\nundo\nactions orc\n', 'play', duel);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('▶ Ana [ana, pc] HP 22/22');
+    expect(r.stdout).toContain('▶ Ana [ana, PC] HP 22/22');
     expect(r.stdout).toContain('Actions for Ana:');
     expect(r.stdout).toMatch(
       /- reaction\s+Reaction \(1 reaction\) — A reaction is taken on someone else's turn/,

@@ -1,7 +1,7 @@
 import { createInterface, emitKeypressEvents } from 'node:readline';
 import { createInterface as createPromptInterface } from 'node:readline/promises';
 import { EXIT } from './load.js';
-import { KEYS, type PlayResult, type PlaySession } from './play.js';
+import type { PlayResult, PlaySession } from './play.js';
 
 /** One line saying where the fight is, printed after each accepted command in scripted mode. */
 function where(session: PlaySession): string {
@@ -24,6 +24,7 @@ export async function playScripted(
 ): Promise<number> {
   const write = (text: string) => process.stdout.write(`${text}\n`);
   if (!opts.json) write(session.status());
+  if (!opts.json && session.opening) write(`\n${session.opening}`);
   let code: number = EXIT.ok;
   let handled = 0;
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY, terminal: false });
@@ -51,7 +52,7 @@ export async function playScripted(
 /** Interactive play at a terminal: single keys (`PlaySession.key`), and ':' for a command line. */
 export async function playInteractive(session: PlaySession): Promise<void> {
   const { stdin, stdout } = process;
-  let message = KEYS;
+  let message = session.opening ? `${session.opening}\n${session.keys()}` : session.keys();
   const redraw = () => {
     stdout.write(`\x1b[2J\x1b[H${session.status()}\n\n${message}\n`);
   };
@@ -88,14 +89,14 @@ export async function playInteractive(session: PlaySession): Promise<void> {
             stdin.setRawMode(true);
             stdin.resume();
             stdin.on('keypress', onKey);
-            message = typed.out || message;
+            message = typed.out ? `${typed.out}\n${session.keys()}` : session.keys();
             redraw();
           });
         };
         ask(r.out);
         return;
       }
-      message = r.out || message;
+      message = r.out ? `${r.out}\n${session.keys()}` : session.keys();
       redraw();
     };
     stdin.on('keypress', onKey);

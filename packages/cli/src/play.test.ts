@@ -1,9 +1,92 @@
 import { fileURLToPath } from 'node:url';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
-import { openSession, parseCommandLine } from './play.js';
+import { ACTION_KEYS, inTerminalWords, openSession, parseCommandLine } from './play.js';
 
 const duel = fileURLToPath(new URL('../../../examples/simulate/classic-duel.yaml', import.meta.url));
+/** The README's example. */
+const ambush = fileURLToPath(new URL('../../../examples/classic/ambush.yaml', import.meta.url));
+
+describe('play says what is true of the fight (the README example, examples/classic/ambush.yaml)', () => {
+  it('a scenario that ends the fight opens at the moment before its end, with actions to take', () => {
+    const session = openSession({ scenario: ambush }, rulesets);
+    expect(session.state.status).toBe('running');
+    expect(session.state.current).toBe('wolf');
+    expect(session.status()).not.toContain('ended');
+    expect(session.legal('wolf').some((l) => l.enabled)).toBe(true);
+    expect(session.opening).toContain('opens at the moment before the end');
+    // The commands kept replay to this moment: an export does not end the fight.
+    expect(session.commands.some((c) => c.command.type === 'end')).toBe(false);
+    expect(session.handle('end')).toMatchObject({ ok: true });
+    expect(session.state.status).toBe('ended');
+  });
+
+  it('a refusal names the command to type here, not a button of the web page', () => {
+    const session = openSession({ ruleset: 'classic' }, rulesets);
+    session.handle('add-combatant combatant={"id": "ana", "name": "Ana", "side": "pc"}');
+    const r = session.handle('act ana attack');
+    expect(r.ok).toBe(false);
+    expect(r.out).toContain('type start');
+    expect(r.out).not.toMatch(/press|Roll initiative/i);
+  });
+
+  it('says the web page’s controls as terminal commands, the ruleset’s own by their labels', () => {
+    const tara = rulesets['tara-corax']!;
+    expect(inTerminalWords('Round 2 has ended; press Next to roll Initiative.', tara)).toBe(
+      'Round 2 has ended; type next to roll Initiative.',
+    );
+    expect(inTerminalWords('Press Roll initiative first, once the GM presses Next.', tara)).toBe(
+      'Type start first, once the GM types next.',
+    );
+  });
+
+  it('the roster is in the round’s order, said in the ruleset’s words, not raw keys', () => {
+    const session = openSession({ scenario: ambush }, rulesets);
+    const roster = session
+      .status()
+      .split('\n')
+      .filter((l) => /\[(ana|bren|orc|wolf),/.test(l))
+      .map((l) => /\[(\w+),/.exec(l)![1]);
+    // Round 3: Ana, the Orc, then Bren (who stepped in after the Orc in round 2), the Wolf acting.
+    expect(roster).toEqual(['ana', 'orc', 'bren', 'wolf']);
+    const text = session.status();
+    expect(text).toContain('Available: action, bonus action, reaction');
+    expect(text).not.toMatch(/used\.action|delaying no|\bkey\b/);
+  });
+
+  it('every action listed has a key, and the key line says all of them', () => {
+    const session = openSession({ scenario: ambush }, rulesets);
+    const enabled = session.legal('wolf').filter((l) => l.enabled);
+    expect(enabled.length).toBeGreaterThan(10);
+    const listed = session
+      .actionList('wolf')
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim().split(/\s+/)[0])
+      .filter((k) => k !== '-');
+    expect(listed).toEqual(ACTION_KEYS.slice(0, enabled.length));
+    expect(session.keys()).toContain(
+      `1–9, 0, ${enabled.length === 11 ? 'a' : `a–${ACTION_KEYS[enabled.length - 1]}`} act`,
+    );
+    // The last key takes the last action.
+    const last = ACTION_KEYS[enabled.length - 1]!;
+    expect(session.key(last)).toMatchObject({ ok: true });
+    expect(session.commands.at(-1)?.command).toMatchObject({
+      actor: 'wolf',
+      action: enabled.at(-1)!.action.id,
+    });
+  });
+
+  it('the help’s examples name an actor, an action and a target the fight has', () => {
+    const session = openSession({ scenario: ambush }, rulesets);
+    const help = session.handle('help').out;
+    const [, actor, action, target] = /e\.g\. act (\S+) (\S+) target=(\S+)/.exec(help) ?? [];
+    expect(session.state.combatants[actor!]).toBeDefined();
+    expect(session.state.combatants[target!]).toBeDefined();
+    expect(session.legal(actor).some((l) => l.action.id === action && l.enabled)).toBe(true);
+    expect(help).not.toMatch(/\bmage\b|full-attack/);
+  });
+});
 
 describe('play: the short command syntax', () => {
   it('reads a value after = as JSON when it parses (lists, objects, quoted text), else as text', () => {
@@ -47,8 +130,8 @@ describe('play: the keyboard (the keys the terminal loop passes to PlaySession.k
     expect(session.status()).not.toContain('legend:');
     expect(session.key('?').out).toContain('Commands (one per line)');
     expect(session.key(':')).toMatchObject({ prompt: true });
-    expect(session.key('z')).toMatchObject({ ok: false });
-    expect(session.key('z').out).toContain('Keys: n next');
+    expect(session.key('!')).toMatchObject({ ok: false });
+    expect(session.key('!').out).toContain('Keys: n next');
     expect(session.key('q')).toMatchObject({ quit: true });
   });
 

@@ -2,6 +2,7 @@ import {
   type AnyRuleset,
   actionCommandOf,
   type Command,
+  commandLabel,
   describeCost,
   describeEvent,
   EncounterLog,
@@ -12,6 +13,7 @@ import {
   legalActions,
   type RulesetRegistry,
   renderTimelineAscii,
+  roundOrder,
   runScenario,
   type ScenarioStep,
   seededDice,
@@ -32,21 +34,89 @@ const COMBATANT_COMMANDS = new Set([
   'update-combatant',
 ]);
 
-export const KEYS = 'Keys: n next · u undo · r redo · 1–9 act · t timeline · : command · ? help · q quit';
+/** The keys that do something else than take an action (`PlaySession.key`). */
+const COMMAND_KEYS = new Set(['n', 'u', 'r', 't', 'h', 'q', ':', '?']);
 
-export const PLAY_HELP = `Commands (one per line):
+/**
+ * The keys of the enabled actions, in list order: 1–9, 0 for the 10th, then the letters no other key
+ * uses (a, b, c, d, e, f, g, i…), so every action listed has a key however many there are.
+ */
+export const ACTION_KEYS: readonly string[] = [
+  ...'1234567890',
+  ...[...'abcdefghijklmnopqrstuvwxyz'].filter((k) => !COMMAND_KEYS.has(k)),
+];
+
+/** "1–9", "1–9, 0", "1–9, 0, a–c": the keys of `count` actions, as the key line says them. */
+export function actionKeysText(count: number): string {
+  const keys = ACTION_KEYS.slice(0, count);
+  if (keys.length === 0) return '';
+  const digits = keys.slice(0, 9);
+  const parts = [digits.length > 1 ? `${digits[0]}–${digits.at(-1)}` : digits[0]!];
+  if (keys.length > 9) parts.push('0');
+  const letters = keys.slice(10);
+  if (letters.length === 1) parts.push(letters[0]!);
+  else if (letters.length > 1) parts.push(`${letters[0]}–${letters.at(-1)}`);
+  return parts.join(', ');
+}
+
+/** The key line: the action keys as many as the current actor has enabled actions. */
+export function keysLine(actions: number): string {
+  const act = actions > 0 ? ` · ${actionKeysText(actions)} act` : '';
+  return `Keys: n next · u undo · r redo${act} · t timeline · : command · ? help · q quit`;
+}
+
+export const KEYS = keysLine(0);
+
+/** A short example line of each kind, with ids and actions of this fight where it has them. */
+export interface HelpExamples {
+  actor: string;
+  action: string;
+  target: string;
+  own?: string;
+}
+
+export function playHelp(x: HelpExamples): string {
+  const json = `{"type": "act", "actor": "${x.actor}", …}`;
+  return `Commands (one per line):
   next | start | undo | redo | end         the ruleset's and the engine's commands, by name
-  act <actor> <action> [key=value …]       e.g. act mage full-attack target=orc
-  <command> [actor] [key=value …]          e.g. delay bren · ready ana attack trigger="orc moves"
-  damage <combatant> <amount>              also heal, defeat, revive
-  {"type": "act", "actor": "ana", …}       any command as JSON
+  act <actor> <action> [key=value …]       e.g. act ${x.actor} ${x.action} target=${x.target}
+  <command> [actor] [key=value …]          e.g. ${x.own ?? `defeat ${x.target}`}
+  damage <combatant> <amount>              e.g. damage ${x.target} 5 · also heal, defeat, revive
+  ${json}${' '.repeat(Math.max(1, 41 - json.length))}any command as JSON
   <n>                                      take the current actor's nth enabled action (the numbers in the list)
   show | actions [id] | timeline | log     look without changing anything
   export <file.yaml|file.json>             save the fight so far as a scenario file
   help | quit
 Values after = are read as JSON when they parse (3, true, ["a"], "text"), else as text.
-Keys at a terminal: n next · u undo · r redo · 1–9 take that enabled action (: then 10 for the 10th) ·
-t timeline · : command line · ? help · q quit`;
+Keys at a terminal: n next · u undo · r redo · the key beside an action in the list takes it (1–9, 0,
+then letters) · t timeline · : command line · ? help · q quit`;
+}
+
+/** The help with examples no fight has: for an encounter with nobody in it yet. */
+export const PLAY_HELP = playHelp({ actor: 'ana', action: 'attack', target: 'orc' });
+
+/**
+ * A refusal in the terminal's words: the rules name the web page's buttons ("press Roll initiative",
+ * "press Next"); here the same thing is a command to type.
+ */
+export function inTerminalWords(message: string, ruleset: AnyRuleset): string {
+  const controls = new Map<string, string>([
+    ['Roll initiative', 'start'],
+    ['Next', 'next'],
+    ['Undo', 'undo'],
+  ]);
+  for (const [type, schema] of Object.entries(ruleset.commands)) {
+    const { label } = commandLabel(type, schema);
+    if (!controls.has(label)) controls.set(label, type);
+  }
+  const labels = [...controls.keys()].sort((a, b) => b.length - a.length);
+  const escaped = labels.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const pattern = new RegExp(`\\b([Pp])ress(es)? (${escaped.join('|')})\\b`, 'g');
+  return message.replace(pattern, (_m, p: string, es: string | undefined, label: string) => {
+    const type = controls.get(label)!;
+    return `${p === 'P' ? 'T' : 't'}ype${es ? 's' : ''} ${type}`;
+  });
+}
 
 /**
  * Splits a line into words at spaces outside "quotes", [lists] and {objects}, so key="quoted text" and
@@ -158,6 +228,8 @@ export class PlaySession {
   showTimeline = true;
   /** An action being filled in: its fields are asked one line at a time before it is sent. */
   form: ParamForm | null = null;
+  /** What the session says when it opens, beside the status (a finished scenario opened before its end). */
+  opening: string | undefined;
 
   constructor(
     readonly enc: EncounterLog,
@@ -197,15 +269,16 @@ export class PlaySession {
     const when = s.now
       ? this.ruleset.clock.describe(s, s.now)
       : s.status === 'setup'
-        ? 'Not started (send "start")'
+        ? 'Not started (type start)'
         : `Round ${s.round}`;
     lines.push(`── ${s.name} · ${this.ruleset.name} · ${when}${s.status === 'ended' ? ' · ended' : ''}`);
-    for (const id of s.roster) {
+    // The round's order: who has acted, who acts, who is to come; then the rest.
+    for (const id of roundOrder(s, this.enc.entries)) {
       const c = s.combatants[id]!;
       const hp = c.hp ? ` HP ${c.hp.current}/${c.hp.max}` : '';
-      const res = resources(c.cs).join(' · ');
+      const res = this.sheet(id).join(' · ');
       lines.push(
-        `${s.current === id ? '▶' : ' '} ${c.name} [${id}, ${c.side}]${c.active ? '' : ' (out)'}${hp}${res ? `  ${res}` : ''}`,
+        `${s.current === id ? '▶' : ' '} ${c.name} [${id}, ${c.side === 'pc' ? 'PC' : 'NPC'}]${c.active ? '' : ' (out)'}${hp}${res ? `  ${res}` : ''}`,
       );
     }
     const actor = this.focus();
@@ -215,6 +288,35 @@ export class PlaySession {
     return lines.join('\n');
   }
 
+  /** What a combatant's card says, in the ruleset's words ("Initiative 18 · Available action, reaction"). */
+  sheet(id: string): string[] {
+    const c = this.state.combatants[id];
+    if (!c) return [];
+    const gauges = this.ruleset.present?.gauges;
+    if (!gauges) return resources(c.cs);
+    return gauges(this.state, c).map((g) => `${g.label}: ${g.value}`);
+  }
+
+  /** Examples for the help, taken from this fight: its actors, an action one has, someone to aim at. */
+  help(): string {
+    const s = this.state;
+    const actor = this.focus();
+    if (!actor) return PLAY_HELP;
+    const target = s.roster.find((id) => id !== actor) ?? actor;
+    const legal = this.legal(actor);
+    const action = (legal.find((l) => l.enabled) ?? legal[0])?.action.id ?? 'attack';
+    const own = Object.keys(this.ruleset.commands).find(
+      (t) => !['start', 'next', 'act', 'plan', 'end'].includes(t),
+    );
+    return playHelp({ actor, action, target, ...(own ? { own: `${own} ${actor}` } : {}) });
+  }
+
+  /** The key line for the current actor's enabled actions. */
+  keys(): string {
+    const actor = this.state.current;
+    return keysLine(actor ? this.legal(actor).filter((l) => l.enabled).length : 0);
+  }
+
   actionList(actor: string): string {
     const c = this.state.combatants[actor];
     if (!c) return `There is no combatant "${actor}" (combatants: ${this.state.roster.join(', ')}).`;
@@ -222,7 +324,7 @@ export class PlaySession {
     let n = 0;
     for (const l of this.legal(actor)) {
       const cost = Object.keys(l.cost).length ? describeCost(l.cost) : '';
-      const key = l.enabled ? String(++n).padStart(2) : ' -';
+      const key = l.enabled ? (ACTION_KEYS[n++] ?? String(n)).padStart(2) : ' -';
       const takes = l.params?.length
         ? ` · takes ${l.params.map((p) => `${p.label}${p.required ? '' : ' (optional)'}`).join(', ')}`
         : '';
@@ -275,7 +377,8 @@ export class PlaySession {
   }
 
   /**
-   * One key pressed at the terminal: n next, u undo, r redo, 1–9 that enabled action, t timeline
+   * One key pressed at the terminal: n next, u undo, r redo, an action's key (1–9, 0, then letters:
+   * `ACTION_KEYS`) that enabled action, t timeline
    * on/off, ? help, q quit, : a command line (`prompt`). The terminal loop only draws the result.
    */
   key(text: string): PlayResult & { prompt?: boolean } {
@@ -291,14 +394,15 @@ export class PlaySession {
         return { ok: true, out: `Timeline ${this.showTimeline ? 'on' : 'off'}.` };
       case '?':
       case 'h':
-        return { ok: true, out: PLAY_HELP };
+        return { ok: true, out: this.help() };
       case 'q':
         return { ok: true, out: '', quit: true };
       case ':':
         return { ok: true, out: '', prompt: true };
     }
-    if (/^[1-9]$/.test(text)) return this.takeNth(Number(text));
-    return { ok: false, out: `The key "${text}" does nothing here. ${KEYS}` };
+    const nth = ACTION_KEYS.indexOf(text);
+    if (nth >= 0) return this.takeNth(nth + 1);
+    return { ok: false, out: `The key "${text}" does nothing here. ${this.keys()}` };
   }
 
   execute(command: Command): PlayResult {
@@ -306,13 +410,17 @@ export class PlaySession {
     if (isRejection(r)) {
       return {
         ok: false,
-        out: `refused: ${r.message} [${r.code}]`,
+        out: `refused: ${inTerminalWords(r.message, this.ruleset)} [${r.code}]`,
         json: { ok: false, command, rejection: r },
       };
     }
     this.commands.push({ command: command as ScenarioStep['command'] });
+    const entries = this.enc.entries;
+    const from = entries.length - r.length;
     const lines = r
-      .map((e) => describeEvent(e.event, this.state, this.ruleset))
+      .map((e, i) =>
+        describeEvent(e.event, stateAt(this.state, entries, from + i, this.ruleset), this.ruleset),
+      )
       .filter((l): l is string => l !== null)
       .map((l) => `  ${l}`);
     return {
@@ -347,7 +455,7 @@ export class PlaySession {
     switch (head) {
       case 'help':
       case '?':
-        return { ok: true, out: PLAY_HELP };
+        return { ok: true, out: this.help() };
       case 'quit':
       case 'exit':
         return { ok: true, out: '', quit: true };
@@ -418,8 +526,22 @@ export function openSession(start: PlayStart, registry: RulesetRegistry): PlaySe
         EXIT.unreadable,
       );
     }
-    const result = runScenario(scenario, registry, scenario.name);
+    let result = runScenario(scenario, registry, scenario.name);
     if (isRejection(result)) throw new CliError(`${start.scenario}: ${result.message}`, EXIT.refused);
+    // A scenario that ends the fight opens at the moment before its end: the fight's last live moment,
+    // with its actions to take, not an ended fight where every action is greyed out.
+    let opening: string | undefined;
+    const ended = result.encounter.state.status === 'ended';
+    const endAt = result.steps.findLastIndex((st) => !st.rejection && st.command.type === 'end');
+    if (ended && endAt >= 0) {
+      const { expect: _final, ...rest } = scenario;
+      const before = { ...rest, commands: scenario.commands.slice(0, result.steps[endAt]!.index) };
+      const replayed = runScenario(before, registry, scenario.name);
+      if (!isRejection(replayed)) {
+        result = replayed;
+        opening = `${start.scenario} ends the fight with its last command; it opens at the moment before the end, so play goes on from there. Type end to end the fight.`;
+      }
+    }
     const session = new PlaySession(result.encounter, registry, {
       name: scenario.name,
       ruleset: scenario.ruleset,
@@ -435,6 +557,7 @@ export function openSession(start: PlayStart, registry: RulesetRegistry): PlaySe
       const { command, by } = scenario.commands[step.index]!;
       session.commands.push(by ? { command, by } : { command });
     }
+    session.opening = opening;
     return session;
   }
   // The registry's first ruleset (the reference one) unless another is named.

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { type CoreCommand, type combatantInputSchema, explainZodError, unknownOptions } from './commands.js';
 import type { CoreEvent } from './events.js';
-import { firstFree, slugOf } from './ids.js';
+import { damaged, setHp } from './hp.js';
+import { distinctName, firstFree, slugOf } from './ids.js';
 import { unknownCombatant } from './refusals.js';
 import { type AnyRuleset, combatantOf, type DecideContext, type Decision } from './ruleset.js';
 import {
@@ -18,7 +19,17 @@ import {
 
 type CombatantInput = z.output<typeof combatantInputSchema>;
 
-/** Builds a combatant from GM input, validating the stats with the ruleset's schema. */
+/** The names of the combatants in the encounter, but `except`. */
+function namesIn(state: EncounterState, except?: string): string[] {
+  return Object.values(state.combatants)
+    .filter((c) => c.id !== except)
+    .map((c) => c.name);
+}
+
+/**
+ * Builds a combatant from GM input, validating the stats with the ruleset's schema. Its name is the one
+ * it will keep: `distinctName` of the name asked for, so the event carries the final name.
+ */
 export function buildCombatant(
   state: EncounterState,
   ruleset: AnyRuleset,
@@ -42,10 +53,10 @@ export function buildCombatant(
       ? undefined
       : typeof input.hp === 'number'
         ? { current: input.hp, max: input.hp, temp: 0 }
-        : input.hp;
+        : setHp(undefined, input.hp, ruleset.negativeHp === true);
   const c: Combatant = {
     id: input.id ?? firstFree(slugOf(input.name, 'combatant'), (id) => Object.hasOwn(state.combatants, id)),
-    name: input.name,
+    name: distinctName(input.name, namesIn(state)),
     side: input.side,
     hidden: input.hidden,
     stats: stats.data,
@@ -124,6 +135,19 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
       const c = need(command.combatant);
       if (isRejection(c)) return c;
       const { type: _t, combatant: _c, stats, ...rest } = command;
+      if (rest.name !== undefined) {
+        const wanted = rest.name.trim().replace(/\s+/g, ' ');
+        if (distinctName(wanted, namesIn(state, c.id)) !== wanted) {
+          // Offered: a name nobody has, this combatant's own included (it is being renamed).
+          const free = distinctName(wanted, namesIn(state));
+          return reject(
+            'combatant/name-taken',
+            `Another combatant is already called "${rest.name.trim()}"; two combatants never share a name. Call ${c.name} "${free}" or another name.`,
+            { combatant: c.id, free },
+          );
+        }
+        rest.name = wanted;
+      }
       const patch: Extract<CoreEvent, { type: 'combatant/updated' }>['patch'] = {};
       for (const [k, v] of Object.entries(rest)) if (v !== undefined) Object.assign(patch, { [k]: v });
       if (stats !== undefined) {
@@ -163,11 +187,10 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
       const c = need(command.combatant);
       if (isRejection(c)) return c;
       const hp = c.hp ?? { current: 0, max: 0, temp: 0 };
+      const negative = ruleset.negativeHp === true;
       let next: HitPoints;
       if (command.type === 'damage') {
-        const amount = command.amount;
-        const fromTemp = Math.min(hp.temp, amount);
-        next = { ...hp, temp: hp.temp - fromTemp, current: hp.current - (amount - fromTemp) };
+        next = damaged(hp, command.amount, negative);
       } else if (command.type === 'heal') {
         if (!c.hp)
           return reject(
@@ -176,11 +199,7 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
           );
         next = { ...hp, current: Math.min(hp.max, hp.current + command.amount) };
       } else {
-        next = {
-          current: command.current ?? hp.current,
-          max: command.max ?? hp.max,
-          temp: command.temp ?? hp.temp,
-        };
+        next = setHp(c.hp, command, negative);
       }
       return [{ type: 'hp/changed', combatant: c.id, from: hp, hp: next }];
     }

@@ -1,7 +1,7 @@
 import type { CoreEvent } from './events.js';
 import { isCore } from './evolve.js';
 import type { AnyRuleset } from './ruleset.js';
-import type { Duration, EncounterState, EngineEvent, Instant, LogEntry } from './types.js';
+import type { Combatant, Duration, EncounterState, EngineEvent, Instant, LogEntry } from './types.js';
 
 function nameOf(state: EncounterState, id: unknown): string {
   if (typeof id !== 'string') return '?';
@@ -33,6 +33,48 @@ export function describeDuration(state: EncounterState, d: Duration): string {
     case 'indefinite':
       return 'until removed';
   }
+}
+
+/** A dice reference in words: `@init` is the initiative modifier, `@agility` "agility". */
+function refWords(name: string): string {
+  if (name === 'init') return 'initiative';
+  return name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/**
+ * Dice notation in words a table reads: "1d20+@init" → "d20 + initiative", "1d10!1" → "d10 (a 10 rolls
+ * again, once)", "2d10!" → "2d10 (a 10 rolls again)", "4d6kh3" → "4d6, keeping the highest 3".
+ */
+export function notationInWords(notation: string): string {
+  return notation
+    .replace(
+      /(\d+)d(\d+)(?:!(\d*))?(?:k([hl])(\d+))?/g,
+      (_m, count: string, sides: string, cap?: string, which?: string, keep?: string) => {
+        let out = `${count === '1' ? '' : count}d${sides}`;
+        if (cap !== undefined) {
+          const times = cap === '' ? '' : cap === '1' ? ', once' : `, up to ${cap} times`;
+          out += ` (a ${sides} rolls again${times})`;
+        }
+        if (which) out += `, keeping the ${which === 'h' ? 'highest' : 'lowest'} ${keep}`;
+        return out;
+      },
+    )
+    .replace(/@(\w+)/g, (_m, name: string) => refWords(name))
+    .replace(/\s*([+*]|-(?!\())\s*/g, ' $1 ')
+    .trim();
+}
+
+/**
+ * A roll in words with every face: "Initiative: d20 + initiative — [14] + initiative 3 = 17" — what for,
+ * what was rolled, then the faces ("10→4" a die that rolled again, "dropped 1" a die not kept).
+ */
+export function rollInWords(roll: { notation: string; text: string }, purpose?: string): string {
+  const head = `${roll.notation}: `;
+  const faces = (roll.text.startsWith(head) ? roll.text.slice(head.length) : roll.text).replace(
+    /@(\w+)\((-?\d+)\)/g,
+    (_m, name: string, value: string) => `${refWords(name)} ${value}`,
+  );
+  return `${purpose ? `${purpose}: ` : ''}${notationInWords(roll.notation)} — ${faces}`;
 }
 
 /**
@@ -96,13 +138,78 @@ export function stateAt<S extends EncounterState>(
     }
   }
   const at = { round: round ?? state.round, now: now === undefined ? state.now : now };
-  return at.round === state.round && at.now === state.now ? state : { ...state, ...at };
+  const timed = at.round === state.round && at.now === state.now ? state : { ...state, ...at };
+  const entry = entries[last];
+  return entry ? withDeparted(timed, entry.event, entries) : timed;
+}
+
+/** What a log knows of every combatant it ever added, by id: the last record and name it gave. */
+const knownIn = new WeakMap<readonly LogEntry[], { length: number; known: Map<string, Combatant> }>();
+
+/**
+ * Every combatant `entries` ever added, as they last left them (renamed, removed, or added by a command
+ * later undone). Kept per log and read on from where it stopped, so a log is read once however many of
+ * its lines are worded.
+ */
+export function combatantsOfLog(entries: readonly LogEntry[]): ReadonlyMap<string, Combatant> {
+  let seen = knownIn.get(entries);
+  if (!seen || seen.length > entries.length) {
+    seen = { length: 0, known: new Map() };
+    knownIn.set(entries, seen);
+  }
+  for (let i = seen.length; i < entries.length; i++) {
+    const event = entries[i]!.event;
+    if (!isCore(event)) continue;
+    if (event.type === 'combatant/added') seen.known.set(event.combatant.id, event.combatant);
+    else if (event.type === 'encounter/created')
+      for (const c of Object.values(event.state.combatants)) seen.known.set(c.id, c);
+    else if (
+      (event.type === 'combatant/updated' && event.patch.name !== undefined) ||
+      event.type === 'combatant/removed'
+    ) {
+      const c = seen.known.get(event.combatant);
+      const name = event.type === 'combatant/removed' ? event.name : event.patch.name;
+      if (c && name !== undefined) seen.known.set(c.id, { ...c, name });
+    }
+  }
+  seen.length = entries.length;
+  return seen.known;
+}
+
+/** The string values anywhere in a JSON value. */
+function* stringsIn(value: unknown): Generator<string> {
+  if (typeof value === 'string') yield value;
+  else if (Array.isArray(value)) for (const v of value) yield* stringsIn(v);
+  else if (typeof value === 'object' && value !== null)
+    for (const v of Object.values(value)) yield* stringsIn(v);
 }
 
 /**
- * A log line for an event, in the GM's words. `state` is the state the event led to (names of
- * combatants still resolve after they are removed only while the event's own payload names them); for an
- * entry of a log read later, `stateAt` gives its round and instant.
+ * `state` with the combatants `event` names that are no longer in it (removed since, or their addition
+ * undone) put back as the log last knew them, so the line about them names them, never an id.
+ */
+function withDeparted<S extends EncounterState>(
+  state: S,
+  event: EngineEvent,
+  entries: readonly LogEntry[],
+): S {
+  // The creation names nobody in its line; its whole state is not worth reading through.
+  if (event.type === 'encounter/created') return state;
+  let back: Record<string, Combatant> | undefined;
+  for (const s of stringsIn(event)) {
+    if (Object.hasOwn(state.combatants, s) || back?.[s]) continue;
+    const c = combatantsOfLog(entries).get(s);
+    if (!c) continue;
+    back ??= {};
+    back[s] = c;
+  }
+  return back ? { ...state, combatants: { ...back, ...state.combatants } } : state;
+}
+
+/**
+ * A log line for an event, in the GM's words. `state` is the state the event led to; for an entry of a
+ * log, `stateAt` gives its round and instant and puts back the combatants the entry names that have left
+ * since (removed, or their addition undone), so every line names them, never by id.
  */
 export function describeEvent(event: EngineEvent, state: EncounterState, ruleset: AnyRuleset): string | null {
   const own = ruleset.describeEvent?.(event, state);
@@ -160,7 +267,7 @@ function describeCore(event: CoreEvent, state: EncounterState, ruleset: AnyRules
     case 'dice/state':
       return null;
     case 'dice/rolled':
-      return `${nameOf(state, event.combatant)} rolls ${event.purpose ?? ''}: ${event.roll.text}`;
+      return `${nameOf(state, event.combatant)} rolls ${rollInWords(event.roll, event.purpose)}`;
     case 'undo':
       return `Undo (command ${event.group}).`;
     case 'redo':

@@ -81,6 +81,7 @@ describe('params: a command schema read as form fields', () => {
     expect(message).toContain('Casting Time (Marks) can be at most 30');
     expect(message).toContain('Spell › Difficulty cannot be negative');
     expect(message).toContain('Bonus dice must be a number');
+    expect(message).not.toMatch(/expected|<=|>=/);
     expect(message).not.toMatch(/castingTime|bonusDice/);
     expect(labelPath(cast, ['spend', 'bren'])).toBe('Spend › bren');
   });

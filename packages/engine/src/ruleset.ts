@@ -101,6 +101,11 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
    */
   events?: Record<string, z.ZodType>;
   clock: ClockSpec<T>;
+  /**
+   * Whether HP may go below 0 (damage past 0 counts down, `set-hp` may set a negative current). Left out,
+   * HP stops at 0: a combatant at 0 HP is down, as the ruleset says what that means.
+   */
+  negativeHp?: boolean;
 
   /** The ruleset's encounter-wide state at creation. */
   init(options: T['options']): T['rs'];

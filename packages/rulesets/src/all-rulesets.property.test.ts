@@ -4,6 +4,7 @@ import {
   EncounterLog,
   isRejection,
   seededDice,
+  stateAt,
   view,
   viewLog,
 } from '@roundkeeper/engine';
@@ -11,7 +12,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rulesets } from './index.js';
 import { checkInvariants } from './testing/harness.js';
-import { fresh, HIDDEN_ID, HIDDEN_NAME, play, stepArb } from './testing/random-play.js';
+import { fresh, HIDDEN_ID, HIDDEN_NAME, LATE_ID, play, stepArb } from './testing/random-play.js';
 
 /**
  * Invariants every shipped ruleset keeps, driven by random play (`testing/random-play.ts`): each step is
@@ -43,6 +44,40 @@ describe.each(ids_)('every ruleset keeps the engine invariants under random play
         expect(b.entries).toEqual(a.entries);
       }),
       { numRuns: 25 },
+    );
+  });
+
+  it("no two combatants share a name, HP stays within the ruleset's bounds, and every log line names combatants, never by id, on every page", () => {
+    const ruleset = rulesets[rulesetId]!;
+    const anId = new RegExp(`${LATE_ID}|${HIDDEN_ID}|\\b(ana|bren|orc)\\b`);
+    fc.assert(
+      fc.property(fc.array(stepArb, { maxLength: 60 }), fc.integer(), (steps, seed) => {
+        const enc = fresh(rulesetId, seed);
+        for (const step of steps) {
+          play(enc, [step]);
+          const names = Object.values(enc.state.combatants).map((c) => c.name.toLowerCase());
+          expect(new Set(names).size, names.join(', ')).toBe(names.length);
+          for (const c of Object.values(enc.state.combatants)) {
+            if (!c.hp || ruleset.negativeHp) continue;
+            expect(c.hp.current, `${c.name}'s HP`).toBeGreaterThanOrEqual(0);
+            expect(c.hp.current, `${c.name}'s HP`).toBeLessThanOrEqual(c.hp.max);
+          }
+        }
+        const viewers = [
+          { role: 'gm' as const },
+          { role: 'table' as const },
+          { role: 'player' as const, combatants: ['ana'] },
+        ];
+        for (const viewer of viewers) {
+          const seen = view(enc.state, viewer, ruleset);
+          const log = viewLog(enc.entries, viewer, enc.state, ruleset);
+          for (const [i, entry] of log.entries()) {
+            const line = describeEvent(entry.event, stateAt(seen as never, log, i, ruleset), ruleset) ?? '';
+            expect(line, `${viewer.role}: ${entry.event.type}`).not.toMatch(anId);
+          }
+        }
+      }),
+      { numRuns: 40 },
     );
   });
 

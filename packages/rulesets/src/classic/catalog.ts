@@ -1,5 +1,8 @@
 import type { ActionDef, ActionParamRef } from '@roundkeeper/engine';
 
+/** The one action a PC unconscious at 0 HP takes on their turn. */
+export const DEATH_SAVE = 'death-save';
+
 /** Which part of a turn an action uses: one action, one bonus action, one reaction between turns. */
 export const SLOTS = ['action', 'bonus', 'reaction', 'free'] as const;
 export type Slot = (typeof SLOTS)[number];
@@ -63,4 +66,11 @@ export const CLASSIC_CATALOG: ActionDef[] = [
   ),
   a('reaction', 'Reaction', 'reaction', 'Something an ability or spell lets you do as a reaction.'),
   a('talk', 'Talk', 'free', 'Speak a few words.'),
+  a(
+    DEATH_SAVE,
+    'Death Save',
+    'action',
+    'Unconscious at 0 HP: roll a d20 on your turn. 10 or more succeeds, a 1 counts two failures, a 20 brings you back with 1 HP. Three successes: stable; three failures: dead.',
+    ['down'],
+  ),
 ];

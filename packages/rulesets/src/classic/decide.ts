@@ -13,11 +13,12 @@ import {
   schedule,
   unknownCombatant,
 } from '@roundkeeper/engine';
-import { slotOf } from './catalog.js';
+import { DEATH_SAVE, slotOf } from './catalog.js';
 import { type ClassicCommand, type ClassicCommandOf, classicCommands } from './commands.js';
 import type { AnyEvent, ClassicEvent } from './events.js';
 import { keysFrom, rollInitiative } from './initiative.js';
-import { catalog, legality, unknownAction } from './legal.js';
+import { catalog, downReason, legality, unknownAction } from './legal.js';
+import { saves } from './react.js';
 import { advance, scheduleRound, turnEntry } from './round.js';
 import type { ClassicTypes, Ctx, State } from './types.js';
 
@@ -59,6 +60,7 @@ function act(ctx: Ctx, command: ClassicCommandOf<'act'>): Decision<ClassicEvent>
   if (!action) return reject('action/unknown', unknownAction(state, command.action));
   const legal = legality(state, id, action);
   if (!legal.ok) return reject(legal.code, legal.reason, { actor: id, action: action.id });
+  if (action.id === DEATH_SAVE) return deathSave(ctx, c);
   const events: AnyEvent[] = [
     {
       type: 'classic/acted',
@@ -75,9 +77,38 @@ function act(ctx: Ctx, command: ClassicCommandOf<'act'>): Decision<ClassicEvent>
   return events;
 }
 
+/**
+ * A downed PC's death save: a d20, 10 or more a success, a 1 two failures, a 20 back on their feet with
+ * 1 HP. It takes the turn's action.
+ */
+function deathSave(ctx: Ctx, c: Combatant<ClassicTypes>): Decision<ClassicEvent> {
+  const dying = c.cs.dying ?? { successes: 0, failures: 0, stable: false };
+  const roll = ctx.roll('1d20');
+  const face = roll.total;
+  const events: AnyEvent[] = [
+    { type: 'classic/acted', combatant: c.id, action: DEATH_SAVE, slot: 'action' },
+    { type: 'dice/rolled', combatant: c.id, purpose: 'Death save', roll },
+  ];
+  if (face === 20) {
+    const hp = c.hp ?? { current: 0, max: 1, temp: 0 };
+    return [...events, { type: 'hp/changed', combatant: c.id, from: hp, hp: { ...hp, current: 1 } }];
+  }
+  const successes = dying.successes + (face >= 10 ? 1 : 0);
+  const failures = dying.failures + (face === 1 ? 2 : face < 10 ? 1 : 0);
+  return [...events, ...saves(c.id, successes, failures, face)];
+}
+
+/** Why a downed combatant cannot do this, or undefined when it is up. */
+function isDown(c: Combatant<ClassicTypes>): Rejection | undefined {
+  const reason = downReason(c);
+  return reason ? reject('combatant/down', reason, { actor: c.id }) : undefined;
+}
+
 function delay(ctx: Ctx, command: ClassicCommandOf<'delay'>): Decision<ClassicEvent> {
   const c = requireCurrent(ctx.state, command.actor);
   if (isRejection(c)) return c;
+  const downed = isDown(c);
+  if (downed) return downed;
   if (c.cs.used.action || c.cs.used.bonus) {
     return reject('delay/acted', `${c.name} has already acted this turn; delay before taking any action.`);
   }
@@ -112,6 +143,8 @@ function ready(ctx: Ctx, command: ClassicCommandOf<'ready'>): Decision<ClassicEv
   const { state } = ctx;
   const c = requireCurrent(state, command.actor);
   if (isRejection(c)) return c;
+  const downed = isDown(c);
+  if (downed) return downed;
   if (c.cs.used.action)
     return reject('action/used', `Readying takes ${c.name}'s action, which is already used this turn.`);
   const action = catalog(state).find((x) => x.id === command.action);
@@ -127,6 +160,8 @@ function trigger(ctx: Ctx, command: ClassicCommandOf<'trigger'>): Decision<Class
   const id = command.actor;
   const c = combatantOf(state, id);
   if (!c) return unknownCombatant(state, id);
+  const downed = isDown(c);
+  if (downed) return downed;
   const readied = c.cs.readied;
   if (!readied) return reject('ready/none', `${c.name} has no readied action to trigger.`);
   if (c.cs.used.reaction)

@@ -45,6 +45,23 @@ export const classicEvents = lazySchemas({
   'classic/refreshed': () => z.strictObject({ combatant: namedId() }),
   /** A readied action that never went off lapsed at its owner's next turn. */
   'classic/ready-lapsed': () => z.strictObject({ combatant: namedId() }),
+  /** A PC dropped to 0 HP: unconscious, making death saves on their turns. */
+  'classic/fell': () => z.strictObject({ combatant: namedId() }),
+  /**
+   * A downed PC's death saves after a save (`roll`, the d20's face) or after damage taken at 0 HP (no
+   * roll: one failure). Three successes: stable.
+   */
+  'classic/death-saves': () =>
+    z.strictObject({
+      combatant: namedId(),
+      roll: z.number().int().min(1).max(20).optional(),
+      successes: z.number().int().min(0),
+      failures: z.number().int().min(0),
+    }),
+  /** A downed PC failed a third death save: dead (and out of the fight). */
+  'classic/died': () => z.strictObject({ combatant: namedId() }),
+  /** A downed PC has HP again: conscious, the death saves forgotten. */
+  'classic/came-to': () => z.strictObject({ combatant: namedId() }),
   /** A late arrival's place in this round has passed; they act from the next round. */
   'classic/joins-next-round': () => z.strictObject({ combatant: namedId() }),
 });

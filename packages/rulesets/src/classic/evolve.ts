@@ -39,6 +39,16 @@ export function evolve(state: State, event: ClassicEvent): State | undefined {
       return patchCs(state, event.combatant, { readied: null });
     case 'classic/joins-next-round':
       return state;
+    case 'classic/fell':
+      return patchCs(state, event.combatant, { dying: { successes: 0, failures: 0, stable: false } });
+    case 'classic/death-saves':
+      return patchCs(state, event.combatant, {
+        dying: { successes: event.successes, failures: event.failures, stable: event.successes >= 3 },
+      });
+    case 'classic/died':
+      return state;
+    case 'classic/came-to':
+      return patchCs(state, event.combatant, { dying: null });
     default:
       return undefined;
   }

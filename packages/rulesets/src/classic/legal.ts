@@ -1,6 +1,6 @@
 import { type ActionDef, type LegalAction, notRunning } from '@roundkeeper/engine';
-import { CLASSIC_CATALOG, slotOf } from './catalog.js';
-import type { State } from './types.js';
+import { CLASSIC_CATALOG, DEATH_SAVE, slotOf } from './catalog.js';
+import type { Dying, State } from './types.js';
 
 export function catalog(state: State): ActionDef[] {
   return [...CLASSIC_CATALOG, ...state.customActions];
@@ -22,6 +22,19 @@ export function legality(
   const stopped = notRunning(state);
   if (stopped) return { ok: false, code: stopped.code, reason: stopped.message };
   if (!c.active) return { ok: false, code: 'combatant/defeated', reason: `${c.name} is out of the fight.` };
+  const dying = c.cs.dying;
+  if (action.id === DEATH_SAVE) {
+    if (!dying) {
+      return {
+        ok: false,
+        code: 'death-save/not-down',
+        reason: `${c.name} is not down; a death save is made only when unconscious at 0 HP.`,
+      };
+    }
+    if (dying.stable) return { ok: false, code: 'death-save/stable', reason: downReason(c) ?? '' };
+  } else if (dying) {
+    return { ok: false, code: 'combatant/down', reason: downReason(c) ?? '' };
+  }
   const slot = slotOf(action);
   if (slot === 'reaction') {
     if (state.current === id) {
@@ -61,8 +74,20 @@ export function legality(
   return { ok: true };
 }
 
+/** Why a PC down at 0 HP does nothing but death saves, in words; undefined while they are up. */
+export function downReason(c: { name: string; cs: { dying?: Dying | null } }): string | undefined {
+  const dying = c.cs.dying;
+  if (!dying) return undefined;
+  return dying.stable
+    ? `${c.name} is unconscious and stable at 0 HP; healing brings them back.`
+    : `${c.name} is unconscious at 0 HP; on their turn they make a Death Save, nothing else.`;
+}
+
 export function legalActions(state: State, id: string): LegalAction[] {
-  return catalog(state).map((action) => {
+  // Death Save is offered to a PC down at 0 HP, not listed greyed out for everyone else.
+  const down = Boolean(state.combatants[id]?.cs.dying);
+  const actions = catalog(state).filter((a) => down || a.id !== DEATH_SAVE);
+  return actions.map((action) => {
     const l = legality(state, id, action);
     return l.ok
       ? { action, enabled: true, cost: action.cost }

@@ -25,6 +25,19 @@ export const classicPresent: Presentation<ClassicTypes> = {
     const out: Gauge[] = [];
     if (c.stats.armorClass !== undefined) out.push({ label: 'AC', value: String(c.stats.armorClass) });
     if (c.cs.initiative !== null) out.push({ label: 'Initiative', value: String(c.cs.initiative) });
+    const dying = c.cs.dying;
+    if (!c.active) {
+      out.push({ label: 'Out', value: dying && dying.failures >= 3 ? 'dead' : 'defeated' });
+      return out;
+    }
+    if (dying) {
+      const saves = `${dying.successes} ✓ ${dying.failures} ✗`;
+      out.push({
+        label: 'Down',
+        value: dying.stable ? 'unconscious, stable' : `unconscious, death saves ${saves}`,
+      });
+      return out;
+    }
     const left = SLOT_WORDS.filter(([slot]) => !c.cs.used[slot]).map(([, words]) => words);
     out.push({ label: 'Available', value: left.length ? left.join(', ') : 'nothing' });
     if (c.cs.delaying) out.push({ label: 'Delaying', value: 'yes' });

@@ -2,7 +2,42 @@ import { compareInstants, schedule, unschedule } from '@roundkeeper/engine';
 import type { AnyEvent } from './events.js';
 import { keysFrom, rollInitiative } from './initiative.js';
 import { turnEntry } from './round.js';
-import type { Ctx } from './types.js';
+import type { Ctx, State } from './types.js';
+
+/**
+ * Down at 0 HP: an NPC is defeated (out of the fight, its turns skipped); a PC falls unconscious and makes
+ * death saves on their turns. Damage taken at 0 HP counts a failed save (a stable PC starts again), a third
+ * failure kills; HP above 0 brings a downed PC back.
+ */
+function down(state: State, event: Extract<AnyEvent, { type: 'hp/changed' }>): AnyEvent[] {
+  const c = state.combatants[event.combatant];
+  if (!c?.active) return [];
+  const to = event.hp.current;
+  const dying = c.cs.dying;
+  if (c.side === 'npc')
+    return to <= 0 && event.hp.max > 0 ? [{ type: 'combatant/defeated', combatant: c.id }] : [];
+  if (to > 0) return dying ? [{ type: 'classic/came-to', combatant: c.id }] : [];
+  if (!dying) return event.hp.max > 0 ? [{ type: 'classic/fell', combatant: c.id }] : [];
+  const hurt = event.hp.max === event.from.max && event.hp.temp <= event.from.temp;
+  if (!hurt) return [];
+  return saves(c.id, dying.stable ? 0 : dying.successes, (dying.stable ? 0 : dying.failures) + 1);
+}
+
+/** A downed PC's death saves now (`roll`: the face of the save just made), and death at three failures. */
+export function saves(id: string, successes: number, failures: number, roll?: number): AnyEvent[] {
+  const out: AnyEvent[] = [
+    {
+      type: 'classic/death-saves',
+      combatant: id,
+      ...(roll === undefined ? {} : { roll }),
+      successes,
+      failures,
+    },
+  ];
+  if (failures >= 3)
+    out.push({ type: 'classic/died', combatant: id }, { type: 'combatant/defeated', combatant: id });
+  return out;
+}
 
 /** Turn bookkeeping that follows from core events: a new turn refreshes the action economy. */
 export function react(ctx: Ctx, event: AnyEvent): AnyEvent[] {
@@ -25,6 +60,8 @@ export function react(ctx: Ctx, event: AnyEvent): AnyEvent[] {
       const ahead = !state.now || compareInstants(entry.at, state.now) > 0;
       return [...rolled, ahead ? schedule(entry) : { type: 'classic/joins-next-round', combatant: id }];
     }
+    case 'hp/changed':
+      return down(state, event);
     case 'combatant/defeated':
       return state.agenda
         .filter((e) => e.combatant === event.combatant)

@@ -12,7 +12,19 @@ export interface ClassicCombatant {
   delaying: boolean;
   readied: { action: string; trigger: string } | null;
   used: { action: boolean; bonus: boolean; reaction: boolean };
+  /**
+   * A PC at 0 HP: unconscious, making death saves on their turns (left out or null while conscious).
+   * Three successes make them stable (still unconscious, no more saves); three failures, dead.
+   */
+  dying?: Dying | null;
 }
+
+/** A downed PC's death saves so far. */
+export type Dying = {
+  successes: number;
+  failures: number;
+  stable: boolean;
+};
 
 /** Classic keeps everything it needs on the combatants and the agenda. */
 export type ClassicRound = Record<string, never>;

@@ -99,6 +99,9 @@ export const clock: ClockSpec<Opend6Types> = {
       .find(
         (s) => s.round === at.round && compareInstants({ round: 0, at: s.at }, { round: 0, at: at.at }) <= 0,
       );
-    return `Round ${at.round}${slot ? ` · ${slot.label}` : ''}`;
+    // The slot's own turn, or an interrupt inside it (its instant extends the slot's). An instant past the
+    // slot found is in a turn the viewer's state leaves out (a hidden combatant's): it names nobody.
+    const inside = slot?.at.every((v, i) => at.at[i] === v);
+    return `Round ${at.round}${slot && inside ? ` · ${slot.label}` : ''}`;
   },
 };

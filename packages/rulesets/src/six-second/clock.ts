@@ -89,17 +89,21 @@ export function describeDue(c: SixSecondCombatantOf, p: PendingEffect): string {
 
 /** "Round 2 · second 3 of Ana's turn"; a delayed turn reads as taken during the other's turn. */
 export function describeInstant(state: State, at: Instant): string {
-  const name = (slot: number | undefined) => {
+  // A place the viewer may not see (a hidden combatant's, kept empty by `redact`) is named by nobody.
+  const name = (slot: number | undefined): string | undefined => {
     const id = slot === undefined ? undefined : state.rs.order[slot - 1];
-    return id ? (state.combatants[id]?.name ?? id) : '?';
+    return id ? (state.combatants[id]?.name ?? id) : undefined;
   };
   const t = at.at;
+  const who = name(t[0]);
   if (t.length <= 2) {
     const s = t[1] ?? 0;
-    return `Round ${at.round} · ${s === 0 ? 'start' : `second ${s}`} of ${name(t[0])}'s turn`;
+    if (!who) return `Round ${at.round}${s === 0 ? '' : ` · second ${s} of a turn`}`;
+    return `Round ${at.round} · ${s === 0 ? 'start' : `second ${s}`} of ${who}'s turn`;
   }
   const second = t.at(-1) ?? 0;
-  return `Round ${at.round} · second ${second} of a delayed turn taken after second ${t[1] ?? 0} of ${name(t[0])}'s turn`;
+  const after = who ? ` taken after second ${t[1] ?? 0} of ${who}'s turn` : '';
+  return `Round ${at.round} · second ${second} of a delayed turn${after}`;
 }
 
 /** Renumbers slots at or after `from` by one: a late arrival took a place in the order (see initiative.ts). */

@@ -1,4 +1,4 @@
-import { compareInstants, type Instant, isRejection } from '@roundkeeper/engine';
+import { compareInstants, type Instant, isRejection, view } from '@roundkeeper/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkInvariants, encounter, registryWith, runFrozen } from '../testing/harness.js';
@@ -99,6 +99,48 @@ describe('six-second: properties over random command sequences', () => {
             expect(cs.secondsUsed).toBeLessThanOrEqual(6);
             if (state.combatants[cid]!.active) {
               for (const p of cs.pending) expect(state.agenda.some((e) => e.id === p.id)).toBe(true);
+            }
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('the clock as the table and a player read it names the one acting, or nobody during a hidden turn', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(command, { minLength: 1, maxLength: 40 }),
+        (seed, commands) => {
+          const enc = encounter(
+            {
+              ruleset: 'six-second',
+              seed,
+              combatants: [
+                { id: 'spy', name: 'Spy', hidden: true, stats: { dexterity: 4 } },
+                { id: 'ana', name: 'Ana', side: 'pc', stats: { dexterity: 2 } },
+                { id: 'bren', name: 'Bren', side: 'pc', stats: { dexterity: 2 } },
+                { id: 'orc', name: 'Orc', stats: { dexterity: 0 } },
+              ],
+            },
+            registry,
+          );
+          enc.execute({ type: 'start' });
+          for (const c of commands) {
+            enc.execute(c);
+            const live = enc.state;
+            for (const viewer of [
+              { role: 'table' as const },
+              { role: 'player' as const, combatants: ['ana'] },
+            ]) {
+              const seen = view(live, viewer, sixSecond);
+              if (live.status !== 'running' || !seen.now || seen.now.at.length > 2) continue;
+              const said = sixSecond.clock.describe(seen as never, seen.now);
+              expect(said).not.toContain('Spy');
+              const turnOf = /of (.+)'s turn$/.exec(said)?.[1];
+              // An instant of a plain turn belongs to the one whose turn is in progress, and to no one else.
+              if (turnOf && live.current) expect(turnOf, said).toBe(live.combatants[live.current]!.name);
             }
           }
         },

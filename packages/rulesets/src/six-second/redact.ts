@@ -2,12 +2,20 @@ import type { Viewer } from '@roundkeeper/engine';
 import type { SixSecondFact } from './events.js';
 import type { State } from './types.js';
 
-/** The order and the interruption stack name every combatant; a hidden one must not show through them. */
+/**
+ * The order and the interruption stack name every combatant; a hidden one must not show through them.
+ * In the order a hidden combatant's place is kept, empty (`''`): instants count turns by their place in
+ * the order (slot 2 is the second turn), so leaving it out would shift every later place and the clock
+ * would name the one after ("of Bandit 2's turn" during Bren's).
+ */
 export function redact(state: State, _viewer: Viewer): State {
   const seen = (id: string) => Object.hasOwn(state.combatants, id);
   return {
     ...state,
-    rs: { order: state.rs.order.filter(seen), interrupted: state.rs.interrupted.filter(seen) },
+    rs: {
+      order: state.rs.order.map((id) => (seen(id) ? id : '')),
+      interrupted: state.rs.interrupted.filter(seen),
+    },
   };
 }
 

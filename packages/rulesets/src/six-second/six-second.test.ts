@@ -790,3 +790,22 @@ describe('typed commands and events', () => {
     expect([fits(closed), fits(misspelt), fits(mistyped)]).toEqual([true, false, false]);
   });
 });
+
+describe('the clock as the table reads it, with a hidden combatant in the order', () => {
+  it('names the combatant whose turn it is, never another (the hidden one left out keeps the slots)', () => {
+    const spy = { id: 'spy', name: 'Spy', side: 'npc', hidden: true, stats: { dexterity: 3 } };
+    const enc = fight({}, [spy, ...party]);
+    must(enc, { type: 'start', initiative: { spy: 25, ana: 20, bren: 15, orc: 10 } });
+    const table = () => view(enc.state, { role: 'table' }, sixSecond);
+    const said = () => sixSecond.clock.describe(table() as never, table().now!);
+    expect(enc.state.current).toBe('spy');
+    // The spy's own turn: a neutral moment, no name.
+    expect(said()).not.toMatch(/Spy|Ana|Bren|Orc/);
+    must(enc, { type: 'next' });
+    expect(enc.state.current).toBe('ana');
+    expect(said()).toContain("Ana's turn");
+    must(enc, { type: 'next' });
+    expect(said()).toContain("Bren's turn");
+    expect(JSON.stringify(table())).not.toContain('spy');
+  });
+});

@@ -5,7 +5,7 @@ import { consequences } from './consequences.js';
 import type { Fact } from './effects.js';
 import type { StaminaEventOf } from './events.js';
 import { flagsOf, isAttack, kindOf } from './flags.js';
-import { rank } from './options.js';
+import { attackReach, rank } from './options.js';
 import { catalogOf, findAction, isRefusal, planUse } from './rules.js';
 import type { Ctx } from './types.js';
 
@@ -134,7 +134,12 @@ export function act(ctx: Ctx, command: ActCommand): Fact[] | Rejection {
       Math.floor(c.stats.baseMovement * flags.movement) - movementPenalty(state, c.id),
     );
   }
-  if (target && kindOf(made) === 'melee' && isAttack(made) && target.stats.reach > c.stats.reach) {
+  if (
+    target &&
+    kindOf(made) === 'melee' &&
+    isAttack(made) &&
+    target.stats.reach > attackReach(c.stats, made.id)
+  ) {
     if (!c.cs.reachPaid.includes(target.id)) acted.reachPaid = target.id;
   }
   events.push(acted);

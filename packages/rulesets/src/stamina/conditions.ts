@@ -1,7 +1,7 @@
 import { type ActionDef, combatantIn, type Effect, type JsonObject } from '@roundkeeper/engine';
 import { STAMINA_CATALOG } from './catalog.js';
 import { flagsOf, isAttack, kindOf } from './flags.js';
-import { type ConditionName, rank } from './options.js';
+import { attackReach, type ConditionName, rank } from './options.js';
 import type { State } from './types.js';
 
 /** What an effect of this ruleset does, in its data. */
@@ -335,15 +335,20 @@ export function checkModifiers(
         }
       }
     }
-    // "Reach": one penalty die plus one per five points the opponent's reach exceeds yours, the first time.
-    const exceed = target.stats.reach - c.stats.reach;
+    // "Reach": "Against a character with greater reach than your melee attack's" — the attack's own reach
+    // (Half-Sword halves it, Lunge doubles it and adds the rank) — one penalty die plus one per five points
+    // their reach exceeds it, the first time.
+    const reachOf = attackReach(c.stats, made.id);
+    const exceed = target.stats.reach - reachOf;
     if (kind === 'melee' && exceed > 0 && !c.cs.reachPaid.includes(target.id)) {
       if (input.reachChoice === 'free-strike')
         out.notes.push(`${target.name} is granted a free strike (reach)`);
       else {
         const dice = 1 + Math.floor(exceed / 5);
         out.penaltyDice += dice;
-        out.notes.push(`reach: ${dice} penalty ${dice === 1 ? 'die' : 'dice'} against ${target.name}`);
+        out.notes.push(
+          `reach: ${dice} penalty ${dice === 1 ? 'die' : 'dice'} against ${target.name} (reach ${target.stats.reach} against this attack's ${reachOf})`,
+        );
       }
     }
   }

@@ -179,3 +179,15 @@ export function refsOf(stats: StaminaStats): Record<string, number> {
 export function rank(stats: StaminaStats, name: string): number {
   return Object.hasOwn(stats.ranks, name) ? (stats.ranks[name] ?? 0) : 0;
 }
+
+/**
+ * The reach of the attack being made, after the action changes it (004): Half-Sword "treat the weapon's
+ * reach as half of its base value" (rounded down); Lunge "treating the character's … reach as double its
+ * standard value for this attack plus the character's rank in the lunge secondary skill". Any other attack
+ * reaches as far as the sheet's `reach`. The reach penalty compares the target's reach with this.
+ */
+export function attackReach(stats: StaminaStats, actionId: string): number {
+  if (actionId === 'half-sword') return Math.floor(stats.reach / 2);
+  if (actionId === 'lunge') return 2 * stats.reach + rank(stats, 'lunge');
+  return stats.reach;
+}

@@ -16,6 +16,7 @@ import { taraCatalog } from './catalog.js';
 import type { RollRequest, TaraCommand } from './commands.js';
 import type { TaraEvent, TaraFact } from './events.js';
 import { reachEntry, rollInitiative, startRound, turnEntry } from './initiative.js';
+import { instantAt, tieKey } from './marks.js';
 import { perform } from './perform.js';
 import { actsSimultaneouslyNow, check } from './rules.js';
 import type { StoredInstant, TaraState, TaraTypes } from './types.js';
@@ -163,7 +164,33 @@ export function react(ctx: Ctx, event: TaraFact): TaraFact[] {
     const { events, score } = rollInitiative(ctx, c, state.round, state.rs.roundMode, {});
     const entry = turnEntry(ctx, c, state.round, score, `${c.name} acts (Mark ${score})`);
     const ahead = score >= 1 && (!state.now || compareInstants(entry.at, state.now) > 0);
-    return [...events, ahead ? schedule(entry) : { type: 'tara/joins-next-round', combatant: c.id }];
+    if (!ahead) return [...events, { type: 'tara/joins-next-round', combatant: c.id }];
+    // The round's order line names every turn of the round: the newcomer's too, at its Mark.
+    const order = withLateArrival(state, c.id, entry.at);
+    return [...events, { type: 'tara/round-order', round: state.round, order }, schedule(entry)];
   }
   return [];
+}
+
+/**
+ * This round's order with a late arrival placed at its first turn's instant: with the group whose turn
+ * falls at the same instant (a full tie: simultaneous), or before the first group whose turn comes later.
+ */
+function withLateArrival(state: TaraState, id: string, at: StoredInstant): string[][] {
+  const instantOf = (other: string): StoredInstant | null => {
+    const c = combatantOf(state, other);
+    const score = c?.cs.initiativeScore;
+    return c && typeof score === 'number'
+      ? instantAt(state.round, Math.max(score, 1), tieKey(c.stats), 'turn')
+      : null;
+  };
+  const order = state.rs.order.map((g) => g.filter((x) => x !== id)).filter((g) => g.length > 0);
+  for (const [i, group] of order.entries()) {
+    const there = instantOf(group[0]!);
+    if (!there) continue;
+    const cmp = compareInstants(there, at);
+    if (cmp === 0) return order.map((g, j) => (j === i ? [...g, id] : g));
+    if (cmp > 0) return [...order.slice(0, i), [id], ...order.slice(i)];
+  }
+  return [...order, [id]];
 }

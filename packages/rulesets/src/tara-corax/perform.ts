@@ -185,7 +185,9 @@ export function perform(ctx: Ctx, plan: Plan, p: ActParams): TaraFact[] {
   if (info.rule === 'break-channel' && endLeft > 0 && state.current !== id) {
     const now = state.now ?? { round, at: [0] };
     const entry = turnEntry(ctx, actor, round, mark, `${actor.name} acts after breaking the Channel`);
-    events.push(schedule({ ...entry, at: { round: now.round, at: [...now.at, 1] } }));
+    // Right after the turn in progress (not a tie at this Mark): `afterChannel` says why, for a refusal.
+    const data = { ...entry.data, afterChannel: true };
+    events.push(schedule({ ...entry, at: { round: now.round, at: [...now.at, 1] }, data }));
   }
   const carried = spans.length > 0;
   if (!free && info.rule !== 'channel' && !carried) {

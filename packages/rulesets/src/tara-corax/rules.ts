@@ -43,8 +43,12 @@ export function currentMark(state: TaraState): number {
 }
 
 function nextTurnMark(state: TaraState, id: string): number | null {
-  const e = state.agenda.find((a) => a.kind === 'turn' && a.combatant === id && a.at.round === state.round);
+  const e = nextTurn(state, id);
   return e ? markOf(e.at) : null;
+}
+
+function nextTurn(state: TaraState, id: string) {
+  return state.agenda.find((a) => a.kind === 'turn' && a.combatant === id && a.at.round === state.round);
 }
 
 const fail = (code: string, message: string): Rejection => reject(code, message);
@@ -138,12 +142,16 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
         `It is Mark ${mark}: ${name} is busy ${busy} until Mark ${own}; ${action.name} can be taken then ${anyTime}.`,
       );
     }
+    // A turn stepped in right after the current one (the Channel broken during it) is no tie at this Mark.
+    const afterChannel = own === mark && nextTurn(state, id)?.data?.afterChannel === true;
     const when =
       own === null
         ? `${action.name} waits for the next Round's roll: ${name} has no Mark left to act at this Round`
-        : own === mark && currentName
-          ? `${name} acts at this Mark too, after ${currentName}'s turn (a tie goes to the higher raw Initiative, then Agility, then Intellect): ${action.name} can be taken then, once the GM presses Next`
-          : `${action.name} is taken when ${name}'s own Mark comes up (Mark ${own})`;
+        : afterChannel && currentName
+          ? `${name} broke the Channel during ${currentName}'s turn and acts right after it, at this Mark: ${action.name} can be taken then, once ${currentName}'s turn ends (Next)`
+          : own === mark && currentName
+            ? `${name} acts at this Mark too, after ${currentName}'s turn (a tie goes to the higher raw Initiative, then Agility, then Intellect): ${action.name} can be taken then, once the GM presses Next`
+            : `${action.name} is taken when ${name}'s own Mark comes up (Mark ${own})`;
     return fail('turn/not-yours', `It is Mark ${mark}, ${who}; ${when} ${anyTime}.`);
   }
   // 000 The Full Round: "Subsequent Action then take place the number of Marks later, equal to the last Action they took."

@@ -1,6 +1,7 @@
 import {
   combatantIn,
   combatantOf,
+  damaged,
   isRejection,
   type Rejection,
   reject,
@@ -186,8 +187,7 @@ export function decideEndScene(ctx: Ctx): Fact[] | Rejection {
     if (c.side !== 'pc' || !c.cs.exertedThisScene || c.cs.exertion === 0 || c.cs.dead) continue;
     damage[id] = c.cs.exertion;
     if (c.hp) {
-      const fromTemp = Math.min(c.hp.temp, c.cs.exertion);
-      const hp = { ...c.hp, temp: c.hp.temp - fromTemp, current: c.hp.current - (c.cs.exertion - fromTemp) };
+      const hp = damaged(c.hp, c.cs.exertion);
       events.push({ type: 'hp/changed', combatant: id, from: { ...c.hp }, hp });
     }
   }

@@ -10,6 +10,8 @@ import { runFrozen } from './harness.js';
  */
 export const HIDDEN_ID = 'qzhidden';
 export const HIDDEN_NAME = 'Qzxwvut';
+/** The id of a late second "Orc": never shown where a name belongs. */
+export const LATE_ID = 'qzlate';
 const ids = ['ana', 'bren', 'orc', HIDDEN_ID];
 
 /** A step, resolved against the state when it runs (so it can pick an action that is legal then). */
@@ -54,6 +56,13 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
         kind: 'raw',
         command: { type: 'add-combatant', combatant: { name: 'Late', side: 'npc', hp: 5 } },
       },
+      // A second of a name already there (named "Orc 2" by the engine), with an id a log line must never show.
+      {
+        kind: 'raw',
+        command: { type: 'add-combatant', combatant: { id: LATE_ID, name: 'Orc', side: 'npc', hp: 5 } },
+      },
+      { kind: 'raw', command: { type: 'remove-combatant', combatant: 'orc' } },
+      { kind: 'raw', command: { type: 'remove-combatant', combatant: LATE_ID } },
     ),
   },
   { weight: 1, arbitrary: fc.anything().map((command) => ({ kind: 'raw' as const, command })) },

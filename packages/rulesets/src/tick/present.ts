@@ -30,6 +30,10 @@ export const tickPresent: Presentation<TickTypes> = {
   },
   phase(state) {
     if (state.status !== 'running' || state.current) return null;
+    // Nobody acting in the state a viewer holds is not everyone waiting: a hidden combatant's turn is left
+    // out of the table's and players' state, while everyone they see still has a place on the track.
+    const active = Object.values(state.combatants).filter((c) => c.active);
+    if (!active.every((c) => c.cs.waiting)) return null;
     return 'Everyone is waiting: press Act now for whoever steps in';
   },
 };

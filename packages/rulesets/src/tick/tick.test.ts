@@ -264,6 +264,27 @@ describe('tick rule 5: continuous actions, interruptions and waiting', () => {
     must(enc, { type: 'step-in', actor: 'bren' });
     expect([enc.state.current, at(enc)]).toEqual(['bren', 3]);
   });
+
+  it('during a hidden combatant’s turn nobody is told everyone is waiting', () => {
+    const hidden = {
+      id: 'spy',
+      name: 'Spy',
+      side: 'npc',
+      hidden: true,
+      stats: { initiative: 1, weaponSpeed: 5 },
+    };
+    const enc = fight([], {}, [...party, hidden]);
+    must(enc, { type: 'start', initiative: { spy: 1, ana: 2, bren: 3, orc: 4 } });
+    expect(enc.state.current).toBe('spy');
+    for (const viewer of [
+      { role: 'gm' as const },
+      { role: 'table' as const },
+      { role: 'player' as const, combatants: ['ana'] },
+    ]) {
+      const seen = view(enc.state, viewer, tick);
+      expect(tick.present?.phase?.(seen as never) ?? null, viewer.role).toBeNull();
+    }
+  });
 });
 
 describe('tick rule 6: durations in ticks', () => {
