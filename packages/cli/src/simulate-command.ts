@@ -162,6 +162,8 @@ export interface SimSummary {
   events: Array<{ name: string; perRound: Estimate }>;
   questions: Array<{ name: string; order: string[]; per: 'round' | 'trial'; p: Estimate }>;
   refused: Record<string, number>;
+  /** The same by the policy rule that asked, with the rules' own words (the first in sort order). */
+  refusedRules: Array<{ rule: string; code: string; count: number; message: string }>;
   attackHistogram: Record<string, number[]>;
 }
 
@@ -193,6 +195,12 @@ export function summarize(plan: SimPlan, tally: SimTally, seed: number, per = 'r
       p: estimate(tally.questions[i]!, tally.trials),
     })),
     refused: tally.refused,
+    refusedRules: Object.entries(tally.refusedRules)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, r]) => {
+        const at = key.lastIndexOf(': ');
+        return { rule: key.slice(0, at), code: key.slice(at + 2), count: r.count, message: r.message };
+      }),
     attackHistogram: tally.attackHistogram,
   };
 }
@@ -255,6 +263,7 @@ export function renderSummary(s: SimSummary): string {
     lines.push(
       '',
       `Choices the rules refused (a policy asked for something the ruleset would not do): ${refusals.map(([c, n]) => `${c} ×${n}`).join(', ')}`,
+      ...s.refusedRules.map((r) => `  ${r.rule}: ${r.code} ×${r.count} — ${r.message}`),
     );
   }
   return lines.join('\n');

@@ -1,4 +1,5 @@
 import {
+  type ActionDef,
   type AnyRuleset,
   type Command,
   decide,
@@ -8,6 +9,7 @@ import {
   evolve,
   isRejection,
   type Json,
+  type JsonObject,
   KERNEL_METRICS,
   type KernelRule,
   type Rejection,
@@ -21,7 +23,17 @@ import {
   seededRng,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { type Choice, choose, DEFAULT_POLICY, type PolicyRule, ruleSchema } from './policy.js';
+import {
+  type Choice,
+  choose,
+  DEFAULT_POLICY,
+  momentOf,
+  type PolicyRule,
+  readPath as readEventPath,
+  ruleLabel,
+  ruleSchema,
+} from './policy.js';
+import { checkPolicy } from './policy-check.js';
 import { addTrial, emptySums, mergeSums, type Sums } from './stats.js';
 
 /** A user-named event: an event type, the fields it must have, and which occurrence (nth) counts. */
@@ -34,6 +46,15 @@ export const eventMatcherSchema = z
      * the nth of each round with it (so `nth: 3` gives the share of rounds with a 3rd one).
      */
     nth: z.number().int().min(1).max(1000).optional(),
+    /**
+     * A number in the event to add up instead of counting it (a path: `stamina`, `roll.total`): its
+     * rate is then the sum per round — stamina spent, seconds used, a roll's total.
+     */
+    sum: z.string().min(1).optional(),
+    /** Numbers in the event (by path) it must reach: `{roll.total: 10}` for a success against 10. */
+    atLeast: z.record(z.string().min(1), z.number()).optional(),
+    /** Text in the event (by path) it must begin with: `{purpose: Slash}` for the Slash's roll. */
+    startsWith: z.record(z.string().min(1), z.string()).optional(),
   })
   .catchall(z.json());
 
@@ -93,6 +114,8 @@ export interface SimTally {
   commands: number;
   /** Policy choices the rules refused, by code. */
   refused: Record<string, number>;
+  /** The same by the rule that asked ("ana's rule 2 (plan quick-attack): plan/full"), with the rules' words. */
+  refusedRules: Record<string, { count: number; message: string }>;
   metrics: Record<string, Record<Metric, Sums>>;
   events: Record<string, Sums>;
   questions: Sums[];
@@ -136,6 +159,10 @@ interface Matcher {
   nth: number;
   /** Whether the rate counts only the nth occurrence of each round (the scenario names `nth`). */
   onlyNth: boolean;
+  /** The number in the event its rate adds up, instead of counting (see `sum`). */
+  sum: string | undefined;
+  atLeast: Array<[string, number]>;
+  startsWith: Array<[string, string]>;
   fields: Array<[string, Json]>;
 }
 
@@ -149,6 +176,18 @@ interface Prepared {
   policies: Map<string, PolicyRule[]>;
   matchers: Matcher[];
   matchersByType: Map<string, Matcher[]>;
+  /** Combatants with rules for someone else's turn, for the planning, for the initiative roll. */
+  answers: Set<string>;
+  answering: boolean;
+  planners: Set<string>;
+  rollers: Set<string>;
+  /** Whether an action (by id) is an attack by the ruleset's declaration (kind or tag `attack`, `data.attack`). */
+  attack: Map<string, boolean>;
+}
+
+/** An attack by what the action is, as the ruleset declares it: its kind, its tags, or its data. */
+export function isAttack(action: ActionDef): boolean {
+  return action.kind === 'attack' || action.tags.includes('attack') || action.data?.attack === true;
 }
 
 function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection {
@@ -175,23 +214,48 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
   const ruleset = registry[scenario.ruleset];
   if (!ruleset) return reject('ruleset/unknown', `The ruleset "${scenario.ruleset}" is not installed.`);
   const prelude = scenario.commands.map((step): Command => step.command);
+  for (const [owner, policy] of Object.entries(sim.policies)) {
+    const problem = checkPolicy(ruleset, enc.state, owner, policy);
+    if (problem) return reject('policy/invalid', problem);
+  }
   const policies = new Map<string, PolicyRule[]>();
   for (const id of enc.state.roster) {
     policies.set(id, sim.policies[id] ?? sim.policies.default ?? DEFAULT_POLICY);
   }
   const matchers: Matcher[] = Object.entries(sim.events).map(([name, m]) => {
-    const { type, nth, ...fields } = m;
+    const { type, nth, sum, atLeast, startsWith, ...fields } = m;
     return {
       name,
       type,
       nth: nth ?? 1,
       onlyNth: nth !== undefined,
+      sum,
+      atLeast: Object.entries(atLeast ?? {}),
+      startsWith: Object.entries(startsWith ?? {}),
       fields: Object.entries(fields) as Array<[string, Json]>,
     };
   });
   const matchersByType = new Map<string, Matcher[]>();
   for (const m of matchers) matchersByType.set(m.type, [...(matchersByType.get(m.type) ?? []), m]);
+  const answers = new Set<string>();
+  const planners = new Set<string>();
+  const rollers = new Set<string>();
+  for (const [id, policy] of policies) {
+    for (const rule of policy) {
+      const m = momentOf(rule);
+      if (m === 'others') answers.add(id);
+      else if (m === 'planning') planners.add(id);
+      else if (m === 'roll') rollers.add(id);
+    }
+  }
+  const attack = new Map<string, boolean>();
+  for (const a of [...ruleset.catalog(enc.state), ...enc.state.customActions]) attack.set(a.id, isAttack(a));
   return {
+    answers,
+    answering: answers.size > 0,
+    planners,
+    rollers,
+    attack,
     registry,
     ruleset,
     base: enc.state,
@@ -233,6 +297,7 @@ export function emptyTally(roster: readonly string[], plan: SimPlan): SimTally {
     combatantRounds: 0,
     commands: 0,
     refused: {},
+    refusedRules: {},
     metrics,
     events,
     questions: plan.sim.questions.map(() => emptySums()),
@@ -247,6 +312,14 @@ export function mergeTally(into: SimTally, from: SimTally): void {
   into.combatantRounds += from.combatantRounds;
   into.commands += from.commands;
   for (const [code, n] of Object.entries(from.refused)) into.refused[code] = (into.refused[code] ?? 0) + n;
+  for (const [key, r] of Object.entries(from.refusedRules)) {
+    const seen = into.refusedRules[key];
+    if (!seen) into.refusedRules[key] = { ...r };
+    else {
+      seen.count += r.count;
+      if (r.message < seen.message) seen.message = r.message;
+    }
+  }
   for (const [id, m] of Object.entries(from.metrics)) {
     for (const k of METRICS) mergeSums(into.metrics[id]![k], m[k]);
   }
@@ -283,6 +356,12 @@ class Trial {
   readonly atRound = new Map<string, number>();
   readonly atTrial = new Map<string, number>();
   readonly questionRounds: number[];
+  /** The last command's events (what an `on: others` rule answers). */
+  last: readonly EngineEvent[] = [];
+  /** Uses of each combatant's `on: others` rules in the round they were used in. */
+  readonly answered = new Map<string, { round: number; used: number[] }>();
+  /** The round whose plans were sent. */
+  planned = -1;
 
   constructor(
     readonly p: Prepared,
@@ -339,7 +418,7 @@ class Trial {
   }
 
   /** Counts one applied event (the state is the state after it). Returns attacks it names for `actor`. */
-  observe(e: EngineEvent, actor: string | undefined): number {
+  observe(e: EngineEvent, actor: string | undefined, named?: ReadonlySet<string>): number {
     const round = this.roundNow();
     if (round > this.limit || round < 1) return 0;
     // A stretch of ticks nobody acted in still counts, with nothing in it (rounds come one by one).
@@ -357,6 +436,16 @@ class Trial {
       this.count(who, 'attacks');
       if (who === actor) attacks++;
     } else if (who && e.type.endsWith('/attack-forfeited')) this.count(who, 'forfeits');
+    else if (
+      who &&
+      (e.type.endsWith('/acted') || e.type.endsWith('/reacted')) &&
+      !named?.has(who) &&
+      this.p.attack.get(String(e.action ?? e.reaction)) === true
+    ) {
+      // An action taken that the ruleset declares an attack, where no event names the attacks themselves.
+      this.count(who, 'attacks');
+      if (who === actor) attacks++;
+    }
     // Carry-over: an action taken that continues into the next round or turn (`<ruleset>/acted` with
     // Marks or seconds carried: tara-corax's spell going off past Mark 1, six-second's action past the
     // turn's last second).
@@ -368,14 +457,22 @@ class Trial {
     if (matchers) {
       for (const m of matchers) {
         if (!m.fields.every(([k, v]) => sameJson(e[k], v))) continue;
+        if (!m.atLeast.every(([k, n]) => Number(readEventPath(e, k)) >= n)) continue;
+        if (!m.startsWith.every(([k, t]) => String(readEventPath(e, k) ?? '').startsWith(t))) continue;
         const inRound = (this.eventRound.get(m.name) ?? 0) + 1;
         this.eventRound.set(m.name, inRound);
         const inTrial = (this.eventTrial.get(m.name) ?? 0) + 1;
         this.eventTrial.set(m.name, inTrial);
         if (inRound === m.nth) this.atRound.set(m.name, this.position);
         if (inTrial === m.nth) this.atTrial.set(m.name, this.position);
-        if (!m.onlyNth || inRound === m.nth)
-          this.eventCount.set(m.name, (this.eventCount.get(m.name) ?? 0) + 1);
+        if (!m.onlyNth || inRound === m.nth) {
+          let add = 1;
+          if (m.sum !== undefined) {
+            const v = readEventPath(e, m.sum);
+            add = typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : 0;
+          }
+          this.eventCount.set(m.name, (this.eventCount.get(m.name) ?? 0) + add);
+        }
       }
     }
     return attacks;
@@ -394,19 +491,37 @@ class Trial {
     this.commands++;
     if (isRejection(events)) return events;
     accepted?.(events);
+    // Who has attacks named by their own events in this command (tara-corax's one per blow): their
+    // `<ruleset>/acted` is not counted again as an attack.
+    let named: Set<string> | undefined;
+    for (const e of events) {
+      if (typeof e.combatant !== 'string' || !e.type.endsWith('/attack')) continue;
+      named ??= new Set();
+      named.add(e.combatant);
+    }
     let attacks = 0;
     for (const e of events) {
       this.state = evolve(this.state, e, this.p.ruleset);
-      attacks += this.observe(e, actor);
+      attacks += this.observe(e, actor, named);
     }
+    this.last = events;
     // As the log would: `seq` counts the events, and rulesets number new agenda entries from it
     // (`newId`), so without it two commands' entries share an id and reaching one removes both.
     this.state = { ...this.state, seq: this.state.seq + events.length };
     return attacks;
   }
 
-  refused(r: Rejection): void {
+  refused(r: Rejection, by?: string): void {
     this.tally.refused[r.code] = (this.tally.refused[r.code] ?? 0) + 1;
+    if (by === undefined) return;
+    const key = `${by}: ${r.code}`;
+    const seen = this.tally.refusedRules[key];
+    if (!seen) this.tally.refusedRules[key] = { count: 1, message: r.message };
+    else {
+      seen.count++;
+      // The same message whichever thread saw it first: the smallest.
+      if (r.message < seen.message) seen.message = r.message;
+    }
   }
 
   sideDown(): boolean {
@@ -421,44 +536,140 @@ class Trial {
     return pcs === 0 || npcs === 0;
   }
 
+  /** Sends a policy's choice; counts it, or its refusal under the rule that asked for it. */
+  send(actor: string, choice: Choice, rng: StateRng, onAccepted?: () => void): boolean {
+    const type = choice.command.type;
+    const result = this.exec(choice.command, actor, () => {
+      onAccepted?.();
+      // Counted when taken, in the round it is taken in: its own events may move the clock on (on a
+      // tick timeline, to the next marker, in the next stretch of ticks).
+      if (this.roundNow() > this.limit || this.roundNow() < 1) return;
+      if (type === 'act' || type === 'react' || type === 'interrupt') this.count(actor, 'actions');
+    });
+    if (isRejection(result)) {
+      const policy = this.p.policies.get(actor) ?? DEFAULT_POLICY;
+      this.refused(result, ruleLabel(actor, choice.rule, policy[choice.rule]!));
+      return false;
+    }
+    if (choice.damage && choice.target) this.hit(choice.target, choice.damage, rng);
+    return true;
+  }
+
   /**
    * Plays the actor's turn by its policy. Returns whether the turn passed by itself (on a tick timeline
    * acting ends it and the next one begins at once, the actor's own next one when its marker is still
-   * the lowest): then no "next" is due.
+   * the lowest): then no "next" is due. After each command the others may answer it (`on: others`).
    */
-  turn(actor: string, rng: StateRng): boolean {
+  turn(actor: string, rng: StateRng, depth = 0): boolean {
     const policy = this.p.policies.get(actor) ?? DEFAULT_POLICY;
     const used = new Array<number>(policy.length).fill(0);
     let acts = 0;
     const began = this.state.combatants[actor]?.turnsStarted;
     const passed = () => this.state.current !== actor || this.state.combatants[actor]?.turnsStarted !== began;
+    const legal = () => this.p.ruleset.legalActions(this.state, actor);
     // A guard against policies of free actions that never stop; `times` bounds each rule anyway.
     for (let guard = 0; guard < 200; guard++) {
       if (passed() || this.state.status !== 'running') return passed();
-      const legal = this.p.ruleset.legalActions(this.state, actor);
-      const choice: Choice | undefined = choose(this.state, actor, policy, legal, used, acts, rng);
+      const choice: Choice | undefined = choose(
+        this.state,
+        actor,
+        policy,
+        legal,
+        used,
+        acts,
+        rng,
+        'turn',
+        this.last,
+        depth > 0,
+      );
       if (!choice) return false;
       used[choice.rule]!++;
-      // Counted when taken, in the round it is taken in: its own events may move the clock on (on a tick
-      // timeline, to the next marker, in the next stretch of ticks).
-      const result = this.exec(choice.command, actor, (events) => {
-        acts++;
-        if (this.roundNow() > this.limit) return;
-        this.count(actor, 'actions');
-        const tagged = legal
-          .find((l) => l.action.id === choice.command.action)
-          ?.action.tags.includes('attack');
-        // An attack its events name is counted as they are observed.
-        const named = events.some((e) => e.combatant === actor && e.type.endsWith('/attack'));
-        if (tagged && !named) this.count(actor, 'attacks');
-      });
-      if (isRejection(result)) {
-        this.refused(result);
-        continue;
-      }
-      if (choice.damage && choice.target) this.hit(choice.target, choice.damage, rng);
+      if (!this.send(actor, choice, rng, () => acts++)) continue;
+      if (depth === 0 && this.p.answering) this.answer(actor, rng);
     }
     return passed();
+  }
+
+  /**
+   * After a command on `actor`'s turn, each other combatant with rules for someone else's turn may
+   * answer it (a reaction its trigger allows, a delayed turn taken now), in roster order. A delayed turn
+   * taken this way is played at once, and ended unless it passed by itself.
+   */
+  answer(actor: string, rng: StateRng): void {
+    const events = this.last;
+    for (const id of this.p.roster) {
+      if (id === actor || this.state.status !== 'running') continue;
+      const policy = this.p.policies.get(id) ?? DEFAULT_POLICY;
+      if (!this.p.answers.has(id) || !this.state.combatants[id]?.active) continue;
+      const used = this.usedThisRound(id, policy.length);
+      const legal = () => this.p.ruleset.legalActions(this.state, id);
+      for (let guard = 0; guard < 20; guard++) {
+        const choice = choose(this.state, id, policy, legal, used, 0, rng, 'others', events);
+        if (!choice) break;
+        used[choice.rule]!++;
+        if (!this.send(id, choice, rng)) continue;
+        if (this.state.current === id && this.state.status === 'running') {
+          const passed = this.turn(id, rng, 1);
+          if (!passed && this.state.status === 'running' && this.state.current === id) {
+            const r = this.exec({ type: 'next' });
+            if (isRejection(r)) this.refused(r);
+          }
+        }
+        break;
+      }
+    }
+  }
+
+  /** Uses of an `on: others` rule count per round (a reaction a round), kept per combatant. */
+  usedThisRound(id: string, n: number): number[] {
+    const key = this.state.round;
+    let entry = this.answered.get(id);
+    if (!entry || entry.round !== key) {
+      entry = { round: key, used: new Array<number>(n).fill(0) };
+      this.answered.set(id, entry);
+    }
+    return entry.used;
+  }
+
+  /**
+   * While the clock waits for plans (nobody's turn in a running fight: tempo's planning), each active
+   * combatant's planning rules are sent, in roster order, once a round.
+   */
+  planRound(rng: StateRng): void {
+    if (this.planned === this.state.round) return;
+    this.planned = this.state.round;
+    for (const id of this.p.roster) {
+      if (!this.p.planners.has(id) || !this.state.combatants[id]?.active) continue;
+      const policy = this.p.policies.get(id) ?? DEFAULT_POLICY;
+      const used = new Array<number>(policy.length).fill(0);
+      const legal = () => this.p.ruleset.legalActions(this.state, id);
+      for (let guard = 0; guard < 50; guard++) {
+        const choice = choose(this.state, id, policy, legal, used, 0, rng, 'planning');
+        if (!choice) break;
+        used[choice.rule]!++;
+        this.send(id, choice, rng);
+      }
+    }
+  }
+
+  /**
+   * The GM's command that rolls initiative (`start`, or a `next` with nobody's turn running), with the
+   * fields the combatants' `on: roll` rules give, keyed by combatant (`delay: {ana: up}`).
+   */
+  withRoll(command: Command, rng: StateRng): Command {
+    if (!this.p.rollers.size) return command;
+    const out: Command = { ...command };
+    for (const id of this.p.roster) {
+      if (!this.p.rollers.has(id) || !this.state.combatants[id]?.active) continue;
+      const policy = this.p.policies.get(id)!;
+      const choice = choose(this.state, id, policy, () => [], [], 0, rng, 'roll');
+      if (!choice) continue;
+      for (const [k, v] of Object.entries(policy[choice.rule]!.with ?? {})) {
+        const into = (out[k] ?? {}) as JsonObject;
+        out[k] = { ...into, [id]: v };
+      }
+    }
+    return out;
   }
 
   hit(target: string, damage: string, rng: StateRng): void {
@@ -480,27 +691,57 @@ class Trial {
       const r = this.exec(command);
       if (isRejection(r)) this.refused(r);
     }
-    if (this.state.status === 'setup') {
-      const r = this.exec({ type: 'start' });
-      if (isRejection(r)) this.refused(r);
-    }
+    if (this.state.status === 'setup') this.gm({ type: 'start' }, rng);
     const untilEnd = this.plan.sim.until === 'end';
     for (let guard = 0; guard < 100_000; guard++) {
       if (this.state.status !== 'running' || this.roundNow() > this.limit) break;
       if (untilEnd && this.sideDown()) break;
       const actor = this.state.current;
+      if (actor === null && this.p.planners.size) this.planRound(rng);
       const passed = actor ? this.turn(actor, rng) : false;
       if (this.state.status !== 'running' || (untilEnd && this.sideDown())) break;
       // A "next" after a turn that passed by itself would end the next combatant's turn unplayed.
       if (passed) continue;
-      const r = this.exec({ type: 'next' });
-      if (isRejection(r)) {
-        this.refused(r);
-        break;
-      }
+      if (!this.gm({ type: 'next' }, rng)) break;
     }
     this.endRound();
     this.finish();
+  }
+
+  /** A GM's start or next; with nobody's turn running it rolls, and carries the `on: roll` choices. */
+  gm(command: Command, rng: StateRng): boolean {
+    if (this.p.rollers.size && this.mayRoll()) {
+      const rolled = this.withRoll(command, rng);
+      if (rolled !== command) {
+        const round = this.state.round;
+        const status = this.state.status;
+        const r = this.exec(rolled);
+        if (!isRejection(r)) return true;
+        const plain = this.exec(command);
+        if (isRejection(plain)) {
+          this.refused(plain);
+          return false;
+        }
+        // The roll came and the choices were refused with it: counted under the roll. (A `next` that
+        // only ended a round, the roll coming with the next one, refuses them too: not counted.)
+        if (this.state.round !== round || this.state.status !== status)
+          this.refused(r, 'the choices sent with the initiative roll');
+        return true;
+      }
+    }
+    const r = this.exec(command);
+    if (isRejection(r)) {
+      this.refused(r);
+      return false;
+    }
+    return true;
+  }
+
+  /** Whether the GM's command may roll initiative: the fight starts, or nothing is left this round. */
+  mayRoll(): boolean {
+    const s = this.state;
+    if (s.status === 'setup' || s.current === null) return true;
+    return !s.agenda.some((e) => e.at.round === s.round);
   }
 
   finish(): void {
@@ -565,7 +806,9 @@ function kernelFor(p: Prepared, plan: SimPlan): SimulationKernel | string {
       ...(rule.kind !== undefined ? { kind: rule.kind } : {}),
       ...(rule.target !== undefined ? { target: rule.target } : {}),
       times: rule.times,
-      conditional: Boolean(rule.when || rule.with || rule.damage !== undefined),
+      conditional: Boolean(
+        rule.when || rule.with || rule.damage !== undefined || rule.command !== undefined || rule.on,
+      ),
     }));
     const t = policy[0]?.target;
     let can = true;
