@@ -178,6 +178,11 @@ program
   .option('--plot <file.svg>', 'draw attacks-per-round distributions and the questions as SVG')
   .option('--progress', 'show the progress bar even when stderr is not a terminal')
   .option('--engine', 'run every trial through the engine even when the compiled Tara-Corax Round fits')
+  .option(
+    '--vary <key=a,b,c>',
+    'the same fights under each value of an option or stat (ana.initiative: one combatant), compared with common random numbers',
+  )
+  .option('--report <file.html>', 'write one self-contained HTML page of the tables and plots')
   .addHelpText(
     'after',
     `
@@ -194,7 +199,8 @@ Examples:
   $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 2000 --seed 7
   $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 4000 --workers 2 --json
   $ roundkeeper simulate examples/simulate/classic-skirmish.yaml --plot skirmish.svg
-  $ roundkeeper simulate examples/simulate/tara-corax-melee.yaml --trials 200000 --workers 2`,
+  $ roundkeeper simulate examples/simulate/tara-corax-melee.yaml --trials 200000 --workers 2
+  $ roundkeeper simulate examples/simulate/classic-duel.yaml --vary ana.initiative=0,2,4 --report duel.html`,
   )
   .action(
     async (
@@ -208,6 +214,8 @@ Examples:
         plot?: string;
         progress?: boolean;
         engine?: boolean;
+        vary?: string;
+        report?: string;
       },
     ) => {
       const out = await simulateCommand(scenario, rulesets, {

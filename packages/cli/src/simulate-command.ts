@@ -16,6 +16,8 @@ import {
   type SimTally,
   simulateSectionSchema,
 } from './simulate.js';
+import { reportHtml, summaryTables, textTables, varyHeader, varySvg, varyTables } from './simulate-report.js';
+import { parseVary, runVaried } from './simulate-vary.js';
 import { type Estimate, estimate, formatEstimate } from './stats.js';
 import { barChartSvg, type Panel } from './svg.js';
 
@@ -29,6 +31,10 @@ export interface SimulateOptions {
   progress?: boolean;
   /** Run every trial through the engine even when the compiled kernel fits. */
   engine?: boolean;
+  /** `<option or stat>=a,b,c`: the same fights under each value, compared (see simulate-vary.ts). */
+  vary?: string;
+  /** Write one self-contained HTML page of the tables and plots. */
+  report?: string;
 }
 
 /** Reads a scenario's `simulate:` section (absent: defaults) into a plan, checked against the roster. */
@@ -281,6 +287,17 @@ export function simulationSvg(s: SimSummary): string {
       bars: h.map((n, k) => ({ label: k === HIST_MAX ? `${k}+` : String(k), value: n / total })),
     };
   });
+  if (s.events.length) {
+    panels.push({
+      title: `Named events per ${s.per} (95% CI)`,
+      bars: s.events.map((e) => ({
+        label: e.name.slice(0, 24),
+        value: e.perRound.mean,
+        low: e.perRound.low,
+        high: e.perRound.high,
+      })),
+    });
+  }
   if (s.questions.length) {
     panels.push({
       title: 'Questions (probability, 95% CI)',
@@ -327,6 +344,33 @@ export async function simulateCommand(
   opts: SimulateOptions,
 ): Promise<string> {
   const plan = loadPlan(path, registry, opts.rounds);
+  const periods = registry[plan.scenario.ruleset]?.clock.periods;
+  if (opts.vary !== undefined) {
+    const r = runVaried(plan, registry, parseVary(opts.vary), opts.trials, opts.seed, {
+      engine: opts.engine === true,
+    });
+    const header = varyHeader(r, plan.scenario.name, plan.scenario.ruleset, opts.seed);
+    const tables = varyTables(r, periods?.name ?? 'round');
+    const svg = varySvg(r, plan.scenario.name);
+    if (opts.plot) writeOutput(opts.plot, svg);
+    if (opts.report) writeOutput(opts.report, reportHtml(plan.scenario.name, [header], tables, [svg]));
+    if (opts.json) {
+      return JSON.stringify(
+        {
+          scenario: plan.scenario.name,
+          ruleset: plan.scenario.ruleset,
+          seed: opts.seed,
+          key: r.key,
+          values: r.values,
+          trials: r.tallies[0]?.trials ?? 0,
+          figures: r.figures,
+        },
+        null,
+        2,
+      );
+    }
+    return `${header}\n${textTables(tables)}`;
+  }
   const bar = opts.progress ? progressBar(opts.trials) : undefined;
   const tally = await runSimulation(plan, registry, {
     trials: opts.trials,
@@ -335,8 +379,16 @@ export async function simulateCommand(
     engine: opts.engine === true,
     ...(bar ? { onProgress: bar.progress, onThreads: bar.threads } : {}),
   });
-  const periods = registry[plan.scenario.ruleset]?.clock.periods;
   const summary = summarize(plan, tally, opts.seed, periods?.name);
   if (opts.plot) writeOutput(opts.plot, simulationSvg(summary));
+  if (opts.report) {
+    const [first, ...rest] = renderSummary(summary).split('\n');
+    writeOutput(
+      opts.report,
+      reportHtml(summary.scenario, [first ?? '', rest[0] ?? ''], summaryTables(summary), [
+        simulationSvg(summary),
+      ]),
+    );
+  }
   return opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary);
 }
