@@ -18,7 +18,7 @@ import {
 } from './simulate.js';
 import { reportHtml, summaryTables, textTables, varyHeader, varySvg, varyTables } from './simulate-report.js';
 import { parseVary, runVaried } from './simulate-vary.js';
-import { type Estimate, estimate, formatEstimate } from './stats.js';
+import { type Estimate, estimate, formatEstimate, perTrial, type Sums } from './stats.js';
 import { barChartSvg, type Panel } from './svg.js';
 
 export interface SimulateOptions {
@@ -165,12 +165,22 @@ export interface SimSummary {
   reason?: string;
   /** Per combatant: each metric per round, with its 95% confidence interval. */
   combatants: Array<{ id: string; name: string } & Record<Metric, Estimate>>;
-  events: Array<{ name: string; perRound: Estimate }>;
+  /** Each named event per round and per fight (trial), with intervals. */
+  events: Array<{ name: string; perRound: Estimate; perFight: Estimate }>;
+  /** Rounds a fight lasted (with `until: end`, where it varies). */
+  fightRounds: Estimate;
   questions: Array<{ name: string; order: string[]; per: 'round' | 'trial'; p: Estimate }>;
   refused: Record<string, number>;
   /** The same by the policy rule that asked, with the rules' own words (the first in sort order). */
   refusedRules: Array<{ rule: string; code: string; count: number; message: string }>;
   attackHistogram: Record<string, number[]>;
+}
+
+/** Each trial's rounds, as sums over trials (from any per-round figure's denominators). */
+function fightLength(tally: SimTally): Sums {
+  const any = Object.values(tally.metrics)[0]?.turns;
+  // Σr and Σr² are the rounds' sum and sum of squares over trials.
+  return any ? [any[3], any[4], 0, 0, 0] : [0, 0, 0, 0, 0];
 }
 
 export function summarize(plan: SimPlan, tally: SimTally, seed: number, per = 'round'): SimSummary {
@@ -193,7 +203,12 @@ export function summarize(plan: SimPlan, tally: SimTally, seed: number, per = 'r
       for (const k of METRICS) row[k] = estimate(m[k], tally.trials);
       return row;
     }),
-    events: Object.entries(tally.events).map(([name, s]) => ({ name, perRound: estimate(s, tally.trials) })),
+    events: Object.entries(tally.events).map(([name, s]) => ({
+      name,
+      perRound: estimate(s, tally.trials),
+      perFight: perTrial(s, tally.trials),
+    })),
+    fightRounds: perTrial(fightLength(tally), tally.trials),
     questions: plan.sim.questions.map((q, i) => ({
       name: q.name,
       order: q.order,
@@ -234,6 +249,11 @@ export function renderSummary(s: SimSummary): string {
     s.path === 'kernel'
       ? 'Simulator: the compiled Tara-Corax Round (the same dice and results as the engine).'
       : `Simulator: the engine, every command decided by the rules (${s.reason ?? 'asked for'}).`,
+    ...(s.fightRounds.high > s.fightRounds.low
+      ? [
+          `A fight lasted ${formatEstimate(s.fightRounds, 2)} ${s.per === 'round' ? 'rounds' : `stretches of ${s.per}`}.`,
+        ]
+      : []),
     `Per ${s.per}, mean ± half-width of the 95% confidence interval:`,
     '',
     ...table([
@@ -252,7 +272,10 @@ export function renderSummary(s: SimSummary): string {
   if (s.events.length) {
     lines.push(
       '',
-      ...table([['event', `per ${s.per}`], ...s.events.map((e) => [e.name, formatEstimate(e.perRound, 3)])]),
+      ...table([
+        ['event', `per ${s.per}`, 'per fight'],
+        ...s.events.map((e) => [e.name, formatEstimate(e.perRound, 3), formatEstimate(e.perFight, 3)]),
+      ]),
     );
   }
   if (s.questions.length) {

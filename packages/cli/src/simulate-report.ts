@@ -96,7 +96,10 @@ export function summaryTables(s: SimSummary): Table[] {
   if (s.events.length) {
     tables.push({
       heading: 'Named events',
-      rows: [['event', `per ${s.per}`], ...s.events.map((e) => [e.name, formatEstimate(e.perRound, 3)])],
+      rows: [
+        ['event', `per ${s.per}`, 'per fight'],
+        ...s.events.map((e) => [e.name, formatEstimate(e.perRound, 3), formatEstimate(e.perFight, 3)]),
+      ],
     });
   }
   if (s.questions.length) {

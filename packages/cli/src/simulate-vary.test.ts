@@ -93,3 +93,25 @@ describe('simulate --vary', () => {
     expect(html).not.toMatch(/(src|href)=/);
   });
 });
+
+describe('simulate --report and per-fight figures', () => {
+  it('writes one page with the run’s tables and plot; events per fight as well as per round', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const { fileURLToPath } = await import('node:url');
+    const { simulateCommand } = await import('./simulate-command.js');
+    const file = fileURLToPath(new URL('../../../examples/simulate/classic-skirmish.yaml', import.meta.url));
+    const out = join(mkdtempSync(join(tmpdir(), 'rk-report-')), 'r.html');
+    const json = JSON.parse(
+      await simulateCommand(file, rulesets, { trials: 60, seed: 2, workers: 1, json: true, report: out }),
+    ) as { events: Array<{ name: string; perFight: { mean: number } }>; fightRounds: { mean: number } };
+    // Played to the end: the boss falls once in (nearly) every fight; a fight lasts a few rounds.
+    expect(json.events.find((e) => e.name === 'boss-down')!.perFight.mean).toBeGreaterThan(0.9);
+    expect(json.fightRounds.mean).toBeGreaterThan(1);
+    const html = readFileSync(out, 'utf8');
+    expect(html).toContain('<th>per fight</th>');
+    expect(html).toContain('the boss falls before Ana does');
+    expect(html).toContain('<svg');
+  });
+});
