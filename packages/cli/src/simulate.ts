@@ -2,11 +2,11 @@ import {
   type ActionDef,
   type AnyRuleset,
   type Command,
-  decide,
+  decideSettled,
   EncounterLog,
   type EncounterState,
   type EngineEvent,
-  evolve,
+  type Instant,
   isRejection,
   type Json,
   type JsonObject,
@@ -417,9 +417,11 @@ class Trial {
     return this.state.now ? periods.of(this.state.now) : 0;
   }
 
-  /** Counts one applied event (the state is the state after it). Returns attacks it names for `actor`. */
-  observe(e: EngineEvent, actor: string | undefined, named?: ReadonlySet<string>): number {
-    const round = this.roundNow();
+  /**
+   * Counts one event of a command, in `round` (where the clock stood after it; the state is the one the
+   * whole command settled to). Returns attacks it names for `actor`.
+   */
+  observe(e: EngineEvent, actor: string | undefined, named: ReadonlySet<string> | undefined, round: number): number {
     if (round > this.limit || round < 1) return 0;
     // A stretch of ticks nobody acted in still counts, with nothing in it (rounds come one by one).
     while (this.round < round) this.startRound(this.round + 1);
@@ -487,9 +489,12 @@ class Trial {
     actor?: string,
     accepted?: (events: readonly EngineEvent[]) => void,
   ): number | Rejection {
-    const events = decide(this.state, command, this.p.registry);
+    // The engine settles the command's events into the state it returns: folding them again here would
+    // apply every event twice. The round (or stretch of ticks) each event falls in is read off the events.
+    const settled = decideSettled(this.state, command, this.p.registry);
     this.commands++;
-    if (isRejection(events)) return events;
+    if (isRejection(settled)) return settled;
+    const events = settled.events;
     accepted?.(events);
     // Who has attacks named by their own events in this command (tara-corax's one per blow): their
     // `<ruleset>/acted` is not counted again as an attack.
@@ -499,10 +504,15 @@ class Trial {
       named ??= new Set();
       named.add(e.combatant);
     }
+    let round = this.state.round;
+    let now = this.state.now;
+    const periods = this.p.ruleset.clock.periods;
+    this.state = settled.state;
     let attacks = 0;
     for (const e of events) {
-      this.state = evolve(this.state, e, this.p.ruleset);
-      attacks += this.observe(e, actor, named);
+      if (e.type === 'round/started' && typeof e.round === 'number') round = e.round;
+      else if (e.type === 'clock/advanced' && e.to) now = e.to as Instant;
+      attacks += this.observe(e, actor, named, periods ? (now ? periods.of(now) : 0) : round);
     }
     this.last = events;
     // As the log would: `seq` counts the events, and rulesets number new agenda entries from it
