@@ -169,6 +169,15 @@ export interface SimSummary {
   events: Array<{ name: string; perRound: Estimate; perFight: Estimate }>;
   /** Rounds a fight lasted (with `until: end`, where it varies). */
   fightRounds: Estimate;
+  /** Each followed resource, per combatant: spent per round, P(ran out), P(ran out first) per fight. */
+  resources: Array<{
+    name: string;
+    id: string;
+    combatant: string;
+    spent: Estimate;
+    out: Estimate;
+    first: Estimate;
+  }>;
   questions: Array<{ name: string; order: string[]; per: 'round' | 'trial'; p: Estimate }>;
   refused: Record<string, number>;
   /** The same by the policy rule that asked, with the rules' own words (the first in sort order). */
@@ -209,6 +218,16 @@ export function summarize(plan: SimPlan, tally: SimTally, seed: number, per = 'r
       perFight: perTrial(s, tally.trials),
     })),
     fightRounds: perTrial(fightLength(tally), tally.trials),
+    resources: Object.entries(tally.resources).flatMap(([name, byId]) =>
+      Object.entries(byId).map(([id, r]) => ({
+        name,
+        id,
+        combatant: names.get(id) ?? id,
+        spent: estimate(r.spent, tally.trials),
+        out: estimate(r.out, tally.trials),
+        first: estimate(r.first, tally.trials),
+      })),
+    ),
     questions: plan.sim.questions.map((q, i) => ({
       name: q.name,
       order: q.order,
@@ -275,6 +294,20 @@ export function renderSummary(s: SimSummary): string {
       ...table([
         ['event', `per ${s.per}`, 'per fight'],
         ...s.events.map((e) => [e.name, formatEstimate(e.perRound, 3), formatEstimate(e.perFight, 3)]),
+      ]),
+    );
+  }
+  if (s.resources.length) {
+    lines.push(
+      '',
+      ...table([
+        ['resource', `spent per ${s.per}`, 'runs out (per fight)', 'runs out first'],
+        ...s.resources.map((r) => [
+          `${r.combatant}: ${r.name}`,
+          formatEstimate(r.spent, 3),
+          formatEstimate(r.out, 3),
+          formatEstimate(r.first, 3),
+        ]),
       ]),
     );
   }

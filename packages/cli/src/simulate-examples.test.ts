@@ -76,9 +76,15 @@ describe('examples/simulate', () => {
     expect(perRound(t.metrics.troll!.carry)).toBe(0.5);
   });
 
-  it('stamina-take-cover: each Take Cover costs 2 stamina on top of the 1 of her attack', () => {
+  it('stamina-take-cover: each Take Cover costs 2 stamina on top of the 1 of her attack, and she runs out first', () => {
     const t = play(loadPlan(join(dir, 'stamina-take-cover.yaml'), rulesets));
     expect(perRound(t.events.cover!)).toBeGreaterThan(0.5);
     expect(t.events['ana-stamina']![0]).toBe(t.metrics.ana!.attacks[0] + 2 * t.events.cover![0]);
+    // The resource followed in her state says the same, and she (10 stamina, ~2.5 a round) runs out
+    // first in most fights of 4 rounds; the orc (2 a round) never does.
+    const stamina = t.resources.stamina!;
+    expect(stamina.ana!.spent[0]).toBe(t.events['ana-stamina']![0]);
+    expect(perRound(stamina.ana!.first)).toBeGreaterThan(0.6);
+    expect(stamina.orc!.out[0]).toBe(0);
   });
 });

@@ -102,6 +102,20 @@ export function summaryTables(s: SimSummary): Table[] {
       ],
     });
   }
+  if (s.resources.length) {
+    tables.push({
+      heading: 'Resources',
+      rows: [
+        ['resource', `spent per ${s.per}`, 'runs out (per fight)', 'runs out first'],
+        ...s.resources.map((r) => [
+          `${r.combatant}: ${r.name}`,
+          formatEstimate(r.spent, 3),
+          formatEstimate(r.out, 3),
+          formatEstimate(r.first, 3),
+        ]),
+      ],
+    });
+  }
   if (s.questions.length) {
     tables.push({
       heading: 'Questions',

@@ -7,6 +7,7 @@ import {
   emptyTally,
   METRICS,
   mergeTally,
+  RESOURCE_FIGURES,
   rosterOf,
   type SimPlan,
   type SimTally,
@@ -104,6 +105,16 @@ export function figuresOf(plan: SimPlan, roster: readonly string[]): Figure[] {
   plan.sim.questions.forEach((q, i) => {
     out.push({ name: `question: ${q.name}`, sums: (t) => t.questions[i]! });
   });
+  for (const name of Object.keys(plan.sim.resources)) {
+    for (const id of roster) {
+      for (const k of RESOURCE_FIGURES) {
+        out.push({
+          name: `${names.get(id) ?? id}: ${name} ${k === 'spent' ? 'spent' : k === 'out' ? 'runs out' : 'runs out first'}`,
+          sums: (t) => t.resources[name]![id]![k],
+        });
+      }
+    }
+  }
   return out;
 }
 

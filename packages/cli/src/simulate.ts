@@ -71,6 +71,22 @@ export const questionSchema = z
   })
   .strict();
 
+export const resourceSchema = z
+  .object({
+    /** The path in the combatant's ruleset state: `stamina`, `exertion`, `characterPoints`. */
+    cs: z.string().min(1),
+    atMost: z.number().optional(),
+    atLeast: z.number().optional(),
+  })
+  .strict()
+  .refine((r) => r.atMost === undefined || r.atLeast === undefined, {
+    message: 'a resource runs out at most (atMost) or at least (atLeast) a value, not both',
+  });
+
+/** Per resource, per combatant: spent per round, ran out in the trial, was the first to. */
+export const RESOURCE_FIGURES = ['spent', 'out', 'first'] as const;
+export type ResourceFigure = (typeof RESOURCE_FIGURES)[number];
+
 export const simulateSectionSchema = z
   .object({
     /** Rounds per trial (with until: rounds). */
@@ -82,6 +98,12 @@ export const simulateSectionSchema = z
     policies: z.record(z.string(), z.array(ruleSchema)).default({}),
     events: z.record(z.string(), eventMatcherSchema).default({}),
     questions: z.array(questionSchema).default([]),
+    /**
+     * Resources in each combatant's ruleset state to follow (`stamina: { cs: stamina }`): what is spent
+     * (the value's falls; with `atLeast`, its rises, as Exertion grows), and who runs out first — the
+     * value at or below `atMost` (default 0), or at or above `atLeast`.
+     */
+    resources: z.record(z.string().min(1), resourceSchema).default({}),
   })
   .strict();
 export type SimulateSection = z.output<typeof simulateSectionSchema>;
@@ -121,6 +143,8 @@ export interface SimTally {
   questions: Sums[];
   /** Per combatant, how many rounds had k attacks (k = 0..HIST_MAX). */
   attackHistogram: Record<string, number[]>;
+  /** Per resource, per combatant: spent (per round), ran out and ran out first (per trial). */
+  resources: Record<string, Record<string, Record<ResourceFigure, Sums>>>;
 }
 
 /** Checks the section against the scenario: policies name combatants, questions name declared events. */
@@ -287,6 +311,12 @@ export function emptyTally(roster: readonly string[], plan: SimPlan): SimTally {
     };
     attackHistogram[id] = new Array<number>(HIST_MAX + 1).fill(0);
   }
+  const resources: SimTally['resources'] = {};
+  for (const name of Object.keys(plan.sim.resources)) {
+    resources[name] = {};
+    for (const id of roster)
+      resources[name][id] = { spent: emptySums(), out: emptySums(), first: emptySums() };
+  }
   const events: SimTally['events'] = {};
   for (const name of Object.keys(plan.sim.events)) events[name] = emptySums();
   return {
@@ -302,6 +332,7 @@ export function emptyTally(roster: readonly string[], plan: SimPlan): SimTally {
     events,
     questions: plan.sim.questions.map(() => emptySums()),
     attackHistogram,
+    resources,
   };
 }
 
@@ -327,6 +358,11 @@ export function mergeTally(into: SimTally, from: SimTally): void {
   from.questions.forEach((s, i) => {
     mergeSums(into.questions[i]!, s);
   });
+  for (const [name, byId] of Object.entries(from.resources)) {
+    for (const [id, r] of Object.entries(byId)) {
+      for (const k of RESOURCE_FIGURES) mergeSums(into.resources[name]![id]![k], r[k]);
+    }
+  }
   for (const [id, h] of Object.entries(from.attackHistogram)) {
     const t = into.attackHistogram[id]!;
     h.forEach((n, k) => {
@@ -362,6 +398,17 @@ class Trial {
   readonly answered = new Map<string, { round: number; used: number[] }>();
   /** The round whose plans were sent. */
   planned = -1;
+  /** Per resource, per combatant: the last value seen, spent so far, and when it ran out (-1: not yet). */
+  readonly held: Array<{
+    name: string;
+    path: string;
+    rising: boolean;
+    limit: number;
+    last: number[];
+    spent: number[];
+    outAt: number[];
+  }>;
+  outs = 0;
 
   constructor(
     readonly p: Prepared,
@@ -376,6 +423,37 @@ class Trial {
       this.roundAttacks.set(id, 0);
     }
     this.questionRounds = plan.sim.questions.map(() => 0);
+    this.held = Object.entries(plan.sim.resources).map(([name, r]) => ({
+      name,
+      path: r.cs,
+      rising: r.atLeast !== undefined,
+      limit: r.atLeast ?? r.atMost ?? 0,
+      last: p.roster.map((id) => this.valueOf(id, r.cs)),
+      spent: p.roster.map(() => 0),
+      outAt: p.roster.map(() => -1),
+    }));
+  }
+
+  valueOf(id: string, path: string): number {
+    const v = readEventPath(this.state.combatants[id]?.cs, path);
+    return typeof v === 'number' ? v : Number.NaN;
+  }
+
+  /** After a command: each followed resource's change, and who ran out (in the order they did). */
+  follow(): void {
+    for (const h of this.held) {
+      this.p.roster.forEach((id, i) => {
+        const v = this.valueOf(id, h.path);
+        const was = h.last[i]!;
+        if (Number.isFinite(v) && Number.isFinite(was)) {
+          const change = h.rising ? v - was : was - v;
+          if (change > 0 && this.round >= 1 && this.round <= this.limit) h.spent[i]! += change;
+        }
+        h.last[i] = v;
+        const out = h.rising ? v >= h.limit : v <= h.limit;
+        if (out && h.outAt[i] === -1 && this.round >= 1) h.outAt[i] = this.outs++;
+      });
+    }
   }
 
   count(id: string, metric: Metric, n = 1): void {
@@ -421,7 +499,12 @@ class Trial {
    * Counts one event of a command, in `round` (where the clock stood after it; the state is the one the
    * whole command settled to). Returns attacks it names for `actor`.
    */
-  observe(e: EngineEvent, actor: string | undefined, named: ReadonlySet<string> | undefined, round: number): number {
+  observe(
+    e: EngineEvent,
+    actor: string | undefined,
+    named: ReadonlySet<string> | undefined,
+    round: number,
+  ): number {
     if (round > this.limit || round < 1) return 0;
     // A stretch of ticks nobody acted in still counts, with nothing in it (rounds come one by one).
     while (this.round < round) this.startRound(this.round + 1);
@@ -515,6 +598,7 @@ class Trial {
       attacks += this.observe(e, actor, named, periods ? (now ? periods.of(now) : 0) : round);
     }
     this.last = events;
+    if (this.held.length) this.follow();
     // As the log would: `seq` counts the events, and rulesets number new agenda entries from it
     // (`newId`), so without it two commands' entries share an id and reaching one removes both.
     this.state = { ...this.state, seq: this.state.seq + events.length };
@@ -769,6 +853,15 @@ class Trial {
       if (q.per === 'round') addTrial(t.questions[i]!, this.questionRounds[i]!, this.rounds);
       else addTrial(t.questions[i]!, inOrder(q.order, this.atTrial, q.missingIsLate) ? 1 : 0, 1);
     });
+    for (const h of this.held) {
+      const firstOut = Math.min(...h.outAt.filter((o) => o >= 0));
+      this.p.roster.forEach((id, i) => {
+        const r = t.resources[h.name]![id]!;
+        addTrial(r.spent, h.spent[i]!, this.rounds);
+        addTrial(r.out, h.outAt[i]! >= 0 ? 1 : 0, 1);
+        addTrial(r.first, h.outAt[i]! >= 0 && h.outAt[i] === firstOut ? 1 : 0, 1);
+      });
+    }
   }
 }
 
@@ -795,6 +888,7 @@ function kernelFor(p: Prepared, plan: SimPlan): SimulationKernel | string {
   if (!compile) return `${p.ruleset.name} has no compiled Round; the engine plays every trial`;
   const { sim } = plan;
   if (p.matchers.length || sim.questions.length) return 'the scenario names events or questions';
+  if (Object.keys(sim.resources).length) return 'the scenario follows resources';
   if (p.base.customActions.length) return 'the scenario defines custom actions';
   if (p.base.status !== 'setup' || p.base.agenda.length || p.base.effects.length)
     return 'the encounter is not a fresh one';
