@@ -12,6 +12,7 @@ import {
   type JsonObject,
   KERNEL_METRICS,
   type KernelRule,
+  type LegalAction,
   type Rejection,
   type RulesetRegistry,
   reject,
@@ -630,6 +631,19 @@ class Trial {
     return pcs === 0 || npcs === 0;
   }
 
+  /** The actor's legal actions, asked once per state (a policy's rules look at them in turn). */
+  legalFor(actor: string): () => readonly LegalAction[] {
+    let seen: EncounterState | undefined;
+    let list: readonly LegalAction[] = [];
+    return () => {
+      if (seen !== this.state) {
+        seen = this.state;
+        list = this.p.ruleset.legalActions(this.state, actor);
+      }
+      return list;
+    };
+  }
+
   /** Sends a policy's choice; counts it, or its refusal under the rule that asked for it. */
   send(actor: string, choice: Choice, rng: StateRng, onAccepted?: () => void): boolean {
     const type = choice.command.type;
@@ -660,7 +674,7 @@ class Trial {
     let acts = 0;
     const began = this.state.combatants[actor]?.turnsStarted;
     const passed = () => this.state.current !== actor || this.state.combatants[actor]?.turnsStarted !== began;
-    const legal = () => this.p.ruleset.legalActions(this.state, actor);
+    const legal = this.legalFor(actor);
     // A guard against policies of free actions that never stop; `times` bounds each rule anyway.
     for (let guard = 0; guard < 200; guard++) {
       if (passed() || this.state.status !== 'running') return passed();
@@ -696,7 +710,7 @@ class Trial {
       const policy = this.p.policies.get(id) ?? DEFAULT_POLICY;
       if (!this.p.answers.has(id) || !this.state.combatants[id]?.active) continue;
       const used = this.usedThisRound(id, policy.length);
-      const legal = () => this.p.ruleset.legalActions(this.state, id);
+      const legal = this.legalFor(id);
       for (let guard = 0; guard < 20; guard++) {
         const choice = choose(this.state, id, policy, legal, used, 0, rng, 'others', events);
         if (!choice) break;
@@ -736,7 +750,7 @@ class Trial {
       if (!this.p.planners.has(id) || !this.state.combatants[id]?.active) continue;
       const policy = this.p.policies.get(id) ?? DEFAULT_POLICY;
       const used = new Array<number>(policy.length).fill(0);
-      const legal = () => this.p.ruleset.legalActions(this.state, id);
+      const legal = this.legalFor(id);
       for (let guard = 0; guard < 50; guard++) {
         const choice = choose(this.state, id, policy, legal, used, 0, rng, 'planning');
         if (!choice) break;
