@@ -212,6 +212,59 @@ describe('tempo: planning two actions, weapons and reactions', () => {
   });
 });
 
+describe('tempo: Exert for another action, and the Exertion it costs', () => {
+  it('Exerts after the Quick Attack, plans a Slow Attack on the same turn, and runs out of Exertion at its maximum', () => {
+    const t = run(
+      {
+        ruleset: 'tempo',
+        combatants: [
+          {
+            id: 'ana',
+            name: 'Ana',
+            side: 'pc',
+            hp: 20,
+            stats: { FOR: 1, speed: 6, weapons: [{ name: 'Dagger', speed: 'quick' }], held: ['Dagger'] },
+          },
+          { id: 'orc', name: 'Orc', side: 'npc', hp: 40, stats: { speed: 5 } },
+        ],
+      },
+      {
+        rounds: 4,
+        policies: {
+          ana: [
+            { command: 'plan', action: 'quick-attack' },
+            { command: 'plan', action: 'hide' },
+            { command: 'act', target: 'orc', with: { weapon: 'Dagger', roll: '1d6' }, times: 2 },
+            {
+              command: 'exert',
+              with: { use: 'another-action' },
+              when: { cs: { 'turn.action': 'quick-attack' } },
+            },
+            {
+              command: 'plan',
+              on: 'turn',
+              action: 'slow-attack',
+              when: { cs: { 'turn.action': 'quick-attack' } },
+            },
+          ],
+          orc: [{ command: 'plan', action: 'rest' }, { command: 'act' }],
+        },
+        events: { strikes: { type: 'tempo/acted', combatant: 'ana', target: 'orc' } },
+        resources: { exertion: { cs: 'exertion', atLeast: 3 } },
+      },
+      20,
+    );
+    // Exertion max is 2 + FOR 1 = 3: three rounds of a third action (two Strikes), then no more.
+    const exertion = t.resources.exertion!.ana!;
+    expect(exertion.spent[0] / t.trials).toBe(3);
+    expect(perRound(exertion.out)).toBe(1);
+    // Attacks by what the actions are: four Quick Attacks and three Slow ones (the Hide is none).
+    expect(t.metrics.ana!.attacks[0] / t.trials).toBe(4 + 3);
+    expect(t.events.strikes![0] / t.trials).toBe(4 + 4 + 3);
+    expect(Object.keys(t.refusedRules).some((k) => k.startsWith("ana's rule 4 (exert)"))).toBe(true);
+  });
+});
+
 describe('six-second: seconds across turns, delay and a delayed turn', () => {
   const scenario = {
     ruleset: 'six-second',
