@@ -730,7 +730,8 @@ class Trial {
 
   /** Uses of an `on: others` rule count per round (a reaction a round), kept per combatant. */
   usedThisRound(id: string, n: number): number[] {
-    const key = this.state.round;
+    // A roundless clock's stretch of time (tick: 10 ticks) stands in for the round.
+    const key = this.roundNow();
     let entry = this.answered.get(id);
     if (!entry || entry.round !== key) {
       entry = { round: key, used: new Array<number>(n).fill(0) };
