@@ -189,7 +189,10 @@ program
 Each trial replays the scenario's setup and commands (then "start" if needed) with its own seed, and
 plays rounds: on its turn a combatant takes the first rule of its policy whose action is enabled by the
 ruleset's legal actions, again until no rule fits, then "next" (none after a turn that passed by itself,
-as acting does on a tick timeline, whose figures are per 10 ticks). See docs/cli.md for the policy format.
+as acting does on a tick timeline, whose figures are per 10 ticks). A rule may send any of the ruleset's
+commands (declare, plan, react, delay…) at its moment (on: turn, planning, others, roll); a rule the
+ruleset cannot take stops the run before it starts, and each refusal in play is listed under the rule
+that asked. See docs/cli.md for the policy format, per ruleset.
 A tara-corax fight whose policies only attack runs on a compiled Round: the same dice and the same
 results as the engine, much faster; the output says which simulator ran (--engine forces the engine).
 --workers K runs K threads (this one included) that share the trials; by default (auto) the command
