@@ -177,7 +177,7 @@ program
   .option('--json', 'machine-readable results')
   .option('--plot <file.svg>', 'draw attacks-per-round distributions and the questions as SVG')
   .option('--progress', 'show the progress bar even when stderr is not a terminal')
-  .option('--engine', 'run every trial through the engine even when the compiled Tara-Corax Round fits')
+  .option('--engine', 'run every trial through the engine even when a compiled round fits')
   .option(
     '--vary <key=a,b,c>',
     'the same fights under each value of an option or stat (ana.initiative: one combatant), compared with common random numbers',
@@ -193,8 +193,8 @@ as acting does on a tick timeline, whose figures are per 10 ticks). A rule may s
 commands (declare, plan, react, delay…) at its moment (on: turn, planning, others, roll); a rule the
 ruleset cannot take stops the run before it starts, and each refusal in play is listed under the rule
 that asked. See docs/cli.md for the policy format, per ruleset.
-A tara-corax fight whose policies only attack runs on a compiled Round: the same dice and the same
-results as the engine, much faster; the output says which simulator ran (--engine forces the engine).
+A tara-corax or classic fight whose policies only attack runs on a compiled round: the same dice and the
+same results as the engine, much faster; the output says which simulator ran (--engine forces the engine).
 --workers K runs K threads (this one included) that share the trials; by default (auto) the command
 starts alone and brings in every core once the first trials show the run will take over a second.
 

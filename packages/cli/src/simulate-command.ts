@@ -157,12 +157,14 @@ export interface SimSummary {
    */
   per: string;
   /**
-   * Which simulator ran: `kernel`, the compiled Tara-Corax Round (same dice, same results as the
+   * Which simulator ran: `kernel`, the ruleset's compiled round (same dice, same results as the
    * engine, proven by a property test), or `engine`, every command decided by the rules; `reason` says
    * why the kernel did not fit.
    */
   path: SimPath;
   reason?: string;
+  /** The ruleset's name, as its compiled round is called ("Tara-Corax"). */
+  rulesetName: string;
   /** Per combatant: each metric per round, with its 95% confidence interval. */
   combatants: Array<{ id: string; name: string } & Record<Metric, Estimate>>;
   /** Each named event per round and per fight (trial), with intervals. */
@@ -192,11 +194,18 @@ function fightLength(tally: SimTally): Sums {
   return any ? [any[3], any[4], 0, 0, 0] : [0, 0, 0, 0, 0];
 }
 
-export function summarize(plan: SimPlan, tally: SimTally, seed: number, per = 'round'): SimSummary {
+export function summarize(
+  plan: SimPlan,
+  tally: SimTally,
+  seed: number,
+  per = 'round',
+  rulesetName = plan.scenario.ruleset,
+): SimSummary {
   const names = new Map(plan.scenario.combatants.map((c) => [c.id, c.name] as const));
   return {
     scenario: plan.scenario.name,
     ruleset: plan.scenario.ruleset,
+    rulesetName,
     trials: tally.trials,
     seed,
     rounds: tally.rounds,
@@ -266,7 +275,7 @@ export function renderSummary(s: SimSummary): string {
   const lines = [
     `${s.scenario} — ${s.ruleset}: ${s.trials} ${what}, seed ${s.seed}, ${roundsOf(s, s.rounds)}, ${roundsOf(s, s.combatantRounds, true)}`,
     s.path === 'kernel'
-      ? 'Simulator: the compiled Tara-Corax Round (the same dice and results as the engine).'
+      ? `Simulator: the compiled ${s.rulesetName} round (the same dice and results as the engine).`
       : `Simulator: the engine, every command decided by the rules (${s.reason ?? 'asked for'}).`,
     ...(s.fightRounds.high > s.fightRounds.low
       ? [
@@ -435,7 +444,7 @@ export async function simulateCommand(
     engine: opts.engine === true,
     ...(bar ? { onProgress: bar.progress, onThreads: bar.threads } : {}),
   });
-  const summary = summarize(plan, tally, opts.seed, periods?.name);
+  const summary = summarize(plan, tally, opts.seed, periods?.name, registry[plan.scenario.ruleset]?.name);
   if (opts.plot) writeOutput(opts.plot, simulationSvg(summary));
   if (opts.report) {
     const [first, ...rest] = renderSummary(summary).split('\n');

@@ -122,7 +122,7 @@ export type Metric = (typeof METRICS)[number];
 /** The highest count a per-round histogram keeps apart; more is counted in the last bucket. */
 export const HIST_MAX = 12;
 
-/** Which simulator ran: the compiled Tara-Corax Round, or every command through the engine. */
+/** Which simulator ran: the ruleset's compiled round (tara-corax, classic), or every command through the engine. */
 export type SimPath = 'kernel' | 'engine';
 
 export interface SimTally {
