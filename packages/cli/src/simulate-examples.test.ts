@@ -62,6 +62,17 @@ describe('examples/simulate', () => {
     expect(perRound(three.events['character-points']!)).toBe(1);
   });
 
+  it('classic-skirmish: the damage each takes, and exactly one combatant falls first in every fight', () => {
+    const t = play(loadPlan(join(dir, 'classic-skirmish.yaml'), rulesets), 60);
+    const hp = t.resources.hp!;
+    const firsts = Object.values(hp).reduce((n, r) => n + r.first[0], 0);
+    // Played to the end: some side always falls, and its first casualty is one combatant.
+    expect(firsts).toBe(t.trials);
+    // A side is out when all of its combatants are: the goblins, nearly always.
+    expect(perRound(hp.gob1!.out)).toBeGreaterThan(0.9);
+    expect(hp.boss!.spent[0]).toBeGreaterThan(0);
+  });
+
   it('tempo-quick-or-standard: the dagger, the sword, the axe, in that order, and Bren intercepts', () => {
     const t = play(loadPlan(join(dir, 'tempo-quick-or-standard.yaml'), rulesets));
     expect(perRound(t.questions[0]!)).toBe(1);

@@ -75,13 +75,18 @@ export const questionSchema = z
 export const resourceSchema = z
   .object({
     /** The path in the combatant's ruleset state: `stamina`, `exertion`, `characterPoints`. */
-    cs: z.string().min(1),
+    cs: z.string().min(1).optional(),
+    /** Or its hit points (`hp: true`): damage taken is what is spent, 0 HP is out. */
+    hp: z.literal(true).optional(),
     atMost: z.number().optional(),
     atLeast: z.number().optional(),
   })
   .strict()
   .refine((r) => r.atMost === undefined || r.atLeast === undefined, {
     message: 'a resource runs out at most (atMost) or at least (atLeast) a value, not both',
+  })
+  .refine((r) => (r.cs === undefined) !== (r.hp === undefined), {
+    message: 'a resource is a path in the ruleset state (cs) or the hit points (hp: true)',
   });
 
 /** Per resource, per combatant: spent per round, ran out in the trial, was the first to. */
@@ -402,7 +407,7 @@ class Trial {
   /** Per resource, per combatant: the last value seen, spent so far, and when it ran out (-1: not yet). */
   readonly held: Array<{
     name: string;
-    path: string;
+    path: string | undefined;
     rising: boolean;
     limit: number;
     last: number[];
@@ -435,8 +440,10 @@ class Trial {
     }));
   }
 
-  valueOf(id: string, path: string): number {
-    const v = readEventPath(this.state.combatants[id]?.cs, path);
+  /** A followed resource's value: a path in the ruleset state, or (no path) the hit points. */
+  valueOf(id: string, path: string | undefined): number {
+    const c = this.state.combatants[id];
+    const v = path === undefined ? c?.hp?.current : readEventPath(c?.cs, path);
     return typeof v === 'number' ? v : Number.NaN;
   }
 
