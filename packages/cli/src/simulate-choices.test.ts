@@ -439,6 +439,43 @@ describe('stamina: a reaction when attacked, and the stamina spent', () => {
   });
 });
 
+describe('stamina: bonus dice on a reckless attack', () => {
+  const scenario = {
+    ruleset: 'stamina',
+    combatants: [
+      { id: 'bren', name: 'Bren', side: 'pc', hp: 30, stats: {} },
+      { id: 'wolf', name: 'Wolf', side: 'npc', hp: 30, stats: {} },
+    ],
+  };
+  const events = {
+    dice: { type: 'stamina/acted', combatant: 'bren', action: 'reckless-attack', sum: 'check.bonusDice' },
+  };
+
+  it('sends the bonus dice chosen, which cost defense; without them, or without the defense, the rules refuse under the rule', () => {
+    const reckless = (extra: object) => ({
+      rounds: 2,
+      policies: {
+        bren: [{ command: 'act', action: 'reckless-attack', target: 'enemy', ...extra }],
+        wolf: [{ action: 'basic-attack', target: 'enemy' }],
+      },
+      events,
+    });
+    const chosen = run(scenario, reckless({ with: { bonusDice: 3 } }), 20);
+    // Round 1: the swing with 3 bonus dice. It costs defense (6 here); round 2 has only 4 left, and the
+    // rules refuse the second swing, saying why, under the rule.
+    expect(chosen.metrics.bren!.attacks[0] / chosen.trials).toBe(1);
+    expect(chosen.events.dice![0] / chosen.trials).toBe(3);
+    const short = chosen.refusedRules["bren's rule 1 (act reckless-attack): defense/insufficient"];
+    expect(short?.count).toBe(chosen.trials);
+    expect(short?.message).toContain('Take fewer bonus dice');
+    const missing = run(scenario, reckless({}), 20);
+    expect(missing.metrics.bren!.attacks[0]).toBe(0);
+    expect(
+      missing.refusedRules["bren's rule 1 (act reckless-attack): reckless/bonus-dice"]?.message,
+    ).toContain('Reckless attack needs its bonus dice');
+  });
+});
+
 describe('tick: waiting and stepping in', () => {
   it('waits on its turn and steps in after the other acts', () => {
     const t = run(
