@@ -236,6 +236,8 @@ export function choose(
     const rule = policy[i]!;
     if (momentOf(rule) !== moment) continue;
     if ((used[i] ?? 0) >= rule.times) continue;
+    // The conditions first: they are cheap, and the legal actions are not.
+    if (!holds(state, actor, rule.when, actionsThisTurn, events, delayedTurn)) continue;
     let action = rule.action;
     if (picksFromLegal(rule)) {
       const pick = legal().find(
@@ -248,7 +250,6 @@ export function choose(
       if (!pick) continue;
       action = pick.action.id;
     }
-    if (!holds(state, actor, rule.when, actionsThisTurn, events, delayedTurn)) continue;
     const command: Command = {
       type: rule.command ?? 'act',
       actor,
