@@ -19,9 +19,10 @@ export function taraInitiativeFormula(
   const base = (verySimply ? verySimplyCharacteristic(c.stats) : characteristic(c.stats)) + modifiers;
   const dice = state.options.explodingInitiative === 'keep' ? '1d10!' : '1d10!o';
   const tie = characteristic(c.stats) * 1_000_000 + c.stats.agility * 1_000 + c.stats.intellect;
+  const signed = base < 0 ? `-${-base}` : `+${base}`;
   return {
-    expression: verySimply ? '@base' : `${dice}+@base`,
-    refs: { base },
+    expression: verySimply ? String(base) : `${dice}${signed}`,
+    refs: {},
     tie,
     atLeast: 0,
     atMost: MARKS_PER_ROUND,
