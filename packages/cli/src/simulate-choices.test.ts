@@ -202,6 +202,16 @@ describe('tempo: planning two actions, weapons and reactions', () => {
     expect(perRound(t.metrics.orc!.attacks)).toBe(1);
   });
 
+  it('without planning rules the count cannot start, and the output says so in the rules’ words', () => {
+    const t = run(scenario, { rounds: 2, policies: { default: [{ command: 'act', target: 'enemy' }] } }, 5);
+    // Round 1's planning begins, and the count never comes: nobody takes a turn.
+    expect(t.rounds).toBe(t.trials);
+    expect(t.metrics.ana!.turns[0]).toBe(0);
+    expect(t.refusedRules["the GM's next: planning/incomplete"]?.message).toContain(
+      'Not every PC has planned',
+    );
+  });
+
   it('takes the Intercept when its trigger comes at a tempo that allows it, and not before', () => {
     // The Orc's Standard Attack (tempo 5) on the guarded Ana: Intercept (tempo 4) is allowed.
     const late = run(scenario, fight('standard-attack', 'Sword'), 20);

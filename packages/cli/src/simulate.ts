@@ -835,7 +835,7 @@ class Trial {
         if (!isRejection(r)) return true;
         const plain = this.exec(command);
         if (isRejection(plain)) {
-          this.refused(plain);
+          this.refused(plain, `the GM's ${command.type}`);
           return false;
         }
         // The roll came and the choices were refused with it: counted under the roll. (A `next` that
@@ -847,7 +847,9 @@ class Trial {
     }
     const r = this.exec(command);
     if (isRejection(r)) {
-      this.refused(r);
+      // The fight stops here: said under the GM's command, with the rules' words (tempo without
+      // planning rules: "planning/incomplete").
+      this.refused(r, `the GM's ${command.type}`);
       return false;
     }
     return true;
