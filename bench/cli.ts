@@ -36,6 +36,7 @@ function plan(rulesetId: string, rounds: number, stats: Record<string, number> =
       policies: { default: [{ tag: 'attack', target: 'enemy', times: 10 }] },
       events: {},
       questions: [],
+      resources: {},
     },
   };
 }

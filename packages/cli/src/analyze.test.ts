@@ -152,3 +152,83 @@ describe('analyze: a tick timeline, where the lowest tick acts first', () => {
     expect(analyzeCommand(file, rulesets).order).toBe('highest-first');
   });
 });
+
+describe('analyze: every ruleset, or why not', () => {
+  async function analyzeYaml(lines: string[]) {
+    const { analyzeCommand } = await import('./analyze.js');
+    const { rulesets } = await import('@roundkeeper/rulesets');
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const file = join(mkdtempSync(join(tmpdir(), 'rk-analyze-')), 'x.yaml');
+    writeFileSync(file, ['schema: 1', 'name: X', ...lines].join('\n'));
+    return () => analyzeCommand(file, rulesets);
+  }
+
+  it('tara-corax: the Initiative Score derived from the sheet (1d10 exploding once + Initiative, capped at 30) equals the one written out', async () => {
+    const sheet = [
+      'ruleset: tara-corax',
+      'options: { roundMode: full }',
+      'combatants:',
+      '  - { id: combatant, name: Combatant, side: pc, stats: { initiative: 9, meleeAttacks: 3 } }',
+      '  - { id: monster, name: Monster, side: npc, stats: { agility: 28, intellect: 31, armorEvadeModifier: -4 } }',
+    ];
+    const derived = (await analyzeYaml(sheet))();
+    // The monster: (28 + 31) / 2 rounded down = 29, Armor −4 / 2 = −2: 1d10!o + 27, at most 30.
+    const written = (
+      await analyzeYaml([
+        ...sheet,
+        "analyze: { initiative: { combatant: '1d10!o+9', monster: '1d10!o+27' }, ties: { combatant: 9000000, monster: 29028031 } }",
+      ])
+    )();
+    const monster = derived.combatants.find((c) => c.id === 'monster')!;
+    expect(monster.max).toBe(30);
+    // 28, 29 and 30 from the die; 1d10 = 3 … 10 (and every explosion) all land on 30.
+    expect(monster.distribution.at(-1)![1]).toBeCloseTo(8 / 10, 12);
+    const cap = (d: Array<[number, number]>) => {
+      const out = new Map<number, number>();
+      for (const [v, p] of d) out.set(Math.min(v, 30), (out.get(Math.min(v, 30)) ?? 0) + p);
+      return [...out];
+    };
+    expect(monster.distribution).toEqual(
+      cap(written.combatants.find((c) => c.id === 'monster')!.distribution),
+    );
+    expect(derived.before.combatant!.monster).toBeGreaterThan(0);
+    expect(derived.before.combatant!.monster).toBeLessThan(0.05);
+  });
+
+  it('six-second: enumerated when everyone rolls the same check (a tie is a fair coin), refused with who differs otherwise', async () => {
+    const same = (
+      await analyzeYaml([
+        'ruleset: six-second',
+        'combatants:',
+        '  - { id: a, name: A, side: pc, stats: { dexterity: 1 } }',
+        '  - { id: b, name: B, side: npc, stats: { dexterity: 1 } }',
+      ])
+    )();
+    expect(same.before.a!.b).toBeCloseTo(0.5, 12);
+    const differ = await analyzeYaml([
+      'ruleset: six-second',
+      'combatants:',
+      '  - { id: a, name: A, side: pc, stats: { dexterity: 1 } }',
+      '  - { id: b, name: B, side: npc, stats: { dexterity: 3 } }',
+    ]);
+    expect(differ).toThrow(/A \(1d20\+1\) and B \(1d20\+3\) roll different checks/);
+  });
+
+  it('opend6 and tempo say precisely why their initiative cannot be enumerated', async () => {
+    const opend6 = await analyzeYaml([
+      'ruleset: opend6',
+      'options: { initiativeMethod: perception-per-round }',
+      'combatants: [{ id: a, name: A, side: pc }, { id: b, name: B, side: npc }]',
+    ]);
+    expect(opend6).toThrow(
+      /OpenD6's initiative cannot be enumerated: Perception is rolled with the Wild Die/,
+    );
+    const tempo = await analyzeYaml([
+      'ruleset: tempo',
+      'combatants: [{ id: a, name: A, side: pc, hp: 5 }, { id: b, name: B, side: npc, hp: 5 }]',
+    ]);
+    expect(tempo).toThrow(/Tempo rolls no initiative/);
+  });
+});

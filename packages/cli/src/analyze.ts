@@ -92,9 +92,16 @@ export function contenders(
       let expression = section.initiative[id];
       let tie = section.ties[id] ?? 0;
       let atLeast: number | undefined;
+      let atMost: number | undefined;
       if (expression === undefined) {
         // The ruleset's own formula, when it has one (classic: the initiative dice plus the modifier).
         const formula = ruleset?.analysis?.initiative?.(state, c);
+        if (typeof formula === 'string') {
+          throw new CliError(
+            `${path}: ${ruleset?.name ?? scenario.ruleset}'s initiative cannot be enumerated: ${formula} To analyze a model of it anyway, say how each combatant's initiative is rolled: analyze: { initiative: { ${id}: '1d20+@stat' } }.`,
+            EXIT.refused,
+          );
+        }
         if (!formula) {
           throw new CliError(
             `${path}: say how ${c.name}'s initiative is rolled: add analyze: { initiative: { ${id}: '1d10+@stat' } } (a dice expression; @name reads ${c.name}'s stats).`,
@@ -105,6 +112,7 @@ export function contenders(
         Object.assign(refs, formula.refs);
         if (section.ties[id] === undefined) tie = formula.tie;
         atLeast = formula.atLeast;
+        atMost = formula.atMost;
       }
       let d: Distribution;
       try {
@@ -117,8 +125,24 @@ export function contenders(
         );
       }
       if (atLeast !== undefined) d = floored(d, atLeast);
+      if (atMost !== undefined) d = capped(d, atMost);
       return { id, name: c.name, expression, tie, distribution: d };
     });
+}
+
+/** A distribution whose scores above `max` count as `max` (the rules' "at most"). */
+function capped(d: Distribution, max: number): Distribution {
+  let high = 0;
+  const kept: Array<[number, number]> = [];
+  for (const [v, p] of d.outcomes) {
+    if (v > max) high += p;
+    else kept.push([v, p]);
+  }
+  if (high === 0) return d;
+  const at = kept.findIndex(([v]) => v === max);
+  if (at >= 0) kept[at] = [max, kept[at]![1] + high];
+  else kept.push([max, high]);
+  return { outcomes: kept };
 }
 
 /** A distribution whose scores below `min` count as `min` (the rules' "never below"). */

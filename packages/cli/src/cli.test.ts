@@ -315,9 +315,9 @@ describe('roundkeeper simulate and analyze', () => {
     expect(e.reason).toBe('asked for the engine');
     expect({ ...f, path: 0, reason: 0 }).toEqual({ ...e, path: 0, reason: 0 });
     const text = roundkeeper('simulate', file, '--trials', '100');
-    expect(text.stdout).toContain('Simulator: the compiled Tara-Corax Round');
+    expect(text.stdout).toContain('Simulator: the compiled Tara-Corax round');
     expect(roundkeeper('simulate', duel, '--trials', '20').stdout).toContain(
-      'Simulator: the engine, every command decided by the rules (Classic has no compiled Round',
+      'Simulator: the engine, every command decided by the rules (the scenario names events or questions)',
     );
     const two = roundkeeper('simulate', file, '--trials', '150', '--seed', '2', '--json', '--workers', '2');
     expect(two.stdout).toBe(fast.stdout);

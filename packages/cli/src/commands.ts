@@ -208,16 +208,24 @@ program
   .option('--json', 'machine-readable results')
   .option('--plot <file.svg>', 'draw attacks-per-round distributions and the questions as SVG')
   .option('--progress', 'show the progress bar even when stderr is not a terminal')
-  .option('--engine', 'run every trial through the engine even when the compiled Tara-Corax Round fits')
+  .option('--engine', 'run every trial through the engine even when a compiled round fits')
+  .option(
+    '--vary <key=a,b,c>',
+    'the same fights under each value of an option or stat (ana.initiative: one combatant), compared with common random numbers',
+  )
+  .option('--report <file.html>', 'write one self-contained HTML page of the tables and plots')
   .addHelpText(
     'after',
     `
 Each trial replays the scenario's setup and commands (then "start" if needed) with its own seed, and
 plays rounds: on its turn a combatant takes the first rule of its policy whose action is enabled by the
 ruleset's legal actions, again until no rule fits, then "next" (none after a turn that passed by itself,
-as acting does on a tick timeline, whose figures are per 10 ticks). See docs/cli.md for the policy format.
-A tara-corax fight whose policies only attack runs on a compiled Round: the same dice and the same
-results as the engine, much faster; the output says which simulator ran (--engine forces the engine).
+as acting does on a tick timeline, whose figures are per 10 ticks). A rule may send any of the ruleset's
+commands (declare, plan, react, delay…) at its moment (on: turn, planning, others, roll); a rule the
+ruleset cannot take stops the run before it starts, and each refusal in play is listed under the rule
+that asked. See docs/cli.md for the policy format, per ruleset.
+A tara-corax or classic fight whose policies only attack runs on a compiled round: the same dice and the
+same results as the engine, much faster; the output says which simulator ran (--engine forces the engine).
 --workers K runs K threads (this one included) that share the trials; by default (auto) the command
 starts alone and brings in every core once the first trials show the run will take over a second.
 
@@ -225,7 +233,8 @@ Examples:
   $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 2000 --seed 7
   $ roundkeeper simulate examples/simulate/classic-duel.yaml --trials 4000 --workers 2 --json
   $ roundkeeper simulate examples/simulate/classic-skirmish.yaml --plot skirmish.svg
-  $ roundkeeper simulate examples/simulate/tara-corax-melee.yaml --trials 200000 --workers 2`,
+  $ roundkeeper simulate examples/simulate/tara-corax-melee.yaml --trials 200000 --workers 2
+  $ roundkeeper simulate examples/simulate/classic-duel.yaml --vary ana.initiative=0,2,4 --report duel.html`,
   )
   .action(
     async (
@@ -239,6 +248,8 @@ Examples:
         plot?: string;
         progress?: boolean;
         engine?: boolean;
+        vary?: string;
+        report?: string;
       },
     ) => {
       const out = await simulateCommand(scenario, rulesets, {

@@ -1,6 +1,7 @@
 import {
   type Command,
   type EncounterState,
+  type EngineEvent,
   type JsonObject,
   type LegalAction,
   type Rng,
@@ -9,12 +10,24 @@ import {
 import { z } from 'zod';
 
 /**
- * Policies: how a simulated combatant chooses what to do. A policy is an ordered list of rules; on its
- * turn the combatant takes the first rule whose action is enabled (by the ruleset's `legalActions`) and
- * whose conditions hold, sends it as an `act` command, and looks again; when no rule fits, its turn
- * ends (`next`). Nothing here knows a ruleset: actions are picked by id, tag or kind from the legal
- * actions, and extra command fields (`with`) are passed through for the ruleset to validate.
+ * Policies: how a simulated combatant chooses what to do. A policy is an ordered list of rules; at each
+ * moment a player chooses (`on`: its own turn, the planning before the turns, someone else's turn, the
+ * initiative roll) the combatant takes the first rule of that moment whose action is enabled (by the
+ * ruleset's `legalActions`) and whose conditions hold, sends it as a command (`act` unless the rule names
+ * another of the ruleset's commands: declare, plan, react, delay…), and looks again; when no rule fits,
+ * its turn ends (`next`). Nothing here knows a ruleset: actions are picked by id, tag or kind from the
+ * legal actions, and extra command fields (`with`) are passed through for the ruleset to validate.
  */
+
+/**
+ * When a rule is asked: `turn`, on the combatant's own turn; `planning`, while the clock waits for every
+ * combatant's plans (nobody's turn yet: tempo's planning); `others`, after each command on someone
+ * else's turn (reactions, a delayed turn taken between two actions); `roll`, with the GM's command that
+ * rolls initiative (`start`, and a `next` between rounds): the rule's `with` fields are sent keyed by
+ * the combatant (`{delay: up}` → `delay: {ana: up}`).
+ */
+export const MOMENTS = ['turn', 'planning', 'others', 'roll'] as const;
+export type Moment = (typeof MOMENTS)[number];
 
 const range = z.union([
   z.number(),
@@ -32,12 +45,22 @@ export const conditionSchema = z
     cs: z.record(z.string(), z.union([range, z.string(), z.boolean()])).optional(),
     /** How many actions the combatant has already taken this turn. */
     actionsThisTurn: range.optional(),
+    /** True only in a turn taken after delaying (by an `on: others` rule), false only in any other turn. */
+    delayedTurn: z.boolean().optional(),
+    /** Only right after a command that recorded an event of this type (`on: others`: a reaction's trigger). */
+    after: z.string().min(1).optional(),
+    /** With `after`: the event names this combatant (`self`) as its target, or one of its side (`ally`). */
+    targets: z.enum(['self', 'ally']).optional(),
   })
   .strict();
 export type Condition = z.output<typeof conditionSchema>;
 
 export const ruleSchema = z
   .object({
+    /** The command sent: `act` (the default) or another of the ruleset's (declare, plan, react, delay…). */
+    command: z.string().min(1).optional(),
+    /** When the rule is asked (see `MOMENTS`); by default `planning` for `plan`, `others` for `react`, else `turn`. */
+    on: z.enum(MOMENTS).optional(),
     /** An action id from the catalog (or a custom action). */
     action: z.string().min(1).optional(),
     /** Or: the first enabled action carrying this tag ("attack", "spell", "move"). */
@@ -55,8 +78,8 @@ export const ruleSchema = z
     when: conditionSchema.optional(),
   })
   .strict()
-  .refine((r) => r.action || r.tag || r.kind, {
-    message: 'a policy rule names an "action", a "tag" or a "kind"',
+  .refine((r) => r.action || r.tag || r.kind || r.command || r.on === 'roll', {
+    message: 'a policy rule names an "action", a "tag", a "kind" or a "command"',
   });
 export type PolicyRule = z.output<typeof ruleSchema>;
 
@@ -69,15 +92,47 @@ function inRange(value: number | undefined, r: Range): boolean {
   return (r.min === undefined || value >= r.min) && (r.max === undefined || value <= r.max);
 }
 
-function holds(
+/** The moment a rule is asked at (see `MOMENTS`). */
+export function momentOf(rule: PolicyRule): Moment {
+  if (rule.on) return rule.on;
+  if (rule.command === 'plan') return 'planning';
+  if (rule.command === 'react') return 'others';
+  return 'turn';
+}
+
+/** Whether one of `events` is of the `after` type and, with `targets`, aimed at the actor or its side. */
+function triggered(
+  state: EncounterState,
+  actor: string,
+  when: Condition,
+  events: readonly EngineEvent[],
+): boolean {
+  const side = state.combatants[actor]?.side;
+  return events.some((e) => {
+    if (e.type !== when.after) return false;
+    if (e.combatant === actor) return false;
+    if (!when.targets) return true;
+    const t = typeof e.target === 'string' ? e.target : undefined;
+    if (t === undefined) return false;
+    return when.targets === 'self' ? t === actor : state.combatants[t]?.side === side;
+  });
+}
+
+export { readPath };
+
+export function holds(
   state: EncounterState,
   actor: string,
   when: Condition | undefined,
   actionsThisTurn: number,
+  events: readonly EngineEvent[] = [],
+  delayedTurn = false,
 ): boolean {
   if (!when) return true;
+  if (when.delayedTurn !== undefined && when.delayedTurn !== delayedTurn) return false;
   const c = state.combatants[actor];
   if (!c) return false;
+  if (when.after !== undefined && !triggered(state, actor, when, events)) return false;
   if (when.round !== undefined && !inRange(state.round, when.round)) return false;
   if (when.actionsThisTurn !== undefined && !inRange(actionsThisTurn, when.actionsThisTurn)) return false;
   if (when.hp !== undefined) {
@@ -143,6 +198,7 @@ export function resolveTarget(
 }
 
 export interface Choice {
+  /** The rule's index in the policy. */
   rule: number;
   command: Command;
   target?: string;
@@ -150,34 +206,54 @@ export interface Choice {
 }
 
 /**
- * The first rule that fits now: its action enabled, its conditions true, its uses this turn not spent.
- * `used[i]` counts rule i's uses this turn; `skip[i]` marks rules refused this turn.
+ * Whether the rule picks its action from the legal actions: by tag or kind, or an action named without a
+ * command (`{action: slash}`: when it is enabled). A rule naming its command (`{command: act, action:
+ * slash}`) sends it as asked, and the rules' refusal is counted under it.
+ */
+function picksFromLegal(rule: PolicyRule): boolean {
+  if (rule.tag !== undefined || rule.kind !== undefined) return true;
+  return rule.action !== undefined && rule.command === undefined;
+}
+
+/**
+ * The first rule of this moment that fits now: its action enabled, its conditions true, its uses this
+ * turn not spent. `used[i]` counts rule i's uses this turn; `legal` is asked only when a rule needs it.
+ * `events` are the last command's (for `when.after`).
  */
 export function choose(
   state: EncounterState,
   actor: string,
   policy: readonly PolicyRule[],
-  legal: readonly LegalAction[],
+  legal: () => readonly LegalAction[],
   used: readonly number[],
   actionsThisTurn: number,
   rng: Rng,
+  moment: Moment = 'turn',
+  events: readonly EngineEvent[] = [],
+  delayedTurn = false,
 ): Choice | undefined {
   for (let i = 0; i < policy.length; i++) {
     const rule = policy[i]!;
+    if (momentOf(rule) !== moment) continue;
     if ((used[i] ?? 0) >= rule.times) continue;
-    const pick = legal.find(
-      (l) =>
-        l.enabled &&
-        (rule.action === undefined || l.action.id === rule.action) &&
-        (rule.tag === undefined || l.action.tags.includes(rule.tag)) &&
-        (rule.kind === undefined || l.action.kind === rule.kind),
-    );
-    if (!pick) continue;
-    if (!holds(state, actor, rule.when, actionsThisTurn)) continue;
+    // The conditions first: they are cheap, and the legal actions are not.
+    if (!holds(state, actor, rule.when, actionsThisTurn, events, delayedTurn)) continue;
+    let action = rule.action;
+    if (picksFromLegal(rule)) {
+      const pick = legal().find(
+        (l) =>
+          l.enabled &&
+          (rule.action === undefined || l.action.id === rule.action) &&
+          (rule.tag === undefined || l.action.tags.includes(rule.tag)) &&
+          (rule.kind === undefined || l.action.kind === rule.kind),
+      );
+      if (!pick) continue;
+      action = pick.action.id;
+    }
     const command: Command = {
-      type: 'act',
+      type: rule.command ?? 'act',
       actor,
-      action: pick.action.id,
+      ...(action !== undefined ? { action } : {}),
       ...(rule.with as JsonObject | undefined),
     };
     let target: string | undefined;
@@ -192,4 +268,15 @@ export function choose(
     return choice;
   }
   return undefined;
+}
+
+/** A rule as a designer reads it in a message: "ana's rule 2 (plan quick-attack)". */
+export function ruleLabel(owner: string, index: number, rule: PolicyRule): string {
+  const what = [
+    rule.on === 'roll' ? 'with the roll' : (rule.command ?? 'act'),
+    rule.action ?? (rule.tag ? `tag ${rule.tag}` : rule.kind ? `kind ${rule.kind}` : ''),
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return `${owner}'s rule ${index + 1} (${what})`;
 }

@@ -16,7 +16,9 @@ import {
   type SimTally,
   simulateSectionSchema,
 } from './simulate.js';
-import { type Estimate, estimate, formatEstimate } from './stats.js';
+import { reportHtml, summaryTables, textTables, varyHeader, varySvg, varyTables } from './simulate-report.js';
+import { parseVary, runVaried } from './simulate-vary.js';
+import { type Estimate, estimate, formatEstimate, perTrial, type Sums } from './stats.js';
 import { barChartSvg, type Panel } from './svg.js';
 
 export interface SimulateOptions {
@@ -29,6 +31,10 @@ export interface SimulateOptions {
   progress?: boolean;
   /** Run every trial through the engine even when the compiled kernel fits. */
   engine?: boolean;
+  /** `<option or stat>=a,b,c`: the same fights under each value, compared (see simulate-vary.ts). */
+  vary?: string;
+  /** Write one self-contained HTML page of the tables and plots. */
+  report?: string;
 }
 
 /** Reads a scenario's `simulate:` section (absent: defaults) into a plan, checked against the roster. */
@@ -151,25 +157,55 @@ export interface SimSummary {
    */
   per: string;
   /**
-   * Which simulator ran: `kernel`, the compiled Tara-Corax Round (same dice, same results as the
+   * Which simulator ran: `kernel`, the ruleset's compiled round (same dice, same results as the
    * engine, proven by a property test), or `engine`, every command decided by the rules; `reason` says
    * why the kernel did not fit.
    */
   path: SimPath;
   reason?: string;
+  /** The ruleset's name, as its compiled round is called ("Tara-Corax"). */
+  rulesetName: string;
   /** Per combatant: each metric per round, with its 95% confidence interval. */
   combatants: Array<{ id: string; name: string } & Record<Metric, Estimate>>;
-  events: Array<{ name: string; perRound: Estimate }>;
+  /** Each named event per round and per fight (trial), with intervals. */
+  events: Array<{ name: string; perRound: Estimate; perFight: Estimate }>;
+  /** Rounds a fight lasted (with `until: end`, where it varies). */
+  fightRounds: Estimate;
+  /** Each followed resource, per combatant: spent per round, P(ran out), P(ran out first) per fight. */
+  resources: Array<{
+    name: string;
+    id: string;
+    combatant: string;
+    spent: Estimate;
+    out: Estimate;
+    first: Estimate;
+  }>;
   questions: Array<{ name: string; order: string[]; per: 'round' | 'trial'; p: Estimate }>;
   refused: Record<string, number>;
+  /** The same by the policy rule that asked, with the rules' own words (the first in sort order). */
+  refusedRules: Array<{ rule: string; code: string; count: number; message: string }>;
   attackHistogram: Record<string, number[]>;
 }
 
-export function summarize(plan: SimPlan, tally: SimTally, seed: number, per = 'round'): SimSummary {
+/** Each trial's rounds, as sums over trials (from any per-round figure's denominators). */
+function fightLength(tally: SimTally): Sums {
+  const any = Object.values(tally.metrics)[0]?.turns;
+  // Σr and Σr² are the rounds' sum and sum of squares over trials.
+  return any ? [any[3], any[4], 0, 0, 0] : [0, 0, 0, 0, 0];
+}
+
+export function summarize(
+  plan: SimPlan,
+  tally: SimTally,
+  seed: number,
+  per = 'round',
+  rulesetName = plan.scenario.ruleset,
+): SimSummary {
   const names = new Map(plan.scenario.combatants.map((c) => [c.id, c.name] as const));
   return {
     scenario: plan.scenario.name,
     ruleset: plan.scenario.ruleset,
+    rulesetName,
     trials: tally.trials,
     seed,
     rounds: tally.rounds,
@@ -185,7 +221,22 @@ export function summarize(plan: SimPlan, tally: SimTally, seed: number, per = 'r
       for (const k of METRICS) row[k] = estimate(m[k], tally.trials);
       return row;
     }),
-    events: Object.entries(tally.events).map(([name, s]) => ({ name, perRound: estimate(s, tally.trials) })),
+    events: Object.entries(tally.events).map(([name, s]) => ({
+      name,
+      perRound: estimate(s, tally.trials),
+      perFight: perTrial(s, tally.trials),
+    })),
+    fightRounds: perTrial(fightLength(tally), tally.trials),
+    resources: Object.entries(tally.resources).flatMap(([name, byId]) =>
+      Object.entries(byId).map(([id, r]) => ({
+        name,
+        id,
+        combatant: names.get(id) ?? id,
+        spent: estimate(r.spent, tally.trials),
+        out: estimate(r.out, tally.trials),
+        first: estimate(r.first, tally.trials),
+      })),
+    ),
     questions: plan.sim.questions.map((q, i) => ({
       name: q.name,
       order: q.order,
@@ -193,6 +244,12 @@ export function summarize(plan: SimPlan, tally: SimTally, seed: number, per = 'r
       p: estimate(tally.questions[i]!, tally.trials),
     })),
     refused: tally.refused,
+    refusedRules: Object.entries(tally.refusedRules)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([key, r]) => {
+        const at = key.lastIndexOf(': ');
+        return { rule: key.slice(0, at), code: key.slice(at + 2), count: r.count, message: r.message };
+      }),
     attackHistogram: tally.attackHistogram,
   };
 }
@@ -218,8 +275,13 @@ export function renderSummary(s: SimSummary): string {
   const lines = [
     `${s.scenario} — ${s.ruleset}: ${s.trials} ${what}, seed ${s.seed}, ${roundsOf(s, s.rounds)}, ${roundsOf(s, s.combatantRounds, true)}`,
     s.path === 'kernel'
-      ? 'Simulator: the compiled Tara-Corax Round (the same dice and results as the engine).'
+      ? `Simulator: the compiled ${s.rulesetName} round (the same dice and results as the engine).`
       : `Simulator: the engine, every command decided by the rules (${s.reason ?? 'asked for'}).`,
+    ...(s.fightRounds.high > s.fightRounds.low
+      ? [
+          `A fight lasted ${formatEstimate(s.fightRounds, 2)} ${s.per === 'round' ? 'rounds' : `stretches of ${s.per}`}.`,
+        ]
+      : []),
     `Per ${s.per}, mean ± half-width of the 95% confidence interval:`,
     '',
     ...table([
@@ -238,7 +300,24 @@ export function renderSummary(s: SimSummary): string {
   if (s.events.length) {
     lines.push(
       '',
-      ...table([['event', `per ${s.per}`], ...s.events.map((e) => [e.name, formatEstimate(e.perRound, 3)])]),
+      ...table([
+        ['event', `per ${s.per}`, 'per fight'],
+        ...s.events.map((e) => [e.name, formatEstimate(e.perRound, 3), formatEstimate(e.perFight, 3)]),
+      ]),
+    );
+  }
+  if (s.resources.length) {
+    lines.push(
+      '',
+      ...table([
+        ['resource', `spent per ${s.per}`, 'runs out (per fight)', 'runs out first'],
+        ...s.resources.map((r) => [
+          `${r.combatant}: ${r.name}`,
+          formatEstimate(r.spent, 3),
+          formatEstimate(r.out, 3),
+          formatEstimate(r.first, 3),
+        ]),
+      ]),
     );
   }
   if (s.questions.length) {
@@ -255,6 +334,7 @@ export function renderSummary(s: SimSummary): string {
     lines.push(
       '',
       `Choices the rules refused (a policy asked for something the ruleset would not do): ${refusals.map(([c, n]) => `${c} ×${n}`).join(', ')}`,
+      ...s.refusedRules.map((r) => `  ${r.rule}: ${r.code} ×${r.count} — ${r.message}`),
     );
   }
   return lines.join('\n');
@@ -272,6 +352,17 @@ export function simulationSvg(s: SimSummary): string {
       bars: h.map((n, k) => ({ label: k === HIST_MAX ? `${k}+` : String(k), value: n / total })),
     };
   });
+  if (s.events.length) {
+    panels.push({
+      title: `Named events per ${s.per} (95% CI)`,
+      bars: s.events.map((e) => ({
+        label: e.name.slice(0, 24),
+        value: e.perRound.mean,
+        low: e.perRound.low,
+        high: e.perRound.high,
+      })),
+    });
+  }
   if (s.questions.length) {
     panels.push({
       title: 'Questions (probability, 95% CI)',
@@ -318,6 +409,33 @@ export async function simulateCommand(
   opts: SimulateOptions,
 ): Promise<string> {
   const plan = loadPlan(path, registry, opts.rounds);
+  const periods = registry[plan.scenario.ruleset]?.clock.periods;
+  if (opts.vary !== undefined) {
+    const r = runVaried(plan, registry, parseVary(opts.vary), opts.trials, opts.seed, {
+      engine: opts.engine === true,
+    });
+    const header = varyHeader(r, plan.scenario.name, plan.scenario.ruleset, opts.seed);
+    const tables = varyTables(r, periods?.name ?? 'round');
+    const svg = varySvg(r, plan.scenario.name);
+    if (opts.plot) writeOutput(opts.plot, svg);
+    if (opts.report) writeOutput(opts.report, reportHtml(plan.scenario.name, [header], tables, [svg]));
+    if (opts.json) {
+      return JSON.stringify(
+        {
+          scenario: plan.scenario.name,
+          ruleset: plan.scenario.ruleset,
+          seed: opts.seed,
+          key: r.key,
+          values: r.values,
+          trials: r.tallies[0]?.trials ?? 0,
+          figures: r.figures,
+        },
+        null,
+        2,
+      );
+    }
+    return `${header}\n${textTables(tables)}`;
+  }
   const bar = opts.progress ? progressBar(opts.trials) : undefined;
   const tally = await runSimulation(plan, registry, {
     trials: opts.trials,
@@ -326,8 +444,16 @@ export async function simulateCommand(
     engine: opts.engine === true,
     ...(bar ? { onProgress: bar.progress, onThreads: bar.threads } : {}),
   });
-  const periods = registry[plan.scenario.ruleset]?.clock.periods;
-  const summary = summarize(plan, tally, opts.seed, periods?.name);
+  const summary = summarize(plan, tally, opts.seed, periods?.name, registry[plan.scenario.ruleset]?.name);
   if (opts.plot) writeOutput(opts.plot, simulationSvg(summary));
+  if (opts.report) {
+    const [first, ...rest] = renderSummary(summary).split('\n');
+    writeOutput(
+      opts.report,
+      reportHtml(summary.scenario, [first ?? '', rest[0] ?? ''], summaryTables(summary), [
+        simulationSvg(summary),
+      ]),
+    );
+  }
   return opts.json ? JSON.stringify(summary, null, 2) : renderSummary(summary);
 }

@@ -159,3 +159,106 @@ describe('simulate: the compiled Tara-Corax Round gives the engine’s results',
     expect(sim.reason).toMatch(/c0's policy/);
   });
 });
+
+describe('simulate: the compiled classic round gives the engine’s results', () => {
+  const classicArb = fc.record({
+    initiativeDice: fc.constantFrom('1d20', '1d4', '2d3', '1d6!'),
+    rerollEachRound: fc.boolean(),
+    // Few modifiers, small dice: ties on total and modifier, and roll-offs, are common.
+    combatants: fc.array(
+      fc.record({ side: fc.constantFrom('pc', 'npc'), initiative: fc.integer({ min: -1, max: 2 }) }),
+      { minLength: 2, maxLength: 6 },
+    ),
+    policies: fc.dictionary(
+      fc.constantFrom('default', 'c0', 'c1', 'c2'),
+      fc.record(
+        {
+          pick: fc.constantFrom({ tag: 'attack' }, { action: 'attack' }, { tag: 'attack', action: 'attack' }),
+          target: fc.constantFrom(
+            undefined,
+            'enemy',
+            'weakest-enemy',
+            'random-enemy',
+            'ally',
+            'self',
+            'c1',
+            'c5',
+          ),
+          times: fc.integer({ min: 1, max: 3 }),
+        },
+        { requiredKeys: ['pick'] },
+      ),
+      { maxKeys: 3 },
+    ),
+    rounds: fc.integer({ min: 1, max: 4 }),
+    until: fc.constantFrom('rounds', 'end'),
+  });
+
+  function classicPlan(a: typeof classicArb extends fc.Arbitrary<infer T> ? T : never): SimPlan {
+    const scenario = parseScenario({
+      schema: 1,
+      name: 'classic-kernel',
+      ruleset: 'classic',
+      options: { initiativeDice: a.initiativeDice, rerollEachRound: a.rerollEachRound },
+      combatants: a.combatants.map((c, i) => ({
+        id: `c${i}`,
+        name: `C${i}`,
+        side: c.side,
+        hp: 10,
+        stats: { initiative: c.initiative },
+      })),
+    });
+    if (isRejection(scenario)) throw new Error(scenario.message);
+    const ids = new Set(a.combatants.map((_, i) => `c${i}`));
+    const policies = Object.fromEntries(
+      Object.entries(a.policies)
+        .filter(([id]) => id === 'default' || ids.has(id))
+        .map(([id, r]) => [id, [{ ...r.pick, ...(r.target ? { target: r.target } : {}), times: r.times }]]),
+    );
+    const sim = simulateSectionSchema.parse({
+      rounds: a.rounds,
+      until: a.until,
+      maxRounds: a.rounds,
+      policies,
+    });
+    return { scenario, sim };
+  }
+
+  it('same dice, same per-trial counts: initiative dice, modifiers, roll-offs of ties, rerolling each round, targets', () => {
+    fc.assert(
+      fc.property(classicArb, fc.integer(), fc.integer({ min: 0, max: 1000 }), (a, seed, from) => {
+        const plan = classicPlan(a);
+        const fast = createSimulator(plan, rulesets);
+        if (isRejection(fast)) throw new Error(fast.message);
+        const oneSide = new Set(a.combatants.map((c) => c.side)).size === 1;
+        expect(fast.path).toBe(a.until === 'end' && oneSide ? 'engine' : 'kernel');
+        for (let t = from; t < from + 3; t++) {
+          const kernel = runTrials(plan, rulesets, seed, t, t + 1);
+          const engine = runTrials(plan, rulesets, seed, t, t + 1, undefined, { engine: true });
+          if (isRejection(kernel) || isRejection(engine)) throw new Error('rejected');
+          expect(withoutPath(kernel)).toEqual(withoutPath(engine));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('examples/simulate/classic-duel.yaml’s question needs the engine; its fight without the events runs compiled, with the same sums', () => {
+    const plan = classicPlan({
+      initiativeDice: '1d20',
+      rerollEachRound: true,
+      combatants: [
+        { side: 'pc', initiative: 2 },
+        { side: 'npc', initiative: 0 },
+      ],
+      policies: { default: { pick: { tag: 'attack' }, target: 'enemy', times: 1 } },
+      rounds: 4,
+      until: 'rounds',
+    });
+    const kernel = runTrials(plan, rulesets, 3, 0, 200);
+    const engine = runTrials(plan, rulesets, 3, 0, 200, undefined, { engine: true });
+    if (isRejection(kernel) || isRejection(engine)) throw new Error('rejected');
+    expect(kernel.path).toBe('kernel');
+    expect(withoutPath(kernel)).toEqual(withoutPath(engine));
+  });
+});

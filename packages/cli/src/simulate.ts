@@ -1,15 +1,18 @@
 import {
+  type ActionDef,
   type AnyRuleset,
   type Command,
-  decide,
+  decideSettled,
   EncounterLog,
   type EncounterState,
   type EngineEvent,
-  evolve,
+  type Instant,
   isRejection,
   type Json,
+  type JsonObject,
   KERNEL_METRICS,
   type KernelRule,
+  type LegalAction,
   type Rejection,
   type RulesetRegistry,
   reject,
@@ -21,7 +24,17 @@ import {
   seededRng,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { type Choice, choose, DEFAULT_POLICY, type PolicyRule, ruleSchema } from './policy.js';
+import {
+  type Choice,
+  choose,
+  DEFAULT_POLICY,
+  momentOf,
+  type PolicyRule,
+  readPath as readEventPath,
+  ruleLabel,
+  ruleSchema,
+} from './policy.js';
+import { checkPolicy } from './policy-check.js';
 import { addTrial, emptySums, mergeSums, type Sums } from './stats.js';
 
 /** A user-named event: an event type, the fields it must have, and which occurrence (nth) counts. */
@@ -34,6 +47,15 @@ export const eventMatcherSchema = z
      * the nth of each round with it (so `nth: 3` gives the share of rounds with a 3rd one).
      */
     nth: z.number().int().min(1).max(1000).optional(),
+    /**
+     * A number in the event to add up instead of counting it (a path: `stamina`, `roll.total`): its
+     * rate is then the sum per round — stamina spent, seconds used, a roll's total.
+     */
+    sum: z.string().min(1).optional(),
+    /** Numbers in the event (by path) it must reach: `{roll.total: 10}` for a success against 10. */
+    atLeast: z.record(z.string().min(1), z.number()).optional(),
+    /** Text in the event (by path) it must begin with: `{purpose: Slash}` for the Slash's roll. */
+    startsWith: z.record(z.string().min(1), z.string()).optional(),
   })
   .catchall(z.json());
 
@@ -50,6 +72,27 @@ export const questionSchema = z
   })
   .strict();
 
+export const resourceSchema = z
+  .object({
+    /** The path in the combatant's ruleset state: `stamina`, `exertion`, `characterPoints`. */
+    cs: z.string().min(1).optional(),
+    /** Or its hit points (`hp: true`): damage taken is what is spent, 0 HP is out. */
+    hp: z.literal(true).optional(),
+    atMost: z.number().optional(),
+    atLeast: z.number().optional(),
+  })
+  .strict()
+  .refine((r) => r.atMost === undefined || r.atLeast === undefined, {
+    message: 'a resource runs out at most (atMost) or at least (atLeast) a value, not both',
+  })
+  .refine((r) => (r.cs === undefined) !== (r.hp === undefined), {
+    message: 'a resource is a path in the ruleset state (cs) or the hit points (hp: true)',
+  });
+
+/** Per resource, per combatant: spent per round, ran out in the trial, was the first to. */
+export const RESOURCE_FIGURES = ['spent', 'out', 'first'] as const;
+export type ResourceFigure = (typeof RESOURCE_FIGURES)[number];
+
 export const simulateSectionSchema = z
   .object({
     /** Rounds per trial (with until: rounds). */
@@ -61,6 +104,12 @@ export const simulateSectionSchema = z
     policies: z.record(z.string(), z.array(ruleSchema)).default({}),
     events: z.record(z.string(), eventMatcherSchema).default({}),
     questions: z.array(questionSchema).default([]),
+    /**
+     * Resources in each combatant's ruleset state to follow (`stamina: { cs: stamina }`): what is spent
+     * (the value's falls; with `atLeast`, its rises, as Exertion grows), and who runs out first — the
+     * value at or below `atMost` (default 0), or at or above `atLeast`.
+     */
+    resources: z.record(z.string().min(1), resourceSchema).default({}),
   })
   .strict();
 export type SimulateSection = z.output<typeof simulateSectionSchema>;
@@ -78,7 +127,7 @@ export type Metric = (typeof METRICS)[number];
 /** The highest count a per-round histogram keeps apart; more is counted in the last bucket. */
 export const HIST_MAX = 12;
 
-/** Which simulator ran: the compiled Tara-Corax Round, or every command through the engine. */
+/** Which simulator ran: the ruleset's compiled round (tara-corax, classic), or every command through the engine. */
 export type SimPath = 'kernel' | 'engine';
 
 export interface SimTally {
@@ -93,11 +142,15 @@ export interface SimTally {
   commands: number;
   /** Policy choices the rules refused, by code. */
   refused: Record<string, number>;
+  /** The same by the rule that asked ("ana's rule 2 (plan quick-attack): plan/full"), with the rules' words. */
+  refusedRules: Record<string, { count: number; message: string }>;
   metrics: Record<string, Record<Metric, Sums>>;
   events: Record<string, Sums>;
   questions: Sums[];
   /** Per combatant, how many rounds had k attacks (k = 0..HIST_MAX). */
   attackHistogram: Record<string, number[]>;
+  /** Per resource, per combatant: spent (per round), ran out and ran out first (per trial). */
+  resources: Record<string, Record<string, Record<ResourceFigure, Sums>>>;
 }
 
 /** Checks the section against the scenario: policies name combatants, questions name declared events. */
@@ -136,6 +189,10 @@ interface Matcher {
   nth: number;
   /** Whether the rate counts only the nth occurrence of each round (the scenario names `nth`). */
   onlyNth: boolean;
+  /** The number in the event its rate adds up, instead of counting (see `sum`). */
+  sum: string | undefined;
+  atLeast: Array<[string, number]>;
+  startsWith: Array<[string, string]>;
   fields: Array<[string, Json]>;
 }
 
@@ -149,6 +206,18 @@ interface Prepared {
   policies: Map<string, PolicyRule[]>;
   matchers: Matcher[];
   matchersByType: Map<string, Matcher[]>;
+  /** Combatants with rules for someone else's turn, for the planning, for the initiative roll. */
+  answers: Set<string>;
+  answering: boolean;
+  planners: Set<string>;
+  rollers: Set<string>;
+  /** Whether an action (by id) is an attack by the ruleset's declaration (kind or tag `attack`, `data.attack`). */
+  attack: Map<string, boolean>;
+}
+
+/** An attack by what the action is, as the ruleset declares it: its kind, its tags, or its data. */
+export function isAttack(action: ActionDef): boolean {
+  return action.kind === 'attack' || action.tags.includes('attack') || action.data?.attack === true;
 }
 
 function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection {
@@ -175,23 +244,48 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
   const ruleset = registry[scenario.ruleset];
   if (!ruleset) return reject('ruleset/unknown', `The ruleset "${scenario.ruleset}" is not installed.`);
   const prelude = scenario.commands.map((step): Command => step.command);
+  for (const [owner, policy] of Object.entries(sim.policies)) {
+    const problem = checkPolicy(ruleset, enc.state, owner, policy);
+    if (problem) return reject('policy/invalid', problem);
+  }
   const policies = new Map<string, PolicyRule[]>();
   for (const id of enc.state.roster) {
     policies.set(id, sim.policies[id] ?? sim.policies.default ?? DEFAULT_POLICY);
   }
   const matchers: Matcher[] = Object.entries(sim.events).map(([name, m]) => {
-    const { type, nth, ...fields } = m;
+    const { type, nth, sum, atLeast, startsWith, ...fields } = m;
     return {
       name,
       type,
       nth: nth ?? 1,
       onlyNth: nth !== undefined,
+      sum,
+      atLeast: Object.entries(atLeast ?? {}),
+      startsWith: Object.entries(startsWith ?? {}),
       fields: Object.entries(fields) as Array<[string, Json]>,
     };
   });
   const matchersByType = new Map<string, Matcher[]>();
   for (const m of matchers) matchersByType.set(m.type, [...(matchersByType.get(m.type) ?? []), m]);
+  const answers = new Set<string>();
+  const planners = new Set<string>();
+  const rollers = new Set<string>();
+  for (const [id, policy] of policies) {
+    for (const rule of policy) {
+      const m = momentOf(rule);
+      if (m === 'others') answers.add(id);
+      else if (m === 'planning') planners.add(id);
+      else if (m === 'roll') rollers.add(id);
+    }
+  }
+  const attack = new Map<string, boolean>();
+  for (const a of [...ruleset.catalog(enc.state), ...enc.state.customActions]) attack.set(a.id, isAttack(a));
   return {
+    answers,
+    answering: answers.size > 0,
+    planners,
+    rollers,
+    attack,
     registry,
     ruleset,
     base: enc.state,
@@ -223,6 +317,12 @@ export function emptyTally(roster: readonly string[], plan: SimPlan): SimTally {
     };
     attackHistogram[id] = new Array<number>(HIST_MAX + 1).fill(0);
   }
+  const resources: SimTally['resources'] = {};
+  for (const name of Object.keys(plan.sim.resources)) {
+    resources[name] = {};
+    for (const id of roster)
+      resources[name][id] = { spent: emptySums(), out: emptySums(), first: emptySums() };
+  }
   const events: SimTally['events'] = {};
   for (const name of Object.keys(plan.sim.events)) events[name] = emptySums();
   return {
@@ -233,10 +333,12 @@ export function emptyTally(roster: readonly string[], plan: SimPlan): SimTally {
     combatantRounds: 0,
     commands: 0,
     refused: {},
+    refusedRules: {},
     metrics,
     events,
     questions: plan.sim.questions.map(() => emptySums()),
     attackHistogram,
+    resources,
   };
 }
 
@@ -247,6 +349,14 @@ export function mergeTally(into: SimTally, from: SimTally): void {
   into.combatantRounds += from.combatantRounds;
   into.commands += from.commands;
   for (const [code, n] of Object.entries(from.refused)) into.refused[code] = (into.refused[code] ?? 0) + n;
+  for (const [key, r] of Object.entries(from.refusedRules)) {
+    const seen = into.refusedRules[key];
+    if (!seen) into.refusedRules[key] = { ...r };
+    else {
+      seen.count += r.count;
+      if (r.message < seen.message) seen.message = r.message;
+    }
+  }
   for (const [id, m] of Object.entries(from.metrics)) {
     for (const k of METRICS) mergeSums(into.metrics[id]![k], m[k]);
   }
@@ -254,6 +364,11 @@ export function mergeTally(into: SimTally, from: SimTally): void {
   from.questions.forEach((s, i) => {
     mergeSums(into.questions[i]!, s);
   });
+  for (const [name, byId] of Object.entries(from.resources)) {
+    for (const [id, r] of Object.entries(byId)) {
+      for (const k of RESOURCE_FIGURES) mergeSums(into.resources[name]![id]![k], r[k]);
+    }
+  }
   for (const [id, h] of Object.entries(from.attackHistogram)) {
     const t = into.attackHistogram[id]!;
     h.forEach((n, k) => {
@@ -283,6 +398,23 @@ class Trial {
   readonly atRound = new Map<string, number>();
   readonly atTrial = new Map<string, number>();
   readonly questionRounds: number[];
+  /** The last command's events (what an `on: others` rule answers). */
+  last: readonly EngineEvent[] = [];
+  /** Uses of each combatant's `on: others` rules in the round they were used in. */
+  readonly answered = new Map<string, { round: number; used: number[] }>();
+  /** The round whose plans were sent. */
+  planned = -1;
+  /** Per resource, per combatant: the last value seen, spent so far, and when it ran out (-1: not yet). */
+  readonly held: Array<{
+    name: string;
+    path: string | undefined;
+    rising: boolean;
+    limit: number;
+    last: number[];
+    spent: number[];
+    outAt: number[];
+  }>;
+  outs = 0;
 
   constructor(
     readonly p: Prepared,
@@ -297,6 +429,39 @@ class Trial {
       this.roundAttacks.set(id, 0);
     }
     this.questionRounds = plan.sim.questions.map(() => 0);
+    this.held = Object.entries(plan.sim.resources).map(([name, r]) => ({
+      name,
+      path: r.cs,
+      rising: r.atLeast !== undefined,
+      limit: r.atLeast ?? r.atMost ?? 0,
+      last: p.roster.map((id) => this.valueOf(id, r.cs)),
+      spent: p.roster.map(() => 0),
+      outAt: p.roster.map(() => -1),
+    }));
+  }
+
+  /** A followed resource's value: a path in the ruleset state, or (no path) the hit points. */
+  valueOf(id: string, path: string | undefined): number {
+    const c = this.state.combatants[id];
+    const v = path === undefined ? c?.hp?.current : readEventPath(c?.cs, path);
+    return typeof v === 'number' ? v : Number.NaN;
+  }
+
+  /** After a command: each followed resource's change, and who ran out (in the order they did). */
+  follow(): void {
+    for (const h of this.held) {
+      this.p.roster.forEach((id, i) => {
+        const v = this.valueOf(id, h.path);
+        const was = h.last[i]!;
+        if (Number.isFinite(v) && Number.isFinite(was)) {
+          const change = h.rising ? v - was : was - v;
+          if (change > 0 && this.round >= 1 && this.round <= this.limit) h.spent[i]! += change;
+        }
+        h.last[i] = v;
+        const out = h.rising ? v >= h.limit : v <= h.limit;
+        if (out && h.outAt[i] === -1 && this.round >= 1) h.outAt[i] = this.outs++;
+      });
+    }
   }
 
   count(id: string, metric: Metric, n = 1): void {
@@ -338,9 +503,16 @@ class Trial {
     return this.state.now ? periods.of(this.state.now) : 0;
   }
 
-  /** Counts one applied event (the state is the state after it). Returns attacks it names for `actor`. */
-  observe(e: EngineEvent, actor: string | undefined): number {
-    const round = this.roundNow();
+  /**
+   * Counts one event of a command, in `round` (where the clock stood after it; the state is the one the
+   * whole command settled to). Returns attacks it names for `actor`.
+   */
+  observe(
+    e: EngineEvent,
+    actor: string | undefined,
+    named: ReadonlySet<string> | undefined,
+    round: number,
+  ): number {
     if (round > this.limit || round < 1) return 0;
     // A stretch of ticks nobody acted in still counts, with nothing in it (rounds come one by one).
     while (this.round < round) this.startRound(this.round + 1);
@@ -357,6 +529,16 @@ class Trial {
       this.count(who, 'attacks');
       if (who === actor) attacks++;
     } else if (who && e.type.endsWith('/attack-forfeited')) this.count(who, 'forfeits');
+    else if (
+      who &&
+      (e.type.endsWith('/acted') || e.type.endsWith('/reacted')) &&
+      !named?.has(who) &&
+      this.p.attack.get(String(e.action ?? e.reaction)) === true
+    ) {
+      // An action taken that the ruleset declares an attack, where no event names the attacks themselves.
+      this.count(who, 'attacks');
+      if (who === actor) attacks++;
+    }
     // Carry-over: an action taken that continues into the next round or turn (`<ruleset>/acted` with
     // Marks or seconds carried: tara-corax's spell going off past Mark 1, six-second's action past the
     // turn's last second).
@@ -368,14 +550,22 @@ class Trial {
     if (matchers) {
       for (const m of matchers) {
         if (!m.fields.every(([k, v]) => sameJson(e[k], v))) continue;
+        if (!m.atLeast.every(([k, n]) => Number(readEventPath(e, k)) >= n)) continue;
+        if (!m.startsWith.every(([k, t]) => String(readEventPath(e, k) ?? '').startsWith(t))) continue;
         const inRound = (this.eventRound.get(m.name) ?? 0) + 1;
         this.eventRound.set(m.name, inRound);
         const inTrial = (this.eventTrial.get(m.name) ?? 0) + 1;
         this.eventTrial.set(m.name, inTrial);
         if (inRound === m.nth) this.atRound.set(m.name, this.position);
         if (inTrial === m.nth) this.atTrial.set(m.name, this.position);
-        if (!m.onlyNth || inRound === m.nth)
-          this.eventCount.set(m.name, (this.eventCount.get(m.name) ?? 0) + 1);
+        if (!m.onlyNth || inRound === m.nth) {
+          let add = 1;
+          if (m.sum !== undefined) {
+            const v = readEventPath(e, m.sum);
+            add = typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : 0;
+          }
+          this.eventCount.set(m.name, (this.eventCount.get(m.name) ?? 0) + add);
+        }
       }
     }
     return attacks;
@@ -390,23 +580,50 @@ class Trial {
     actor?: string,
     accepted?: (events: readonly EngineEvent[]) => void,
   ): number | Rejection {
-    const events = decide(this.state, command, this.p.registry);
+    // The engine settles the command's events into the state it returns: folding them again here would
+    // apply every event twice. The round (or stretch of ticks) each event falls in is read off the events.
+    const settled = decideSettled(this.state, command, this.p.registry);
     this.commands++;
-    if (isRejection(events)) return events;
+    if (isRejection(settled)) return settled;
+    const events = settled.events;
     accepted?.(events);
+    // Who has attacks named by their own events in this command (tara-corax's one per blow): their
+    // `<ruleset>/acted` is not counted again as an attack.
+    let named: Set<string> | undefined;
+    for (const e of events) {
+      if (typeof e.combatant !== 'string' || !e.type.endsWith('/attack')) continue;
+      named ??= new Set();
+      named.add(e.combatant);
+    }
+    let round = this.state.round;
+    let now = this.state.now;
+    const periods = this.p.ruleset.clock.periods;
+    this.state = settled.state;
     let attacks = 0;
     for (const e of events) {
-      this.state = evolve(this.state, e, this.p.ruleset);
-      attacks += this.observe(e, actor);
+      if (e.type === 'round/started' && typeof e.round === 'number') round = e.round;
+      else if (e.type === 'clock/advanced' && e.to) now = e.to as Instant;
+      attacks += this.observe(e, actor, named, periods ? (now ? periods.of(now) : 0) : round);
     }
+    this.last = events;
+    if (this.held.length) this.follow();
     // As the log would: `seq` counts the events, and rulesets number new agenda entries from it
     // (`newId`), so without it two commands' entries share an id and reaching one removes both.
     this.state = { ...this.state, seq: this.state.seq + events.length };
     return attacks;
   }
 
-  refused(r: Rejection): void {
+  refused(r: Rejection, by?: string): void {
     this.tally.refused[r.code] = (this.tally.refused[r.code] ?? 0) + 1;
+    if (by === undefined) return;
+    const key = `${by}: ${r.code}`;
+    const seen = this.tally.refusedRules[key];
+    if (!seen) this.tally.refusedRules[key] = { count: 1, message: r.message };
+    else {
+      seen.count++;
+      // The same message whichever thread saw it first: the smallest.
+      if (r.message < seen.message) seen.message = r.message;
+    }
   }
 
   sideDown(): boolean {
@@ -421,44 +638,154 @@ class Trial {
     return pcs === 0 || npcs === 0;
   }
 
+  /** The actor's legal actions, asked once per state (a policy's rules look at them in turn). */
+  legalFor(actor: string): () => readonly LegalAction[] {
+    let seen: EncounterState | undefined;
+    let list: readonly LegalAction[] = [];
+    return () => {
+      if (seen !== this.state) {
+        seen = this.state;
+        list = this.p.ruleset.legalActions(this.state, actor);
+      }
+      return list;
+    };
+  }
+
+  /** Sends a policy's choice; counts it, or its refusal under the rule that asked for it. */
+  send(actor: string, choice: Choice, rng: StateRng, onAccepted?: () => void): boolean {
+    const type = choice.command.type;
+    const result = this.exec(choice.command, actor, () => {
+      onAccepted?.();
+      // Counted when taken, in the round it is taken in: its own events may move the clock on (on a
+      // tick timeline, to the next marker, in the next stretch of ticks).
+      if (this.roundNow() > this.limit || this.roundNow() < 1) return;
+      if (type === 'act' || type === 'react' || type === 'interrupt') this.count(actor, 'actions');
+    });
+    if (isRejection(result)) {
+      const policy = this.p.policies.get(actor) ?? DEFAULT_POLICY;
+      this.refused(result, ruleLabel(actor, choice.rule, policy[choice.rule]!));
+      return false;
+    }
+    if (choice.damage && choice.target) this.hit(choice.target, choice.damage, rng);
+    return true;
+  }
+
   /**
    * Plays the actor's turn by its policy. Returns whether the turn passed by itself (on a tick timeline
    * acting ends it and the next one begins at once, the actor's own next one when its marker is still
-   * the lowest): then no "next" is due.
+   * the lowest): then no "next" is due. After each command the others may answer it (`on: others`).
    */
-  turn(actor: string, rng: StateRng): boolean {
+  turn(actor: string, rng: StateRng, depth = 0): boolean {
     const policy = this.p.policies.get(actor) ?? DEFAULT_POLICY;
     const used = new Array<number>(policy.length).fill(0);
     let acts = 0;
     const began = this.state.combatants[actor]?.turnsStarted;
     const passed = () => this.state.current !== actor || this.state.combatants[actor]?.turnsStarted !== began;
+    const legal = this.legalFor(actor);
     // A guard against policies of free actions that never stop; `times` bounds each rule anyway.
     for (let guard = 0; guard < 200; guard++) {
       if (passed() || this.state.status !== 'running') return passed();
-      const legal = this.p.ruleset.legalActions(this.state, actor);
-      const choice: Choice | undefined = choose(this.state, actor, policy, legal, used, acts, rng);
+      const choice: Choice | undefined = choose(
+        this.state,
+        actor,
+        policy,
+        legal,
+        used,
+        acts,
+        rng,
+        'turn',
+        this.last,
+        depth > 0,
+      );
       if (!choice) return false;
       used[choice.rule]!++;
-      // Counted when taken, in the round it is taken in: its own events may move the clock on (on a tick
-      // timeline, to the next marker, in the next stretch of ticks).
-      const result = this.exec(choice.command, actor, (events) => {
-        acts++;
-        if (this.roundNow() > this.limit) return;
-        this.count(actor, 'actions');
-        const tagged = legal
-          .find((l) => l.action.id === choice.command.action)
-          ?.action.tags.includes('attack');
-        // An attack its events name is counted as they are observed.
-        const named = events.some((e) => e.combatant === actor && e.type.endsWith('/attack'));
-        if (tagged && !named) this.count(actor, 'attacks');
-      });
-      if (isRejection(result)) {
-        this.refused(result);
-        continue;
-      }
-      if (choice.damage && choice.target) this.hit(choice.target, choice.damage, rng);
+      if (!this.send(actor, choice, rng, () => acts++)) continue;
+      if (depth === 0 && this.p.answering) this.answer(actor, rng);
     }
     return passed();
+  }
+
+  /**
+   * After a command on `actor`'s turn, each other combatant with rules for someone else's turn may
+   * answer it (a reaction its trigger allows, a delayed turn taken now), in roster order. A delayed turn
+   * taken this way is played at once, and ended unless it passed by itself.
+   */
+  answer(actor: string, rng: StateRng): void {
+    const events = this.last;
+    for (const id of this.p.roster) {
+      if (id === actor || this.state.status !== 'running') continue;
+      const policy = this.p.policies.get(id) ?? DEFAULT_POLICY;
+      if (!this.p.answers.has(id) || !this.state.combatants[id]?.active) continue;
+      const used = this.usedThisRound(id, policy.length);
+      const legal = this.legalFor(id);
+      for (let guard = 0; guard < 20; guard++) {
+        const choice = choose(this.state, id, policy, legal, used, 0, rng, 'others', events);
+        if (!choice) break;
+        used[choice.rule]!++;
+        if (!this.send(id, choice, rng)) continue;
+        if (this.state.current === id && this.state.status === 'running') {
+          const passed = this.turn(id, rng, 1);
+          if (!passed && this.state.status === 'running' && this.state.current === id) {
+            const r = this.exec({ type: 'next' });
+            if (isRejection(r)) this.refused(r);
+          }
+        }
+        break;
+      }
+    }
+  }
+
+  /** Uses of an `on: others` rule count per round (a reaction a round), kept per combatant. */
+  usedThisRound(id: string, n: number): number[] {
+    // A roundless clock's stretch of time (tick: 10 ticks) stands in for the round.
+    const key = this.roundNow();
+    let entry = this.answered.get(id);
+    if (!entry || entry.round !== key) {
+      entry = { round: key, used: new Array<number>(n).fill(0) };
+      this.answered.set(id, entry);
+    }
+    return entry.used;
+  }
+
+  /**
+   * While the clock waits for plans (nobody's turn in a running fight: tempo's planning), each active
+   * combatant's planning rules are sent, in roster order, once a round.
+   */
+  planRound(rng: StateRng): void {
+    if (this.planned === this.state.round) return;
+    this.planned = this.state.round;
+    for (const id of this.p.roster) {
+      if (!this.p.planners.has(id) || !this.state.combatants[id]?.active) continue;
+      const policy = this.p.policies.get(id) ?? DEFAULT_POLICY;
+      const used = new Array<number>(policy.length).fill(0);
+      const legal = this.legalFor(id);
+      for (let guard = 0; guard < 50; guard++) {
+        const choice = choose(this.state, id, policy, legal, used, 0, rng, 'planning');
+        if (!choice) break;
+        used[choice.rule]!++;
+        this.send(id, choice, rng);
+      }
+    }
+  }
+
+  /**
+   * The GM's command that rolls initiative (`start`, or a `next` with nobody's turn running), with the
+   * fields the combatants' `on: roll` rules give, keyed by combatant (`delay: {ana: up}`).
+   */
+  withRoll(command: Command, rng: StateRng): Command {
+    if (!this.p.rollers.size) return command;
+    const out: Command = { ...command };
+    for (const id of this.p.roster) {
+      if (!this.p.rollers.has(id) || !this.state.combatants[id]?.active) continue;
+      const policy = this.p.policies.get(id)!;
+      const choice = choose(this.state, id, policy, () => [], [], 0, rng, 'roll');
+      if (!choice) continue;
+      for (const [k, v] of Object.entries(policy[choice.rule]!.with ?? {})) {
+        const into = (out[k] ?? {}) as JsonObject;
+        out[k] = { ...into, [id]: v };
+      }
+    }
+    return out;
   }
 
   hit(target: string, damage: string, rng: StateRng): void {
@@ -480,27 +807,59 @@ class Trial {
       const r = this.exec(command);
       if (isRejection(r)) this.refused(r);
     }
-    if (this.state.status === 'setup') {
-      const r = this.exec({ type: 'start' });
-      if (isRejection(r)) this.refused(r);
-    }
+    if (this.state.status === 'setup') this.gm({ type: 'start' }, rng);
     const untilEnd = this.plan.sim.until === 'end';
     for (let guard = 0; guard < 100_000; guard++) {
       if (this.state.status !== 'running' || this.roundNow() > this.limit) break;
       if (untilEnd && this.sideDown()) break;
       const actor = this.state.current;
+      if (actor === null && this.p.planners.size) this.planRound(rng);
       const passed = actor ? this.turn(actor, rng) : false;
       if (this.state.status !== 'running' || (untilEnd && this.sideDown())) break;
       // A "next" after a turn that passed by itself would end the next combatant's turn unplayed.
       if (passed) continue;
-      const r = this.exec({ type: 'next' });
-      if (isRejection(r)) {
-        this.refused(r);
-        break;
-      }
+      if (!this.gm({ type: 'next' }, rng)) break;
     }
     this.endRound();
     this.finish();
+  }
+
+  /** A GM's start or next; with nobody's turn running it rolls, and carries the `on: roll` choices. */
+  gm(command: Command, rng: StateRng): boolean {
+    if (this.p.rollers.size && this.mayRoll()) {
+      const rolled = this.withRoll(command, rng);
+      if (rolled !== command) {
+        const round = this.state.round;
+        const status = this.state.status;
+        const r = this.exec(rolled);
+        if (!isRejection(r)) return true;
+        const plain = this.exec(command);
+        if (isRejection(plain)) {
+          this.refused(plain, `the GM's ${command.type}`);
+          return false;
+        }
+        // The roll came and the choices were refused with it: counted under the roll. (A `next` that
+        // only ended a round, the roll coming with the next one, refuses them too: not counted.)
+        if (this.state.round !== round || this.state.status !== status)
+          this.refused(r, 'the choices sent with the initiative roll');
+        return true;
+      }
+    }
+    const r = this.exec(command);
+    if (isRejection(r)) {
+      // The fight stops here: said under the GM's command, with the rules' words (tempo without
+      // planning rules: "planning/incomplete").
+      this.refused(r, `the GM's ${command.type}`);
+      return false;
+    }
+    return true;
+  }
+
+  /** Whether the GM's command may roll initiative: the fight starts, or nothing is left this round. */
+  mayRoll(): boolean {
+    const s = this.state;
+    if (s.status === 'setup' || s.current === null) return true;
+    return !s.agenda.some((e) => e.at.round === s.round);
   }
 
   finish(): void {
@@ -518,6 +877,15 @@ class Trial {
       if (q.per === 'round') addTrial(t.questions[i]!, this.questionRounds[i]!, this.rounds);
       else addTrial(t.questions[i]!, inOrder(q.order, this.atTrial, q.missingIsLate) ? 1 : 0, 1);
     });
+    for (const h of this.held) {
+      const firstOut = Math.min(...h.outAt.filter((o) => o >= 0));
+      this.p.roster.forEach((id, i) => {
+        const r = t.resources[h.name]![id]!;
+        addTrial(r.spent, h.spent[i]!, this.rounds);
+        addTrial(r.out, h.outAt[i]! >= 0 ? 1 : 0, 1);
+        addTrial(r.first, h.outAt[i]! >= 0 && h.outAt[i] === firstOut ? 1 : 0, 1);
+      });
+    }
   }
 }
 
@@ -544,6 +912,7 @@ function kernelFor(p: Prepared, plan: SimPlan): SimulationKernel | string {
   if (!compile) return `${p.ruleset.name} has no compiled Round; the engine plays every trial`;
   const { sim } = plan;
   if (p.matchers.length || sim.questions.length) return 'the scenario names events or questions';
+  if (Object.keys(sim.resources).length) return 'the scenario follows resources';
   if (p.base.customActions.length) return 'the scenario defines custom actions';
   if (p.base.status !== 'setup' || p.base.agenda.length || p.base.effects.length)
     return 'the encounter is not a fresh one';
@@ -565,7 +934,9 @@ function kernelFor(p: Prepared, plan: SimPlan): SimulationKernel | string {
       ...(rule.kind !== undefined ? { kind: rule.kind } : {}),
       ...(rule.target !== undefined ? { target: rule.target } : {}),
       times: rule.times,
-      conditional: Boolean(rule.when || rule.with || rule.damage !== undefined),
+      conditional: Boolean(
+        rule.when || rule.with || rule.damage !== undefined || rule.command !== undefined || rule.on,
+      ),
     }));
     const t = policy[0]?.target;
     let can = true;

@@ -45,6 +45,20 @@ export function estimate(s: Sums, trials: number): Estimate {
   return { mean: ratio, low: ratio - Z95 * se, high: ratio + Z95 * se };
 }
 
+/**
+ * The mean count per trial (per fight) Σx / n, with its 95% interval from the trials' spread: the same
+ * sums read without the denominator (a fight's length varies with `until: end`).
+ */
+export function perTrial(s: Sums, trials: number): Estimate {
+  const [sx, sxx] = s;
+  if (trials === 0) return { mean: Number.NaN, low: Number.NaN, high: Number.NaN };
+  const mean = sx / trials;
+  if (trials < 2) return { mean, low: mean, high: mean };
+  const variance = Math.max(0, (sxx - (sx * sx) / trials) / (trials - 1));
+  const se = Math.sqrt(variance / trials);
+  return { mean, low: mean - Z95 * se, high: mean + Z95 * se };
+}
+
 /** "0.512 ± 0.021" */
 export function formatEstimate(e: Estimate, digits = 3): string {
   if (Number.isNaN(e.mean)) return '—';

@@ -15,6 +15,8 @@ export interface InitiativeFormula {
   tie: number;
   /** The score is never below this (a tick timeline's first tick is at least 1). */
   atLeast?: number;
+  /** The score is never above this (Tara-Corax: "The Maximum Initiative Score for any character is 30"). */
+  atMost?: number;
 }
 
 /** The figures a compiled Round adds per combatant (roster order), in this order. */
@@ -54,8 +56,11 @@ export interface SimulationKernel {
 export interface Analysis<T extends RulesetTypes = RulesetTypes> {
   /** The lowest score acts first (a tick timeline's earliest tick); otherwise the highest. */
   lowestFirst?: boolean;
-  /** The combatant's initiative as the rules roll it, or null when no formula says it. */
-  initiative?(state: EncounterState<T>, combatant: Combatant<T>): InitiativeFormula | null;
+  /**
+   * The combatant's initiative as the rules roll it; or, where no dice expression says it, the sentence
+   * saying why (`analyze` shows it); null when the sheet does not say it.
+   */
+  initiative?(state: EncounterState<T>, combatant: Combatant<T>): InitiativeFormula | string | null;
   /** A compiled Round for this fight, or the sentence saying why it does not fit. */
   kernel?(request: KernelRequest<T>): SimulationKernel | string;
 }

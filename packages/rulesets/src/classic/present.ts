@@ -1,4 +1,5 @@
 import { type Analysis, type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
+import { classicKernel } from './kernel.js';
 import type { ClassicTypes } from './types.js';
 
 const SLOT_WORDS = [
@@ -55,4 +56,5 @@ export const classicAnalysis: Analysis<ClassicTypes> = {
     refs: { initiative: c.stats.initiative },
     tie: c.stats.initiative,
   }),
+  kernel: classicKernel,
 };

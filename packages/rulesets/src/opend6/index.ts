@@ -1,4 +1,5 @@
 import type { Ruleset } from '@roundkeeper/engine';
+import { opend6Analysis } from './analysis.js';
 import { OPEND6_CATALOG, validateCustomAction } from './catalog.js';
 import { opend6Commands } from './commands.js';
 import { decide } from './decide.js';
@@ -56,4 +57,5 @@ export const openD6: Ruleset<Opend6Types> = {
   validateCustomAction,
   canSetOptions,
   present: opend6Present,
+  analysis: opend6Analysis,
 };

@@ -1,5 +1,6 @@
 import { type Ruleset, reject } from '@roundkeeper/engine';
 import { legalActions } from './actions.js';
+import { sixSecondAnalysis } from './analysis.js';
 import { builtInCatalog, validateCustomAction } from './catalog.js';
 import { describeInstant, shiftInstant } from './clock.js';
 import { sixSecondCommands } from './commands.js';
@@ -80,4 +81,5 @@ export const sixSecond: Ruleset<SixSecondTypes> = {
     return undefined;
   },
   present: sixSecondPresent,
+  analysis: sixSecondAnalysis,
 };

@@ -1,4 +1,5 @@
 import { type Analysis, combatantOf, type KernelRule } from '@roundkeeper/engine';
+import { taraInitiativeFormula } from './initiative-formula.js';
 import { compileTaraKernel, kernelRound, type TaraKernelCombatant } from './kernel.js';
 import type { TaraTypes } from './types.js';
 
@@ -15,6 +16,7 @@ function onlyMeleeAttacks(rule: KernelRule): boolean {
  * melee attacks, so that nothing but the Initiative Roll is random.
  */
 export const taraAnalysis: Analysis<TaraTypes> = {
+  initiative: taraInitiativeFormula,
   kernel({ state, rules, canAct }) {
     const list: TaraKernelCombatant[] = [];
     for (const id of state.roster) {

@@ -1,4 +1,5 @@
 import type { Instant, Ruleset } from '@roundkeeper/engine';
+import { tempoAnalysis } from './analysis.js';
 import { TEMPO_CATALOG, validateCustomAction } from './catalog.js';
 import { tempoCommands } from './commands.js';
 import { decide, react } from './decide.js';
@@ -71,4 +72,5 @@ export const tempo: Ruleset<TempoTypes> = {
   describeEvent: describeEvent,
   validateCustomAction,
   present: tempoPresent,
+  analysis: tempoAnalysis,
 };
