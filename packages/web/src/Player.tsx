@@ -20,12 +20,11 @@ import {
   Palette,
   PanelView,
   panelsOf,
-  type Send,
   Status,
   StatusList,
   TimelineView,
-  useNotifier,
 } from './parts.js';
+import { useRun } from './store/react.js';
 
 /**
  * The player's controller: phone-sized, only their own characters, live. What they can do comes first
@@ -36,13 +35,11 @@ export function Player({
   view,
   mine,
   entries,
-  send,
   connected,
 }: {
   view: EncounterView;
   mine: string[];
   entries: LogEntry[];
-  send: Send;
   connected: boolean;
 }) {
   const rs = rulesetOf(view);
@@ -50,7 +47,7 @@ export function Player({
   const [picked, setPicked] = useState<string | null>(null);
   const actor =
     picked && own.includes(picked) ? picked : (own.find((id) => id === view.current) ?? own[0] ?? null);
-  const { message, notify } = useNotifier();
+  const run = useRun();
   const c = actor ? view.combatants[actor] : undefined;
   const panels = actor ? panelsOf(view, actor) : [];
   const inPanels = new Set(panels.map((p) => p.command).filter((x) => x !== undefined));
@@ -73,7 +70,7 @@ export function Player({
         <ConnectionBadge connected={connected} />
       </header>
       <Headline view={view} />
-      <Status message={message} />
+      <Status />
       {own.length > 1 ? (
         <fieldset className="row">
           <legend>Your characters</legend>
@@ -92,26 +89,21 @@ export function Player({
               className="primary wide-button"
               title={endTurn?.help}
               onClick={async () =>
-                notify(
-                  await send({ type: 'next' }),
-                  endTurn ? `${endTurn.label} for ${c.name}` : `${c.name}'s turn ended`,
-                )
+                run({ type: 'next' }, endTurn ? `${endTurn.label} for ${c.name}` : `${c.name}'s turn ended`)
               }
             >
               {endTurn?.label ?? 'End my turn'}
             </button>
           ) : null}
           {panels.map((p) => (
-            <PanelView key={p.title} view={view} panel={p} actor={actor} send={send} notify={notify} />
+            <PanelView key={p.title} view={view} panel={p} actor={actor} />
           ))}
-          <Palette view={view} actor={actor} send={send} notify={notify} compact named />
+          <Palette view={view} actor={actor} compact named />
           <ul className="cards">
             <CombatantCard view={view} id={actor} gm={false} own selected current={actor === view.current} />
           </ul>
           <Sheet view={view} id={actor} />
-          {forms.length ? (
-            <CommandForm view={view} forms={forms} actor={actor} send={send} notify={notify} />
-          ) : null}
+          {forms.length ? <CommandForm view={view} forms={forms} actor={actor} /> : null}
         </>
       ) : (
         <p className="muted">No character of yours is in this encounter.</p>

@@ -20,7 +20,6 @@ import {
   sayError,
   valuesOf,
 } from './form.js';
-import { type SendResult, useEncounter } from './live.js';
 import {
   conditionsOf,
   expandCombatants,
@@ -48,51 +47,52 @@ import {
   PanelView,
   panelsOf,
   reorderCommand,
-  type Send,
   Status,
   StatusList,
   TimelineView,
-  useNotifier,
 } from './parts.js';
 import { QrCode } from './QrCode.js';
 import { forgetLink, libraryKey, rememberLink } from './storage.js';
+import { StoreProvider, useEncounter, useNewStore, useRun, useStore, useTell } from './store/react.js';
 
 /** Picks the screen for the link's role: GM tracker, table view or player controller. */
 export function EncounterPage({ id, token }: { id: string; token: string }) {
-  const { live, send } = useEncounter(id, token);
+  const store = useNewStore(id, token);
+  return (
+    <StoreProvider store={store}>
+      <EncounterScreen id={id} token={token} />
+    </StoreProvider>
+  );
+}
+
+function EncounterScreen({ id, token }: { id: string; token: string }) {
+  const status = useEncounter((s) => s.status);
+  const error = useEncounter((s) => s.error);
+  const meta = useEncounter((s) => s.meta);
+  const role = useEncounter((s) => s.role);
+  const view = useEncounter((s) => s.view);
+  const mine = useEncounter((s) => s.mine);
+  const entries = useEncounter((s) => s.entries);
+  const connected = useEncounter((s) => s.connected);
   useEffect(() => {
-    if (live.meta && live.role) rememberLink({ id, token, name: live.meta.name, role: live.role });
-  }, [live.meta, live.role, id, token]);
-  if (live.status === 'loading') return <p className="center">Loading the encounter…</p>;
-  if (live.status === 'deleted')
+    if (meta && role) rememberLink({ id, token, name: meta.name, role });
+  }, [meta, role, id, token]);
+  if (status === 'loading') return <p className="center">Loading the encounter…</p>;
+  if (status === 'deleted')
     return (
       <p className="center">
         This encounter was deleted. <a href="/">Home</a>
       </p>
     );
-  if (live.status === 'error' || !live.state)
+  if (status === 'error' || !view)
     return (
       <p className="center" role="alert">
-        {live.error ?? 'The encounter could not be loaded.'} <a href="/">Home</a>
+        {error ?? 'The encounter could not be loaded.'} <a href="/">Home</a>
       </p>
     );
-  const view = live.state;
-  if (live.role === 'player')
-    return (
-      <Player view={view} mine={live.mine} entries={live.entries} send={send} connected={live.connected} />
-    );
-  if (live.role === 'table')
-    return <TableView view={view} entries={live.entries} connected={live.connected} />;
-  return (
-    <GmTracker
-      id={id}
-      token={token}
-      view={view}
-      entries={live.entries}
-      send={send}
-      connected={live.connected}
-    />
-  );
+  if (role === 'player') return <Player view={view} mine={mine} entries={entries} connected={connected} />;
+  if (role === 'table') return <TableView view={view} entries={entries} connected={connected} />;
+  return <GmTracker id={id} token={token} view={view} entries={entries} connected={connected} />;
 }
 
 /** The table link opened with `&hp=all` (the GM's choice in "Share & export") shows NPCs' HP as numbers. */
@@ -158,18 +158,17 @@ export function GmTracker({
   token,
   view,
   entries,
-  send,
   connected,
 }: {
   id: string;
   token: string;
   view: EncounterView;
   entries: LogEntry[];
-  send: Send;
   connected: boolean;
 }) {
   const rs = rulesetOf(view);
-  const { message, notify } = useNotifier();
+  const store = useStore();
+  const { run, tell: notify } = store;
   const [sel, setSel] = useState<Selection | null>(null);
   const [help, setHelp] = useState(false);
   const order = useMemo(() => roundOrder(view, entries), [view, entries]);
@@ -184,7 +183,7 @@ export function GmTracker({
   const select = useCallback((cid: string) => setSel({ id: cid, turn: turnRef.current, pinned: false }), []);
   void turn;
 
-  const run = async (type: string, label: string) => notify(await send({ type }), label);
+  const runType = (type: string, label: string) => run({ type }, label);
   const undoLabel = (which: 'undo' | 'redo') => {
     const group = which === 'undo' ? view.history.undoable.at(-1) : view.history.redoable.at(-1);
     const what = group === undefined ? null : describeGroup(view, entries, group);
@@ -207,14 +206,14 @@ export function GmTracker({
     };
     if (e.key === '?') shortcut(() => setHelp((h) => !h));
     else if (ctrl && e.key.toLowerCase() === 'z')
-      shortcut(() => void run(e.shiftKey ? 'redo' : 'undo', undoLabel(e.shiftKey ? 'redo' : 'undo')));
+      shortcut(() => void runType(e.shiftKey ? 'redo' : 'undo', undoLabel(e.shiftKey ? 'redo' : 'undo')));
     else if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown') && actor)
       shortcut(() => void onMove(actor, e.key === 'ArrowUp' ? 'up' : 'down'));
     else if (ctrl || e.altKey) return;
-    else if (e.key === 'n') shortcut(() => void run('next', 'next turn'));
-    else if (e.key === 'i') shortcut(() => void run('start', 'roll initiative'));
-    else if (e.key === 'u') shortcut(() => void run('undo', undoLabel('undo')));
-    else if (e.key === 'r') shortcut(() => void run('redo', undoLabel('redo')));
+    else if (e.key === 'n') shortcut(() => void runType('next', 'next turn'));
+    else if (e.key === 'i') shortcut(() => void runType('start', 'roll initiative'));
+    else if (e.key === 'u') shortcut(() => void runType('undo', undoLabel('undo')));
+    else if (e.key === 'r') shortcut(() => void runType('redo', undoLabel('redo')));
     else if (e.key === 'p' && actor) shortcut(() => setSel({ id: actor, turn: turnOnly, pinned: !pinned }));
     else if (e.key === 'j' || e.key === 'k') {
       shortcut(() => {
@@ -272,11 +271,10 @@ export function GmTracker({
             return `${name}'s HP set to ${edit.current}`;
         }
       })();
-      const r = await send(cmd);
-      notify(r, what);
+      const r = await run(cmd, what);
       return r.ok;
     },
-    [send, notify],
+    [run, notify],
   );
   const latestEntries = useRef(entries);
   latestEntries.current = entries;
@@ -287,9 +285,9 @@ export function GmTracker({
       const name = v.combatants[cid]?.name ?? cid;
       if (!cmd)
         return notify({ ok: false, error: `${name} cannot move ${direction} the order here.` }, 'move');
-      notify(await send(cmd), `${name} moved ${direction} the order`);
+      run(cmd, `${name} moved ${direction} the order`);
     },
-    [send, notify],
+    [run, notify],
   );
   // A card dropped on another's place: up past it when it stood above, down past it when below.
   const onDrop = useCallback(
@@ -306,9 +304,9 @@ export function GmTracker({
           { ok: false, error: `${name} cannot move ${where} ${other} in the order here.` },
           'move',
         );
-      notify(await send(cmd), `${name} moved ${where} ${other}`);
+      run(cmd, `${name} moved ${where} ${other}`);
     },
-    [send, notify],
+    [run, notify],
   );
   // The add form reads from the view only what a duration field offers (the ruleset's clock, the roster's
   // names): it keeps the view it has until one of those changes, so a turn that passes skips the form.
@@ -343,7 +341,7 @@ export function GmTracker({
         <div className="row grow-end">
           <button
             type="button"
-            onClick={() => void run('start', 'roll initiative')}
+            onClick={() => void runType('start', 'roll initiative')}
             disabled={view.status !== 'setup'}
           >
             Roll initiative <kbd>i</kbd>
@@ -351,28 +349,28 @@ export function GmTracker({
           <button
             type="button"
             className="primary"
-            onClick={() => void run('next', 'next turn')}
+            onClick={() => void runType('next', 'next turn')}
             disabled={view.status !== 'running'}
           >
             Next <kbd>n</kbd>
           </button>
           <button
             type="button"
-            onClick={() => void run('undo', undoLabel('undo'))}
+            onClick={() => void runType('undo', undoLabel('undo'))}
             disabled={!view.history.undoable.length}
           >
             Undo <kbd>u</kbd>
           </button>
           <button
             type="button"
-            onClick={() => void run('redo', undoLabel('redo'))}
+            onClick={() => void runType('redo', undoLabel('redo'))}
             disabled={!view.history.redoable.length}
           >
             Redo <kbd>r</kbd>
           </button>
           <button
             type="button"
-            onClick={() => void run('end', 'end the fight')}
+            onClick={() => void runType('end', 'end the fight')}
             disabled={view.status !== 'running'}
             title="The fight is over (Undo takes it back)"
           >
@@ -383,7 +381,7 @@ export function GmTracker({
           </button>
         </div>
       </header>
-      <Status message={message} />
+      <Status />
       <div className="tracker-grid">
         <div className="col roster-col">
           <section className="panel roster" aria-label="Combatants">
@@ -435,22 +433,13 @@ export function GmTracker({
                   </button>
                 ) : null}
               </div>
-              <Palette view={view} actor={actor} send={send} notify={notify} />
+              <Palette view={view} actor={actor} />
               {/* The ruleset's panels for the selected combatant: a declaration, a plan, a planned action to take. */}
               {panelsOf(view, actor).map((p) => (
-                <PanelView
-                  key={`panel-${actor}-${p.title}`}
-                  view={view}
-                  panel={p}
-                  actor={actor}
-                  send={send}
-                  notify={notify}
-                />
+                <PanelView key={`panel-${actor}-${p.title}`} view={view} panel={p} actor={actor} />
               ))}
-              <GmQuick view={view} c={c} actor={actor} send={send} notify={notify} />
-              {forms.length ? (
-                <CommandForm view={view} forms={forms} actor={actor} send={send} notify={notify} />
-              ) : null}
+              <GmQuick view={view} c={c} actor={actor} />
+              {forms.length ? <CommandForm view={view} forms={forms} actor={actor} /> : null}
             </>
           ) : null}
           <TimelineView view={view} highlight={actor} />
@@ -458,26 +447,14 @@ export function GmTracker({
         <div className="col">
           {/* Before the fight the roster is being built: adding comes first. Then the log does. */}
           {view.status === 'setup' ? (
-            <AddCombatant
-              view={addFormView.view}
-              ruleset={view.ruleset}
-              roster={view.roster}
-              send={send}
-              notify={notify}
-            />
+            <AddCombatant view={addFormView.view} ruleset={view.ruleset} roster={view.roster} />
           ) : null}
           <Share id={id} token={token} combatants={view.combatants} />
-          <OptionsForm view={optionsView.view} round={view.round} send={send} notify={notify} />
+          <OptionsForm view={optionsView.view} round={view.round} send={store.send} notify={notify} />
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
           {view.status === 'setup' ? null : (
-            <AddCombatant
-              view={addFormView.view}
-              ruleset={view.ruleset}
-              roster={view.roster}
-              send={send}
-              notify={notify}
-            />
+            <AddCombatant view={addFormView.view} ruleset={view.ruleset} roster={view.roster} />
           )}
         </div>
       </div>
@@ -497,15 +474,12 @@ const GmQuick = memo(function GmQuick({
   view,
   c,
   actor,
-  send,
-  notify,
 }: {
   view: EncounterView;
   c: Combatant;
   actor: string;
-  send: Send;
-  notify: (r: SendResult, what: string) => void;
 }) {
+  const { run, send, tell: notify } = useStore();
   const [amount, setAmount] = useState('');
   const [effect, setEffect] = useState('');
   const [source, setSource] = useState('');
@@ -541,11 +515,7 @@ const GmQuick = memo(function GmQuick({
   const sourceId = useId();
   const n = Math.floor(Number(amount));
   const valid = amount.trim() !== '' && Number.isFinite(n) && n > 0;
-  const go = async (cmd: Command, what: string) => {
-    const r = await send(cmd);
-    notify(r, what);
-    return r.ok;
-  };
+  const go = async (cmd: Command, what: string) => (await run(cmd, what)).ok;
   return (
     <section className="panel gm-tools" aria-label={`GM tools for ${c.name}`}>
       {/* The column's sticky line names whom the tools are for: a turn that passes rewrites no heading here. */}
@@ -632,7 +602,7 @@ const GmQuick = memo(function GmQuick({
         </div>
         <DurationField label="Lasts" k="d" raw={duration} set={setDurationPart} view={view} />
       </form>
-      <ConditionList view={view} id={actor} send={send} notify={notify} />
+      <ConditionList view={view} id={actor} />
       <details
         className="editor"
         open={editorOpen}
@@ -643,9 +613,7 @@ const GmQuick = memo(function GmQuick({
         }}
       >
         <summary>Edit or remove</summary>
-        {editorBuilt || editorOpen ? (
-          <CombatantEditor key={actor} view={view} c={c} send={send} notify={notify} />
-        ) : null}
+        {editorBuilt || editorOpen ? <CombatantEditor key={actor} view={view} c={c} /> : null}
         <div className="row">
           {confirm ? (
             <>
@@ -672,17 +640,8 @@ const GmQuick = memo(function GmQuick({
 });
 
 /** The conditions on a combatant with their time left, each with a button that ends it now. */
-function ConditionList({
-  view,
-  id,
-  send,
-  notify,
-}: {
-  view: EncounterView;
-  id: string;
-  send: Send;
-  notify: (r: SendResult, what: string) => void;
-}) {
+function ConditionList({ view, id }: { view: EncounterView; id: string }) {
+  const { run, send, tell: notify } = useStore();
   const conds = conditionsOf(view, id);
   if (!conds.length) return null;
   return (
@@ -698,9 +657,7 @@ function ConditionList({
           <button
             type="button"
             aria-label={`End ${k.name}`}
-            onClick={async () =>
-              notify(await send({ type: 'remove-effect', effect: k.id }), `${k.name} ended`)
-            }
+            onClick={async () => run({ type: 'remove-effect', effect: k.id }, `${k.name} ended`)}
           >
             End
           </button>
@@ -714,17 +671,8 @@ function ConditionList({
  * Rename, side, group, hidden, max HP, notes and the ruleset's stats (their labels, bounds and defaults
  * from the stats schema) of one combatant, sent as one change.
  */
-function CombatantEditor({
-  view,
-  c,
-  send,
-  notify,
-}: {
-  view: EncounterView;
-  c: Combatant;
-  send: Send;
-  notify: (r: SendResult, what: string) => void;
-}) {
+function CombatantEditor({ view, c }: { view: EncounterView; c: Combatant }) {
+  const { run, send, tell: notify } = useStore();
   const rs = rulesetOf(view);
   const statParams = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
   const start = (): RawForm => ({
@@ -831,8 +779,8 @@ function CombatantEditor({
         <button
           type="button"
           onClick={async () =>
-            notify(
-              await send({ type: 'update-combatant', combatant: c.id, hidden: !c.hidden }),
+            run(
+              { type: 'update-combatant', combatant: c.id, hidden: !c.hidden },
               c.hidden ? `${c.name} revealed to the players` : `${c.name} hidden from the players`,
             )
           }
@@ -870,15 +818,12 @@ const AddCombatant = memo(function AddCombatant({
   view,
   ruleset,
   roster,
-  send,
-  notify,
 }: {
   view: EncounterView;
   ruleset: string;
   roster: string[];
-  send: Send;
-  notify: (r: SendResult, what: string) => void;
 }) {
+  const { run, send, tell: notify } = useStore();
   const rs = rulesetOf({ ruleset });
   const [name, setName] = useState('');
   const [side, setSide] = useState<'pc' | 'npc'>('npc');

@@ -57,6 +57,7 @@ import {
   splitNames,
 } from './model.js';
 import { ParamFields } from './ParamForm.js';
+import { useEncounter, useRun } from './store/react.js';
 import {
   describeTimeline,
   piecesSvg,
@@ -436,15 +437,11 @@ interface OpenForm {
 export function Palette({
   view,
   actor,
-  send,
-  notify,
   compact = false,
   named = false,
 }: {
   view: EncounterView;
   actor: string;
-  send: Send;
-  notify: (r: SendResult, what: string) => void;
   compact?: boolean;
   /**
    * The heading names the actor (a player's page, where it changes only when they pick another of their
@@ -476,18 +473,24 @@ export function Palette({
   const target = chosen.actor === actor && others.includes(chosen.target) ? chosen.target : '';
   const open = form && form.actor === actor ? form : null;
   // The click handlers read the latest props, so they stay the same functions and the buttons can be skipped.
-  const latest = useRef({ view, actor, target, send, notify, legal });
-  latest.current = { view, actor, target, send, notify, legal };
+  const run = useRun();
+  const latest = useRef({ view, actor, target, legal });
+  latest.current = { view, actor, target, legal };
   // An action as it is now, by id: a button skipped on a re-render holds the action as it was drawn, and its
   // reason, parameters (their choices, resolved for the actor) and preview are read as they are now.
   const legalNow = useCallback((id: string) => latest.current.legal.find((l) => l.action.id === id), []);
   const reasonOf = useCallback((id: string) => legalNow(id)?.reason ?? '', [legalNow]);
-  const go = useCallback(async (l: LegalAction, params: Record<string, Json>) => {
-    const { view: v, actor: who, send: sendIt, notify: tell } = latest.current;
-    const r = await sendIt(actionCommand(v, who, l, params));
-    tell(r, `${v.combatants[who]?.name ?? who}: ${l.action.name}`);
-    return r.ok;
-  }, []);
+  const go = useCallback(
+    async (l: LegalAction, params: Record<string, Json>) => {
+      const { view: v, actor: who } = latest.current;
+      const r = await run(
+        actionCommand(v, who, l, params),
+        `${v.combatants[who]?.name ?? who}: ${l.action.name}`,
+      );
+      return r.ok;
+    },
+    [run],
+  );
   const current = useCallback((l: LegalAction) => legalNow(l.action.id) ?? l, [legalNow]);
   const openForm = useCallback(
     (drawn: LegalAction) => {
@@ -1199,8 +1202,6 @@ export function CommandForm({
   view,
   forms,
   actor,
-  send,
-  notify,
   title = 'Other commands',
   fixed,
   bare = false,
@@ -1208,8 +1209,6 @@ export function CommandForm({
   view: EncounterView;
   forms: CommandFormSpec[];
   actor?: string;
-  send: Send;
-  notify: (r: SendResult, what: string) => void;
   /** The form's heading (a ruleset panel's title). */
   title?: string;
   /** Fields already filled, not shown (a panel's command for its combatant). */
@@ -1217,6 +1216,7 @@ export function CommandForm({
   /** Inside a ruleset's panel, which has the heading: no frame and no heading of its own. */
   bare?: boolean;
 }) {
+  const run = useRun();
   const [type, setType] = useState(forms[0]?.type ?? '');
   const [raw, setRaw] = useState<RawForm | null>(null);
   const [error, setError] = useState('');
@@ -1256,8 +1256,7 @@ export function CommandForm({
         setError('');
         const cmd: Command = { type: spec.type, ...payload, ...fixed };
         if (actor && spec.forActor) cmd.actor = actor;
-        const r = await send(cmd);
-        notify(r, who && spec.forActor ? `${spec.label} for ${who}` : spec.label);
+        const r = await run(cmd, who && spec.forActor ? `${spec.label} for ${who}` : spec.label);
         if (r.ok) setRaw(null);
       }}
     >
@@ -1359,7 +1358,9 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
 }
 
 /** The latest outcome: a refusal with the rule's reason, or what was done. */
-export function Status({ message }: { message: { ok: boolean; text: string } | null }) {
+/** What the last command came to, from the page's store. */
+export function Status() {
+  const message = useEncounter((s) => s.notice);
   return (
     <div
       className={`status ${message ? (message.ok ? 'ok' : 'refused') : ''}`}
@@ -1370,20 +1371,6 @@ export function Status({ message }: { message: { ok: boolean; text: string } | n
       {message ? message.text : ''}
     </div>
   );
-}
-
-export function useNotifier() {
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const notify = useCallback(
-    (r: SendResult, what: string) =>
-      setMessage(
-        r.ok
-          ? { ok: true, text: `Done: ${what}.` }
-          : { ok: false, text: `Refused: ${r.error ?? 'unknown error'}` },
-      ),
-    [],
-  );
-  return { message, notify };
 }
 
 export function ConnectionBadge({ connected }: { connected: boolean }) {
@@ -1399,15 +1386,12 @@ export function PanelView({
   view,
   panel,
   actor,
-  send,
-  notify,
 }: {
   view: EncounterView;
   panel: RulesetPanel;
   actor: string;
-  send: Send;
-  notify: (r: SendResult, what: string) => void;
 }) {
+  const run = useRun();
   const rs = rulesetOf(view);
   const type = panel.act ? 'act' : panel.command;
   const form = type && rs ? panelForm(rs, type) : undefined;
@@ -1430,9 +1414,7 @@ export function PanelView({
               {item.remove ? (
                 <button
                   type="button"
-                  onClick={async () =>
-                    notify(await send(item.remove!.command), `${item.remove!.label}: ${item.label}`)
-                  }
+                  onClick={async () => run(item.remove!.command, `${item.remove!.label}: ${item.label}`)}
                 >
                   {item.remove.label}
                 </button>
@@ -1446,8 +1428,6 @@ export function PanelView({
           view={view}
           forms={[form]}
           actor={actor}
-          send={send}
-          notify={notify}
           title={form.label}
           bare
           {...(panel.fixed ? { fixed: panel.fixed } : {})}
