@@ -20,10 +20,12 @@ import {
   Palette,
   PanelView,
   panelsOf,
+  ScreenErrors,
   Status,
   StatusList,
   TimelineView,
 } from './parts.js';
+import { useEndTurn } from './screen/react.js';
 import { useRun } from './store/react.js';
 
 /**
@@ -52,11 +54,9 @@ export function Player({
   const panels = actor ? panelsOf(view, actor) : [];
   const inPanels = new Set(panels.map((p) => p.command).filter((x) => x !== undefined));
   const forms = useMemo(() => (rs ? otherForms(rs, true) : []), [rs]).filter((f) => !inPanels.has(f.type));
-  // Next, as the rules word it for a player's own turn ("End my turn" unless they mean something else).
-  const endTurn = useMemo(
-    () => (rs ? commandForms(rs).find((f) => f.type === 'next')?.own : undefined),
-    [rs],
-  );
+  // Next, as the rules word it for a player's own turn ("End my turn" unless they mean something else),
+  // while the turn is theirs and the rules let them end it (the screen model's).
+  const { end: endTurn, errors } = useEndTurn(view);
   // The log follows a change in a second, interruptible render, as on the GM's page: what the player can do
   // and whose turn it is are committed (and laid out) first.
   const laterView = useDeferredValue(view);
@@ -70,6 +70,7 @@ export function Player({
         <ConnectionBadge connected={connected} />
       </header>
       <Headline view={view} />
+      <ScreenErrors errors={errors} />
       <Status />
       {own.length > 1 ? (
         <fieldset className="row">
@@ -83,16 +84,14 @@ export function Player({
       ) : null}
       {actor && c ? (
         <>
-          {view.current === actor && mayEndTurn(view, own) ? (
+          {endTurn && view.current === actor ? (
             <button
               type="button"
               className="primary wide-button"
-              title={endTurn?.help}
-              onClick={async () =>
-                run({ type: 'next' }, endTurn ? `${endTurn.label} for ${c.name}` : `${c.name}'s turn ended`)
-              }
+              title={endTurn.help}
+              onClick={async () => run({ type: 'next' }, `${endTurn.label} for ${c.name}`)}
             >
-              {endTurn?.label ?? 'End my turn'}
+              {endTurn.label}
             </button>
           ) : null}
           {panels.map((p) => (
@@ -122,17 +121,6 @@ export function Player({
  * Whether the rules let a player end their own turn (some leave the count to the GM): asked of the same
  * engine, as this player. Only a refusal of who may send it hides the button; any other the server says.
  */
-function mayEndTurn(view: EncounterView, own: string[]): boolean {
-  try {
-    // A player's view has no dice state: a dry run gets a throwaway one (nothing it rolls is kept).
-    const state: EncounterState = { ...asState(view), dice: seededDice(1) };
-    const r = decide(state, { type: 'next' }, rulesets, { by: { role: 'player', combatants: own } });
-    return !(isRejection(r) && r.code.startsWith('auth/'));
-  } catch {
-    return true;
-  }
-}
-
 /**
  * The character's sheet: every stat with the ruleset's label. Drawn again only when the character changed
  * (an unchanged one keeps its identity from one change to the next, see `share`).

@@ -52,6 +52,7 @@ import {
   TimelineView,
 } from './parts.js';
 import { QrCode } from './QrCode.js';
+import { describingState, namesOf } from './screen/names.js';
 import { forgetLink, libraryKey, rememberLink } from './storage.js';
 import { StoreProvider, useEncounter, useNewStore, useRun, useStore, useTell } from './store/react.js';
 
@@ -466,7 +467,7 @@ export function GmTracker({
 /** What an undo or redo takes back, in words: the first log line of that command, quoted. */
 function describeGroup(view: EncounterView, entries: LogEntry[], group: number): string | null {
   const rs = rulesetOf(view);
-  const line = rs ? groupLine(group, entries, view, rs) : null;
+  const line = rs ? groupLine(group, entries, describingState(view, namesOf(view, entries)), rs) : null;
   return line ? `“${line.replace(/\.$/, '')}”` : null;
 }
 

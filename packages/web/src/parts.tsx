@@ -8,6 +8,7 @@ import {
   commandLabel,
   describeCost,
   describeEvent,
+  type EncounterState,
   type EncounterView,
   humanize,
   isCore,
@@ -46,7 +47,6 @@ import {
   groupTerms,
   headline,
   hurtWords,
-  legalOf,
   type Resource,
   reasonKey,
   resourcesOf,
@@ -57,6 +57,10 @@ import {
   splitNames,
 } from './model.js';
 import { ParamFields } from './ParamForm.js';
+import { describingState, namesOf } from './screen/names.js';
+import { useControls, useHeadline, useLegal, useNames } from './screen/react.js';
+import { asker, roundsShown } from './screen/screen.js';
+import { forViewer } from './screen/words.js';
 import { useEncounter, useRun } from './store/react.js';
 import {
   describeTimeline,
@@ -70,10 +74,24 @@ import {
 
 export type Send = (command: Command) => Promise<SendResult>;
 
-/** The big "whose turn, which Mark" banner. */
-/** When the clock already names whose turn it is, the actor line is for screen readers only. */
+/** What a ruleset threw while the page worked something out: shown as an error, never hidden. */
+export function ScreenErrors({ errors }: { errors: readonly string[] }) {
+  if (!errors.length) return null;
+  return (
+    <div className="screen-errors" role="alert">
+      {errors.map((e) => (
+        <p key={e}>{e}</p>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The big "whose turn, which Mark" banner, from the screen model (`screen/`). When the clock already
+ * names whose turn it is, the actor line is for screen readers only.
+ */
 export function Headline({ view, compact = false }: { view: EncounterView; compact?: boolean }) {
-  const h = headline(view);
+  const { headline: h, errors } = useHeadline(view);
   return (
     <section className={compact ? 'headline compact' : 'headline'} aria-live="polite" aria-label="Whose turn">
       <div className="headline-clock" data-testid="clock">
@@ -82,20 +100,24 @@ export function Headline({ view, compact = false }: { view: EncounterView; compa
       <div className={h.named ? 'headline-actor sr-only' : 'headline-actor'} data-testid="current-actor">
         {h.actor}
       </div>
+      <ScreenErrors errors={errors} />
     </section>
   );
 }
 
-/** The ruleset's timeline of a view (null without one), worked out once per view: a change makes a new one. */
-export const timelineOf: (view: EncounterView) => Timeline | null = perObject((view: EncounterView) => {
+/**
+ * The ruleset's timeline of a view (its display names), or what the ruleset threw drawing it; null without
+ * one. Worked out once per view: a change makes a new one.
+ */
+const timelineRead = perObject((view: EncounterView): { t: Timeline | null; error?: string } => {
   const rs = rulesetOf(view);
-  if (!rs) return null;
-  try {
-    return rs.timeline(asState(view));
-  } catch {
-    return null;
-  }
+  if (!rs) return { t: null };
+  const { ask, errors } = asker(rs);
+  const t = ask('the timeline', () => rs.timeline(describingState(view, namesOf(view, []))), null);
+  return errors.length ? { t, error: errors[0]! } : { t };
 });
+
+export const timelineOf = (view: EncounterView): Timeline | null => timelineRead(view).t;
 
 function download(name: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
@@ -213,7 +235,9 @@ function useNearScreen(ref: RefObject<HTMLElement | null>): boolean {
 
 /** The picture of a timeline as the panel draws it, on the page and exported. */
 function drawTimeline(t: Timeline, highlight: string | null | undefined, maxRounds: number, title: string) {
-  return timelinePieces(t, { maxRounds, highlight: highlight ?? null, title });
+  // The blocks shown start at the moment's round: a carry-over never leaves only the next round shown.
+  const shown = roundsShown(t, maxRounds) ?? t;
+  return timelinePieces(shown, { maxRounds: shown.rounds.length, highlight: highlight ?? null, title });
 }
 
 /** The timeline picture, with export buttons. */
@@ -255,6 +279,8 @@ export const TimelineView = memo(function TimelineView({
     return ct ? piecesSvg(drawTimeline(ct, highlight, maxRounds, title)) : '';
   };
   const uid = useId();
+  const error = timelineRead(shown.view).error;
+  if (error) return <ScreenErrors errors={[error]} />;
   if (!t || !pic) return null;
   const base = view.name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase() || 'timeline';
   return (
@@ -465,7 +491,7 @@ export function Palette({
   const targetId = useId();
   const uid = useId();
   const sharedId = `${uid}-shared`;
-  const legal: LegalAction[] = useMemo(() => legalOf(view, actor), [view, actor]);
+  const { legal, errors: legalErrors } = useLegal(view, actor);
   // Every active combatant has an option (the actor's hidden), so a turn that passes changes attributes only.
   const listed = view.roster.filter((id) => view.combatants[id]?.active);
   const others = listed.filter((id) => id !== actor);
@@ -518,13 +544,10 @@ export function Palette({
   const enabled = legal.filter((l) => l.enabled);
   const disabled = legal.filter((l) => !l.enabled);
   const shared = sharedReason(legal);
-  const hint = (() => {
-    try {
-      return rs?.present?.paletteHint?.(asState(view)) ?? null;
-    } catch {
-      return null;
-    }
-  })();
+  const asked = rs ? asker(rs) : null;
+  const hint =
+    asked?.ask('the palette hint', () => rs?.present?.paletteHint?.(asState(view)) ?? null, null) ?? null;
+  const errors = [...legalErrors, ...(asked?.errors ?? [])];
   const list = (items: LegalAction[], where: string) =>
     [...new Set(items.map((l) => l.action.kind))].map((kind) => {
       const group = items.filter((l) => l.action.kind === kind);
@@ -560,6 +583,7 @@ export function Palette({
     });
   return (
     <section className="panel palette" aria-label={`Actions of ${c.name}`}>
+      <ScreenErrors errors={errors} />
       <div className="panel-head">
         <h2>
           Actions
@@ -1035,31 +1059,36 @@ function movesOf(view: EncounterView, id: string): { up: boolean; down: boolean 
   return { up: reorderCommand(view, id, 'up') !== null, down: reorderCommand(view, id, 'down') !== null };
 }
 
-/** An entry in the ruleset's words, at its own round and instant (a turn's Mark), the rest as the fight is now. */
+/**
+ * An entry in the ruleset's words, at its own round and instant (a turn's Mark), the rest as the fight is
+ * now; `state` is the screen model's (display names, departed combatants still named). What the ruleset
+ * throws describing it is the line, as an error.
+ */
 function entryLine(
   i: number,
   entries: readonly LogEntry[],
-  view: EncounterView,
+  state: EncounterState,
   rs: AnyRuleset,
 ): string | null {
-  try {
-    return describeEvent(entries[i]!.event, stateAt(asState(view), entries, i, rs), rs);
-  } catch {
-    // A line that cannot be described says nothing.
-    return null;
-  }
+  const { ask, errors } = asker(rs);
+  const line = ask(
+    'a log line',
+    () => describeEvent(entries[i]!.event, stateAt(state, entries, i, rs), rs),
+    null,
+  );
+  return errors.length ? `⚠ ${errors[0]}` : line;
 }
 
 /** The first line a command says: what an undo takes back or a redo brings back. */
 export function groupLine(
   group: number,
   entries: readonly LogEntry[],
-  view: EncounterView,
+  state: EncounterState,
   rs: AnyRuleset,
 ): string | null {
   for (const [i, x] of entries.entries()) {
     if (x.group !== group || x.event.type === 'undo' || x.event.type === 'redo') continue;
-    const line = entryLine(i, entries, view, rs);
+    const line = entryLine(i, entries, state, rs);
     if (line) return line;
   }
   return null;
@@ -1069,14 +1098,14 @@ export function groupLine(
  * A log line: the ruleset's words for the event; an undo or redo says what it took back or brought back
  * (the first line of that command), never a command number.
  */
-function lineOf(at: number, entries: LogEntry[], view: EncounterView, rs: AnyRuleset): string | null {
+function lineOf(at: number, entries: LogEntry[], state: EncounterState, rs: AnyRuleset): string | null {
   const e = entries[at]!;
   if ((e.event.type === 'undo' || e.event.type === 'redo') && typeof e.event.group === 'number') {
-    const what = groupLine(e.event.group, entries, view, rs);
+    const what = groupLine(e.event.group, entries, state, rs);
     const verb = e.event.type === 'undo' ? 'Undone' : 'Redone';
     return what ? `${verb}: ${what}` : `${verb}: the GM's last change.`;
   }
-  return entryLine(at, entries, view, rs);
+  return entryLine(at, entries, state, rs);
 }
 
 /** The log in the GM's words (or the player's, redacted by the server), newest last. */
@@ -1093,12 +1122,15 @@ export const LogView = memo(function LogView({
   newestFirst?: boolean;
 }) {
   const rs = rulesetOf(view);
+  // The screen model's names: every combatant's display name, those that left the fight too.
+  const known = useNames(view);
+  const controls = useControls(view);
   // A past event's line depends on the names it mentions and on its own round and instant, not on the rest
   // of the state: lines are kept per entry and described again only when a name, the roster or the
   // options change.
-  const names = view.roster.map((id) => `${id}=${view.combatants[id]?.name ?? ''}`).join('\n');
+  const names = [...known.byId].map(([id, name]) => `${id}=${name}`).join('\n');
   // Names are isolated inside each line (a right-to-left override stays inside its name).
-  const roster = view.roster.map((id) => view.combatants[id]?.name ?? '').join('\n');
+  const roster = [...known.byId.values()].join('\n');
   const cache = useRef<{ key: unknown[]; text: WeakMap<LogEntry, string | null> }>({
     key: [],
     text: new WeakMap(),
@@ -1109,18 +1141,20 @@ export const LogView = memo(function LogView({
   const lines = useMemo(() => {
     if (!rs) return [];
     // Only the last `limit` lines are shown: describe from the newest back, not the whole history.
+    const state = describingState(view, known);
     const out: { seq: number; text: string; kind: string }[] = [];
     for (let i = entries.length - 1; i >= 0 && out.length < limit; i--) {
       const e = entries[i]!;
       let line = text.get(e);
       if (line === undefined) {
-        line = lineOf(i, entries, view, rs);
+        const said = lineOf(i, entries, state, rs);
+        line = said === null ? null : forViewer(said, controls);
         text.set(e, line);
       }
       if (line) out.push({ seq: e.seq, text: line, kind: e.event.type });
     }
     return newestFirst ? out : out.reverse();
-  }, [entries, view, rs, limit, text, newestFirst]);
+  }, [entries, view, rs, limit, text, newestFirst, known, controls]);
   return (
     <section className="panel log" aria-label="Log">
       <h2>Log</h2>

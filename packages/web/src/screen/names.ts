@@ -16,7 +16,10 @@ export interface Names {
 
 export const UNSEEN = 'someone unseen';
 
-export function namesOf(view: EncounterView, entries: readonly LogEntry[]): Names {
+export function namesOf(
+  view: Pick<EncounterView, 'combatants' | 'roster'>,
+  entries: readonly LogEntry[],
+): Names {
   const raw = new Map<string, string>();
   const departed = new Map<string, Combatant>();
   for (const { event } of entries) {

@@ -95,10 +95,12 @@ export interface Screen {
 /** Says neither who acts nor what to press: a turn this viewer may not see. */
 export const HIDDEN_TURN = 'Someone is acting';
 
-export function screenOf(input: ScreenInput): Screen {
-  const { view, viewer, ruleset: rs, entries } = input;
+/** Asks the ruleset something; what it throws is kept in `errors`, and `none` stands in its place. */
+export type Ask = <T>(what: string, f: () => T, none: T) => T;
+
+export function asker(rs: AnyRuleset): { ask: Ask; errors: string[] } {
   const errors: string[] = [];
-  const ask = <T>(what: string, f: () => T, none: T): T => {
+  const ask: Ask = (what, f, none) => {
     try {
       return f();
     } catch (e) {
@@ -106,20 +108,25 @@ export function screenOf(input: ScreenInput): Screen {
       return none;
     }
   };
+  return { ask, errors };
+}
+
+export function screenOf(input: ScreenInput): Screen {
+  const { view, viewer, ruleset: rs, entries } = input;
+  const { ask, errors } = asker(rs);
   const names = namesOf(view, entries);
   const state = describingState(view, names);
   const actor = input.actor && view.combatants[input.actor] ? input.actor : null;
-  const endTurn =
-    viewer.role === 'player'
-      ? ask('whether the turn may end', () => playerEnd(view, viewer.combatants, rs), null)
-      : null;
+  const endTurn = endTurnOf(view, viewer, rs, ask);
   const actions =
     actor && view.status !== 'ended'
       ? ask('the legal actions', () => legalActions(state, actor, { [rs.id]: rs }), [])
       : [];
   const controls = controlsOf(viewer, rs, actions, endTurn);
   const say = (text: string) => forViewer(text, controls);
-  const headline = headlineOf(view, state, rs, names, ask, say, viewer.role === 'gm');
+  // A log line or the phase is read at any time: "press Next" there is the GM's, even on a player's turn.
+  const sayLater = (text: string) => forViewer(text, { ...controls, endTurn: null });
+  const headline = headlineOf(view, state, rs, names, ask, sayLater, viewer.role === 'gm');
   const shownActions = actions.map((l) => (l.reason ? { ...l, reason: say(l.reason) } : l));
   const panels = actor
     ? ask('the panels', () => rs.present?.panels?.(state, state.combatants[actor]!) ?? [], [])
@@ -129,7 +136,10 @@ export function screenOf(input: ScreenInput): Screen {
     rowOf(view, state, rs, viewer, id, input.numbers === true, ask),
   );
   const next = upNext(view).map((id) => names.of(id));
-  const log = logOf(state, entries, rs, input.logLimit ?? 60, ask).map((l) => ({ ...l, text: say(l.text) }));
+  const log = logOf(state, entries, rs, input.logLimit ?? 60, ask).map((l) => ({
+    ...l,
+    text: sayLater(l.text),
+  }));
   return {
     headline,
     next,
@@ -145,9 +155,7 @@ export function screenOf(input: ScreenInput): Screen {
   };
 }
 
-type Ask = <T>(what: string, f: () => T, none: T) => T;
-
-function headlineOf(
+export function headlineOf(
   view: EncounterView,
   state: EncounterState,
   rs: AnyRuleset,
@@ -282,7 +290,7 @@ function rowOf(
   return { id, name: c.name, side: c.side, current: id === view.current, active: c.active, status, gauges };
 }
 
-function logOf(
+export function logOf(
   state: EncounterState,
   entries: readonly LogEntry[],
   rs: AnyRuleset,
@@ -314,6 +322,18 @@ function logOf(
   return out.reverse();
 }
 
+/** A player's "End my turn" on their own turn, when the rules let them end it; null for anyone else. */
+export function endTurnOf(
+  view: EncounterView,
+  viewer: Viewer,
+  rs: AnyRuleset,
+  ask: Ask,
+): { label: string; help?: string } | null {
+  return viewer.role === 'player'
+    ? ask('whether the turn may end', () => playerEnd(view, viewer.combatants, rs), null)
+    : null;
+}
+
 /** The player's "End my turn" (the rules' own words for Next on their turn), when the rules let them end it. */
 function playerEnd(
   view: EncounterView,
@@ -336,7 +356,7 @@ function playerEnd(
     : { label: 'End my turn' };
 }
 
-function controlsOf(
+export function controlsOf(
   viewer: Viewer,
   rs: AnyRuleset,
   actions: readonly LegalAction[],
