@@ -1,32 +1,16 @@
-import {
-  commandForms,
-  decide,
-  type EncounterState,
-  type EncounterView,
-  isRejection,
-  type LogEntry,
-  paramsOfSchema,
-  seededDice,
-} from '@roundkeeper/engine';
-import { rulesets } from '@roundkeeper/rulesets';
+import { type EncounterView, type LogEntry, paramsOfSchema } from '@roundkeeper/engine';
 import { memo, useDeferredValue, useMemo, useState } from 'react';
-import { asState, otherForms, rulesetOf } from './model.js';
-import {
-  CombatantCard,
-  CommandForm,
-  ConnectionBadge,
-  Headline,
-  LogView,
-  Palette,
-  PanelView,
-  panelsOf,
-  ScreenErrors,
-  Status,
-  StatusList,
-  TimelineView,
-} from './parts.js';
-import { useEndTurn } from './screen/react.js';
-import { useRun } from './store/react.js';
+import { CombatantCard } from '../../cards/CombatantCard.js';
+import { StatusList } from '../../cards/StatusList.js';
+import { CommandForm } from '../../commands/CommandForm.js';
+import { PanelView, panelsOf } from '../../commands/PanelView.js';
+import { LogView } from '../../log/LogView.js';
+import { otherForms, rulesetOf } from '../../model.js';
+import { Palette } from '../../palette/Palette.js';
+import { useEndTurn } from '../../screen/react.js';
+import { useRun } from '../../store/react.js';
+import { TimelineView } from '../../timeline/TimelineView.js';
+import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
 
 /**
  * The player's controller: phone-sized, only their own characters, live. What they can do comes first
@@ -125,7 +109,7 @@ export function Player({
  * The character's sheet: every stat with the ruleset's label. Drawn again only when the character changed
  * (an unchanged one keeps its identity from one change to the next, see `share`).
  */
-const Sheet = memo(
+export const Sheet = memo(
   function Sheet({ view, id }: { view: EncounterView; id: string }) {
     const rs = rulesetOf(view);
     const c = view.combatants[id];
@@ -159,7 +143,7 @@ const Sheet = memo(
 );
 
 /** A stat as a person reads it: numbers and words as they are, lists by their names. */
-function show(v: unknown): string {
+export function show(v: unknown): string {
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'number' || typeof v === 'string') return String(v);
   if (Array.isArray(v))
