@@ -50,6 +50,27 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
           ))}
         </dl>
         <p className="muted">Tab moves between controls; Enter or Space activates the focused one.</p>
+        <h3>This page</h3>
+        <ul className="page-help">
+          <li>
+            The top bar says the moment and whose turn it is; Next passes the turn, Roll initiative starts the
+            fight, Undo and Redo take back or bring back the last change, End the fight ends it (Undo restores
+            it).
+          </li>
+          <li>
+            Combatants, left, in the round's order: click a name to select it, the HP value to type damage
+            (-7), healing (+5), a new value (12) or temporary HP (t5).
+          </li>
+          <li>
+            The middle column works for the selected combatant (the one acting, unless you pin another): its
+            actions (greyed ones say why), the GM tools (damage, conditions, edit, remove), the ruleset's
+            other commands and panels, the timeline.
+          </li>
+          <li>
+            Right: share links for the table and each player, the options, the log (newest first) and the
+            dice, and adding combatants.
+          </li>
+        </ul>
         <button type="button" className="primary" onClick={onClose} ref={close}>
           Close
         </button>

@@ -1,5 +1,13 @@
-import type { Command } from '@roundkeeper/engine';
-import { createContext, type ReactNode, use, useEffect, useState, useSyncExternalStore } from 'react';
+import type { Command, EncounterView, LogEntry } from '@roundkeeper/engine';
+import {
+  createContext,
+  type ReactNode,
+  use,
+  useCallback,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { flushSync } from 'react-dom';
 import { api } from '../api.js';
 import { type EncounterSnapshot, EncounterStore, type SendResult } from './encounter-store.js';
@@ -53,4 +61,18 @@ export function useRun(): (command: Command, label: string) => Promise<SendResul
 /** Says what something came to in the status line without sending anything (a form refused before sending). */
 export function useTell(): (r: SendResult, what: string) => void {
   return useStore().tell;
+}
+
+/**
+ * For a handler: the fight as the store holds it now. A stable function, so a handler that reads through
+ * it keeps its identity from one change to the next (and the parts it is given to are not drawn again),
+ * with no ref written while rendering.
+ */
+export function useLatest(): () => { v: EncounterView; e: LogEntry[] } {
+  const { getSnapshot } = useStore();
+  return useCallback(() => {
+    const { view, entries } = getSnapshot();
+    if (!view) throw new Error('A part of the encounter acts before the encounter has loaded.');
+    return { v: view, e: entries };
+  }, [getSnapshot]);
 }

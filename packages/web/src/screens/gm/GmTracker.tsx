@@ -13,11 +13,12 @@ import { hpEdit, otherForms, roundOrder, rulesetOf } from '../../model.js';
 import { OptionsForm } from '../../OptionsForm.js';
 import { Palette } from '../../palette/Palette.js';
 import { describingState, namesOf } from '../../screen/names.js';
-import { useStore } from '../../store/react.js';
+import { useLatest, useStore } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, Status } from '../chrome.js';
 import { HelpOverlay } from '../help.js';
 import { isTyping } from './keys.js';
+import { useActorInView, useBarHeight } from './reach.js';
 
 /** The selected combatant, and the turn it was selected in: a selection follows the turn unless pinned. */
 export interface Selection {
@@ -25,6 +26,9 @@ export interface Selection {
   turn: string;
   pinned: boolean;
 }
+
+/** A turn: a new actor, or a new round. */
+const turnOf = (v: EncounterView) => `${v.status}|${v.round}|${v.current ?? ''}`;
 
 export function GmTracker({
   id,
@@ -40,21 +44,22 @@ export function GmTracker({
   connected: boolean;
 }) {
   const rs = rulesetOf(view);
-  const store = useStore();
-  const { run, tell: notify } = store;
+  const { run, tell: notify, send } = useStore();
   const [sel, setSel] = useState<Selection | null>(null);
   const [help, setHelp] = useState(false);
   const order = useMemo(() => roundOrder(view, entries), [view, entries]);
   // Each turn (a new actor, or a new round) selects whoever acts, unless the GM pinned someone.
-  const turn = `${view.status}|${view.round}|${view.current ?? ''}|${view.history.lastGroup}`;
-  const turnOnly = `${view.status}|${view.round}|${view.current ?? ''}`;
+  const turnOnly = turnOf(view);
   const kept = sel && view.combatants[sel.id] && (sel.pinned || sel.turn === turnOnly) ? sel : null;
   const actor = kept ? kept.id : (view.current ?? order[0] ?? null);
   const pinned = kept?.pinned === true;
-  const turnRef = useRef(turnOnly);
-  turnRef.current = turnOnly;
-  const select = useCallback((cid: string) => setSel({ id: cid, turn: turnRef.current, pinned: false }), []);
-  void turn;
+  // Handlers read the fight as the store holds it now: they keep their identity from one change to the
+  // next, and the cards whose combatant did not change are not drawn again.
+  const latest = useLatest();
+  const select = useCallback(
+    (cid: string) => setSel({ id: cid, turn: turnOf(latest().v), pinned: false }),
+    [latest],
+  );
 
   const runType = (type: string, label: string) => run({ type }, label);
   const undoLabel = (which: 'undo' | 'redo') => {
@@ -107,15 +112,16 @@ export function GmTracker({
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  const roster = useActorInView(view.current);
+  const bar = useBarHeight();
+
   const forms = useMemo(() => (rs ? otherForms(rs) : []), [rs]);
-  const latestView = useRef(view);
-  latestView.current = view;
   // Reads the latest view when called, so it keeps its identity from one change to the next and the cards
   // whose combatant did not change are not drawn again (a turn that passes changes two of them).
   const onHp = useCallback(
     async (cid: string, text: string) => {
       const edit = hpEdit(text);
-      const name = latestView.current.combatants[cid]?.name ?? cid;
+      const name = latest().v.combatants[cid]?.name ?? cid;
       if (!edit) {
         notify(
           {
@@ -147,26 +153,24 @@ export function GmTracker({
       const r = await run(cmd, what);
       return r.ok;
     },
-    [run, notify],
+    [run, notify, latest],
   );
-  const latestEntries = useRef(entries);
-  latestEntries.current = entries;
   const onMove = useCallback(
     async (cid: string, direction: 'up' | 'down') => {
-      const v = latestView.current;
+      const { v } = latest();
       const cmd = reorderCommand(v, cid, direction);
       const name = v.combatants[cid]?.name ?? cid;
       if (!cmd)
         return notify({ ok: false, error: `${name} cannot move ${direction} the order here.` }, 'move');
       run(cmd, `${name} moved ${direction} the order`);
     },
-    [run, notify],
+    [run, notify, latest],
   );
   // A card dropped on another's place: up past it when it stood above, down past it when below.
   const onDrop = useCallback(
     async (cid: string, onto: string) => {
-      const v = latestView.current;
-      const shown = roundOrder(v, latestEntries.current);
+      const { v, e } = latest();
+      const shown = roundOrder(v, e);
       const direction = shown.indexOf(onto) < shown.indexOf(cid) ? 'up' : 'down';
       const cmd = reorderCommand(v, cid, direction, onto);
       const name = v.combatants[cid]?.name ?? cid;
@@ -179,7 +183,7 @@ export function GmTracker({
         );
       run(cmd, `${name} moved ${where} ${other}`);
     },
-    [run, notify],
+    [run, notify, latest],
   );
   // The add form reads from the view only what a duration field offers (the ruleset's clock, the roster's
   // names): it keeps the view it has until one of those changes, so a turn that passes skips the form.
@@ -198,7 +202,7 @@ export function GmTracker({
   const c = actor ? view.combatants[actor] : undefined;
   return (
     <main className="tracker">
-      <header className="topbar">
+      <header className="topbar" ref={bar}>
         <a href="/" className="home-link">
           Roundkeeper
         </a>
@@ -243,7 +247,7 @@ export function GmTracker({
           </button>
           <button
             type="button"
-            onClick={() => void runType('end', 'end the fight')}
+            onClick={() => void runType('end', 'end the fight (Undo restores it)')}
             disabled={view.status !== 'running'}
             title="The fight is over (Undo takes it back)"
           >
@@ -259,7 +263,7 @@ export function GmTracker({
         <div className="col roster-col">
           <section className="panel roster" aria-label="Combatants">
             <h2>Combatants</h2>
-            <ul className="cards" data-testid="combatants">
+            <ul className="cards" data-testid="combatants" ref={roster}>
               {order.map((cid) => (
                 <CombatantCard
                   key={cid}
@@ -323,7 +327,7 @@ export function GmTracker({
             <AddCombatant view={addFormView.view} ruleset={view.ruleset} roster={view.roster} />
           ) : null}
           <Share id={id} token={token} combatants={view.combatants} />
-          <OptionsForm view={optionsView.view} round={view.round} send={store.send} notify={notify} />
+          <OptionsForm view={optionsView.view} round={view.round} send={send} notify={notify} />
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
           {view.status === 'setup' ? null : (
