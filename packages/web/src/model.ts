@@ -16,6 +16,7 @@ import {
   perObject,
 } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
+import { hpText } from './screen/screen.js';
 
 /** Pure helpers between the engine's state and what the screens show. */
 export function rulesetOf(state: { ruleset: string }): AnyRuleset | undefined {
@@ -94,7 +95,8 @@ export function resourcesOf(v: EncounterView, c: Combatant, showPrivate = true):
   if (c.hp) {
     out.push({
       label: 'HP',
-      value: `${c.hp.current}/${c.hp.max}${c.hp.temp ? ` +${c.hp.temp} temp` : ''}`,
+      // Never below 0 as shown (the screen model's `hpText`).
+      value: hpText(c.hp),
       fill: c.hp.max ? Math.max(0, Math.min(1, c.hp.current / c.hp.max)) : undefined,
     });
   }
@@ -420,15 +422,8 @@ export function upNext(v: EncounterView, n = 3): string[] {
   return out;
 }
 
-/** How hurt a combatant looks from across the table, without its numbers. */
-export function hurtWords(c: Combatant): string | null {
-  if (!c.active) return 'down';
-  if (!c.hp?.max) return null;
-  if (c.hp.current <= 0) return 'down';
-  if (c.hp.current < c.hp.max / 2) return 'bloodied';
-  if (c.hp.current < c.hp.max) return 'hurt';
-  return 'unhurt';
-}
+/** How hurt a combatant looks from across the table, without its numbers (the screen model's). */
+export { hurtWords } from './screen/screen.js';
 
 /**
  * What a GM types on an HP value: "-7" is 7 damage, "+5" heals 5, "12" sets the current HP, "t5" or

@@ -1,6 +1,7 @@
 import type { Combatant, EncounterView, LogEntry } from '@roundkeeper/engine';
 import { memo, useMemo } from 'react';
 import { type ConditionLine, conditionsOf, hurtWords, roundOrder } from '../model.js';
+import { hpText } from '../screen/screen.js';
 import { sameList } from './CombatantCard.js';
 
 /**
@@ -28,7 +29,7 @@ export function StatusList({
     <ol className={big ? 'order big' : 'order'}>
       {order.map((cid) => {
         const c = view.combatants[cid]!;
-        const status = (c.side === 'pc' || numbers) && c.hp ? `${c.hp.current}/${c.hp.max} HP` : hurtWords(c);
+        const status = (c.side === 'pc' || numbers) && c.hp ? `${hpText(c.hp)} HP` : hurtWords(c);
         return (
           <StatusRow
             key={cid}

@@ -1,4 +1,10 @@
-import type { Combatant, EncounterState, EncounterView, LogEntry } from '@roundkeeper/engine';
+import {
+  type Combatant,
+  type EncounterState,
+  type EncounterView,
+  type LogEntry,
+  perObject,
+} from '@roundkeeper/engine';
 
 /**
  * Every combatant's display name, by id: the view's combatants, and those the log added (or renamed) that
@@ -15,6 +21,11 @@ export interface Names {
 }
 
 export const UNSEEN = 'someone unseen';
+
+/** The display names of a view's own combatants (no log), worked out once per view. */
+export const viewNames: (view: EncounterView) => Names = perObject((view: EncounterView) =>
+  namesOf(view, []),
+);
 
 export function namesOf(
   view: Pick<EncounterView, 'combatants' | 'roster'>,

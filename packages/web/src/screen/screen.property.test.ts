@@ -73,6 +73,11 @@ function check({ enc, viewer, s }: Check): void {
     for (const name of s.names.byId.values())
       expect(s.headline.actor.includes(name), `${where}: ${s.headline.actor}`).toBe(false);
   }
+  // An NPC's lane tells the table and the players its name, not the GM's numbers.
+  if (viewer.role !== 'gm')
+    for (const lane of s.timeline?.lanes ?? [])
+      if (lane.side === 'npc' && !(viewer.role === 'player' && viewer.combatants.includes(lane.id)))
+        expect(lane.label, `${where}: an NPC's lane`).toBe(s.names.of(lane.id));
   // The timeline shows the current moment.
   const t = s.timeline;
   if (t?.now) expect(t.rounds, `${where}: now in round ${t.now.round}`).toContain(t.now.round);

@@ -1,6 +1,7 @@
 import type { Timeline } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
-import { roundsShown } from './screen.js';
+import { hpText } from './screen.js';
+import { roundsShown } from './timeline.js';
 import { forViewer, missingControls } from './words.js';
 
 const gm = { labels: new Set(['Next', 'Act now', 'Roll initiative']), endTurn: null };
@@ -36,5 +37,12 @@ describe('the timeline’s rounds shown', () => {
     expect(roundsShown(t([1, 2], 1), 2)?.rounds).toEqual([1, 2]);
     expect(roundsShown(t([1, 2, 3], 3), 2)?.rounds).toEqual([2, 3]);
     expect(roundsShown(t([4, 5], null), 1)?.rounds).toEqual([5]);
+  });
+});
+
+describe('HP as shown', () => {
+  it('is never below 0, with the temporary HP beside it', () => {
+    expect(hpText({ current: -2, max: 7 })).toBe('0/7');
+    expect(hpText({ current: 5, max: 7, temp: 3 })).toBe('5/7 +3 temp');
   });
 });

@@ -16,6 +16,7 @@ import {
   type Viewer,
 } from '@roundkeeper/engine';
 import { describingState, type Names, namesOf } from './names.js';
+import { roundsShown, timelineSeenBy } from './timeline.js';
 import { type Controls, forViewer } from './words.js';
 
 /**
@@ -131,7 +132,11 @@ export function screenOf(input: ScreenInput): Screen {
   const panels = actor
     ? ask('the panels', () => rs.present?.panels?.(state, state.combatants[actor]!) ?? [], [])
     : [];
-  const timeline = ask('the timeline', () => roundsShown(rs.timeline(state), input.rounds ?? 2), null);
+  const timeline = ask(
+    'the timeline',
+    () => roundsShown(timelineSeenBy(rs.timeline(state), viewer, names, input.numbers), input.rounds ?? 2),
+    null,
+  );
   const order = orderOf(view, entries).map((id) =>
     rowOf(view, state, rs, viewer, id, input.numbers === true, ask),
   );
@@ -198,16 +203,6 @@ export function headlineOf(
   };
 }
 
-/** The timeline's blocks shown: from the round the moment is in, at most `count` (never only a later one). */
-export function roundsShown(t: Timeline | null, count: number): Timeline | null {
-  if (!t) return null;
-  const at = t.now ? t.rounds.indexOf(t.now.round) : -1;
-  const from =
-    at >= 0 ? Math.min(at, Math.max(0, t.rounds.length - count)) : Math.max(0, t.rounds.length - count);
-  const rounds = t.rounds.slice(from, from + count);
-  return rounds.length === t.rounds.length ? t : { ...t, rounds };
-}
-
 /** The order the screens read: who acted this round (as the log shows), the actor, the turns to come, the rest. */
 export function orderOf(v: EncounterView, entries: readonly LogEntry[]): string[] {
   const seen = new Set<string>();
@@ -255,7 +250,8 @@ export function hpText(hp: { current: number; max: number; temp?: number }): str
   return `${Math.max(0, hp.current)}/${hp.max}${hp.temp ? ` +${hp.temp} temp` : ''}`;
 }
 
-function hurtWords(c: EncounterView['combatants'][string]): string | null {
+/** How hurt a combatant looks from across the table, without its numbers. */
+export function hurtWords(c: EncounterView['combatants'][string]): string | null {
   if (!c.active) return 'down';
   if (!c.hp?.max) return null;
   if (c.hp.current <= 0) return 'down';

@@ -1,8 +1,10 @@
 import { type EncounterView, perObject, type Timeline } from '@roundkeeper/engine';
 import { memo, useDeferredValue, useId, useMemo, useRef } from 'react';
 import { rulesetOf } from '../model.js';
-import { describingState, namesOf } from '../screen/names.js';
-import { asker, roundsShown } from '../screen/screen.js';
+import { describingState, viewNames } from '../screen/names.js';
+import { useViewer } from '../screen/react.js';
+import { asker } from '../screen/screen.js';
+import { roundsShown, timelineSeenBy } from '../screen/timeline.js';
 import { ScreenErrors } from '../screens/chrome.js';
 import { describeTimeline, piecesSvg, SVG_FONT, timelinePieces } from '../timeline-svg.js';
 import { downloadText, exportPng } from './export.js';
@@ -17,7 +19,7 @@ export const timelineRead = perObject((view: EncounterView): { t: Timeline | nul
   const rs = rulesetOf(view);
   if (!rs) return { t: null };
   const { ask, errors } = asker(rs);
-  const t = ask('the timeline', () => rs.timeline(describingState(view, namesOf(view, []))), null);
+  const t = ask('the timeline', () => rs.timeline(describingState(view, viewNames(view))), null);
   return errors.length ? { t, error: errors[0]! } : { t };
 });
 
@@ -42,6 +44,7 @@ export const TimelineView = memo(function TimelineView({
   exportable = true,
   maxRounds = 2,
   fill = false,
+  numbers = false,
 }: {
   view: EncounterView;
   highlight?: string | null;
@@ -49,7 +52,12 @@ export const TimelineView = memo(function TimelineView({
   maxRounds?: number;
   /** Stretch the picture to the panel's width (the table screen), not only shrink it. */
   fill?: boolean;
+  /** The GM shows the table NPCs' numbers (`&hp=all`): their lanes keep what the ruleset writes there. */
+  numbers?: boolean;
 }) {
+  // What this viewer may read of it: an NPC's lane by its name alone for anyone but the GM.
+  const viewer = useViewer();
+  const seen = (v: EncounterView) => timelineSeenBy(timelineOf(v), viewer, viewNames(v), numbers);
   const box = useRef<HTMLElement | null>(null);
   const near = useNearScreen(box);
   // Scrolled away, the picture keeps what it last drew and is drawn again as it comes near.
@@ -58,19 +66,19 @@ export const TimelineView = memo(function TimelineView({
   const shown = drawn.current;
   const title = `${view.name} — timeline`;
   const t = timelineOf(shown.view);
-  const pic = useMemo(
-    () => (t ? drawTimeline(t, shown.highlight, maxRounds, title) : null),
-    [t, shown.highlight, maxRounds, title],
-  );
+  const pic = useMemo(() => {
+    const s = timelineSeenBy(t, viewer, viewNames(shown.view), numbers);
+    return s ? drawTimeline(s, shown.highlight, maxRounds, title) : null;
+  }, [t, shown.view, shown.highlight, maxRounds, title, viewer, numbers]);
   // What it is read as follows every change, drawn or not, one render later (as the log does); what it
   // exports is the fight as it is now.
   const later = useDeferredValue(view);
   const desc = useMemo(() => {
-    const lt = timelineOf(later);
+    const lt = timelineSeenBy(timelineOf(later), viewer, viewNames(later), numbers);
     return lt ? describeTimeline(lt) : '';
-  }, [later]);
+  }, [later, viewer, numbers]);
   const now = () => {
-    const ct = timelineOf(view);
+    const ct = seen(view);
     return ct ? piecesSvg(drawTimeline(ct, highlight, maxRounds, title)) : '';
   };
   const uid = useId();

@@ -41,7 +41,7 @@ export function TableView({
         <h2>Order</h2>
         <StatusList view={view} entries={entries} big numbers={numbers} />
       </section>
-      <TimelineView view={view} exportable={false} fill maxRounds={1} />
+      <TimelineView view={view} exportable={false} fill maxRounds={1} numbers={numbers} />
     </main>
   );
 }
