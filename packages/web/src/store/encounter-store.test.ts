@@ -135,4 +135,16 @@ describe('the encounter store', () => {
     expect(again.store.getSnapshot().status).toBe('error');
     expect(again.store.getSnapshot().error).toMatch(/revoked/);
   });
+
+  it('keeps a part worked out of the state as the same object while it is deep-equal (a card not redrawn)', () => {
+    const { store } = storeFor(fight());
+    const first = store.keep('card:orc', { hp: '7/9', conds: [{ name: 'Prone' }] });
+    const same = store.keep('card:orc', { hp: '7/9', conds: [{ name: 'Prone' }] });
+    expect(same).toBe(first);
+    const changed = store.keep('card:orc', { hp: '5/9', conds: [{ name: 'Prone' }] });
+    expect(changed).not.toBe(first);
+    // What did not change inside keeps its identity too.
+    expect(changed.conds).toBe(first.conds);
+    expect(store.keep('card:ana', { hp: '7/9', conds: [] })).not.toBe(first);
+  });
 });

@@ -91,6 +91,8 @@ export class EncounterStore {
   private attempt = 0;
   private timer: unknown;
   private seqSeen = 0;
+  /** What `keep` holds: the last value of each part worked out of the state, by key. */
+  private readonly kept = new Map<string, unknown>();
 
   constructor(
     readonly id: string,
@@ -272,6 +274,17 @@ export class EncounterStore {
       };
     }
   };
+
+  /**
+   * A part worked out of the state (a card's model), kept as the same object while it is deep-equal to
+   * the last one under `key` (`share`): a selector returning it gives the same value when nothing it shows
+   * changed, so its component is not drawn again, with no comparator written by hand.
+   */
+  keep<T>(key: string, next: T): T {
+    const shared = share(this.kept.get(key), next);
+    this.kept.set(key, shared);
+    return shared;
+  }
 
   /** Says what a command came to in the page's status line. */
   readonly tell = (r: SendResult, what: string): void => {

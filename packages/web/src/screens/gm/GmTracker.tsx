@@ -267,7 +267,6 @@ export function GmTracker({
               {order.map((cid) => (
                 <CombatantCard
                   key={cid}
-                  view={view}
                   id={cid}
                   gm
                   selected={cid === actor}

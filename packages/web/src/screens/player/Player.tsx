@@ -83,7 +83,7 @@ export function Player({
           ))}
           <Palette view={view} actor={actor} compact named />
           <ul className="cards">
-            <CombatantCard view={view} id={actor} gm={false} own selected current={actor === view.current} />
+            <CombatantCard id={actor} gm={false} own selected current={actor === view.current} />
           </ul>
           <Sheet view={view} id={actor} />
           {forms.length ? <CommandForm view={view} forms={forms} actor={actor} /> : null}
