@@ -33,9 +33,7 @@ const LONG_COMPONENTS: Record<string, number> = {
 
 /** Hand-written memo comparators left (each lists props by hand: add one, forget it, the page goes stale). */
 const COMPARATORS: Record<string, number> = {
-  'cards/StatusList.tsx': 1,
   'palette/ActionItem.tsx': 1,
-  'screens/player/Player.tsx': 1,
   'timeline/svg-react.tsx': 1,
 };
 

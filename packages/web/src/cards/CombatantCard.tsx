@@ -6,18 +6,6 @@ import { HpValue } from './HpValue.js';
 import { Note } from './Note.js';
 import { reorderCommand } from './reorder.js';
 
-export function sameList<T extends object>(a: readonly T[], b: readonly T[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] as Record<string, unknown>;
-    const y = b[i] as Record<string, unknown>;
-    for (const k of Object.keys(x)) if (x[k] !== y[k]) return false;
-    if (Object.keys(x).length !== Object.keys(y).length) return false;
-  }
-  return true;
-}
-
 export interface CardProps {
   c: Combatant;
   id: string;

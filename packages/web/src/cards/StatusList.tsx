@@ -2,7 +2,7 @@ import type { Combatant, EncounterView, LogEntry } from '@roundkeeper/engine';
 import { memo, useMemo } from 'react';
 import { type ConditionLine, conditionsOf, hurtWords, roundOrder } from '../model.js';
 import { hpText } from '../screen/screen.js';
-import { sameList } from './CombatantCard.js';
+import { useEncounter, useStore } from '../store/react.js';
 
 /**
  * Everyone's visible status, in the round's order: PCs' HP, NPCs as unhurt / hurt / bloodied / down,
@@ -27,61 +27,55 @@ export function StatusList({
   );
   return (
     <ol className={big ? 'order big' : 'order'}>
-      {order.map((cid) => {
-        const c = view.combatants[cid]!;
-        const status = (c.side === 'pc' || numbers) && c.hp ? `${hpText(c.hp)} HP` : hurtWords(c);
-        return (
-          <StatusRow
-            key={cid}
-            id={cid}
-            c={c}
-            status={status}
-            current={cid === view.current}
-            conds={conditionsOf(view, cid)}
-          />
-        );
-      })}
+      {order.map((cid) => (
+        <StatusRow key={cid} id={cid} current={cid === view.current} numbers={numbers} />
+      ))}
     </ol>
   );
 }
 
-/** One combatant's line in the status list; skipped when the combatant and what the line shows are the same. */
-export const StatusRow = memo(
-  function StatusRow({
-    id,
-    c,
-    status,
-    current,
-    conds,
-  }: {
-    id: string;
-    c: Combatant;
-    status: string | null;
-    current: boolean;
-    conds: ConditionLine[];
-  }) {
-    return (
-      <li data-combatant={id} className={`${c.side}${current ? ' current' : ''}${c.active ? '' : ' out'}`}>
-        <span className="order-name">
-          <bdi>{c.name}</bdi>
-        </span>
-        {status ? <span className="order-status">{status}</span> : null}
-        {conds.length ? (
-          <ul className="order-conditions" aria-label={`Conditions on ${c.name}`}>
-            {conds.map((k) => (
-              <li key={k.id}>
-                <bdi>{k.name}</bdi> <span className="muted">{k.remaining}</span>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </li>
-    );
-  },
-  (a, b) =>
-    a.id === b.id &&
-    a.c === b.c &&
-    a.status === b.status &&
-    a.current === b.current &&
-    sameList(a.conds, b.conds),
-);
+/** What a line of the status list shows: PCs' HP (and NPCs' where the GM shows numbers), words otherwise. */
+function rowOf(view: EncounterView, id: string, numbers: boolean) {
+  const c = view.combatants[id];
+  if (!c) return null;
+  const status = (c.side === 'pc' || numbers) && c.hp ? `${hpText(c.hp)} HP` : hurtWords(c);
+  return { c, status, conds: conditionsOf(view, id) };
+}
+
+/**
+ * One combatant's line in the status list, read from the store: its model is kept as the same object
+ * while nothing it shows changed (`keep`), so a change redraws only the lines it changed.
+ */
+export const StatusRow = memo(function StatusRow({
+  id,
+  current,
+  numbers,
+}: {
+  id: string;
+  current: boolean;
+  numbers: boolean;
+}) {
+  const store = useStore();
+  const row = useEncounter((s) =>
+    s.view ? store.keep(`row:${id}:${numbers}`, rowOf(s.view, id, numbers)) : null,
+  );
+  if (!row) return null;
+  const { c, status, conds } = row;
+  return (
+    <li data-combatant={id} className={`${c.side}${current ? ' current' : ''}${c.active ? '' : ' out'}`}>
+      <span className="order-name">
+        <bdi>{c.name}</bdi>
+      </span>
+      {status ? <span className="order-status">{status}</span> : null}
+      {conds.length ? (
+        <ul className="order-conditions" aria-label={`Conditions on ${c.name}`}>
+          {conds.map((k) => (
+            <li key={k.id}>
+              <bdi>{k.name}</bdi> <span className="muted">{k.remaining}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+});

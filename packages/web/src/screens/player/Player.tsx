@@ -8,7 +8,7 @@ import { LogView } from '../../log/LogView.js';
 import { otherForms, rulesetOf } from '../../model.js';
 import { Palette } from '../../palette/Palette.js';
 import { useEndTurn } from '../../screen/react.js';
-import { useRun } from '../../store/react.js';
+import { useEncounter, useRun } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
 
@@ -85,7 +85,7 @@ export function Player({
           <ul className="cards">
             <CombatantCard id={actor} gm={false} own selected current={actor === view.current} />
           </ul>
-          <Sheet view={view} id={actor} />
+          <Sheet id={actor} />
           {forms.length ? <CommandForm view={view} forms={forms} actor={actor} /> : null}
         </>
       ) : (
@@ -102,45 +102,39 @@ export function Player({
 }
 
 /**
- * Whether the rules let a player end their own turn (some leave the count to the GM): asked of the same
- * engine, as this player. Only a refusal of who may send it hides the button; any other the server says.
- */
-/**
  * The character's sheet: every stat with the ruleset's label. Drawn again only when the character changed
  * (an unchanged one keeps its identity from one change to the next, see `share`).
  */
-export const Sheet = memo(
-  function Sheet({ view, id }: { view: EncounterView; id: string }) {
-    const rs = rulesetOf(view);
-    const c = view.combatants[id];
-    const params = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
-    if (!c) return null;
-    const stats = (c.stats ?? {}) as Record<string, unknown>;
-    const rows = params
-      .filter((p) => stats[p.name] !== undefined)
-      .map((p) => ({ label: p.label, value: show(stats[p.name]) }));
-    if (!rows.length) return null;
-    return (
-      <details className="panel sheet">
-        <summary>
-          Sheet of <bdi>{c.name}</bdi>
-        </summary>
-        <dl className="resources">
-          {rows.map((r) => (
-            <div key={r.label} className="res">
-              <dt>{r.label}</dt>
-              <dd>
-                <bdi>{r.value}</bdi>
-              </dd>
-            </div>
-          ))}
-        </dl>
-      </details>
-    );
-  },
-  (a, b) =>
-    a.id === b.id && a.view.ruleset === b.view.ruleset && a.view.combatants[a.id] === b.view.combatants[b.id],
-);
+export const Sheet = memo(function Sheet({ id }: { id: string }) {
+  // Read from the store: the character (the same object while it did not change) and the ruleset's id.
+  const c = useEncounter((st) => st.view?.combatants[id]);
+  const ruleset = useEncounter((st) => st.view?.ruleset);
+  const rs = ruleset === undefined ? undefined : rulesetOf({ ruleset });
+  const params = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
+  if (!c) return null;
+  const stats = (c.stats ?? {}) as Record<string, unknown>;
+  const rows = params
+    .filter((p) => stats[p.name] !== undefined)
+    .map((p) => ({ label: p.label, value: show(stats[p.name]) }));
+  if (!rows.length) return null;
+  return (
+    <details className="panel sheet">
+      <summary>
+        Sheet of <bdi>{c.name}</bdi>
+      </summary>
+      <dl className="resources">
+        {rows.map((r) => (
+          <div key={r.label} className="res">
+            <dt>{r.label}</dt>
+            <dd>
+              <bdi>{r.value}</bdi>
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </details>
+  );
+});
 
 /** A stat as a person reads it: numbers and words as they are, lists by their names. */
 export function show(v: unknown): string {
