@@ -4,9 +4,10 @@ import {
   type EncounterState,
   type EncounterView,
   type LogEntry,
+  perObject,
   stateAt,
 } from '@roundkeeper/engine';
-import { memo, useMemo, useRef } from 'react';
+import { memo, useMemo } from 'react';
 import { rulesetOf, splitNames } from '../model.js';
 import { describingState } from '../screen/names.js';
 import { useControls, useNames } from '../screen/react.js';
@@ -67,6 +68,30 @@ export function lineOf(
   return entryLine(at, entries, state, rs);
 }
 
+/**
+ * The lines described so far, by entry: one cache per ruleset, options and names (what a past line reads),
+ * so a line is described again only when one of them changes.
+ */
+const caches = perObject((_rs: AnyRuleset) =>
+  perObject((_options: EncounterView['options']) => new Map<string, WeakMap<LogEntry, string | null>>()),
+);
+
+function linesFor(
+  rs: AnyRuleset | undefined,
+  options: EncounterView['options'],
+  names: string,
+): WeakMap<LogEntry, string | null> {
+  if (!rs) return new WeakMap();
+  const byNames = caches(rs)(options);
+  let lines = byNames.get(names);
+  if (!lines) {
+    if (byNames.size > 8) byNames.clear();
+    lines = new WeakMap();
+    byNames.set(names, lines);
+  }
+  return lines;
+}
+
 /** The log in the GM's words (or the player's, redacted by the server), newest last. */
 export const LogView = memo(function LogView({
   view,
@@ -90,13 +115,7 @@ export const LogView = memo(function LogView({
   const names = [...known.byId].map(([id, name]) => `${id}=${name}`).join('\n');
   // Names are isolated inside each line (a right-to-left override stays inside its name).
   const roster = [...known.byId.values()].join('\n');
-  const cache = useRef<{ key: unknown[]; text: WeakMap<LogEntry, string | null> }>({
-    key: [],
-    text: new WeakMap(),
-  });
-  const key = [rs, names, view.options];
-  if (key.some((k, i) => k !== cache.current.key[i])) cache.current = { key, text: new WeakMap() };
-  const text = cache.current.text;
+  const text = linesFor(rs, view.options, names);
   const lines = useMemo(() => {
     if (!rs) return [];
     // Only the last `limit` lines are shown: describe from the newest back, not the whole history.
