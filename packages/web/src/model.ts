@@ -12,7 +12,6 @@ import {
   type Json,
   type LegalAction,
   type LogEntry,
-  legalActions,
   perObject,
 } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
@@ -104,8 +103,14 @@ export function resourcesOf(v: EncounterView, c: Combatant, showPrivate = true):
   let gauges: Gauge[] = [];
   try {
     gauges = rs?.present?.gauges?.(asState(v), c) ?? [];
-  } catch {
-    gauges = [];
+  } catch (e) {
+    // Shown as an error on the card, not replaced by nothing.
+    gauges = [
+      {
+        label: '⚠ Error',
+        value: `${rs?.name ?? 'The ruleset'} could not work out the gauges: ${messageOf(e)}`,
+      },
+    ];
   }
   for (const g of gauges) {
     if (g.private && !showPrivate) continue;
@@ -154,8 +159,8 @@ export function remainingOf(v: EncounterView, e: EncounterView['effects'][number
       if (!rs) break;
       try {
         return `until ${rs.clock.describe(state, x.at)}`;
-      } catch {
-        break;
+      } catch (e) {
+        return `⚠ ${rs.name} could not describe the moment it ends: ${messageOf(e)}`;
       }
     }
     case 'never':
@@ -210,16 +215,6 @@ export function actionCommand(
 ): Command {
   const base = actionCommandOf(rulesetOf(v)?.present, asState(v), actor, la.action);
   return { ...base, ...params };
-}
-
-/** The actions of a combatant with their parameters resolved for it (empty when it cannot be worked out). */
-export function legalOf(v: EncounterView, actor: string): LegalAction[] {
-  if (!v.combatants[actor]) return [];
-  try {
-    return legalActions(asState(v), actor, rulesets);
-  } catch {
-    return [];
-  }
 }
 
 export interface NewCombatant {
@@ -489,4 +484,9 @@ function namePattern(names: readonly string[]): RegExp | null {
     namePatterns.set(key, pattern);
   }
   return pattern;
+}
+
+/** What a ruleset threw, in words. */
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

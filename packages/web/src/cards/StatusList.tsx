@@ -1,6 +1,6 @@
-import type { Combatant, EncounterView, LogEntry } from '@roundkeeper/engine';
+import type { EncounterView, LogEntry } from '@roundkeeper/engine';
 import { memo, useMemo } from 'react';
-import { type ConditionLine, conditionsOf, hurtWords, roundOrder } from '../model.js';
+import { conditionsOf, hurtWords, roundOrder } from '../model.js';
 import { hpText } from '../screen/screen.js';
 import { useEncounter, useStore } from '../store/react.js';
 

@@ -7,7 +7,7 @@ import {
   paramsOfSchema,
   type Panel as RulesetPanel,
 } from '@roundkeeper/engine';
-import { asState, rulesetOf } from '../model.js';
+import { asState, messageOf, rulesetOf } from '../model.js';
 import { useRun } from '../store/react.js';
 import { CommandForm } from './CommandForm.js';
 
@@ -86,9 +86,16 @@ export function panelForm(rs: AnyRuleset, type: string): CommandFormSpec | undef
 export function panelsOf(view: EncounterView, id: string): RulesetPanel[] {
   const c = view.combatants[id];
   if (!c) return [];
+  const rs = rulesetOf(view);
   try {
-    return rulesetOf(view)?.present?.panels?.(asState(view), c) ?? [];
-  } catch {
-    return [];
+    return rs?.present?.panels?.(asState(view), c) ?? [];
+  } catch (e) {
+    // Shown as an error in a panel of its own, not replaced by no panel.
+    return [
+      {
+        title: '⚠ Error',
+        help: `${rs?.name ?? 'The ruleset'} could not work out the panels: ${messageOf(e)}`,
+      },
+    ];
   }
 }

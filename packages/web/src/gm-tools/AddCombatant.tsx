@@ -17,7 +17,7 @@ export const AddCombatant = memo(function AddCombatant({
   ruleset: string;
   roster: string[];
 }) {
-  const { run, send, tell: notify } = useStore();
+  const { send, tell: notify } = useStore();
   const rs = rulesetOf({ ruleset });
   const [name, setName] = useState('');
   const [side, setSide] = useState<'pc' | 'npc'>('npc');

@@ -3,7 +3,7 @@ import { memo, useCallback, useId, useState } from 'react';
 import { durationOf, type RawForm } from '../form.js';
 import { conditionsOf } from '../model.js';
 import { DurationField, StableInput } from '../ParamForm.js';
-import { useStore } from '../store/react.js';
+import { useRun, useStore } from '../store/react.js';
 import { CombatantEditor } from './CombatantEditor.js';
 
 export const GmQuick = memo(function GmQuick({
@@ -15,7 +15,7 @@ export const GmQuick = memo(function GmQuick({
   c: Combatant;
   actor: string;
 }) {
-  const { run, send, tell: notify } = useStore();
+  const { run, tell: notify } = useStore();
   const [amount, setAmount] = useState('');
   const [effect, setEffect] = useState('');
   const [source, setSource] = useState('');
@@ -177,7 +177,7 @@ export const GmQuick = memo(function GmQuick({
 
 /** The conditions on a combatant with their time left, each with a button that ends it now. */
 export function ConditionList({ view, id }: { view: EncounterView; id: string }) {
-  const { run, send, tell: notify } = useStore();
+  const run = useRun();
   const conds = conditionsOf(view, id);
   if (!conds.length) return null;
   return (

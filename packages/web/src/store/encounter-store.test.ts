@@ -147,4 +147,36 @@ describe('the encounter store', () => {
     expect(changed.conds).toBe(first.conds);
     expect(store.keep('card:ana', { hp: '7/9', conds: [] })).not.toBe(first);
   });
+
+  it('counts turns: a new actor is a new turn, and so is a turn that resumes after another', async () => {
+    const enc = fight();
+    const { store, sockets, seen } = storeFor(enc);
+    await store.start();
+    const send = (command: { type: string }) => {
+      const from = enc.entries.length;
+      const r = enc.execute(command);
+      if (isRejection(r)) throw new Error(r.message);
+      sockets[0]!.deliver({ type: 'change', seq: enc.entries.length, from, entries: r, state: seen() });
+    };
+    const turns = [store.getSnapshot().turn];
+    send({ type: 'start' });
+    turns.push(store.getSnapshot().turn);
+    const first = store.getSnapshot().view!.current;
+    send({ type: 'next' });
+    turns.push(store.getSnapshot().turn);
+    // A change within the turn is not a new one.
+    send({ type: 'note', text: 'n' } as { type: string });
+    turns.push(store.getSnapshot().turn);
+    // Back to the first actor (undo): a new turn, not the first one again.
+    send({ type: 'undo' });
+    send({ type: 'undo' });
+    expect(store.getSnapshot().view!.current === first || store.getSnapshot().view!.status === 'setup').toBe(
+      true,
+    );
+    turns.push(store.getSnapshot().turn);
+    expect(turns[1]).toBeGreaterThan(turns[0]!);
+    expect(turns[2]).toBeGreaterThan(turns[1]!);
+    expect(turns[3]).toBe(turns[2]);
+    expect(turns[4]).toBeGreaterThan(turns[3]!);
+  });
 });

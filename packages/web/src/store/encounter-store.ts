@@ -37,6 +37,12 @@ export interface EncounterSnapshot {
   entries: LogEntry[];
   connected: boolean;
   notice: Notice | null;
+  /**
+   * Counts the turns the page has seen: one more whenever the view's actor, round or status changes. A
+   * turn that resumes after another's (a delayed turn in the middle of it) is a new one: what was chosen
+   * for it before does not come back.
+   */
+  turn: number;
 }
 
 /** What the store needs of the world: a socket, the HTTP API and how a change is committed at once. */
@@ -81,6 +87,7 @@ export class EncounterStore {
     entries: [],
     connected: false,
     notice: null,
+    turn: 0,
   };
   private readonly listeners = new Set<() => void>();
   private readonly commands = new SocketCommands();
@@ -108,7 +115,12 @@ export class EncounterStore {
   readonly getSnapshot = (): EncounterSnapshot => this.snapshot;
 
   private set(patch: Partial<EncounterSnapshot>, now = false): void {
-    this.snapshot = { ...this.snapshot, ...patch };
+    const before = this.snapshot.view;
+    const after = patch.view;
+    const turned =
+      after !== undefined &&
+      (before?.current !== after.current || before.round !== after.round || before.status !== after.status);
+    this.snapshot = { ...this.snapshot, ...patch, ...(turned ? { turn: this.snapshot.turn + 1 } : {}) };
     const emit = () => {
       for (const l of this.listeners) l();
     };

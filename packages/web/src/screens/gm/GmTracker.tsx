@@ -13,7 +13,7 @@ import { hpEdit, otherForms, roundOrder, rulesetOf } from '../../model.js';
 import { OptionsForm } from '../../OptionsForm.js';
 import { Palette } from '../../palette/Palette.js';
 import { describingState, namesOf } from '../../screen/names.js';
-import { useLatest, useStore } from '../../store/react.js';
+import { useEncounter, useLatest, useStore } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, Status } from '../chrome.js';
 import { HelpOverlay } from '../help.js';
@@ -23,12 +23,10 @@ import { useActorInView, useBarHeight } from './reach.js';
 /** The selected combatant, and the turn it was selected in: a selection follows the turn unless pinned. */
 export interface Selection {
   id: string;
-  turn: string;
+  /** The turn it was chosen in (the store's count): a new turn selects whoever acts. */
+  turn: number;
   pinned: boolean;
 }
-
-/** A turn: a new actor, or a new round. */
-const turnOf = (v: EncounterView) => `${v.status}|${v.round}|${v.current ?? ''}`;
 
 export function GmTracker({
   id,
@@ -44,12 +42,12 @@ export function GmTracker({
   connected: boolean;
 }) {
   const rs = rulesetOf(view);
-  const { run, tell: notify, send } = useStore();
+  const { run, tell: notify, send, getSnapshot } = useStore();
   const [sel, setSel] = useState<Selection | null>(null);
   const [help, setHelp] = useState(false);
   const order = useMemo(() => roundOrder(view, entries), [view, entries]);
   // Each turn (a new actor, or a new round) selects whoever acts, unless the GM pinned someone.
-  const turnOnly = turnOf(view);
+  const turnOnly = useEncounter((st) => st.turn);
   const kept = sel && view.combatants[sel.id] && (sel.pinned || sel.turn === turnOnly) ? sel : null;
   const actor = kept ? kept.id : (view.current ?? order[0] ?? null);
   const pinned = kept?.pinned === true;
@@ -57,8 +55,8 @@ export function GmTracker({
   // next, and the cards whose combatant did not change are not drawn again.
   const latest = useLatest();
   const select = useCallback(
-    (cid: string) => setSel({ id: cid, turn: turnOf(latest().v), pinned: false }),
-    [latest],
+    (cid: string) => setSel({ id: cid, turn: getSnapshot().turn, pinned: false }),
+    [getSnapshot],
   );
 
   const runType = (type: string, label: string) => run({ type }, label);
