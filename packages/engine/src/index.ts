@@ -27,3 +27,4 @@ export * from './simulation.js';
 export * from './timeline.js';
 export * from './types.js';
 export * from './view.js';
+export * from './wire.js';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Home } from './Home.js';
-import { EncounterPage } from './Tracker.js';
+import { EncounterPage } from './screens/EncounterPage.js';
 import './styles.css';
 
 /** Routes: `/` home, `/e/<id>?token=<token>` the encounter as the token's role sees it. */

@@ -12,10 +12,10 @@ import {
   type Json,
   type LegalAction,
   type LogEntry,
-  legalActions,
   perObject,
 } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
+import { hpText } from './screen/screen.js';
 
 /** Pure helpers between the engine's state and what the screens show. */
 export function rulesetOf(state: { ruleset: string }): AnyRuleset | undefined {
@@ -94,7 +94,8 @@ export function resourcesOf(v: EncounterView, c: Combatant, showPrivate = true):
   if (c.hp) {
     out.push({
       label: 'HP',
-      value: `${c.hp.current}/${c.hp.max}${c.hp.temp ? ` +${c.hp.temp} temp` : ''}`,
+      // Never below 0 as shown (the screen model's `hpText`).
+      value: hpText(c.hp),
       fill: c.hp.max ? Math.max(0, Math.min(1, c.hp.current / c.hp.max)) : undefined,
     });
   }
@@ -102,8 +103,14 @@ export function resourcesOf(v: EncounterView, c: Combatant, showPrivate = true):
   let gauges: Gauge[] = [];
   try {
     gauges = rs?.present?.gauges?.(asState(v), c) ?? [];
-  } catch {
-    gauges = [];
+  } catch (e) {
+    // Shown as an error on the card, not replaced by nothing.
+    gauges = [
+      {
+        label: '⚠ Error',
+        value: `${rs?.name ?? 'The ruleset'} could not work out the gauges: ${messageOf(e)}`,
+      },
+    ];
   }
   for (const g of gauges) {
     if (g.private && !showPrivate) continue;
@@ -152,8 +159,8 @@ export function remainingOf(v: EncounterView, e: EncounterView['effects'][number
       if (!rs) break;
       try {
         return `until ${rs.clock.describe(state, x.at)}`;
-      } catch {
-        break;
+      } catch (e) {
+        return `⚠ ${rs.name} could not describe the moment it ends: ${messageOf(e)}`;
       }
     }
     case 'never':
@@ -208,16 +215,6 @@ export function actionCommand(
 ): Command {
   const base = actionCommandOf(rulesetOf(v)?.present, asState(v), actor, la.action);
   return { ...base, ...params };
-}
-
-/** The actions of a combatant with their parameters resolved for it (empty when it cannot be worked out). */
-export function legalOf(v: EncounterView, actor: string): LegalAction[] {
-  if (!v.combatants[actor]) return [];
-  try {
-    return legalActions(asState(v), actor, rulesets);
-  } catch {
-    return [];
-  }
 }
 
 export interface NewCombatant {
@@ -420,15 +417,8 @@ export function upNext(v: EncounterView, n = 3): string[] {
   return out;
 }
 
-/** How hurt a combatant looks from across the table, without its numbers. */
-export function hurtWords(c: Combatant): string | null {
-  if (!c.active) return 'down';
-  if (!c.hp?.max) return null;
-  if (c.hp.current <= 0) return 'down';
-  if (c.hp.current < c.hp.max / 2) return 'bloodied';
-  if (c.hp.current < c.hp.max) return 'hurt';
-  return 'unhurt';
-}
+/** How hurt a combatant looks from across the table, without its numbers (the screen model's). */
+export { hurtWords } from './screen/screen.js';
 
 /**
  * What a GM types on an HP value: "-7" is 7 damage, "+5" heals 5, "12" sets the current HP, "t5" or
@@ -494,4 +484,9 @@ function namePattern(names: readonly string[]): RegExp | null {
     namePatterns.set(key, pattern);
   }
   return pattern;
+}
+
+/** What a ruleset threw, in words. */
+export function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }

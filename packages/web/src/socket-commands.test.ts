@@ -1,3 +1,4 @@
+import { parseServerMessage } from '@roundkeeper/engine';
 import { describe, expect, it } from 'vitest';
 import { SocketCommands } from './socket-commands.js';
 
@@ -7,8 +8,11 @@ class FakeSocket extends EventTarget {
   send(text: string): void {
     this.sent.push(JSON.parse(text) as { type: string; id: string; command: unknown });
   }
-  deliver(data: string): void {
-    this.dispatchEvent(Object.assign(new Event('message'), { data }));
+  /** A message as the page's dispatcher hands it on: read into the wire union, results to the commands. */
+  deliver(commands: SocketCommands, data: string): void {
+    const r = parseServerMessage(data);
+    if (!r.ok) throw new Error(r.error);
+    if (r.message.type === 'result') commands.received(r.message);
   }
   close(): void {
     this.dispatchEvent(new Event('close'));
@@ -29,10 +33,10 @@ describe('commands over the live socket', () => {
     const [a, b] = socket.sent;
     expect(a!.id).not.toBe(b!.id);
     // A change in between is not a result; results may come in any order.
-    socket.deliver('{"type":"change","seq":3,"entries":[],"state":{}}');
+    socket.deliver(commands, '{"type":"change","seq":3,"from":2,"entries":[],"delta":{}}');
     const error = { code: 'rules/unknown-action', message: 'Ana has no action "fly".' };
-    socket.deliver(JSON.stringify({ type: 'result', id: b!.id, ok: false, error }));
-    socket.deliver(JSON.stringify({ type: 'result', id: a!.id, ok: true, seq: 4 }));
+    socket.deliver(commands, JSON.stringify({ type: 'result', id: b!.id, ok: false, error }));
+    socket.deliver(commands, JSON.stringify({ type: 'result', id: a!.id, ok: true, seq: 4 }));
     expect(await first).toEqual({ ok: true });
     expect(await second).toEqual({ ok: false, error: error.message, code: error.code });
   });

@@ -1,14 +1,5 @@
-import type { Command } from '@roundkeeper/engine';
-import type { SendResult } from './live.js';
-
-/** A reply the server sends for a command that came over the socket (docs/api.md, "Live"). */
-interface ResultMessage {
-  id?: unknown;
-  ok?: unknown;
-  error?: { code?: unknown; message?: unknown };
-}
-
-const RESULT_HEAD = '{"type":"result"';
+import { type Command, clientMessageText, type ResultMessage } from '@roundkeeper/engine';
+import type { SendResult } from './store/encounter-store.js';
 
 /** How long a command over the socket may go unanswered before the page says so. */
 const ANSWER_MS = 15_000;
@@ -26,12 +17,11 @@ export class SocketCommands {
   >();
   private count = 0;
 
-  /** Listens to `socket` for results, and fails what it leaves unanswered when it closes. */
+  /**
+   * Fails what `socket` leaves unanswered when it closes. (Its results come through the page's one
+   * dispatcher of server messages: `received`.)
+   */
   attach(socket: WebSocket): void {
-    socket.addEventListener('message', (ev) => {
-      // Only results are read here (changes are the page's): a look at the head, not a parse.
-      if (typeof ev.data === 'string' && ev.data.startsWith(RESULT_HEAD)) this.received(ev.data);
-    });
     socket.addEventListener('close', () => {
       for (const [id, p] of this.pending) {
         if (p.socket !== socket) continue;
@@ -57,28 +47,17 @@ export class SocketCommands {
         ANSWER_MS,
       );
       this.pending.set(id, { socket, done, timer });
-      socket.send(JSON.stringify({ type: 'command', id, command }));
+      socket.send(clientMessageText({ type: 'command', id, command }));
     });
   }
 
-  private received(text: string): void {
-    let msg: ResultMessage;
-    try {
-      msg = JSON.parse(text) as ResultMessage;
-    } catch {
-      return;
-    }
-    if (typeof msg.id !== 'string') return;
-    if (msg.ok === true) {
+  /** A result the server sent: settles the command with its id. */
+  received(msg: ResultMessage): void {
+    if (msg.ok) {
       this.finish(msg.id, { ok: true });
       return;
     }
-    const message = typeof msg.error?.message === 'string' ? msg.error.message : 'The server refused this.';
-    this.finish(msg.id, {
-      ok: false,
-      error: message,
-      ...(typeof msg.error?.code === 'string' ? { code: msg.error.code } : {}),
-    });
+    this.finish(msg.id, { ok: false, error: msg.error.message, code: msg.error.code });
   }
 
   private finish(id: string, result: SendResult): void {

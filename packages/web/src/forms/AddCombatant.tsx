@@ -2,11 +2,10 @@ import type { EncounterView } from '@roundkeeper/engine';
 import { memo, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { api, type Creature, errorMessage } from '../api.js';
 import { type FieldError, fieldErrors, sayError } from '../form.js';
-import type { SendResult } from '../live.js';
 import { expandCombatants, rulesetOf } from '../model.js';
 import { ParamFields } from '../ParamForm.js';
-import type { Send } from '../parts.js';
 import { libraryKey } from '../storage.js';
+import { useStore } from '../store/react.js';
 import {
   type AddDraft,
   afterAdd,
@@ -27,15 +26,12 @@ export const AddCombatant = memo(function AddCombatant({
   view,
   ruleset,
   roster,
-  send,
-  notify,
 }: {
   view: EncounterView;
   ruleset: string;
   roster: string[];
-  send: Send;
-  notify: (r: SendResult, what: string) => void;
 }) {
+  const { send, tell: notify } = useStore();
   const rs = rulesetOf({ ruleset });
   const statParams = useMemo(() => statParamsOf(rs), [rs]);
   const [draft, setDraft] = useState<AddDraft>(() => freshDraft(statParams));

@@ -1,0 +1,61 @@
+import type { Command, EncounterView } from '@roundkeeper/engine';
+import type { SendResult } from '../live.js';
+import { useHeadline } from '../screen/react.js';
+import { useEncounter } from '../store/react.js';
+
+export type Send = (command: Command) => Promise<SendResult>;
+
+/** What a ruleset threw while the page worked something out: shown as an error, never hidden. */
+export function ScreenErrors({ errors }: { errors: readonly string[] }) {
+  if (!errors.length) return null;
+  return (
+    <div className="screen-errors" role="alert">
+      {errors.map((e) => (
+        <p key={e}>{e}</p>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The big "whose turn, which Mark" banner, from the screen model (`screen/`). When the clock already
+ * names whose turn it is, the actor line is for screen readers only.
+ */
+export function Headline({ view, compact = false }: { view: EncounterView; compact?: boolean }) {
+  const { headline: h, errors } = useHeadline(view);
+  return (
+    <section className={compact ? 'headline compact' : 'headline'} aria-live="polite" aria-label="Whose turn">
+      <div className="headline-clock" data-testid="clock">
+        {h.clock}
+      </div>
+      <div className={h.named ? 'headline-actor sr-only' : 'headline-actor'} data-testid="current-actor">
+        {h.actor}
+      </div>
+      <ScreenErrors errors={errors} />
+    </section>
+  );
+}
+
+/** The latest outcome: a refusal with the rule's reason, or what was done. */
+/** What the last command came to, from the page's store. */
+export function Status() {
+  const message = useEncounter((s) => s.notice);
+  return (
+    <div
+      className={`status ${message ? (message.ok ? 'ok' : 'refused') : ''}`}
+      role="status"
+      aria-live="assertive"
+      data-testid="status"
+    >
+      {message ? message.text : ''}
+    </div>
+  );
+}
+
+export function ConnectionBadge({ connected }: { connected: boolean }) {
+  return (
+    <span className={`conn ${connected ? 'on' : 'off'}`} data-testid="connection">
+      {connected ? 'live' : 'reconnecting…'}
+    </span>
+  );
+}

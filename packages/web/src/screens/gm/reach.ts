@@ -1,0 +1,45 @@
+import { useEffect, useRef } from 'react';
+
+/**
+ * When the turn passes, the roster brings the acting card into view where the roster scrolls on its own
+ * (a laptop: a long roster's actor may sit below the fold); a page that scrolls as a whole is left where
+ * it is. Returns the ref for the roster's list.
+ */
+export function useActorInView(acting: string | null) {
+  const roster = useRef<HTMLUListElement | null>(null);
+  useEffect(() => {
+    const list = roster.current;
+    if (!acting || !list) return;
+    const column = list.closest('.col');
+    if (!column || getComputedStyle(column).overflowY !== 'auto') return;
+    const card = list.querySelector(`[data-combatant="${CSS.escape(acting)}"]`);
+    if (!card) return;
+    const box = column.getBoundingClientRect();
+    const at = card.getBoundingClientRect();
+    if (at.top < box.top || at.bottom > box.bottom) card.scrollIntoView({ block: 'nearest' });
+  }, [acting]);
+  return roster;
+}
+
+/**
+ * The top bar's height as the page lays it out, in `--tracker-bar` on the root: on a page that scrolls as
+ * a whole (a tablet) the bar sticks at the top, and what sticks under it and where the focus scrolls to
+ * are kept below it (styles.css). Returns the ref for the bar.
+ */
+export function useBarHeight() {
+  const bar = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const el = bar.current;
+    if (!el) return;
+    const root = document.documentElement;
+    const set = () => root.style.setProperty('--tracker-bar', `${el.getBoundingClientRect().height}px`);
+    set();
+    const watch = new ResizeObserver(set);
+    watch.observe(el);
+    return () => {
+      watch.disconnect();
+      root.style.removeProperty('--tracker-bar');
+    };
+  }, []);
+  return bar;
+}

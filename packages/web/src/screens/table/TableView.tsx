@@ -1,0 +1,47 @@
+import type { EncounterView, LogEntry } from '@roundkeeper/engine';
+import { useState } from 'react';
+import { StatusList } from '../../cards/StatusList.js';
+import { isolated, upNext } from '../../model.js';
+import { TimelineView } from '../../timeline/TimelineView.js';
+import { ConnectionBadge, Headline } from '../chrome.js';
+
+/** The table link opened with `&hp=all` (the GM's choice in "Share & export") shows NPCs' HP as numbers. */
+export function showsNumbers(): boolean {
+  return new URLSearchParams(location.search).get('hp') === 'all';
+}
+
+export function TableView({
+  view,
+  entries,
+  connected,
+}: {
+  view: EncounterView;
+  entries: LogEntry[];
+  connected: boolean;
+}) {
+  const next = upNext(view);
+  const [numbers] = useState(showsNumbers);
+  return (
+    <main className="table-view">
+      <header className="topbar">
+        <h1>
+          <bdi>{view.name}</bdi>
+        </h1>
+        <ConnectionBadge connected={connected} />
+      </header>
+      <Headline view={view} />
+      {next.length ? (
+        <p className="up-next" data-testid="up-next">
+          {/* One text, each name isolated as a <bdi> would (`isolated`): a turn that passes changes one
+              text instead of taking a name out and putting another in. */}
+          {`Next: ${next.map((id) => isolated(view.combatants[id]!.name)).join(', ')}`}
+        </p>
+      ) : null}
+      <section className="panel" aria-label="Order">
+        <h2>Order</h2>
+        <StatusList view={view} entries={entries} big numbers={numbers} />
+      </section>
+      <TimelineView view={view} exportable={false} fill maxRounds={1} numbers={numbers} />
+    </main>
+  );
+}
