@@ -272,10 +272,14 @@ Examples:
 program
   .command('import')
   .description(
-    'Check a scenario file from elsewhere (it must replay) and write it normalized, defaults filled in.',
+    'Check a scenario file from elsewhere (it must replay) and write it normalized, defaults filled in; or read an Improved Initiative export into a classic scenario, listing on stderr what did not map.',
   )
-  .argument('<file>', 'scenario file (.yaml, .yml or .json)')
+  .argument('<file>', 'scenario file (.yaml, .yml or .json), or an Improved Initiative export (.json)')
   .option('--out <file>', 'where to write (.json → JSON, otherwise YAML); default: print it')
+  .option(
+    '--encounter <name>',
+    "an Improved Initiative export's saved encounter to take (default: the first; none saved: every creature)",
+  )
   .addHelpText(
     'after',
     `
@@ -283,10 +287,15 @@ Exits 1 when the file replays but an expectation in it is not met, 2 when it can
 
 Examples:
   $ roundkeeper import ambush.json --out ambush-checked.yaml
-  $ roundkeeper import examples/classic/fight.yaml`,
+  $ roundkeeper import examples/classic/fight.yaml
+  $ roundkeeper import improved-initiative.json --encounter "Goblin ambush" --out ambush.yaml`,
   )
-  .action((file: string, opts: { out?: string }) => {
-    const { text, code } = importCommand(file, rulesets, opts.out);
+  .action((file: string, opts: { out?: string; encounter?: string }) => {
+    const { text, code, notMapped } = importCommand(file, rulesets, opts.out, opts.encounter);
+    if (notMapped.length)
+      process.stderr.write(
+        `Not mapped (classic has no place for it):\n${notMapped.map((l) => `  - ${l}`).join('\n')}\n`,
+      );
     process.stdout.write(`${text}\n`);
     process.exitCode = code;
   });

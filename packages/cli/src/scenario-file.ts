@@ -2,14 +2,16 @@ import {
   type EncounterState,
   isRejection,
   type Json,
+  parseScenario,
   type RulesetRegistry,
   runScenario,
   SCENARIO_SCHEMA,
   type Scenario,
   type ScenarioStep,
 } from '@roundkeeper/engine';
+import { fromImprovedInitiative, improvedInitiativeScenario } from '@roundkeeper/rulesets';
 import { stringify as toYaml } from 'yaml';
-import { CliError, EXIT, loadScenarioFile, writeOutput } from './load.js';
+import { CliError, EXIT, loadScenarioFile, readData, writeOutput } from './load.js';
 
 /** What a scenario file needs besides its commands. */
 export interface ScenarioBase {
@@ -102,15 +104,56 @@ export function exportCommand(path: string, registry: RulesetRegistry, out?: str
 }
 
 /**
+ * An Improved Initiative export (its `improved-initiative.json`, one stat block, a list of them or a saved
+ * encounter) read into a classic scenario, with what did not map; undefined when the file is not one (a
+ * scenario file names its ruleset, an export never does).
+ */
+function fromImprovedInitiativeFile(
+  path: string,
+  encounter?: string,
+): { data: Record<string, unknown>; notMapped: string[] } | undefined {
+  const raw = readData(path);
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'ruleset' in raw) return undefined;
+  let read: ReturnType<typeof fromImprovedInitiative>;
+  try {
+    read = fromImprovedInitiative(raw);
+  } catch {
+    return undefined;
+  }
+  try {
+    return { data: improvedInitiativeScenario(read, encounter), notMapped: read.notMapped };
+  } catch (error) {
+    throw new CliError(`${path}: ${(error as Error).message}`, EXIT.refused);
+  }
+}
+
+/**
  * Reads a scenario file from elsewhere (a bug report, another table), checks that it replays with every
- * expectation met, and writes it normalized (defaults filled in) as YAML or JSON.
+ * expectation met, and writes it normalized (defaults filled in) as YAML or JSON. An Improved Initiative
+ * export is read into a classic scenario (`encounter` picks one of its saved encounters); what did not map
+ * is returned in `notMapped`, one line each, for stderr.
  */
 export function importCommand(
   path: string,
   registry: RulesetRegistry,
   out?: string,
-): { text: string; code: number } {
-  const { scenario, raw } = loadScenarioFile(path);
+  encounter?: string,
+): { text: string; code: number; notMapped: string[] } {
+  const ii = fromImprovedInitiativeFile(path, encounter);
+  if (!ii && encounter !== undefined)
+    throw new CliError(
+      `--encounter picks a saved encounter of an Improved Initiative export; ${path} is a scenario file.`,
+      EXIT.refused,
+    );
+  const notMapped = ii?.notMapped ?? [];
+  let scenario: Scenario;
+  let raw: Record<string, unknown>;
+  if (ii) {
+    const parsed = parseScenario(ii.data);
+    if (isRejection(parsed)) throw new CliError(`${path}: ${parsed.message}`, EXIT.refused);
+    scenario = parsed;
+    raw = ii.data;
+  } else ({ scenario, raw } = loadScenarioFile(path));
   if (!Object.hasOwn(registry, scenario.ruleset)) {
     throw new CliError(
       `${path} uses the ruleset "${scenario.ruleset}", which is not installed. Installed: ${Object.keys(registry).join(', ')}.`,
@@ -127,10 +170,16 @@ export function importCommand(
   const code = result.failures.length ? EXIT.refused : EXIT.ok;
   const text = scenarioText(data, out);
   if (!out)
-    return { text: `${text.trimEnd()}${problems ? `\n#${problems.replace(/\n/g, '\n# ')}` : ''}`, code };
+    return {
+      text: `${text.trimEnd()}${problems ? `\n#${problems.replace(/\n/g, '\n# ')}` : ''}`,
+      code,
+      notMapped,
+    };
   writeOutput(out, text);
+  const from = ii ? ` (Improved Initiative → classic, "${scenario.name}")` : '';
   return {
-    text: `Imported ${path} → ${out}: ${scenario.combatants.length} combatants, ${scenario.commands.length} commands; ${code === 0 ? 'every expectation met' : 'but'}${problems}`,
+    text: `Imported ${path}${from} → ${out}: ${scenario.combatants.length} combatants, ${scenario.commands.length} commands; ${code === 0 ? 'every expectation met' : 'but'}${problems}`,
     code,
+    notMapped,
   };
 }
