@@ -9,7 +9,6 @@ import {
   type Scenario,
   type ScenarioStep,
 } from '@roundkeeper/engine';
-import { fromImprovedInitiative, improvedInitiativeScenario } from '@roundkeeper/rulesets';
 import { stringify as toYaml } from 'yaml';
 import { CliError, EXIT, loadScenarioFile, readData, writeOutput } from './load.js';
 
@@ -104,27 +103,34 @@ export function exportCommand(path: string, registry: RulesetRegistry, out?: str
 }
 
 /**
- * An Improved Initiative export (its `improved-initiative.json`, one stat block, a list of them or a saved
- * encounter) read into a classic scenario, with what did not map; undefined when the file is not one (a
- * scenario file names its ruleset, an export never does).
+ * Another tracker's export read into a scenario by the ruleset that knows its format (`importers`:
+ * classic reads Improved Initiative's), with what did not map; undefined when no ruleset knows the file
+ * (a scenario file, or nothing at all).
  */
-function fromImprovedInitiativeFile(
+function fromOtherTracker(
   path: string,
+  registry: RulesetRegistry,
   encounter?: string,
-): { data: Record<string, unknown>; notMapped: string[] } | undefined {
+): { data: Record<string, unknown>; notMapped: string[]; format: string; ruleset: string } | undefined {
   const raw = readData(path);
-  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw) && 'ruleset' in raw) return undefined;
-  let read: ReturnType<typeof fromImprovedInitiative>;
-  try {
-    read = fromImprovedInitiative(raw);
-  } catch {
-    return undefined;
+  for (const ruleset of Object.values(registry)) {
+    for (const importer of ruleset.importers ?? []) {
+      let read: ReturnType<typeof importer.read>;
+      try {
+        read = importer.read(raw, encounter);
+      } catch (error) {
+        throw new CliError(`${path}: ${(error as Error).message}`, EXIT.refused);
+      }
+      if (read)
+        return {
+          data: read.scenario,
+          notMapped: read.notMapped,
+          format: importer.format,
+          ruleset: ruleset.id,
+        };
+    }
   }
-  try {
-    return { data: improvedInitiativeScenario(read, encounter), notMapped: read.notMapped };
-  } catch (error) {
-    throw new CliError(`${path}: ${(error as Error).message}`, EXIT.refused);
-  }
+  return undefined;
 }
 
 /**
@@ -139,10 +145,10 @@ export function importCommand(
   out?: string,
   encounter?: string,
 ): { text: string; code: number; notMapped: string[] } {
-  const ii = fromImprovedInitiativeFile(path, encounter);
+  const ii = fromOtherTracker(path, registry, encounter);
   if (!ii && encounter !== undefined)
     throw new CliError(
-      `--encounter picks a saved encounter of an Improved Initiative export; ${path} is a scenario file.`,
+      `--encounter picks a saved encounter of another tracker's export (Improved Initiative); ${path} is a scenario file.`,
       EXIT.refused,
     );
   const notMapped = ii?.notMapped ?? [];
@@ -176,7 +182,7 @@ export function importCommand(
       notMapped,
     };
   writeOutput(out, text);
-  const from = ii ? ` (Improved Initiative → classic, "${scenario.name}")` : '';
+  const from = ii ? ` (${ii.format} → ${ii.ruleset}, "${scenario.name}")` : '';
   return {
     text: `Imported ${path}${from} → ${out}: ${scenario.combatants.length} combatants, ${scenario.commands.length} commands; ${code === 0 ? 'every expectation met' : 'but'}${problems}`,
     code,

@@ -5,6 +5,7 @@ import { decide } from './decide.js';
 import { describeEvent } from './describe.js';
 import { classicEvents } from './events.js';
 import { evolve } from './evolve.js';
+import { improvedInitiativeImporter } from './improved-initiative.js';
 import { legalActions } from './legal.js';
 import { classicOptions, classicStats } from './options.js';
 import { classicAnalysis, classicPresent } from './present.js';
@@ -48,4 +49,5 @@ export const classic: Ruleset<ClassicTypes> = {
   describeEvent,
   present: classicPresent,
   analysis: classicAnalysis,
+  importers: [improvedInitiativeImporter],
 };
