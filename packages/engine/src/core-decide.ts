@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { type CoreCommand, type combatantInputSchema, explainZodError, unknownOptions } from './commands.js';
 import type { CoreEvent } from './events.js';
+import { describeHpDisplay, hpDisplayOf } from './hp-display.js';
 import { firstFree, slugOf } from './ids.js';
 import { unknownCombatant } from './refusals.js';
 import { type AnyRuleset, combatantOf, type DecideContext, type Decision } from './ruleset.js';
@@ -242,6 +243,18 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
       const refused = ruleset.canSetOptions?.(state, next.data);
       if (refused) return refused;
       return [{ type: 'options/set', options: next.data, previous: state.options }];
+    }
+    case 'set-hp-display': {
+      const previous = hpDisplayOf(state);
+      if (command.pc === undefined && command.npc === undefined)
+        return reject(
+          'hp-display/empty',
+          'Say how the table and players see PC HP, NPC HP or both: numbers, descriptors or hidden.',
+        );
+      const display = { pc: command.pc ?? previous.pc, npc: command.npc ?? previous.npc };
+      if (display.pc === previous.pc && display.npc === previous.npc)
+        return reject('hp-display/unchanged', `Already so: ${describeHpDisplay(previous)}.`);
+      return [{ type: 'hp-display/set', display, previous: { ...previous } }];
     }
     case 'note':
       return [{ type: 'note/added', text: command.text }];

@@ -1,5 +1,6 @@
 import type { CoreEvent } from './events.js';
 import { isCore } from './evolve.js';
+import { describeHpDisplay } from './hp-display.js';
 import type { AnyRuleset } from './ruleset.js';
 import type { Duration, EncounterState, EngineEvent, Instant, LogEntry } from './types.js';
 
@@ -144,6 +145,10 @@ function describeCore(event: CoreEvent, state: EncounterState, ruleset: AnyRules
       return `Custom action "${event.action}" removed.`;
     case 'options/set':
       return 'Encounter options changed.';
+    case 'hp/described':
+      return `${nameOf(state, event.combatant)} is ${event.word}.`;
+    case 'hp-display/set':
+      return `HP shown: ${describeHpDisplay(event.display)} (the GM sees numbers).`;
     case 'note/added':
       return `GM note: ${event.text}`;
     case 'round/started':

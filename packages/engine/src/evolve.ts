@@ -126,6 +126,10 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
     }
     case 'options/set':
       return { ...state, options: event.options };
+    case 'hp-display/set':
+      return { ...state, hpDisplay: event.display };
+    case 'hp/described':
+      return state;
     case 'note/added':
       return { ...state, gmNotes: [...state.gmNotes, event.text] };
     case 'round/started':

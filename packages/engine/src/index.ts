@@ -10,6 +10,7 @@ export * from './dice/index.js';
 export * from './engine.js';
 export * from './events.js';
 export * from './evolve.js';
+export * from './hp-display.js';
 export * from './ids.js';
 export * from './issue-words.js';
 export * from './json.js';

@@ -3,6 +3,7 @@ import type { Instant } from './clock.js';
 export type { Instant };
 
 import type { DiceState } from './dice/rng.js';
+import type { HpDisplay, HpWord } from './hp-display.js';
 import type { Json, JsonObject } from './json.js';
 import type { Param, ParamSource } from './params.js';
 
@@ -56,6 +57,8 @@ export type Combatant<T extends RulesetTypes = RulesetTypes> = {
   /** NPCs in one group act together where the ruleset supports it. */
   group?: string;
   hp?: HitPoints;
+  /** In a view only: the descriptor shown in place of `hp` when the GM shows HP as descriptors. */
+  hpWord?: HpWord;
   stats: T['stats'];
   cs: T['cs'];
   /** GM-only notes. */
@@ -200,6 +203,8 @@ export type EncounterState<T extends RulesetTypes = RulesetTypes> = {
   /** Number of log entries folded into this state: the state's version counter. */
   seq: number;
   rs: T['rs'];
+  /** How the table and players see PC and NPC HP (`set-hp-display`); absent: numbers. */
+  hpDisplay?: HpDisplay;
 };
 
 export type Viewer = { role: 'gm' } | { role: 'table' } | { role: 'player'; combatants: string[] };
