@@ -10,6 +10,7 @@ import { legalActions } from './legal.js';
 import { classicOptions, classicStats } from './options.js';
 import { classicAnalysis, classicPresent } from './present.js';
 import { react } from './react.js';
+import { redactEvent } from './redact.js';
 import { fresh } from './state.js';
 import { clock, timeline } from './timeline.js';
 import type { ClassicTypes } from './types.js';
@@ -47,6 +48,7 @@ export const classic: Ruleset<ClassicTypes> = {
   legalActions,
   timeline,
   describeEvent,
+  redactEvent,
   present: classicPresent,
   analysis: classicAnalysis,
   importers: [improvedInitiativeImporter],
