@@ -145,6 +145,12 @@ function describeCore(event: CoreEvent, state: EncounterState, ruleset: AnyRules
       return `Custom action "${event.action}" removed.`;
     case 'options/set':
       return 'Encounter options changed.';
+    case 'timed/added':
+      return `Timed event: ${event.timed.name}, ${event.timed.when}, every round.`;
+    case 'timed/removed':
+      return `Timed event removed: ${event.name}.`;
+    case 'timed/fired':
+      return `${event.name} (${event.when})${event.note ? `: ${event.note}` : '.'}`;
     case 'hp/described':
       return `${nameOf(state, event.combatant)} is ${event.word}.`;
     case 'hp-display/set':

@@ -21,6 +21,16 @@ export const instantSchema = z.object({ round: z.number(), at: z.array(z.number(
 
 export const hpDisplaySchema = () => z.object({ pc: z.enum(HP_SHOWN), npc: z.enum(HP_SHOWN) });
 
+export const timedEventSchema = () =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    at: z.array(z.number()),
+    when: z.string(),
+    note: z.string().optional(),
+    fired: z.number(),
+  });
+
 export const combatantRecordSchema = z.object({
   id: namedId(),
   name: z.string(),
@@ -184,6 +194,7 @@ export const encounterStateSchema = once(() =>
     seq: z.number(),
     rs: json,
     hpDisplay: hpDisplaySchema().optional(),
+    timed: z.array(timedEventSchema()).optional(),
   }),
 );
 
@@ -200,6 +211,16 @@ export const coreEventSchemas = lazySchemas({
   /** In a view only: an `hp/changed` the viewer sees as a descriptor ("Orc is bloodied"). */
   'hp/described': () => z.object({ combatant: namedId(), word: z.enum(HP_WORDS) }),
   'hp-display/set': () => z.object({ display: hpDisplaySchema(), previous: hpDisplaySchema() }),
+  'timed/added': () => z.object({ timed: timedEventSchema() }),
+  'timed/removed': () => z.object({ id: z.string(), name: z.string() }),
+  'timed/fired': () =>
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      when: z.string(),
+      round: z.number(),
+      note: z.string().optional(),
+    }),
   'effect/added': () => z.object({ effect: effectSchema }),
   'effect/expired': () => z.object({ effect: z.string(), name: z.string(), target: namedId() }),
   'effect/removed': () => z.object({ effect: z.string(), name: z.string(), target: namedId() }),

@@ -130,6 +130,14 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
       return { ...state, hpDisplay: event.display };
     case 'hp/described':
       return state;
+    case 'timed/added':
+      return { ...state, timed: [...(state.timed ?? []), event.timed] };
+    case 'timed/removed':
+      return { ...state, timed: (state.timed ?? []).filter((t) => t.id !== event.id) };
+    case 'timed/fired': {
+      const { id, round } = event;
+      return { ...state, timed: (state.timed ?? []).map((t) => (t.id === id ? { ...t, fired: round } : t)) };
+    }
     case 'note/added':
       return { ...state, gmNotes: [...state.gmNotes, event.text] };
     case 'round/started':

@@ -23,6 +23,7 @@ export * from './refusals.js';
 export * from './ruleset.js';
 export * from './scenario.js';
 export * from './simulation.js';
+export * from './timed.js';
 export * from './timeline.js';
 export * from './types.js';
 export * from './view.js';

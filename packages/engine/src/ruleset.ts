@@ -149,6 +149,12 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
   present?: Presentation<T>;
   /** For `analyze` and `simulate`: the exact initiative distribution, a compiled Round. */
   analysis?: Analysis<T>;
+  /**
+   * Where a timed event (a lair action) at `at` falls in every round on this clock — `at` is an initiative
+   * count, a Mark, a tempo, as the ruleset reads it — with the moment in its words; or the refusal in words
+   * (a number the clock does not have). Absent: the clock has no fixed moment in a round for one.
+   */
+  timedAt?(state: EncounterState<T>, at: number): { at: number[]; when: string } | Rejection;
   /** Files of other trackers this ruleset reads into a scenario of its own (`roundkeeper import`). */
   importers?: ScenarioImporter[];
 }

@@ -6,6 +6,7 @@ import type { DiceState } from './dice/rng.js';
 import type { HpDisplay, HpWord } from './hp-display.js';
 import type { Json, JsonObject } from './json.js';
 import type { Param, ParamSource } from './params.js';
+import type { TimedEvent } from './timed.js';
 
 /** The current version of the encounter state's shape. Persisted states and scenario files carry it. */
 export const STATE_SCHEMA = 1;
@@ -205,6 +206,8 @@ export type EncounterState<T extends RulesetTypes = RulesetTypes> = {
   rs: T['rs'];
   /** How the table and players see PC and NPC HP (`set-hp-display`); absent: numbers. */
   hpDisplay?: HpDisplay;
+  /** Timed events on the clock (lair actions), fired once a round at their moment. */
+  timed?: TimedEvent[];
 };
 
 export type Viewer = { role: 'gm' } | { role: 'table' } | { role: 'player'; combatants: string[] };

@@ -92,6 +92,8 @@ export function view(
     effects: state.effects.filter((e) => !combatantsIn(effectSchema, e).some((id) => hidden.has(id))),
     current: state.current && hidden.has(state.current) ? null : state.current,
     gmNotes: [],
+    // A timed event's note is the GM's: the table and players see what and when, not what happens.
+    ...(state.timed ? { timed: state.timed.map(({ note: _n, ...t }) => t) } : {}),
     // Undo and redo are the GM's: the table and players do without the groups they would take back.
     history: NO_HISTORY,
   };
@@ -195,6 +197,14 @@ function redactFor(
       const word = hpWord(event.hp);
       if (shown === 'hidden' || word === hpWord(event.from)) return null;
       return { type: 'hp/described', combatant: event.combatant, word };
+    }
+    case 'timed/added': {
+      const { note: _n, ...timed } = event.timed;
+      return { ...event, timed };
+    }
+    case 'timed/fired': {
+      const { note: _n, ...rest } = event;
+      return rest;
     }
     case 'combatant/updated': {
       const { notes: _n, ...patch } = event.patch;

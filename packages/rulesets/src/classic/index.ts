@@ -12,7 +12,7 @@ import { classicAnalysis, classicPresent } from './present.js';
 import { react } from './react.js';
 import { redactEvent } from './redact.js';
 import { fresh } from './state.js';
-import { clock, timeline } from './timeline.js';
+import { clock, timedAt, timeline } from './timeline.js';
 import type { ClassicTypes } from './types.js';
 
 export type { ClassicCommand } from './commands.js';
@@ -47,6 +47,7 @@ export const classic: Ruleset<ClassicTypes> = {
   react,
   legalActions,
   timeline,
+  timedAt,
   describeEvent,
   redactEvent,
   present: classicPresent,

@@ -2,6 +2,8 @@ import {
   type ClockSpec,
   compareInstants,
   type Instant,
+  type Rejection,
+  reject,
   type Timeline,
   type TimelineLane,
 } from '@roundkeeper/engine';
@@ -54,3 +56,16 @@ export const clock: ClockSpec<ClassicTypes> = {
     return `Round ${at.round}${entry ? ` · ${entry.name}'s turn` : ''}`;
   },
 };
+
+/**
+ * A timed event (a lair action) at an initiative count: it comes after everyone with that total, "losing
+ * ties" — its place in the order key is after any modifier's.
+ */
+export function timedAt(_state: State, at: number): { at: number[]; when: string } | Rejection {
+  if (at < -100 || at > 200)
+    return reject(
+      'timed/out-of-range',
+      `A timed event sits at an initiative count from -100 to 200, not ${at}.`,
+    );
+  return { at: [-at, 1000], when: `initiative ${at}, losing ties` };
+}

@@ -1,4 +1,11 @@
-import { combatantIn, type Timeline, type TimelineLane, type TimelineMarker } from '@roundkeeper/engine';
+import {
+  combatantIn,
+  type Rejection,
+  reject,
+  type Timeline,
+  type TimelineLane,
+  type TimelineMarker,
+} from '@roundkeeper/engine';
 import { orderOf } from './initiative.js';
 import type { SpentEntry, State } from './types.js';
 
@@ -63,4 +70,11 @@ export function timeline(state: State): Timeline {
     now: now ? { round, at: now } : null,
     lanes,
   };
+}
+
+/** A timed event at an initiative total of every round: after everyone with that total ("losing ties"). */
+export function timedAt(_state: State, at: number): { at: number[]; when: string } | Rejection {
+  if (at < -1000 || at > 1000)
+    return reject('timed/out-of-range', `A timed event sits at an initiative from -1000 to 1000, not ${at}.`);
+  return { at: [-at, 1_000_000], when: `initiative ${at}, losing ties` };
 }

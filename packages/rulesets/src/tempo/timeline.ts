@@ -1,4 +1,4 @@
-import { combatantIn, type Timeline, type TimelineLane } from '@roundkeeper/engine';
+import { combatantIn, type Rejection, reject, type Timeline, type TimelineLane } from '@roundkeeper/engine';
 import { findAction } from './catalog.js';
 import { currentTempo } from './rules.js';
 import type { State } from './types.js';
@@ -44,4 +44,11 @@ export function timeline(state: State): Timeline {
     now: now === null ? null : { round, at: now },
     lanes,
   };
+}
+
+/** A timed event at a tempo of every round ("tempo 5"): after the PCs and then the NPCs at that tempo. */
+export function timedAt(_state: State, at: number): { at: number[]; when: string } | Rejection {
+  if (at < 0 || at > 9)
+    return reject('timed/out-of-range', `A timed event sits at a tempo from 0 to 9, not ${at}.`);
+  return { at: [at, 2], when: `tempo ${at}` };
 }

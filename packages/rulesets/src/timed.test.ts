@@ -1,0 +1,203 @@
+import {
+  describeEvent,
+  EncounterLog,
+  type EngineEvent,
+  isRejection,
+  scriptedDice,
+  view,
+  viewLog,
+} from '@roundkeeper/engine';
+import { describe, expect, it } from 'vitest';
+import { rulesets } from './index.js';
+import { planned } from './tempo/fixtures.js';
+import { encounter, must, refused } from './testing/harness.js';
+
+/**
+ * Timed events on the clock (lair actions): where each ruleset puts one, that it fires there once a round
+ * — a log line, never a combatant, never a turn — and that its GM note stays the GM's.
+ */
+
+/** The fight as it unfolds: each round, each turn that starts, each timed event that fires. */
+function trace(enc: EncounterLog, from: number): string[] {
+  return enc.entries.slice(from).flatMap(({ event }: { event: EngineEvent }) => {
+    if (event.type === 'round/started') return [`R${event.round}`];
+    if (event.type === 'turn/started') return [String(event.combatant)];
+    if (event.type === 'timed/fired') return ['LAIR'];
+    return [];
+  });
+}
+
+/** Presses next `n` times (tempo's planning phase counted through with `skipPlanning`). */
+function next(enc: EncounterLog, n: number): void {
+  for (let i = 0; i < n; i++)
+    must(enc, { type: 'next', ...(enc.state.ruleset === 'tempo' ? { skipPlanning: true } : {}) });
+}
+
+function lair(enc: EncounterLog, at: number) {
+  must(enc, { type: 'add-timed-event', name: 'Lair action', at, note: 'The ceiling drops rocks.' });
+}
+
+describe('classic: a lair action at initiative 20, losing ties', () => {
+  const party = [
+    { id: 'ana', name: 'Ana', side: 'pc', stats: { initiative: 3 }, hp: 20 },
+    { id: 'bren', name: 'Bren', side: 'pc', stats: { initiative: 1 }, hp: 24 },
+    { id: 'orc', name: 'Orc', side: 'npc', stats: { initiative: 1 }, hp: 15 },
+  ];
+
+  it('fires after everyone on 20 and before 15, once each round, as a log line with its note', () => {
+    const enc = encounter({ ruleset: 'classic', combatants: party });
+    lair(enc, 20);
+    const from = enc.entries.length;
+    must(enc, { type: 'start', initiative: { ana: 22, bren: 20, orc: 15 } });
+    next(enc, 5);
+    expect(trace(enc, from)).toEqual([
+      'R1',
+      'ana',
+      'bren',
+      'LAIR',
+      'orc',
+      'R2',
+      'ana',
+      'bren',
+      'LAIR',
+      'orc',
+    ]);
+    const lines = enc.entries.map((e) => describeEvent(e.event, enc.state, rulesets.classic!));
+    expect(lines).toContain('Lair action (initiative 20, losing ties): The ceiling drops rocks.');
+    // Never a combatant.
+    expect(enc.state.roster).toEqual(['ana', 'bren', 'orc']);
+  });
+
+  it('at the end of the round when nobody comes after it', () => {
+    const enc = encounter({ ruleset: 'classic', combatants: party });
+    lair(enc, 2);
+    const from = enc.entries.length;
+    must(enc, { type: 'start', initiative: { ana: 22, bren: 20, orc: 15 } });
+    next(enc, 3);
+    expect(trace(enc, from)).toEqual(['R1', 'ana', 'bren', 'orc', 'LAIR', 'R2', 'ana']);
+  });
+
+  it('the table and players see what and when, not the GM note; removed, it fires no more', () => {
+    const enc = encounter({ ruleset: 'classic', combatants: party });
+    lair(enc, 20);
+    must(enc, { type: 'start', initiative: { ana: 22, bren: 20, orc: 15 } });
+    next(enc, 2);
+    const table = { role: 'table' } as const;
+    expect(JSON.stringify(view(enc.state, table, rulesets.classic!))).not.toContain('ceiling');
+    const seen = viewLog(enc.entries, table, enc.state, rulesets.classic!);
+    expect(JSON.stringify(seen)).not.toContain('ceiling');
+    expect(seen.map((e) => describeEvent(e.event, enc.state, rulesets.classic!))).toContain(
+      'Lair action (initiative 20, losing ties).',
+    );
+    const id = enc.state.timed![0]!.id;
+    must(enc, { type: 'remove-timed-event', id });
+    const from = enc.entries.length;
+    next(enc, 3);
+    expect(trace(enc, from)).not.toContain('LAIR');
+  });
+
+  it('refuses a count off the clock, and a timed event it does not have, in words', () => {
+    const enc = encounter({ ruleset: 'classic', combatants: party });
+    expect(refused(enc, { type: 'add-timed-event', name: 'Lair', at: 500 }).message).toContain(
+      'from -100 to 200',
+    );
+    expect(refused(enc, { type: 'remove-timed-event', id: 'nope' }).message).toBe(
+      'There is no timed event "nope". There are: none.',
+    );
+  });
+});
+
+describe('stamina: at an initiative total, losing ties', () => {
+  it('fires between the totals around it', () => {
+    const enc = encounter({
+      ruleset: 'stamina',
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc' },
+        { id: 'bren', name: 'Bren', side: 'pc' },
+      ],
+    });
+    lair(enc, 5);
+    const from = enc.entries.length;
+    must(enc, { type: 'start', initiative: { ana: 9, bren: 1 } });
+    next(enc, 1);
+    expect(trace(enc, from).slice(0, 4)).toEqual(['R1', 'ana', 'LAIR', 'bren']);
+  });
+});
+
+describe('tara-corax: Mark 10 each round', () => {
+  it('fires after those who start above Mark 10 and before those below', () => {
+    // Ana: Initiative 10 + 5 = Score 15; Bo: 5 + 3 = Score 8.
+    const enc = EncounterLog.create(
+      { id: 't', name: 'T', ruleset: 'tara-corax', dice: scriptedDice([5, 3, 5, 3, 5, 3]) },
+      rulesets,
+    );
+    if (isRejection(enc)) throw new Error(enc.message);
+    must(enc, { type: 'add-combatant', combatant: { id: 'ana', name: 'Ana', stats: { initiative: 10 } } });
+    must(enc, { type: 'add-combatant', combatant: { id: 'bo', name: 'Bo', stats: { initiative: 5 } } });
+    lair(enc, 10);
+    const from = enc.entries.length;
+    must(enc, { type: 'start' });
+    next(enc, 6);
+    const seen = trace(enc, from);
+    const round1 = seen.slice(0, seen.indexOf('R2') < 0 ? seen.length : seen.indexOf('R2'));
+    expect(round1.filter((x) => x === 'LAIR')).toHaveLength(1);
+    expect(round1.indexOf('LAIR')).toBeGreaterThan(round1.indexOf('ana'));
+    expect(round1.indexOf('LAIR')).toBeLessThan(round1.indexOf('bo'));
+    expect(enc.entries.map((e) => describeEvent(e.event, enc.state, rulesets['tara-corax']!))).toContain(
+      'Lair action (Mark 10 each round): The ceiling drops rocks.',
+    );
+  });
+});
+
+describe('tempo: tempo 3', () => {
+  it('fires after the turns at tempo 2 and 3, before tempo 4', () => {
+    const enc = planned();
+    lair(enc, 3);
+    const from = enc.entries.length;
+    for (let i = 0; i < 5; i++) must(enc, { type: 'next' });
+    const seen = trace(enc, from);
+    // Tempo 2: Ana's Mark, the Orc's Roar; tempo 3: the Wolf's Quick Attack; tempo 4: Bren's Guard, the Wolf's Move.
+    expect(seen.slice(0, 5)).toEqual(['ana', 'orc', 'wolf', 'LAIR', 'bren']);
+  });
+});
+
+describe('opend6: at an initiative total, losing ties (the Perception methods)', () => {
+  it('fires after the higher total and before the lower, and is refused under the first significant action', () => {
+    const enc = encounter({
+      ruleset: 'opend6',
+      seed: 7,
+      combatants: [
+        { id: 'kira', name: 'Kira', side: 'pc', stats: { perception: '4D' } },
+        { id: 'thug', name: 'Thug', side: 'npc', stats: { perception: '1D' } },
+      ],
+    });
+    const from = enc.entries.length;
+    must(enc, { type: 'start' });
+    const total = (id: string) => (enc.state.combatants[id]!.cs as { initiative: number }).initiative;
+    const [high, low] = ['kira', 'thug'].sort((a, b) => total(b) - total(a));
+    expect(total(high!)).toBeGreaterThan(total(low!));
+    lair(enc, total(high!));
+    next(enc, 1);
+    expect(trace(enc, from).slice(0, 4)).toEqual(['R1', high, 'LAIR', low]);
+    const first = encounter({
+      ruleset: 'opend6',
+      options: { initiativeMethod: 'first-significant-action' },
+      combatants: [{ id: 'kira', name: 'Kira', side: 'pc' }],
+    });
+    expect(refused(first, { type: 'add-timed-event', name: 'Lair', at: 10 }).message).toContain(
+      'there is no moment for a timed event',
+    );
+  });
+});
+
+describe('rulesets whose clock has no fixed moment in a round say so', () => {
+  for (const id of ['six-second', 'tick']) {
+    it(id, () => {
+      const enc = encounter({ ruleset: id, combatants: [{ id: 'ana', name: 'Ana', side: 'pc' }] });
+      if (rulesets[id]!.timedAt) return;
+      expect(refused(enc, { type: 'add-timed-event', name: 'Lair', at: 3 }).message).toContain(
+        'has no fixed moment in a round',
+      );
+    });
+  }
+});
