@@ -273,6 +273,7 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
         fired: 0,
       };
       if (command.note) timed.note = command.note;
+      if (place.every !== undefined) timed.every = place.every;
       return [{ type: 'timed/added', timed }];
     }
     case 'remove-timed-event': {

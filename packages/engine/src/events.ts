@@ -29,6 +29,7 @@ export const timedEventSchema = () =>
     when: z.string(),
     note: z.string().optional(),
     fired: z.number(),
+    every: z.number().optional(),
   });
 
 export const combatantRecordSchema = z.object({
@@ -220,6 +221,8 @@ export const coreEventSchemas = lazySchemas({
       when: z.string(),
       round: z.number(),
       note: z.string().optional(),
+      /** A periodic one's next moment. */
+      next: z.array(z.number()).optional(),
     }),
   'effect/added': () => z.object({ effect: effectSchema }),
   'effect/expired': () => z.object({ effect: z.string(), name: z.string(), target: namedId() }),

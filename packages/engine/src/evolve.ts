@@ -7,6 +7,7 @@ import {
   coreEventSchemas,
 } from './events.js';
 import type { AnyRuleset } from './ruleset.js';
+import type { TimedEvent } from './timed.js';
 import type { AgendaEntry, Combatant, EncounterState, EngineEvent, LogEntry } from './types.js';
 
 type CombatantPatch = z.output<ReturnType<typeof combatantPatchSchema>>;
@@ -135,8 +136,10 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
     case 'timed/removed':
       return { ...state, timed: (state.timed ?? []).filter((t) => t.id !== event.id) };
     case 'timed/fired': {
-      const { id, round } = event;
-      return { ...state, timed: (state.timed ?? []).map((t) => (t.id === id ? { ...t, fired: round } : t)) };
+      const { id, round, next } = event;
+      const moved = (t: TimedEvent): TimedEvent =>
+        next ? { ...t, fired: round, at: next } : { ...t, fired: round };
+      return { ...state, timed: (state.timed ?? []).map((t) => (t.id === id ? moved(t) : t)) };
     }
     case 'note/added':
       return { ...state, gmNotes: [...state.gmNotes, event.text] };

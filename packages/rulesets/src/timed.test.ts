@@ -190,8 +190,45 @@ describe('opend6: at an initiative total, losing ties (the Perception methods)',
   });
 });
 
-describe('rulesets whose clock has no fixed moment in a round say so', () => {
-  for (const id of ['six-second', 'tick']) {
+describe('tick: every 6 ticks', () => {
+  it('fires as the counter reaches ticks 6, 12 and 18 (or passes them), before anyone acts there, never a marker', () => {
+    const enc = encounter({
+      ruleset: 'tick',
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc' },
+        { id: 'bren', name: 'Bren', side: 'pc' },
+      ],
+    });
+    lair(enc, 6);
+    const from = enc.entries.length;
+    must(enc, { type: 'start', initiative: { ana: 3, bren: 4 } });
+    // Moves of 3 ticks: Ana on 3, 6, 9…, Bren on 4, 7, 10…
+    for (let i = 0; i < 12; i++) must(enc, { type: 'act', actor: enc.state.current!, action: 'move' });
+    let tick = 0;
+    const seen = enc.entries.slice(from).flatMap(({ event }) => {
+      if (event.type === 'clock/advanced') tick = (event.to as { at: number[] }).at[0]!;
+      if (event.type === 'turn/started') return [`${event.combatant}@${tick}`];
+      if (event.type === 'timed/fired') return [`LAIR@${tick}`];
+      return [];
+    });
+    const lairs = seen.filter((x) => x.startsWith('LAIR'));
+    expect(lairs.slice(0, 3)).toEqual(['LAIR@6', 'LAIR@12', 'LAIR@18']);
+    expect(seen.slice(seen.indexOf('LAIR@6') - 1, seen.indexOf('LAIR@6') + 2)).toEqual([
+      'bren@4',
+      'LAIR@6',
+      'ana@6',
+    ]);
+    // Before the turns on that tick: the entry after each is a turn on the same tick or later.
+    for (const l of lairs) {
+      const next = seen[seen.indexOf(l) + 1];
+      if (next) expect(Number(next.split('@')[1])).toBeGreaterThanOrEqual(Number(l.split('@')[1]));
+    }
+    expect(enc.state.roster).toEqual(['ana', 'bren']);
+  });
+});
+
+describe('six-second: no fixed moment in a round', () => {
+  for (const id of ['six-second']) {
     it(id, () => {
       const enc = encounter({ ruleset: id, combatants: [{ id: 'ana', name: 'Ana', side: 'pc' }] });
       if (rulesets[id]!.timedAt) return;

@@ -1,10 +1,12 @@
-import type {
-  ClockSpec,
-  Instant,
-  Timeline,
-  TimelineLane,
-  TimelineMarker,
-  TimelineSpan,
+import {
+  type ClockSpec,
+  type Instant,
+  type Rejection,
+  reject,
+  type Timeline,
+  type TimelineLane,
+  type TimelineMarker,
+  type TimelineSpan,
 } from '@roundkeeper/engine';
 import { tickNow } from './initiative.js';
 import type { State, TickTypes } from './types.js';
@@ -94,3 +96,17 @@ export const clock: ClockSpec<TickTypes> = {
     at: [(from.at[0] ?? 0) + amount],
   }),
 };
+
+/**
+ * A timed event "every N ticks": at ticks N, 2N, 3N… of the counter (the next of them from now when added
+ * mid-fight), as the counter reaches the tick and before anyone acts on it — as effects end (rule 6).
+ */
+export function timedAt(
+  state: State,
+  every: number,
+): { at: number[]; when: string; every: number } | Rejection {
+  if (every < 1 || every > 1000)
+    return reject('timed/out-of-range', `A timed event comes back every 1 to 1000 ticks, not ${every}.`);
+  const now = state.now?.at[0] ?? 0;
+  return { at: [(Math.floor(now / every) + 1) * every], when: `every ${every} ticks`, every };
+}
