@@ -1,0 +1,69 @@
+import type { EncounterState } from '@roundkeeper/engine';
+import { describe, expect, it } from 'vitest';
+import { encounter, must } from './testing/harness.js';
+
+/**
+ * Group initiative in the rulesets whose rules allow it (classic's own tests are in classic/group.test.ts;
+ * opend6 rolls once per group as its text says): a group rolls once and its members act one after
+ * another in its place.
+ */
+const goblins = ['g1', 'g2', 'g3', 'g4'].map((id, i) => ({
+  id,
+  name: `Goblin ${i + 1}`,
+  side: 'npc',
+  group: 'Goblins',
+  hp: 7,
+}));
+const party = [
+  { id: 'ana', name: 'Ana', side: 'pc', hp: 20 },
+  { id: 'bren', name: 'Bren', side: 'pc', hp: 24 },
+];
+const order = (state: EncounterState) => [
+  state.current,
+  ...state.agenda.filter((e) => e.kind === 'turn').map((e) => e.combatant),
+];
+const rolls = (enc: ReturnType<typeof encounter>) =>
+  enc.entries.filter((e) => e.event.type === 'dice/rolled' && e.event.purpose === 'initiative').length;
+
+describe('stamina: group initiative (option groupInitiative: group)', () => {
+  it('a group of 4 checks once and its members take their turns one after another, round after round', () => {
+    for (const seed of [1, 2, 3]) {
+      const enc = encounter({
+        ruleset: 'stamina',
+        seed,
+        options: { groupInitiative: 'group' },
+        combatants: [...party, ...goblins],
+      });
+      must(enc, { type: 'start' });
+      expect(rolls(enc)).toBe(3);
+      for (const round of [1, 2]) {
+        expect(enc.state.round).toBe(round);
+        const turns = order(enc.state);
+        const at = turns.indexOf('g1');
+        expect(turns.slice(at, at + 4)).toEqual(['g1', 'g2', 'g3', 'g4']);
+        for (let i = 0; i < 6; i++) must(enc, { type: 'next' });
+      }
+      // Rechecked at the start of rounds 2 and 3: three checks each time.
+      expect(enc.state.round).toBe(3);
+      expect(rolls(enc)).toBe(9);
+    }
+  });
+
+  it("everyone checks by default; the GM's value for one member is the group's; a late member joins", () => {
+    const each = encounter({ ruleset: 'stamina', combatants: [...party, ...goblins] });
+    must(each, { type: 'start' });
+    expect(rolls(each)).toBe(6);
+    const enc = encounter({
+      ruleset: 'stamina',
+      options: { groupInitiative: 'group' },
+      combatants: [...party, ...goblins],
+    });
+    must(enc, { type: 'start', initiative: { ana: 20, bren: 5, g3: 12 } });
+    expect(order(enc.state)).toEqual(['ana', 'g1', 'g2', 'g3', 'g4', 'bren']);
+    must(enc, {
+      type: 'add-combatant',
+      combatant: { id: 'g5', name: 'Goblin 5', side: 'npc', group: 'Goblins' },
+    });
+    expect(order(enc.state)).toEqual(['ana', 'g1', 'g2', 'g3', 'g4', 'g5', 'bren']);
+  });
+});
