@@ -67,3 +67,51 @@ describe('stamina: group initiative (option groupInitiative: group)', () => {
     expect(order(enc.state)).toEqual(['ana', 'g1', 'g2', 'g3', 'g4', 'g5', 'bren']);
   });
 });
+
+describe('six-second: group initiative (option groupInitiative: group)', () => {
+  const checks = (enc: ReturnType<typeof encounter>) =>
+    enc.entries.filter(
+      (e) => e.event.type === 'dice/rolled' && String(e.event.purpose).startsWith('Initiative (Reflex'),
+    ).length;
+  const slots = (enc: ReturnType<typeof encounter>) => (enc.state.rs as { order: string[] }).order;
+
+  it('one Initiative check for the group; its members take the turns after it, one after another', () => {
+    for (const seed of [1, 2, 3]) {
+      const enc = encounter({
+        ruleset: 'six-second',
+        seed,
+        options: { groupInitiative: 'group' },
+        combatants: [...party, ...goblins],
+      });
+      must(enc, { type: 'start' });
+      expect(checks(enc)).toBe(3);
+      const order = slots(enc);
+      const at = order.indexOf('g1');
+      expect(order.slice(at, at + 4)).toEqual(['g1', 'g2', 'g3', 'g4']);
+      const totals = goblins.map(
+        (g) => (enc.state.combatants[g.id]!.cs as { initiative: number }).initiative,
+      );
+      expect(new Set(totals).size).toBe(1);
+    }
+  });
+
+  it('by default everyone checks; a late member joins after its group without a check', () => {
+    const each = encounter({ ruleset: 'six-second', combatants: [...party, ...goblins] });
+    must(each, { type: 'start' });
+    expect(checks(each)).toBe(6);
+    const enc = encounter({
+      ruleset: 'six-second',
+      options: { groupInitiative: 'group' },
+      combatants: [...party, ...goblins],
+    });
+    must(enc, { type: 'start', initiative: { ana: 30, bren: 1, g2: 15 } });
+    expect(slots(enc)).toEqual(['ana', 'g1', 'g2', 'g3', 'g4', 'bren']);
+    const before = checks(enc);
+    must(enc, {
+      type: 'add-combatant',
+      combatant: { id: 'g5', name: 'Goblin 5', side: 'npc', group: 'Goblins' },
+    });
+    expect(slots(enc)).toEqual(['ana', 'g1', 'g2', 'g3', 'g4', 'g5', 'bren']);
+    expect(checks(enc)).toBe(before);
+  });
+});
