@@ -115,3 +115,29 @@ describe('six-second: group initiative (option groupInitiative: group)', () => {
     expect(checks(enc)).toBe(before);
   });
 });
+
+describe('tick: group initiative (option groupInitiative: group)', () => {
+  it('one roll for the group; its members start on its tick, one after another; then each moves on alone', () => {
+    for (const seed of [1, 2, 3]) {
+      const enc = encounter({
+        ruleset: 'tick',
+        seed,
+        options: { groupInitiative: 'group' },
+        combatants: [...party, ...goblins],
+      });
+      const from = enc.entries.length;
+      must(enc, { type: 'start' });
+      const rolled = enc.entries
+        .slice(from)
+        .filter((e) => e.event.type === 'tick/initiative' && e.event.rolled);
+      expect(rolled).toHaveLength(3);
+      const turns = order(enc.state);
+      const at = turns.indexOf('g1');
+      expect(turns.slice(at, at + 4)).toEqual(['g1', 'g2', 'g3', 'g4']);
+      const ticks = enc.state.agenda
+        .filter((e) => e.kind === 'turn' && e.combatant?.startsWith('g'))
+        .map((e) => e.at.at[0]);
+      expect(new Set(ticks).size).toBeLessThanOrEqual(1);
+    }
+  });
+});
