@@ -1,5 +1,6 @@
-import { compareInstants } from './clock.js';
+import { compareInstants, compareTuples } from './clock.js';
 import type { CoreEvent } from './events.js';
+import type { TimelineLane, TimelineMarker } from './timeline.js';
 import type { EncounterState, EngineEvent } from './types.js';
 
 /**
@@ -64,4 +65,30 @@ function fired(t: TimedEvent, round: number): CoreEvent {
   if (t.note) event.note = t.note;
   if (t.every !== undefined) event.next = [t.at[0]! + t.every, ...t.at.slice(1)];
   return event;
+}
+
+/**
+ * The timeline row of the timed events: one marker per event at its place on the ruleset's axis, planned
+ * until it has fired this round. `position` reads an event's `at` as an axis position (a Mark, a tempo, a
+ * tick, the turn slot it comes before), or null where the axis has no place for it. Null when there are none.
+ */
+export function timedLane(
+  state: EncounterState,
+  position: (at: number[]) => number | null,
+  round: number = Math.max(state.round, 1),
+): TimelineLane | null {
+  if (!state.timed?.length) return null;
+  const markers: TimelineMarker[] = state.timed.flatMap((t) => {
+    const at = position(t.at);
+    if (at === null) return [];
+    const done = t.every === undefined && t.fired >= round;
+    return [{ round, at, kind: 'timed', label: `${t.name} (${t.when})`, ...(done ? {} : { planned: true }) }];
+  });
+  return { id: '~timed', label: 'Timed events', side: 'npc', spans: [], markers };
+}
+
+/** For an axis of turn slots ordered by key: the slot (1-based) a timed event comes before, else the last. */
+export function slotBefore(keys: readonly (readonly number[])[], at: number[]): number {
+  const before = keys.filter((k) => compareTuples(k, at) < 0).length;
+  return Math.min(before + 1, Math.max(keys.length, 1));
 }

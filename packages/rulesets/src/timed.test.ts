@@ -3,6 +3,7 @@ import {
   EncounterLog,
   type EngineEvent,
   isRejection,
+  renderTimelineAscii,
   scriptedDice,
   view,
   viewLog,
@@ -237,4 +238,43 @@ describe('six-second: no fixed moment in a round', () => {
       );
     });
   }
+});
+
+describe('timed events on the timeline rows', () => {
+  const row = (enc: EncounterLog) =>
+    rulesets[enc.state.ruleset]!.timeline(enc.state).lanes.find((l) => l.id === '~timed');
+
+  it('classic: a row of its own, at the slot it comes before; planned until it fires', () => {
+    const enc = encounter({
+      ruleset: 'classic',
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc' },
+        { id: 'orc', name: 'Orc', side: 'npc' },
+      ],
+    });
+    lair(enc, 20);
+    must(enc, { type: 'start', initiative: { ana: 22, orc: 15 } });
+    expect(row(enc)?.markers).toEqual([
+      { round: 1, at: 2, kind: 'timed', label: 'Lair action (initiative 20, losing ties)', planned: true },
+    ]);
+    next(enc, 1);
+    expect(row(enc)?.markers[0]?.planned).toBeUndefined();
+    expect(renderTimelineAscii(rulesets.classic!.timeline(enc.state))).toContain('Timed events');
+  });
+
+  it('tempo: at its tempo; tick: at its next tick', () => {
+    const t = planned();
+    lair(t, 3);
+    expect(row(t)?.markers.map((m) => m.at)).toEqual([3]);
+    const k = encounter({ ruleset: 'tick', combatants: [{ id: 'ana', name: 'Ana', side: 'pc' }] });
+    lair(k, 6);
+    must(k, { type: 'start', initiative: { ana: 3 } });
+    expect(row(k)?.markers.map((m) => m.at)).toEqual([6]);
+  });
+
+  it('no timed events, no row', () => {
+    const enc = encounter({ ruleset: 'classic', combatants: [{ id: 'ana', name: 'Ana', side: 'pc' }] });
+    must(enc, { type: 'start' });
+    expect(row(enc)).toBeUndefined();
+  });
 });

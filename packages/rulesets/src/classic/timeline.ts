@@ -4,8 +4,10 @@ import {
   type Instant,
   type Rejection,
   reject,
+  slotBefore,
   type Timeline,
   type TimelineLane,
+  timedLane,
 } from '@roundkeeper/engine';
 import type { ClassicTypes, State } from './types.js';
 
@@ -40,6 +42,10 @@ export function timeline(state: State): Timeline {
       markers: state.current === c.id ? [{ round, at: i + 1, kind: 'turn', label: 'acting' }] : [],
     };
   });
+  // Timed events (lair actions): a row of their own, at the slot they come before.
+  const keys = ordered.map((c) => c.cs.key ?? []);
+  const timed = timedLane(state, (at) => slotBefore(keys, at), round);
+  if (timed) lanes.push(timed);
   return {
     axis: { unit: 'turn', from: 1, to: Math.max(ordered.length, 1), labels },
     rounds: [round],

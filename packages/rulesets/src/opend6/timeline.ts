@@ -9,6 +9,7 @@ import {
   type Timeline,
   type TimelineLane,
   type TimelineMarker,
+  timedLane,
 } from '@roundkeeper/engine';
 
 import type { Happening, Opend6Types, Slot, State } from './types.js';
@@ -86,6 +87,16 @@ export function timeline(state: State): Timeline {
     }
     if (lane.spans.length > 0 || lane.markers.length > 0) lanes.push(lane);
   }
+  // Timed events: a row of their own, at the slot they come before.
+  const timed = timedLane(
+    state,
+    (at) => {
+      const slots = slotsOf(round);
+      return Math.min(slots.filter((x) => compareTuples(x.at, at) < 0).length + 1, width);
+    },
+    round,
+  );
+  if (timed) lanes.push(timed);
   const now = state.now
     ? { round: state.now.round, at: position(slotsOf(state.now.round), state.now.at) }
     : null;

@@ -2,9 +2,11 @@ import {
   combatantIn,
   type Rejection,
   reject,
+  slotBefore,
   type Timeline,
   type TimelineLane,
   type TimelineMarker,
+  timedLane,
 } from '@roundkeeper/engine';
 import { orderOf } from './initiative.js';
 import type { SpentEntry, State } from './types.js';
@@ -63,6 +65,10 @@ export function timeline(state: State): Timeline {
       markers,
     };
   });
+  // Timed events: a row of their own, at the slot they come before.
+  const keys = order.map((id) => combatantIn(state, id).cs.key ?? []);
+  const timed = timedLane(state, (at) => slotBefore(keys, at), round);
+  if (timed) lanes.push(timed);
   const now = state.current ? slot.get(state.current) : undefined;
   return {
     axis: { unit: 'turn', from: 1, to: Math.max(order.length, 1), labels },

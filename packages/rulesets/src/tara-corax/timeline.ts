@@ -5,6 +5,7 @@ import {
   type Timeline,
   type TimelineLane,
   type TimelineMarker,
+  timedLane,
 } from '@roundkeeper/engine';
 import { MARKS_PER_ROUND, markOf, sameMoment } from './marks.js';
 import type { TaraState } from './types.js';
@@ -47,6 +48,9 @@ export function taraTimeline(state: TaraState): Timeline {
     }
     return [{ id, label: c.name, side: c.side, spans, markers }];
   });
+  // Timed events: a row of their own, at their Mark.
+  const timed = timedLane(state, (at) => MARKS_PER_ROUND - (at[0] ?? 0));
+  if (timed) lanes.push(timed);
   return {
     axis: { unit: 'Mark', from: MARKS_PER_ROUND, to: 1 },
     rounds: [...rounds].sort((a, b) => a - b),

@@ -1,4 +1,11 @@
-import { combatantIn, type Rejection, reject, type Timeline, type TimelineLane } from '@roundkeeper/engine';
+import {
+  combatantIn,
+  type Rejection,
+  reject,
+  type Timeline,
+  type TimelineLane,
+  timedLane,
+} from '@roundkeeper/engine';
 import { findAction } from './catalog.js';
 import { currentTempo } from './rules.js';
 import type { State } from './types.js';
@@ -38,6 +45,9 @@ export function timeline(state: State): Timeline {
       ...(state.current === c.id && now !== null ? [{ round, at: now, kind: 'turn', label: 'acting' }] : []),
     ],
   }));
+  // Timed events: a row of their own, at their tempo.
+  const timed = timedLane(state, (at) => at[0] ?? null, round);
+  if (timed) lanes.push(timed);
   return {
     axis: { unit: 'tempo', from: 0, to: 9 },
     rounds: [round],

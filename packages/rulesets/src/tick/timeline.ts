@@ -7,6 +7,7 @@ import {
   type TimelineLane,
   type TimelineMarker,
   type TimelineSpan,
+  timedLane,
 } from '@roundkeeper/engine';
 import { tickNow } from './initiative.js';
 import type { State, TickTypes } from './types.js';
@@ -28,7 +29,11 @@ export function timeline(state: State): Timeline {
     const c = state.combatants[id];
     return c?.active ? [c] : [];
   });
-  const ends = people.flatMap((c) => [c.cs.tick ?? now, c.cs.busy?.to ?? now]);
+  const ends = [
+    ...people.flatMap((c) => [c.cs.tick ?? now, c.cs.busy?.to ?? now]),
+    // A timed event's next tick is on the axis too.
+    ...(state.timed ?? []).map((t) => t.at[0] ?? now),
+  ];
   const starts = people.flatMap((c) => (c.cs.last ? [c.cs.last.from] : []));
   const from = Math.max(0, Math.min(now, ...starts), now - BACK);
   const to = Math.min(Math.max(now + 1, ...ends), from + WIDTH);
@@ -69,6 +74,9 @@ export function timeline(state: State): Timeline {
     }
     return { id: c.id, label: c.name, side: c.side, spans, markers };
   });
+  // Timed events: a row of their own, at their next tick when it is on the axis.
+  const timed = timedLane(state, (at) => ((at[0] ?? 0) >= from && (at[0] ?? 0) <= to ? at[0]! : null), 0);
+  if (timed) lanes.push(timed);
   return {
     axis: { unit: 'tick', from, to },
     rounds: [0],
