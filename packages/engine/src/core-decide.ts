@@ -274,6 +274,7 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
       };
       if (command.note) timed.note = command.note;
       if (place.every !== undefined) timed.every = place.every;
+      if (place.every !== undefined && place.eachRound) timed.restart = place.at;
       return [{ type: 'timed/added', timed }];
     }
     case 'remove-timed-event': {

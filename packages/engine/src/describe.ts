@@ -146,7 +146,7 @@ function describeCore(event: CoreEvent, state: EncounterState, ruleset: AnyRules
     case 'options/set':
       return 'Encounter options changed.';
     case 'timed/added':
-      return `Timed event: ${event.timed.name}, ${event.timed.when}, every round.`;
+      return `Timed event: ${event.timed.name}, ${event.timed.when}${event.timed.every === undefined ? ', every round' : ''}.`;
     case 'timed/removed':
       return `Timed event removed: ${event.name}.`;
     case 'timed/fired':

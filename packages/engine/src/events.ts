@@ -30,6 +30,7 @@ export const timedEventSchema = () =>
     note: z.string().optional(),
     fired: z.number(),
     every: z.number().optional(),
+    restart: z.array(z.number()).optional(),
   });
 
 export const combatantRecordSchema = z.object({

@@ -143,8 +143,13 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
     }
     case 'note/added':
       return { ...state, gmNotes: [...state.gmNotes, event.text] };
-    case 'round/started':
-      return { ...state, round: event.round, status: 'running' };
+    case 'round/started': {
+      // A timed event that comes back every turn starts again from the round's first turn.
+      const timed = state.timed?.some((t) => t.restart)
+        ? state.timed.map((t) => (t.restart ? { ...t, at: t.restart } : t))
+        : state.timed;
+      return { ...state, round: event.round, status: 'running', ...(timed ? { timed } : {}) };
+    }
     case 'round/ended':
       return state;
     case 'turn/started': {

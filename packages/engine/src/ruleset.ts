@@ -153,9 +153,13 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
    * Where a timed event (a lair action) at `at` falls in every round on this clock — `at` is an initiative
    * count, a Mark, a tempo, as the ruleset reads it — with the moment in its words; or the refusal in words
    * (a number the clock does not have). On a clock without rounds, `every` makes it come back every so many
-   * units, `at` being its first moment. Absent: the clock has no fixed moment in a round for one.
+   * units, `at` being its first moment (with `eachRound`, starting again there every round: once a turn).
+   * Absent: the clock has no fixed moment in a round for one.
    */
-  timedAt?(state: EncounterState<T>, at: number): { at: number[]; when: string; every?: number } | Rejection;
+  timedAt?(
+    state: EncounterState<T>,
+    at: number,
+  ): { at: number[]; when: string; every?: number; eachRound?: boolean } | Rejection;
   /** Files of other trackers this ruleset reads into a scenario of its own (`roundkeeper import`). */
   importers?: ScenarioImporter[];
 }

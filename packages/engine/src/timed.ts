@@ -26,6 +26,8 @@ export type TimedEvent = {
    * is then its next moment, moved on each time it fires.
    */
   every?: number;
+  /** A periodic one that starts again each round (six-second's "second 3 of every turn"): its first moment. */
+  restart?: number[];
 };
 
 /** The timed events due after an event: the clock passed their moment this round, or the round ended. */

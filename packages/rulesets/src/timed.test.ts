@@ -228,16 +228,38 @@ describe('tick: every 6 ticks', () => {
   });
 });
 
-describe('six-second: no fixed moment in a round', () => {
-  for (const id of ['six-second']) {
-    it(id, () => {
-      const enc = encounter({ ruleset: id, combatants: [{ id: 'ana', name: 'Ana', side: 'pc' }] });
-      if (rulesets[id]!.timedAt) return;
-      expect(refused(enc, { type: 'add-timed-event', name: 'Lair', at: 3 }).message).toContain(
-        'has no fixed moment in a round',
-      );
+describe('six-second: second 3 of every turn', () => {
+  it("fires as each turn's third second passes, in every turn, round after round", () => {
+    const enc = encounter({
+      ruleset: 'six-second',
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc' },
+        { id: 'bren', name: 'Bren', side: 'pc' },
+      ],
     });
-  }
+    lair(enc, 3);
+    const from = enc.entries.length;
+    must(enc, { type: 'start', initiative: { ana: 20, bren: 10 } });
+    /** Whether the command made the timed event fire. */
+    const step = (command: Record<string, unknown>) => {
+      const at = enc.entries.length;
+      must(enc, command as never);
+      return enc.entries.slice(at).some((e) => e.event.type === 'timed/fired');
+    };
+    for (let round = 0; round < 2; round++)
+      for (const who of ['ana', 'bren']) {
+        // Seconds 1 and 2: nothing; the third second: the event.
+        expect(step({ type: 'act', actor: who, action: 'move' })).toBe(false);
+        expect(step({ type: 'act', actor: who, action: 'move' })).toBe(false);
+        expect(step({ type: 'act', actor: who, action: 'move' })).toBe(true);
+        expect(step({ type: 'next' })).toBe(false);
+      }
+    expect(enc.entries.slice(from).filter((e) => e.event.type === 'timed/fired')).toHaveLength(4);
+    expect(enc.entries.map((e) => describeEvent(e.event, enc.state, rulesets['six-second']!))).toContain(
+      'Lair action (second 3 of every turn): The ceiling drops rocks.',
+    );
+    expect(refused(enc, { type: 'add-timed-event', name: 'Lair', at: 7 }).message).toContain('from 1 to 6');
+  });
 });
 
 describe('timed events on the timeline rows', () => {

@@ -1,5 +1,7 @@
 import {
   combatantOf,
+  type Rejection,
+  reject,
   type Timeline,
   type TimelineLane,
   type TimelineMarker,
@@ -117,4 +119,22 @@ export function timeline(state: State): Timeline {
     now: current ? { round, at: Math.max(1, current.cs.secondsUsed) } : null,
     lanes,
   };
+}
+
+/**
+ * A timed event at a second of every turn ("second 3 of every turn"): each turn's seconds are its own, so
+ * it comes back in every combatant's turn, as that turn's third second passes — turn slot after turn slot,
+ * from the first slot again each round.
+ */
+export function timedAt(
+  state: State,
+  second: number,
+): { at: number[]; when: string; every: number; eachRound: true } | Rejection {
+  const n = state.options.turnSeconds;
+  if (second < 1 || second > n)
+    return reject(
+      'timed/out-of-range',
+      `A timed event sits at a second of the turn from 1 to ${n}, not ${second}.`,
+    );
+  return { at: [1, second], when: `second ${second} of every turn`, every: 1, eachRound: true };
 }
