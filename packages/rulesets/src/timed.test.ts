@@ -259,6 +259,8 @@ describe('six-second: second 3 of every turn', () => {
       'Lair action (second 3 of every turn): The ceiling drops rocks.',
     );
     expect(refused(enc, { type: 'add-timed-event', name: 'Lair', at: 7 }).message).toContain('from 1 to 6');
+    const row = rulesets['six-second']!.timeline(enc.state).lanes.find((l) => l.id === '~timed');
+    expect(row?.markers.map((m) => m.at)).toEqual([3]);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   type TimelineLane,
   type TimelineMarker,
   type TimelineSpan,
+  timedLane,
 } from '@roundkeeper/engine';
 import { nextNormalRound, projectDue, remainingSeconds } from './clock.js';
 import type { State } from './types.js';
@@ -113,6 +114,9 @@ export function timeline(state: State): Timeline {
   const rounds: number[] = [];
   for (let r = Math.max(1, round - PAST_ROUNDS); r <= last; r++) rounds.push(r);
   const current = state.current ? state.combatants[state.current] : undefined;
+  // Timed events: a row of their own, at their second of every turn.
+  const timed = timedLane(state, (at) => at[1] ?? null, round);
+  if (timed) lanes.push(timed);
   return {
     axis: { unit: 'second', from: 1, to: n },
     rounds,
