@@ -26,6 +26,8 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'rk-'));
 function exampleFiles(): string[] {
   return readdirSync(examples, { recursive: true, encoding: 'utf8' })
     .filter((f) => /\.(ya?ml|json)$/.test(f))
+    // Another tracker's export, read by `import` (tested below), not a scenario `run` replays.
+    .filter((f) => !f.startsWith('improved-initiative'))
     .sort();
 }
 
@@ -523,6 +525,20 @@ describe('roundkeeper export / import', () => {
     expect(data.strictDice).toBe(false);
     expect(data.simulate).toBeDefined();
     expect(roundkeeper('import', 'no/such.json').code).toBe(2);
+  });
+
+  it('import reads an Improved Initiative export into a classic scenario, what did not map on stderr', () => {
+    const out = join(tmp(), 'ambush.yaml');
+    const file = join(examples, 'improved-initiative/improved-initiative.json');
+    const r = roundkeeper('import', file, '--encounter', 'Goblin ambush', '--out', out);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Improved Initiative → classic, "Goblin ambush"');
+    expect(r.stderr).toContain('Not mapped');
+    expect(r.stderr).toContain('spell Fire Bolt: classic tracks no spells');
+    expect(roundkeeper('run', out).code).toBe(0);
+    const missing = roundkeeper('import', file, '--encounter', 'Dragon');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('it has "Goblin ambush"');
   });
 
   it('every command has --help with examples', () => {

@@ -315,11 +315,15 @@ Examples:
 program
   .command('import')
   .description(
-    'Check a scenario file from elsewhere (it must replay) and write it normalized, defaults filled in.',
+    'Check a scenario file from elsewhere (it must replay) and write it normalized, defaults filled in; or read an Improved Initiative export into a classic scenario, listing on stderr what did not map.',
   )
-  .argument('<file>', 'scenario file (.yaml, .yml or .json)')
+  .argument('<file>', 'scenario file (.yaml, .yml or .json), or an Improved Initiative export (.json)')
   .option('--out <file>', 'where to write (.json → JSON, otherwise YAML); default: print it')
   .option('--json', 'print JSON; unmet expectations as a JSON error on stderr')
+  .option(
+    '--encounter <name>',
+    "an Improved Initiative export's saved encounter to take (default: the first; none saved: every creature)",
+  )
   .addHelpText(
     'after',
     `
@@ -327,10 +331,21 @@ Exits 1 when the file replays but an expectation in it is not met, 2 when it can
 
 Examples:
   $ roundkeeper import ambush.json --out ambush-checked.yaml
-  $ roundkeeper import examples/classic/fight.yaml`,
+  $ roundkeeper import examples/classic/fight.yaml
+  $ roundkeeper import improved-initiative.json --encounter "Goblin ambush" --out ambush.yaml`,
   )
-  .action((file: string, opts: { out?: string; json?: boolean }) => {
-    const { text, code, failures } = importCommand(file, rulesets, opts.out, opts.json === true);
+  .action((file: string, opts: { out?: string; json?: boolean; encounter?: string }) => {
+    const { text, code, failures, notMapped } = importCommand(
+      file,
+      rulesets,
+      opts.out,
+      opts.json === true,
+      opts.encounter,
+    );
+    if (notMapped.length && !opts.json)
+      process.stderr.write(
+        `Not mapped (classic has no place for it):\n${notMapped.map((l) => `  - ${l}`).join('\n')}\n`,
+      );
     process.stdout.write(`${text}\n`);
     if (opts.json && failures.length)
       writeError(

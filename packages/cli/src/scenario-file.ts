@@ -2,6 +2,7 @@ import {
   type EncounterState,
   isRejection,
   type Json,
+  parseScenario,
   type RulesetRegistry,
   runScenario,
   SCENARIO_SCHEMA,
@@ -9,7 +10,7 @@ import {
   type ScenarioStep,
 } from '@roundkeeper/engine';
 import { stringify as toYaml } from 'yaml';
-import { CliError, EXIT, loadScenarioFile, writeOutput } from './load.js';
+import { CliError, EXIT, loadScenarioFile, readData, writeOutput } from './load.js';
 
 /** What a scenario file needs besides its commands. */
 export interface ScenarioBase {
@@ -106,16 +107,64 @@ export function exportCommand(path: string, registry: RulesetRegistry, out?: str
 }
 
 /**
+ * Another tracker's export read into a scenario by the ruleset that knows its format (`importers`:
+ * classic reads Improved Initiative's), with what did not map; undefined when no ruleset knows the file
+ * (a scenario file, or nothing at all).
+ */
+function fromOtherTracker(
+  path: string,
+  registry: RulesetRegistry,
+  encounter?: string,
+): { data: Record<string, unknown>; notMapped: string[]; format: string; ruleset: string } | undefined {
+  const raw = readData(path);
+  for (const ruleset of Object.values(registry)) {
+    for (const importer of ruleset.importers ?? []) {
+      let read: ReturnType<typeof importer.read>;
+      try {
+        read = importer.read(raw, encounter);
+      } catch (error) {
+        throw new CliError(`${path}: ${(error as Error).message}`, EXIT.refused);
+      }
+      if (read)
+        return {
+          data: read.scenario,
+          notMapped: read.notMapped,
+          format: importer.format,
+          ruleset: ruleset.id,
+        };
+    }
+  }
+  return undefined;
+}
+
+/**
  * Reads a scenario file from elsewhere (a bug report, another table), checks that it replays with every
- * expectation met, and writes it normalized (defaults filled in) as YAML or JSON.
+ * expectation met, and writes it normalized (defaults filled in) as YAML or JSON. An Improved Initiative
+ * export is read into a classic scenario (`encounter` picks one of its saved encounters); what did not map
+ * is returned in `notMapped`, one line each, for stderr.
  */
 export function importCommand(
   path: string,
   registry: RulesetRegistry,
   out?: string,
   json = false,
-): { text: string; code: number; failures: string[] } {
-  const { scenario, raw } = loadScenarioFile(path);
+  encounter?: string,
+): { text: string; code: number; failures: string[]; notMapped: string[] } {
+  const ii = fromOtherTracker(path, registry, encounter);
+  if (!ii && encounter !== undefined)
+    throw new CliError(
+      `--encounter picks a saved encounter of another tracker's export (Improved Initiative); ${path} is a scenario file.`,
+      EXIT.refused,
+    );
+  const notMapped = ii?.notMapped ?? [];
+  let scenario: Scenario;
+  let raw: Record<string, unknown>;
+  if (ii) {
+    const parsed = parseScenario(ii.data);
+    if (isRejection(parsed)) throw new CliError(`${path}: ${parsed.message}`, EXIT.refused, parsed.code);
+    scenario = parsed;
+    raw = ii.data;
+  } else ({ scenario, raw } = loadScenarioFile(path));
   if (!Object.hasOwn(registry, scenario.ruleset)) {
     throw new CliError(
       `${path} uses the ruleset "${scenario.ruleset}", which is not installed. Installed: ${Object.keys(registry).join(', ')}.`,
@@ -137,9 +186,10 @@ export function importCommand(
     if (out) writeOutput(out, text);
     const summary = { combatants: scenario.combatants.length, commands: scenario.commands.length };
     return {
-      text: out ? JSON.stringify({ wrote: out, ...summary, failures }) : text.trimEnd(),
+      text: out ? JSON.stringify({ wrote: out, ...summary, failures, notMapped }) : text.trimEnd(),
       code,
       failures,
+      notMapped,
     };
   }
   if (!out)
@@ -147,11 +197,14 @@ export function importCommand(
       text: `${text.trimEnd()}${problems ? `\n#${problems.replace(/\n/g, '\n# ')}` : ''}`,
       code,
       failures,
+      notMapped,
     };
   writeOutput(out, text);
+  const from = ii ? ` (${ii.format} → ${ii.ruleset}, "${scenario.name}")` : '';
   return {
     failures,
-    text: `Imported ${path} → ${out}: ${scenario.combatants.length} combatants, ${scenario.commands.length} commands; ${code === 0 ? 'every expectation met' : 'but'}${problems}`,
+    notMapped,
+    text: `Imported ${path}${from} → ${out}: ${scenario.combatants.length} combatants, ${scenario.commands.length} commands; ${code === 0 ? 'every expectation met' : 'but'}${problems}`,
     code,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HP_SHOWN } from './hp-display.js';
 import { issueWords, sayableIssues } from './issue-words.js';
 import type { Fields } from './json.js';
 import { lazySchemas } from './lazy.js';
@@ -135,6 +136,34 @@ export const coreCommandSchemas = lazySchemas({
   'define-action': () => z.object({ action: actionDefSchema }),
   'remove-action': () => z.object({ action: id }),
   'set-options': () => z.object({ options: jsonObject }),
+  'set-hp-display': () =>
+    z
+      .object({
+        pc: z.enum(HP_SHOWN).optional().describe('How the table and players see PC HP.'),
+        npc: z.enum(HP_SHOWN).optional().describe('How the table and players see NPC HP.'),
+      })
+      .meta({ gm: true }),
+  'add-timed-event': () =>
+    z
+      .object({
+        name: z
+          .string()
+          .trim()
+          .min(1)
+          .max(80)
+          .meta({ label: 'Name' })
+          .describe('What it is ("Lair action").'),
+        at: z
+          .number()
+          .int()
+          .min(-1000)
+          .max(1000)
+          .meta({ label: 'At' })
+          .describe("Where in every round, on the ruleset's clock: an initiative count, a Mark, a tempo."),
+        note: z.string().trim().max(2000).optional().meta({ label: 'GM note' }).describe('What happens.'),
+      })
+      .meta({ gm: true }),
+  'remove-timed-event': () => z.object({ id: z.string().min(1).max(80) }).meta({ gm: true }),
   note: () => z.object({ text: z.string().trim().min(1).max(10_000) }),
   end: () => z.object({}),
   undo: () => z.object({}),

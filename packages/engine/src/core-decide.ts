@@ -2,9 +2,11 @@ import type { z } from 'zod';
 import { type CoreCommand, type combatantInputSchema, explainZodError, unknownOptions } from './commands.js';
 import type { CoreEvent } from './events.js';
 import { damaged, setHp } from './hp.js';
+import { describeHpDisplay, hpDisplayOf } from './hp-display.js';
 import { distinctName, firstFree, slugOf } from './ids.js';
 import { unknownCombatant } from './refusals.js';
 import { type AnyRuleset, combatantOf, type DecideContext, type Decision } from './ruleset.js';
+import type { TimedEvent } from './timed.js';
 import {
   type Combatant,
   type Duration,
@@ -261,6 +263,47 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
       const refused = ruleset.canSetOptions?.(state, next.data);
       if (refused) return refused;
       return [{ type: 'options/set', options: next.data, previous: state.options }];
+    }
+    case 'set-hp-display': {
+      const previous = hpDisplayOf(state);
+      if (command.pc === undefined && command.npc === undefined)
+        return reject(
+          'hp-display/empty',
+          'Say how the table and players see PC HP, NPC HP or both: numbers, descriptors or hidden.',
+        );
+      const display = { pc: command.pc ?? previous.pc, npc: command.npc ?? previous.npc };
+      if (display.pc === previous.pc && display.npc === previous.npc)
+        return reject('hp-display/unchanged', `Already so: ${describeHpDisplay(previous)}.`);
+      return [{ type: 'hp-display/set', display, previous: { ...previous } }];
+    }
+    case 'add-timed-event': {
+      if (!ruleset.timedAt)
+        return reject(
+          'timed/unsupported',
+          `${ruleset.name}'s clock has no fixed moment in a round for a timed event; add a note instead.`,
+        );
+      const place = ruleset.timedAt(state, command.at);
+      if (isRejection(place)) return place;
+      const timed: TimedEvent = {
+        id: ctx.newId('timed'),
+        name: command.name,
+        at: place.at,
+        when: place.when,
+        fired: 0,
+      };
+      if (command.note) timed.note = command.note;
+      if (place.every !== undefined) timed.every = place.every;
+      if (place.every !== undefined && place.eachRound) timed.restart = place.at;
+      return [{ type: 'timed/added', timed }];
+    }
+    case 'remove-timed-event': {
+      const t = state.timed?.find((x) => x.id === command.id);
+      if (!t)
+        return reject(
+          'timed/unknown',
+          `There is no timed event "${command.id}". There are: ${(state.timed ?? []).map((x) => `${x.id} (${x.name})`).join(', ') || 'none'}.`,
+        );
+      return [{ type: 'timed/removed', id: t.id, name: t.name }];
     }
     case 'note':
       return [{ type: 'note/added', text: command.text }];

@@ -1,5 +1,6 @@
 import type { CoreEvent } from './events.js';
 import { isCore } from './evolve.js';
+import { describeHpDisplay } from './hp-display.js';
 import type { AnyRuleset } from './ruleset.js';
 import type { Combatant, Duration, EncounterState, EngineEvent, Instant, LogEntry } from './types.js';
 
@@ -251,6 +252,16 @@ function describeCore(event: CoreEvent, state: EncounterState, ruleset: AnyRules
       return `Custom action "${event.action}" removed.`;
     case 'options/set':
       return 'Encounter options changed.';
+    case 'timed/added':
+      return `Timed event: ${event.timed.name}, ${event.timed.when}${event.timed.every === undefined ? ', every round' : ''}.`;
+    case 'timed/removed':
+      return `Timed event removed: ${event.name}.`;
+    case 'timed/fired':
+      return `${event.name} (${event.when})${event.note ? `: ${event.note}` : '.'}`;
+    case 'hp/described':
+      return `${nameOf(state, event.combatant)} is ${event.word}.`;
+    case 'hp-display/set':
+      return `HP shown: ${describeHpDisplay(event.display)} (the GM sees numbers).`;
     case 'note/added':
       return `GM note: ${event.text}`;
     case 'round/started':

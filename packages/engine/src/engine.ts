@@ -23,6 +23,7 @@ import { evolve, isCore } from './evolve.js';
 import { explainCommandError } from './params.js';
 import { notRunning } from './refusals.js';
 import type { AnyRuleset, DecideContext, RulesetRegistry } from './ruleset.js';
+import { timedDue } from './timed.js';
 import {
   type Combatant,
   type Command,
@@ -244,7 +245,11 @@ function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Sett
     }
     draft = evolve(draft, event, ruleset);
     ctx.state = draft;
-    const follow = [...expiries(draft, event), ...(ruleset.react?.(ctx, event) ?? [])];
+    const follow = [
+      ...expiries(draft, event),
+      ...timedDue(draft, event),
+      ...(ruleset.react?.(ctx, event) ?? []),
+    ];
     queue.unshift(...follow);
   }
   if (ctx.rng.count > 0) {

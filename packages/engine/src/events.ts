@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { actionDefSchema } from './commands.js';
 import type { DiceRoll } from './dice/roll.js';
+import { HP_SHOWN, HP_WORDS } from './hp-display.js';
 import type { Fields } from './json.js';
 import { lazySchemas, once } from './lazy.js';
 
@@ -18,6 +19,20 @@ const json = z.json();
 const jsonObject = z.record(z.string(), z.json());
 export const instantSchema = z.object({ round: z.number(), at: z.array(z.number()) });
 
+export const hpDisplaySchema = () => z.object({ pc: z.enum(HP_SHOWN), npc: z.enum(HP_SHOWN) });
+
+export const timedEventSchema = () =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    at: z.array(z.number()),
+    when: z.string(),
+    note: z.string().optional(),
+    fired: z.number(),
+    every: z.number().optional(),
+    restart: z.array(z.number()).optional(),
+  });
+
 export const combatantRecordSchema = z.object({
   id: namedId(),
   name: z.string(),
@@ -26,6 +41,7 @@ export const combatantRecordSchema = z.object({
   hidden: z.boolean(),
   group: z.string().optional(),
   hp: z.object({ current: z.number(), max: z.number(), temp: z.number() }).optional(),
+  hpWord: z.enum(HP_WORDS).optional(),
   stats: jsonObject,
   cs: json,
   notes: z.string().optional(),
@@ -179,6 +195,8 @@ export const encounterStateSchema = once(() =>
     }),
     seq: z.number(),
     rs: json,
+    hpDisplay: hpDisplaySchema().optional(),
+    timed: z.array(timedEventSchema()).optional(),
   }),
 );
 
@@ -192,6 +210,21 @@ export const coreEventSchemas = lazySchemas({
   'combatant/defeated': () => z.object({ combatant: namedId() }),
   'combatant/revived': () => z.object({ combatant: namedId() }),
   'hp/changed': () => z.object({ combatant: namedId(), from: hitPointsSchema, hp: hitPointsSchema }),
+  /** In a view only: an `hp/changed` the viewer sees as a descriptor ("Orc is bloodied"). */
+  'hp/described': () => z.object({ combatant: namedId(), word: z.enum(HP_WORDS) }),
+  'hp-display/set': () => z.object({ display: hpDisplaySchema(), previous: hpDisplaySchema() }),
+  'timed/added': () => z.object({ timed: timedEventSchema() }),
+  'timed/removed': () => z.object({ id: z.string(), name: z.string() }),
+  'timed/fired': () =>
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      when: z.string(),
+      round: z.number(),
+      note: z.string().optional(),
+      /** A periodic one's next moment. */
+      next: z.array(z.number()).optional(),
+    }),
   'effect/added': () => z.object({ effect: effectSchema }),
   'effect/expired': () => z.object({ effect: z.string(), name: z.string(), target: namedId() }),
   'effect/removed': () => z.object({ effect: z.string(), name: z.string(), target: namedId() }),

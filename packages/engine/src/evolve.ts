@@ -7,6 +7,7 @@ import {
   coreEventSchemas,
 } from './events.js';
 import type { AnyRuleset } from './ruleset.js';
+import type { TimedEvent } from './timed.js';
 import type { AgendaEntry, Combatant, EncounterState, EngineEvent, LogEntry } from './types.js';
 
 type CombatantPatch = z.output<ReturnType<typeof combatantPatchSchema>>;
@@ -126,10 +127,29 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
     }
     case 'options/set':
       return { ...state, options: event.options };
+    case 'hp-display/set':
+      return { ...state, hpDisplay: event.display };
+    case 'hp/described':
+      return state;
+    case 'timed/added':
+      return { ...state, timed: [...(state.timed ?? []), event.timed] };
+    case 'timed/removed':
+      return { ...state, timed: (state.timed ?? []).filter((t) => t.id !== event.id) };
+    case 'timed/fired': {
+      const { id, round, next } = event;
+      const moved = (t: TimedEvent): TimedEvent =>
+        next ? { ...t, fired: round, at: next } : { ...t, fired: round };
+      return { ...state, timed: (state.timed ?? []).map((t) => (t.id === id ? moved(t) : t)) };
+    }
     case 'note/added':
       return { ...state, gmNotes: [...state.gmNotes, event.text] };
-    case 'round/started':
-      return { ...state, round: event.round, status: 'running' };
+    case 'round/started': {
+      // A timed event that comes back every turn starts again from the round's first turn.
+      const timed = state.timed?.some((t) => t.restart)
+        ? state.timed.map((t) => (t.restart ? { ...t, at: t.restart } : t))
+        : state.timed;
+      return { ...state, round: event.round, status: 'running', ...(timed ? { timed } : {}) };
+    }
     case 'round/ended':
       return state;
     case 'turn/started': {

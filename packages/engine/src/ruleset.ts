@@ -154,6 +154,31 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
   present?: Presentation<T>;
   /** For `analyze` and `simulate`: the exact initiative distribution, a compiled Round. */
   analysis?: Analysis<T>;
+  /**
+   * Where a timed event (a lair action) at `at` falls in every round on this clock — `at` is an initiative
+   * count, a Mark, a tempo, as the ruleset reads it — with the moment in its words; or the refusal in words
+   * (a number the clock does not have). On a clock without rounds, `every` makes it come back every so many
+   * units, `at` being its first moment (with `eachRound`, starting again there every round: once a turn).
+   * Absent: the clock has no fixed moment in a round for one.
+   */
+  timedAt?(
+    state: EncounterState<T>,
+    at: number,
+  ): { at: number[]; when: string; every?: number; eachRound?: boolean } | Rejection;
+  /** Files of other trackers this ruleset reads into a scenario of its own (`roundkeeper import`). */
+  importers?: ScenarioImporter[];
+}
+
+/** Another tracker's export read into a scenario of the ruleset (classic: Improved Initiative's). */
+export interface ScenarioImporter {
+  /** The tracker's name, as a GM knows it ("Improved Initiative"). */
+  format: string;
+  /**
+   * The scenario (a plain scenario file's data) and one line per thing that did not map, or undefined when
+   * the data is not in this format. `pick` names one of the file's saved encounters; a name it lacks
+   * throws an Error whose message says which there are.
+   */
+  read(data: unknown, pick?: string): { scenario: Record<string, unknown>; notMapped: string[] } | undefined;
 }
 
 export type AnyRuleset = Ruleset<RulesetTypes>;

@@ -73,6 +73,7 @@ const MARKER_GLYPH: Record<string, string> = {
   forfeit: '_',
   turn: '>',
   reaction: 'r',
+  timed: '@',
 };
 
 /** The heading of a round's block: the ruleset's label, or "Round N". */

@@ -3,8 +3,10 @@ import type { Instant } from './clock.js';
 export type { Instant };
 
 import type { DiceState } from './dice/rng.js';
+import type { HpDisplay, HpWord } from './hp-display.js';
 import type { Json, JsonObject } from './json.js';
 import type { Param, ParamSource } from './params.js';
+import type { TimedEvent } from './timed.js';
 
 /** The current version of the encounter state's shape. Persisted states and scenario files carry it. */
 export const STATE_SCHEMA = 1;
@@ -56,6 +58,8 @@ export type Combatant<T extends RulesetTypes = RulesetTypes> = {
   /** NPCs in one group act together where the ruleset supports it. */
   group?: string;
   hp?: HitPoints;
+  /** In a view only: the descriptor shown in place of `hp` when the GM shows HP as descriptors. */
+  hpWord?: HpWord;
   stats: T['stats'];
   cs: T['cs'];
   /** GM-only notes. */
@@ -200,6 +204,10 @@ export type EncounterState<T extends RulesetTypes = RulesetTypes> = {
   /** Number of log entries folded into this state: the state's version counter. */
   seq: number;
   rs: T['rs'];
+  /** How the table and players see PC and NPC HP (`set-hp-display`); absent: numbers. */
+  hpDisplay?: HpDisplay;
+  /** Timed events on the clock (lair actions), fired once a round at their moment. */
+  timed?: TimedEvent[];
 };
 
 export type Viewer = { role: 'gm' } | { role: 'table' } | { role: 'player'; combatants: string[] };

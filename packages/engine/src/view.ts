@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { type CoreEvent, coreEventSchemas, effectSchema } from './events.js';
 import { isCore, isCoreEvent } from './evolve.js';
+import { hpRedacted, hpShownTo, hpWord, withHpShown } from './hp-display.js';
 import type { Json, JsonObject } from './json.js';
 import { combatantsIn } from './params.js';
 import type { AnyRuleset } from './ruleset.js';
@@ -76,7 +77,12 @@ export function view(
   const hidden = hiddenFrom(state, viewer, everHidden);
   const combatants: Record<string, Combatant> = {};
   // Walked by key: a list of [id, combatant] pairs for every view of every change was garbage at once.
-  for (const id in state.combatants) if (!hidden.has(id)) combatants[id] = stripNotes(state.combatants[id]!);
+  const hpLess = hpRedacted(state);
+  for (const id in state.combatants) {
+    if (hidden.has(id)) continue;
+    const c = stripNotes(state.combatants[id]!);
+    combatants[id] = hpLess ? withHpShown(c, hpShownTo(state, viewer, id)) : c;
+  }
   const redacted: EncounterState = {
     ...state,
     combatants,
@@ -86,6 +92,8 @@ export function view(
     effects: state.effects.filter((e) => !combatantsIn(effectSchema, e).some((id) => hidden.has(id))),
     current: state.current && hidden.has(state.current) ? null : state.current,
     gmNotes: [],
+    // A timed event's note is the GM's: the table and players see what and when, not what happens.
+    ...(state.timed ? { timed: state.timed.map(({ note: _n, ...t }) => t) } : {}),
     // Undo and redo are the GM's: the table and players do without the groups they would take back.
     history: NO_HISTORY,
   };
@@ -178,8 +186,26 @@ function redactFor(
   switch (event.type) {
     case 'agenda/scheduled':
       return event.entry.secret && !controls(viewer, event.entry.combatant) ? null : event;
-    case 'combatant/added':
-      return { ...event, combatant: stripNotes(event.combatant) };
+    case 'combatant/added': {
+      const c = stripNotes(event.combatant);
+      return { ...event, combatant: withHpShown(c, hpShownTo(state, viewer, c.id)) };
+    }
+    case 'hp/changed': {
+      // HP as the GM chooses: a descriptor when it changes, or nothing; never the numbers.
+      const shown = hpShownTo(state, viewer, event.combatant);
+      if (shown === 'numbers') return event;
+      const word = hpWord(event.hp);
+      if (shown === 'hidden' || word === hpWord(event.from)) return null;
+      return { type: 'hp/described', combatant: event.combatant, word };
+    }
+    case 'timed/added': {
+      const { note: _n, ...timed } = event.timed;
+      return { ...event, timed };
+    }
+    case 'timed/fired': {
+      const { note: _n, ...rest } = event;
+      return rest;
+    }
     case 'combatant/updated': {
       const { notes: _n, ...patch } = event.patch;
       return _n === undefined ? event : { ...event, patch };

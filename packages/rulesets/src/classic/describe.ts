@@ -40,6 +40,8 @@ export function describeEvent(event: AnyEvent, state: State): string | null {
       return `${name(event.combatant)} has HP again and regains consciousness.`;
     case 'classic/joins-next-round':
       return `${name(event.combatant)}'s place in the order has passed; they act from next round.`;
+    case 'classic/concentration-check':
+      return `${name(event.combatant)} took ${event.damage} damage while concentrating (${event.effect}): Constitution save, DC ${event.dc}, or it ends.`;
     default:
       return null;
   }

@@ -64,6 +64,17 @@ export const classicEvents = lazySchemas({
   'classic/came-to': () => z.strictObject({ combatant: namedId() }),
   /** A late arrival's place in this round has passed; they act from the next round. */
   'classic/joins-next-round': () => z.strictObject({ combatant: namedId() }),
+  /**
+   * A concentrating combatant took damage: the GM's reminder of the Constitution save (DC 10 or half the
+   * damage, whichever is higher) that keeps the concentration (`effect`, its name) up.
+   */
+  'classic/concentration-check': () =>
+    z.strictObject({
+      combatant: namedId(),
+      effect: z.string(),
+      damage: z.number().int().min(1),
+      dc: z.number().int().min(10),
+    }),
 });
 
 /** One of classic's own events, as its schema infers it. */

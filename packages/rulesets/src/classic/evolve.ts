@@ -37,6 +37,7 @@ export function evolve(state: State, event: ClassicEvent): State | undefined {
       return patchCs(state, event.combatant, { used: fresh() });
     case 'classic/ready-lapsed':
       return patchCs(state, event.combatant, { readied: null });
+    case 'classic/concentration-check':
     case 'classic/joins-next-round':
       return state;
     case 'classic/fell':

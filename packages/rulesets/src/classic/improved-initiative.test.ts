@@ -7,7 +7,10 @@ import { classicStats } from './options.js';
 
 /** A file in Improved Initiative's own export format, written by hand from its published types. */
 const exported: unknown = JSON.parse(
-  readFileSync(new URL('./improved-initiative.fixture.json', import.meta.url), 'utf8'),
+  readFileSync(
+    new URL('../../../../examples/improved-initiative/improved-initiative.json', import.meta.url),
+    'utf8',
+  ),
 );
 
 describe('Improved Initiative import (classic)', () => {

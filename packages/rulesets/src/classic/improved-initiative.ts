@@ -1,3 +1,5 @@
+import type { ScenarioImporter } from '@roundkeeper/engine';
+
 /**
  * Improved Initiative's export, read into classic creatures.
  *
@@ -253,3 +255,21 @@ export function improvedInitiativeScenario(
     combatants,
   };
 }
+
+/**
+ * `roundkeeper import` of an Improved Initiative export: a file that names a `ruleset` is a scenario file,
+ * not an export; anything else is read when it holds creatures, characters or encounters.
+ */
+export const improvedInitiativeImporter: ScenarioImporter = {
+  format: 'Improved Initiative',
+  read(data, pick) {
+    if (isObj(data) && 'ruleset' in data) return undefined;
+    let read: ImprovedInitiativeImport;
+    try {
+      read = fromImprovedInitiative(data);
+    } catch {
+      return undefined;
+    }
+    return { scenario: improvedInitiativeScenario(read, pick), notMapped: read.notMapped };
+  },
+};

@@ -5,12 +5,14 @@ import { decide } from './decide.js';
 import { describeEvent } from './describe.js';
 import { classicEvents } from './events.js';
 import { evolve } from './evolve.js';
+import { improvedInitiativeImporter } from './improved-initiative.js';
 import { legalActions } from './legal.js';
 import { classicOptions, classicStats } from './options.js';
 import { classicAnalysis, classicPresent } from './present.js';
 import { react } from './react.js';
+import { redactEvent } from './redact.js';
 import { fresh } from './state.js';
-import { clock, timeline } from './timeline.js';
+import { clock, timedAt, timeline } from './timeline.js';
 import type { ClassicTypes } from './types.js';
 
 export type { ClassicCommand } from './commands.js';
@@ -45,7 +47,10 @@ export const classic: Ruleset<ClassicTypes> = {
   react,
   legalActions,
   timeline,
+  timedAt,
   describeEvent,
+  redactEvent,
   present: classicPresent,
   analysis: classicAnalysis,
+  importers: [improvedInitiativeImporter],
 };

@@ -14,9 +14,36 @@ export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, nu
   const { state } = ctx;
   const events: AnyEvent[] = [];
   const rolled: { id: string; total: number; modifier: number }[] = [];
+  // Group initiative: one roll per group, its members after it one after another (`members`).
+  const members = new Map<string, string[]>();
+  const grouped = state.options.groupInitiative === 'group';
+  const joined: { id: string; key: number[] }[] = [];
   for (const id of ids) {
     const c = combatantIn(state, id);
-    const set = Object.hasOwn(fixed, id) ? fixed[id] : undefined;
+    if (grouped && c.group) {
+      const list = members.get(c.group);
+      if (list) {
+        list.push(id);
+        continue;
+      }
+      // A late member joins the place its group already has, after the others.
+      const placed = state.roster
+        .map((other) => state.combatants[other])
+        .filter((o) => o && o.id !== id && o.group === c.group && o.cs.key && !ids.includes(o.id));
+      if (placed.length) {
+        const key = placed[0]!.cs.key!;
+        const total = placed[0]!.cs.initiative ?? -key[0]!;
+        events.push({ type: 'classic/initiative', combatant: id, total, rolled: true });
+        joined.push({ id, key: [...key.slice(0, -1), placed.length] });
+        continue;
+      }
+      members.set(c.group, [id]);
+    }
+    const groupSet =
+      grouped && c.group
+        ? ids.find((m) => state.combatants[m]?.group === c.group && Object.hasOwn(fixed, m))
+        : undefined;
+    const set = Object.hasOwn(fixed, id) ? fixed[id] : groupSet !== undefined ? fixed[groupSet] : undefined;
     if (set !== undefined) {
       rolled.push({ id, total: set, modifier: c.stats.initiative });
       events.push({ type: 'classic/initiative', combatant: id, total: set, rolled: false });
@@ -37,7 +64,18 @@ export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, nu
     groups.set(k, [...(groups.get(k) ?? []), place]);
   }
   for (const tied of groups.values()) rollOff(ctx, tied, events);
-  for (const { id, key } of places) events.push({ type: 'classic/key', combatant: id, key });
+  for (const { id, key } of places) {
+    const group = grouped ? state.combatants[id]?.group : undefined;
+    const list = group ? (members.get(group) ?? [id]) : [id];
+    list.forEach((member, i) => {
+      if (member !== id) {
+        const total = -key[0]!;
+        events.push({ type: 'classic/initiative', combatant: member, total, rolled: true });
+      }
+      events.push({ type: 'classic/key', combatant: member, key: group ? [...key, i] : key });
+    });
+  }
+  for (const { id, key } of joined) events.push({ type: 'classic/key', combatant: id, key });
   return events;
 }
 

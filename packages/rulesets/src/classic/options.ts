@@ -9,6 +9,16 @@ export const classicOptions = once(() =>
       .boolean()
       .default(false)
       .describe('Roll initiative again at the start of every round.'),
+    groupInitiative: z
+      .enum(['each', 'group'])
+      .default('each')
+      .meta({
+        label: 'Group initiative',
+        choices: { each: 'Everyone rolls', group: 'A group rolls once and acts together' },
+      })
+      .describe(
+        'Combatants with the same NPC group roll once (the first of them, with its modifier) and take their turns one after another in that place.',
+      ),
   }),
 );
 

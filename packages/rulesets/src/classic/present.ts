@@ -1,5 +1,6 @@
 import { type Analysis, type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
 import { classicKernel } from './kernel.js';
+import { classicCreatures } from './library.js';
 import type { ClassicTypes } from './types.js';
 
 const SLOT_WORDS = [
@@ -10,18 +11,8 @@ const SLOT_WORDS = [
 
 /** What a card shows: initiative and what is left of the action, bonus action and reaction. */
 export const classicPresent: Presentation<ClassicTypes> = {
-  /** Ready creatures for the library. */
-  creatures: [
-    {
-      name: 'Goblin',
-      hp: 7,
-      stats: { initiative: 2, armorClass: 15 },
-      notes: 'Nimble Escape: Disengage or Hide as a bonus action.',
-    },
-    { name: 'Orc', hp: 15, stats: { initiative: 1, armorClass: 13 } },
-    { name: 'Ogre', hp: 59, stats: { initiative: -1, armorClass: 11 } },
-    { name: 'Bandit captain', hp: 65, stats: { initiative: 3, armorClass: 15 } },
-  ],
+  /** Ready creatures for the library (library.ts). */
+  creatures: classicCreatures,
   gauges(_state, c) {
     const out: Gauge[] = [];
     if (c.stats.armorClass !== undefined) out.push({ label: 'AC', value: String(c.stats.armorClass) });

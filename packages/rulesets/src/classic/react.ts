@@ -1,4 +1,4 @@
-import { compareInstants, schedule, unschedule } from '@roundkeeper/engine';
+import { compareInstants, type Effect, schedule, unschedule } from '@roundkeeper/engine';
 import type { AnyEvent } from './events.js';
 import { keysFrom, rollInitiative } from './initiative.js';
 import { turnEntry } from './round.js';
@@ -60,8 +60,24 @@ export function react(ctx: Ctx, event: AnyEvent): AnyEvent[] {
       const ahead = !state.now || compareInstants(entry.at, state.now) > 0;
       return [...rolled, ahead ? schedule(entry) : { type: 'classic/joins-next-round', combatant: id }];
     }
-    case 'hp/changed':
-      return down(state, event);
+    case 'hp/changed': {
+      // Falling to 0 HP (down), and a concentration marker on the bearer: damage taken reminds the GM
+      // of the save.
+      const fell = down(state, event);
+      const damage = event.from.current + event.from.temp - (event.hp.current + event.hp.temp);
+      const marker = state.effects.find((e) => e.target === event.combatant && isConcentration(e));
+      if (damage <= 0 || !marker) return fell;
+      return [
+        ...fell,
+        {
+          type: 'classic/concentration-check',
+          combatant: event.combatant,
+          effect: marker.name,
+          damage,
+          dc: Math.max(10, Math.floor(damage / 2)),
+        },
+      ];
+    }
     case 'combatant/defeated':
       return state.agenda
         .filter((e) => e.combatant === event.combatant)
@@ -69,4 +85,12 @@ export function react(ctx: Ctx, event: AnyEvent): AnyEvent[] {
     default:
       return [];
   }
+}
+
+/**
+ * Classic's concentration marker: a condition named "Concentrating" or "Concentration" (with what is kept
+ * up after it, "Concentrating: Bless"), or any condition whose data says `concentration: true`.
+ */
+export function isConcentration(effect: Pick<Effect, 'name' | 'data'>): boolean {
+  return /^concentrat(ing|ion)\b/i.test(effect.name.trim()) || effect.data?.concentration === true;
 }

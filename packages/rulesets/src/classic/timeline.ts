@@ -2,8 +2,12 @@ import {
   type ClockSpec,
   compareInstants,
   type Instant,
+  type Rejection,
+  reject,
+  slotBefore,
   type Timeline,
   type TimelineLane,
+  timedLane,
 } from '@roundkeeper/engine';
 import type { ClassicTypes, State } from './types.js';
 
@@ -38,6 +42,10 @@ export function timeline(state: State): Timeline {
       markers: state.current === c.id ? [{ round, at: i + 1, kind: 'turn', label: 'acting' }] : [],
     };
   });
+  // Timed events (lair actions): a row of their own, at the slot they come before.
+  const keys = ordered.map((c) => c.cs.key ?? []);
+  const timed = timedLane(state, (at) => slotBefore(keys, at), round);
+  if (timed) lanes.push(timed);
   return {
     axis: { unit: 'turn', from: 1, to: Math.max(ordered.length, 1), labels },
     rounds: [round],
@@ -54,3 +62,16 @@ export const clock: ClockSpec<ClassicTypes> = {
     return `Round ${at.round}${entry ? ` · ${entry.name}'s turn` : ''}`;
   },
 };
+
+/**
+ * A timed event (a lair action) at an initiative count: it comes after everyone with that total, "losing
+ * ties" — its place in the order key is after any modifier's.
+ */
+export function timedAt(_state: State, at: number): { at: number[]; when: string } | Rejection {
+  if (at < -100 || at > 200)
+    return reject(
+      'timed/out-of-range',
+      `A timed event sits at an initiative count from -100 to 200, not ${at}.`,
+    );
+  return { at: [-at, 1000], when: `initiative ${at}, losing ties` };
+}

@@ -12,7 +12,7 @@ import { opend6Options, opend6Stats } from './options.js';
 import { opend6Present } from './present.js';
 import { react } from './react.js';
 import { redact, redactEvent } from './redact.js';
-import { clock, timeline } from './timeline.js';
+import { clock, timedAt, timeline } from './timeline.js';
 import type { Opend6Types } from './types.js';
 
 export type { Opend6Command } from './commands.js';
@@ -51,6 +51,7 @@ export const openD6: Ruleset<Opend6Types> = {
   react,
   legalActions,
   timeline,
+  timedAt,
   redact,
   redactEvent,
   describeEvent,

@@ -1,14 +1,11 @@
 import type { Gauge, Panel, Presentation } from '@roundkeeper/engine';
+import { opend6Creatures } from './library.js';
 import type { Opend6Types } from './types.js';
 
 /** What a card shows (initiative, Character Points, actions declared and used) and the declaration panel. */
 export const opend6Present: Presentation<Opend6Types> = {
-  /** Ready creatures for the library. */
-  creatures: [
-    { name: 'Bandit', hp: 10, stats: { perception: '2D', reflexes: '2D+1' } },
-    { name: 'Brute', hp: 14, stats: { perception: '2D+2', reflexes: '2D' } },
-    { name: 'Guard', hp: 12, stats: { perception: '3D', reflexes: '2D', skills: { search: '4D' } } },
-  ],
+  /** Ready creatures for the library (library.ts). */
+  creatures: opend6Creatures,
   gauges(_state, c) {
     const out: Gauge[] = [];
     if (c.cs.initiative !== null) out.push({ label: 'Initiative', value: String(c.cs.initiative) });

@@ -4,9 +4,12 @@ import {
   compareInstants,
   compareTuples,
   type Instant,
+  type Rejection,
+  reject,
   type Timeline,
   type TimelineLane,
   type TimelineMarker,
+  timedLane,
 } from '@roundkeeper/engine';
 
 import type { Happening, Opend6Types, Slot, State } from './types.js';
@@ -84,6 +87,16 @@ export function timeline(state: State): Timeline {
     }
     if (lane.spans.length > 0 || lane.markers.length > 0) lanes.push(lane);
   }
+  // Timed events: a row of their own, at the slot they come before.
+  const timed = timedLane(
+    state,
+    (at) => {
+      const slots = slotsOf(round);
+      return Math.min(slots.filter((x) => compareTuples(x.at, at) < 0).length + 1, width);
+    },
+    round,
+  );
+  if (timed) lanes.push(timed);
   const now = state.now
     ? { round: state.now.round, at: position(slotsOf(state.now.round), state.now.at) }
     : null;
@@ -105,3 +118,22 @@ export const clock: ClockSpec<Opend6Types> = {
     return `Round ${at.round}${slot && inside ? ` · ${slot.label}` : ''}`;
   },
 };
+
+/**
+ * A timed event at an initiative total of every round, after everyone on that total ("losing ties"):
+ * under the Perception methods, whose order is by total. Under the first significant action the order is
+ * by who acts first, not by a number: there is no moment to name.
+ */
+export function timedAt(state: State, at: number): { at: number[]; when: string } | Rejection {
+  if (state.options.initiativeMethod === 'first-significant-action')
+    return reject(
+      'timed/no-moment',
+      'Under the first significant action the order is by who acts first, not by an initiative total: there is no moment for a timed event. Use a Perception method, or add a note.',
+    );
+  if (at < -1000 || at > 1000)
+    return reject(
+      'timed/out-of-range',
+      `A timed event sits at an initiative total from -1000 to 1000, not ${at}.`,
+    );
+  return { at: [-at, 1_000_000], when: `initiative ${at}, losing ties` };
+}

@@ -11,7 +11,7 @@ import { evolve } from './evolve.js';
 import { sixSecondOptions, sixSecondStats } from './options.js';
 import { sixSecondPresent } from './present.js';
 import { redact, redactEvent } from './redact.js';
-import { timeline } from './timeline.js';
+import { timedAt, timeline } from './timeline.js';
 import type { SixSecondCombatant, SixSecondRound, SixSecondTypes } from './types.js';
 
 export { SIX_SECOND_CATALOG } from './catalog.js';
@@ -67,6 +67,7 @@ export const sixSecond: Ruleset<SixSecondTypes> = {
   react,
   legalActions,
   timeline,
+  timedAt,
   redact,
   redactEvent,
   describeEvent,

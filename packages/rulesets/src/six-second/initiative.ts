@@ -84,8 +84,25 @@ export function rollInitiative(
 ): { events: SixSecondFact[]; order: string[] } {
   const events: SixSecondFact[] = [];
   const keyed: Keyed[] = [];
+  // Group initiative: the first member of a group checks for it; the others follow it in the order.
+  const grouped = ctx.state.options.groupInitiative === 'group';
+  const followers = new Map<string, string[]>();
+  const leadOf = new Map<string, string>();
   for (const id of ids) {
-    const given = Object.hasOwn(fixed, id) ? fixed[id] : undefined;
+    const group = grouped ? ctx.state.combatants[id]?.group : undefined;
+    if (!group) continue;
+    const lead = leadOf.get(group);
+    if (lead) followers.get(lead)!.push(id);
+    else {
+      leadOf.set(group, id);
+      followers.set(id, []);
+    }
+  }
+  for (const id of ids) {
+    const group = grouped ? ctx.state.combatants[id]?.group : undefined;
+    if (group && leadOf.get(group) !== id) continue;
+    const member = group ? [id, ...followers.get(id)!].find((m) => Object.hasOwn(fixed, m)) : undefined;
+    const given = Object.hasOwn(fixed, id) ? fixed[id] : member !== undefined ? fixed[member] : undefined;
     if (given !== undefined) {
       keyed.push({ id, key: [given] });
       events.push({ type: 'six-second/initiative', combatant: id, total: given, rolled: false });
@@ -101,7 +118,12 @@ export function rollInitiative(
     });
   }
   for (const tied of byLatest(keyed)) breakTies(ctx, tied, events, 0);
-  const order = ordered(keyed).map((k) => k.id);
+  const order = ordered(keyed).flatMap((k) => {
+    const rest = followers.get(k.id) ?? [];
+    for (const id of rest)
+      events.push({ type: 'six-second/initiative', combatant: id, total: k.key[0] ?? 0, rolled: true });
+    return [k.id, ...rest];
+  });
   events.push({ type: 'six-second/order', order });
   return { events, order };
 }
@@ -139,6 +161,18 @@ export function contest(ctx: Ctx, ids: string[], about: string | null): SixSecon
 export function insertLateArrival(ctx: Ctx, id: string): { events: SixSecondFact[]; index: number } {
   const { state } = ctx;
   const events: SixSecondFact[] = [];
+  // Group initiative: a late member takes its group's Initiative and comes after the others, unrolled.
+  const group = state.options.groupInitiative === 'group' ? state.combatants[id]?.group : undefined;
+  const order0 = state.rs.order.filter((x) => x !== id);
+  const last = group ? order0.findLastIndex((x) => state.combatants[x]?.group === group) : -1;
+  if (last >= 0) {
+    const total = state.combatants[order0[last]!]?.cs.initiative ?? 0;
+    events.push({ type: 'six-second/initiative', combatant: id, total, rolled: true });
+    const index = last + 1;
+    const next = [...order0.slice(0, index), id, ...order0.slice(index)];
+    events.push({ type: 'six-second/order', order: next, shiftFrom: index + 1 });
+    return { events, index };
+  }
   const check = initiativeCheck(ctx, id, 'Initiative (Reflex + Dexterity), late arrival');
   const total = check.total;
   events.push(check.event, { type: 'six-second/initiative', combatant: id, total, rolled: true });

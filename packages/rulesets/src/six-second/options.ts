@@ -31,6 +31,16 @@ export const sixSecondOptions = once(() =>
     initiativeDice: diceText()
       .default('1d20')
       .describe('Dice of the Reflex check rolled for Initiative (Dexterity is added to it).'),
+    groupInitiative: z
+      .enum(['each', 'group'])
+      .default('each')
+      .meta({
+        label: 'Group initiative',
+        choices: { each: 'Everyone rolls', group: 'A group rolls once and acts together' },
+      })
+      .describe(
+        'Combatants with the same NPC group make one Initiative check (the first of them) and take their turns one after another in that place.',
+      ),
     turnSeconds: z
       .number()
       .int()

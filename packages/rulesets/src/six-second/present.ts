@@ -1,14 +1,11 @@
 import type { Gauge, Presentation } from '@roundkeeper/engine';
+import { sixSecondCreatures } from './library.js';
 import type { SixSecondTypes } from './types.js';
 
 /** What a card shows: the seconds left of the turn, initiative, delayed effects still counting. */
 export const sixSecondPresent: Presentation<SixSecondTypes> = {
-  /** Ready creatures for the library. */
-  creatures: [
-    { name: 'Thug', hp: 12, stats: { dexterity: 0 } },
-    { name: 'Troll', hp: 40, stats: { dexterity: 1 } },
-    { name: 'Assassin', hp: 16, stats: { dexterity: 3 } },
-  ],
+  /** Ready creatures for the library (library.ts). */
+  creatures: sixSecondCreatures,
   gauges(state, c) {
     const total = state.options.turnSeconds;
     const left = Math.max(0, total - c.cs.secondsUsed);

@@ -1,9 +1,12 @@
 import {
   combatantOf,
+  type Rejection,
+  reject,
   type Timeline,
   type TimelineLane,
   type TimelineMarker,
   type TimelineSpan,
+  timedLane,
 } from '@roundkeeper/engine';
 import { nextNormalRound, projectDue, remainingSeconds } from './clock.js';
 import type { State } from './types.js';
@@ -111,10 +114,31 @@ export function timeline(state: State): Timeline {
   const rounds: number[] = [];
   for (let r = Math.max(1, round - PAST_ROUNDS); r <= last; r++) rounds.push(r);
   const current = state.current ? state.combatants[state.current] : undefined;
+  // Timed events: a row of their own, at their second of every turn.
+  const timed = timedLane(state, (at) => at[1] ?? null, round);
+  if (timed) lanes.push(timed);
   return {
     axis: { unit: 'second', from: 1, to: n },
     rounds,
     now: current ? { round, at: Math.max(1, current.cs.secondsUsed) } : null,
     lanes,
   };
+}
+
+/**
+ * A timed event at a second of every turn ("second 3 of every turn"): each turn's seconds are its own, so
+ * it comes back in every combatant's turn, as that turn's third second passes — turn slot after turn slot,
+ * from the first slot again each round.
+ */
+export function timedAt(
+  state: State,
+  second: number,
+): { at: number[]; when: string; every: number; eachRound: true } | Rejection {
+  const n = state.options.turnSeconds;
+  if (second < 1 || second > n)
+    return reject(
+      'timed/out-of-range',
+      `A timed event sits at a second of the turn from 1 to ${n}, not ${second}.`,
+    );
+  return { at: [1, second], when: `second ${second} of every turn`, every: 1, eachRound: true };
 }

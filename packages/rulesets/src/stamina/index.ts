@@ -9,7 +9,7 @@ import { legalActions, validateCustomAction } from './legal.js';
 import { staminaOptions, staminaStats } from './options.js';
 import { staminaAnalysis, staminaPresent } from './present.js';
 import { redact, redactEvent } from './redact.js';
-import { timeline } from './timeline.js';
+import { timedAt, timeline } from './timeline.js';
 import { freshArcane, freshTurn, type StaminaTypes, type State } from './types.js';
 
 export type { StaminaCommand } from './commands.js';
@@ -63,6 +63,7 @@ export const stamina: Ruleset<StaminaTypes> = {
   react: react,
   legalActions,
   timeline,
+  timedAt,
   describeEvent: describeEvent,
   redact,
   redactEvent: redactEvent,

@@ -20,9 +20,28 @@ import type { Ctx, State } from './types.js';
 export function checkInitiative(ctx: Ctx, ids: string[], fixed: Record<string, number> = {}): Fact[] {
   const { state } = ctx;
   const events: Fact[] = [];
+  const grouped = state.options.groupInitiative === 'group';
+  // Group initiative: the first member of a group checks; the others follow it one after another.
+  const firstOf = new Map<string, { total: number; key: number[]; count: number }>();
   for (const id of ids) {
     const c = combatantIn(state, id);
-    const entered = Object.hasOwn(fixed, id) ? fixed[id] : undefined;
+    const group = grouped ? c.group : undefined;
+    const lead = group ? (firstOf.get(group) ?? placedGroup(state, group, ids)) : undefined;
+    if (group && lead) {
+      events.push({ type: 'stamina/initiative', combatant: id, total: lead.total, rolled: true });
+      events.push({ type: 'stamina/key', combatant: id, key: [...lead.key, lead.count] });
+      firstOf.set(group, { ...lead, count: lead.count + 1 });
+      continue;
+    }
+    const groupSet =
+      group !== undefined
+        ? ids.find((m) => state.combatants[m]?.group === group && Object.hasOwn(fixed, m))
+        : undefined;
+    const entered = Object.hasOwn(fixed, id)
+      ? fixed[id]
+      : groupSet !== undefined
+        ? fixed[groupSet]
+        : undefined;
     let total: number;
     if (entered !== undefined) {
       total = entered;
@@ -33,13 +52,28 @@ export function checkInitiative(ctx: Ctx, ids: string[], fixed: Record<string, n
       events.push(rolled(id, 'initiative', roll));
       events.push({ type: 'stamina/initiative', combatant: id, total, rolled: true });
     }
-    events.push({
-      type: 'stamina/key',
-      combatant: id,
-      key: [-total, -c.stats.initiative, state.roster.indexOf(id)],
-    });
+    const key = [-total, -c.stats.initiative, state.roster.indexOf(id)];
+    if (group) {
+      firstOf.set(group, { total, key: [...key], count: 1 });
+      key.push(0);
+    }
+    events.push({ type: 'stamina/key', combatant: id, key });
   }
   return events;
+}
+
+/** A group already in the order (a member who arrives late joins it): its place, and how many it has. */
+function placedGroup(
+  state: State,
+  group: string,
+  checking: string[],
+): { total: number; key: number[]; count: number } | undefined {
+  const placed = state.roster
+    .map((id) => state.combatants[id])
+    .filter((c) => c && c.group === group && c.cs.key && !checking.includes(c.id));
+  const key = placed[0]?.cs.key;
+  if (!key) return undefined;
+  return { total: -key[0]!, key: key.slice(0, 3), count: placed.length };
 }
 
 export function keysFrom(events: Fact[]): Map<string, number[]> {

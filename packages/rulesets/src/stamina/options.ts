@@ -16,6 +16,16 @@ export const staminaOptions = once(() =>
       .boolean()
       .default(true)
       .describe('Recheck everyone\'s initiative before each new round ("recheck everyones initiative").'),
+    groupInitiative: z
+      .enum(['each', 'group'])
+      .default('each')
+      .meta({
+        label: 'Group initiative',
+        choices: { each: 'Everyone checks', group: 'A group checks once and acts together' },
+      })
+      .describe(
+        'Combatants with the same NPC group check initiative once (the first of them) and take their turns one after another in that place.',
+      ),
     allowNegative: z
       .boolean()
       .default(false)

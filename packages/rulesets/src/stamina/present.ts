@@ -1,15 +1,12 @@
 import { type Analysis, type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
+import { staminaCreatures } from './library.js';
 import { refsOf } from './options.js';
 import type { StaminaTypes } from './types.js';
 
 /** What a card shows: Stamina and Defense against their rested and composed maximums, initiative. */
 export const staminaPresent: Presentation<StaminaTypes> = {
-  /** Ready creatures for the library. */
-  creatures: [
-    { name: 'Wolf', hp: 12, stats: { stamina: 6 } },
-    { name: 'Bandit', hp: 14, stats: { stamina: 8 } },
-    { name: 'Brute', hp: 20, stats: { stamina: 12 } },
-  ],
+  /** Ready creatures for the library (library.ts). */
+  creatures: staminaCreatures,
   gauges(_state, c) {
     const { stamina, defense } = c.stats;
     const out: Gauge[] = [

@@ -1,4 +1,13 @@
-import { combatantIn, type Timeline, type TimelineLane, type TimelineMarker } from '@roundkeeper/engine';
+import {
+  combatantIn,
+  type Rejection,
+  reject,
+  slotBefore,
+  type Timeline,
+  type TimelineLane,
+  type TimelineMarker,
+  timedLane,
+} from '@roundkeeper/engine';
 import { orderOf } from './initiative.js';
 import type { SpentEntry, State } from './types.js';
 
@@ -56,6 +65,10 @@ export function timeline(state: State): Timeline {
       markers,
     };
   });
+  // Timed events: a row of their own, at the slot they come before.
+  const keys = order.map((id) => combatantIn(state, id).cs.key ?? []);
+  const timed = timedLane(state, (at) => slotBefore(keys, at), round);
+  if (timed) lanes.push(timed);
   const now = state.current ? slot.get(state.current) : undefined;
   return {
     axis: { unit: 'turn', from: 1, to: Math.max(order.length, 1), labels },
@@ -63,4 +76,11 @@ export function timeline(state: State): Timeline {
     now: now ? { round, at: now } : null,
     lanes,
   };
+}
+
+/** A timed event at an initiative total of every round: after everyone with that total ("losing ties"). */
+export function timedAt(_state: State, at: number): { at: number[]; when: string } | Rejection {
+  if (at < -1000 || at > 1000)
+    return reject('timed/out-of-range', `A timed event sits at an initiative from -1000 to 1000, not ${at}.`);
+  return { at: [-at, 1_000_000], when: `initiative ${at}, losing ties` };
 }

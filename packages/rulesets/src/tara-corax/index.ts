@@ -11,7 +11,7 @@ import { taraOptions, taraStats } from './options.js';
 import { taraPresent } from './present.js';
 import { redact, redactEvent } from './redact.js';
 import { currentMark, legalActions } from './rules.js';
-import { taraTimeline } from './timeline.js';
+import { taraTimedAt, taraTimeline } from './timeline.js';
 import type { TaraCombatant, TaraOptions, TaraRound, TaraState, TaraTypes } from './types.js';
 
 export type { TaraCommand } from './commands.js';
@@ -95,6 +95,7 @@ export const taraCorax: Ruleset<TaraTypes> = {
   react,
   legalActions,
   timeline: taraTimeline,
+  timedAt: taraTimedAt,
   redact,
   redactEvent,
   describeEvent: describeTaraEvent,

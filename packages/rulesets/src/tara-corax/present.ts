@@ -1,14 +1,11 @@
 import type { Gauge, Presentation } from '@roundkeeper/engine';
+import { taraCreatures } from './library.js';
 import type { TaraTypes } from './types.js';
 
 /** What a card shows: the Marks left of the Initiative Score (the budget), carry-over and Sets. */
 export const taraPresent: Presentation<TaraTypes> = {
-  /** Ready creatures for the library. */
-  creatures: [
-    { name: 'Ogre', hp: 40, stats: { initiative: 3 } },
-    { name: 'Bandit', hp: 18, stats: { initiative: 8, meleeAttacks: 1 } },
-    { name: 'Wolf', hp: 14, stats: { initiative: 12, landSpeed: 20 } },
-  ],
+  /** Ready creatures for the library (library.ts). */
+  creatures: taraCreatures,
   gauges(_state, c) {
     const out: Gauge[] = [];
     const { marksLeft, initiativeScore, carryOver } = c.cs;

@@ -1,4 +1,12 @@
-import { combatantOf, type Timeline, type TimelineLane, type TimelineMarker } from '@roundkeeper/engine';
+import {
+  combatantOf,
+  type Rejection,
+  reject,
+  type Timeline,
+  type TimelineLane,
+  type TimelineMarker,
+  timedLane,
+} from '@roundkeeper/engine';
 import { MARKS_PER_ROUND, markOf, sameMoment } from './marks.js';
 import type { TaraState } from './types.js';
 
@@ -40,6 +48,9 @@ export function taraTimeline(state: TaraState): Timeline {
     }
     return [{ id, label: c.name, side: c.side, spans, markers }];
   });
+  // Timed events: a row of their own, at their Mark.
+  const timed = timedLane(state, (at) => MARKS_PER_ROUND - (at[0] ?? 0));
+  if (timed) lanes.push(timed);
   return {
     axis: { unit: 'Mark', from: MARKS_PER_ROUND, to: 1 },
     rounds: [...rounds].sort((a, b) => a - b),
@@ -58,4 +69,17 @@ function byCombatant<T extends { combatant?: string | null }>(items: readonly T[
     else out.set(item.combatant, [item]);
   }
   return out;
+}
+
+/**
+ * A timed event at a Mark of every Round ("Mark 10 each round"): after everything that happens at that
+ * Mark (spells resolving, attacks, those who start there), before the next Mark down.
+ */
+export function taraTimedAt(_state: TaraState, at: number): { at: number[]; when: string } | Rejection {
+  if (at < 1 || at > MARKS_PER_ROUND)
+    return reject(
+      'timed/out-of-range',
+      `A timed event sits at a Mark from 1 to ${MARKS_PER_ROUND}, not ${at}.`,
+    );
+  return { at: [MARKS_PER_ROUND - at, 1_000_000], when: `Mark ${at} each round` };
 }

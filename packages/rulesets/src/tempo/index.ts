@@ -10,7 +10,7 @@ import { legalActions } from './legal.js';
 import { tempoOptions, tempoStats } from './options.js';
 import { tempoPresent } from './present.js';
 import { redact, redactEvent } from './redact.js';
-import { timeline } from './timeline.js';
+import { timedAt, timeline } from './timeline.js';
 import type { State, TempoTypes } from './types.js';
 
 export type { TempoCommand } from './commands.js';
@@ -67,6 +67,7 @@ export const tempo: Ruleset<TempoTypes> = {
   react: react,
   legalActions,
   timeline,
+  timedAt,
   redact,
   redactEvent: redactEvent,
   describeEvent: describeEvent,

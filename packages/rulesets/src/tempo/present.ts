@@ -1,5 +1,6 @@
 import type { Gauge, Json, Panel, PanelItem, Presentation } from '@roundkeeper/engine';
 import { actionsFor } from './catalog.js';
+import { tempoCreatures } from './library.js';
 import { maxExertion } from './rules.js';
 import type { State, TempoTypes } from './types.js';
 
@@ -10,12 +11,8 @@ const planning = (state: State) => state.status === 'running' && state.rs.phase 
  * own), "Planning" as the phase, and palette clicks that plan an action while the round is being planned.
  */
 export const tempoPresent: Presentation<TempoTypes> = {
-  /** Ready creatures for the library. */
-  creatures: [
-    { name: 'Orc', hp: 15, stats: { speed: 5 } },
-    { name: 'Wolf', hp: 11, stats: { speed: 8 } },
-    { name: 'Cultist', hp: 10, stats: { FOR: 0, speed: 5 } },
-  ],
+  /** Ready creatures for the library (library.ts). */
+  creatures: tempoCreatures,
   gauges(state, c) {
     const max = maxExertion(c);
     const out: Gauge[] = [

@@ -1,4 +1,4 @@
-import type { CoreEvent, Viewer } from '@roundkeeper/engine';
+import { type CoreEvent, hpShownTo, type Viewer } from '@roundkeeper/engine';
 import type { SecretPlanEvent, TempoEvent } from './events.js';
 import type { State } from './types.js';
 
@@ -19,11 +19,22 @@ export function redact(state: State, viewer: Viewer): State {
   return { ...state, combatants };
 }
 
-/** Plan events keep only who planned; an Exert that moved a plan keeps the Exert, not the plan. */
+/**
+ * Plan events keep only who planned; an Exert that moved a plan keeps the Exert, not the plan; the scene's
+ * Exertion damage names only those whose HP the viewer sees as numbers.
+ */
 export function redactEvent(
   event: CoreEvent | TempoEvent,
   viewer: Viewer,
+  state: State,
 ): CoreEvent | TempoEvent | SecretPlanEvent | null {
+  // The scene's Exertion damage is HP damage: only where the viewer sees that combatant's HP as numbers.
+  if (event.type === 'tempo/scene-ended') {
+    const damage = Object.fromEntries(
+      Object.entries(event.damage).filter(([id]) => hpShownTo(state, viewer, id) === 'numbers'),
+    );
+    return { ...event, damage };
+  }
   const combatant = 'combatant' in event && typeof event.combatant === 'string' ? event.combatant : undefined;
   if (controls(viewer, combatant)) return event;
   switch (event.type) {

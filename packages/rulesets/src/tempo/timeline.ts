@@ -1,4 +1,11 @@
-import { combatantIn, type Timeline, type TimelineLane } from '@roundkeeper/engine';
+import {
+  combatantIn,
+  type Rejection,
+  reject,
+  type Timeline,
+  type TimelineLane,
+  timedLane,
+} from '@roundkeeper/engine';
 import { findAction } from './catalog.js';
 import { currentTempo } from './rules.js';
 import type { State } from './types.js';
@@ -38,10 +45,20 @@ export function timeline(state: State): Timeline {
       ...(state.current === c.id && now !== null ? [{ round, at: now, kind: 'turn', label: 'acting' }] : []),
     ],
   }));
+  // Timed events: a row of their own, at their tempo.
+  const timed = timedLane(state, (at) => at[0] ?? null, round);
+  if (timed) lanes.push(timed);
   return {
     axis: { unit: 'tempo', from: 0, to: 9 },
     rounds: [round],
     now: now === null ? null : { round, at: now },
     lanes,
   };
+}
+
+/** A timed event at a tempo of every round ("tempo 5"): after the PCs and then the NPCs at that tempo. */
+export function timedAt(_state: State, at: number): { at: number[]; when: string } | Rejection {
+  if (at < 0 || at > 9)
+    return reject('timed/out-of-range', `A timed event sits at a tempo from 0 to 9, not ${at}.`);
+  return { at: [at, 2], when: `tempo ${at}` };
 }

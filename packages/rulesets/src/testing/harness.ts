@@ -102,11 +102,19 @@ export function stateOf<T extends RulesetTypes>(enc: EncounterLog): EncounterSta
   return enc.state as unknown as EncounterState<T>;
 }
 
-/** Loads a scenario file (YAML or JSON), runs it, and returns its failures (empty when it passes). */
+/**
+ * Loads a scenario file (YAML or JSON) or another tracker's export a ruleset imports, runs it, and returns
+ * its failures (empty when it passes).
+ */
 export function runScenarioFile(path: string, registry: RulesetRegistry = rulesets): string[] {
   const text = readFileSync(path, 'utf8');
-  const data: unknown = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
-  const scenario = parseScenario(data);
+  const raw: unknown = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  // Another tracker's export (examples/improved-initiative/) runs as the scenario its importer makes.
+  const imported = Object.values(registry)
+    .flatMap((r) => r.importers ?? [])
+    .map((i) => i.read(raw))
+    .find((r) => r !== undefined);
+  const scenario = parseScenario(imported ? imported.scenario : raw);
   if (isRejection(scenario)) return [`${path}: ${scenario.message}`];
   const result = runScenario(scenario, registry);
   if (isRejection(result)) return [`${path}: [${result.code}] ${result.message}`];

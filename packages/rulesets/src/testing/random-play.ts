@@ -63,6 +63,9 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
       },
       { kind: 'raw', command: { type: 'remove-combatant', combatant: 'orc' } },
       { kind: 'raw', command: { type: 'remove-combatant', combatant: LATE_ID } },
+      // HP as the GM chooses, and a timed event on the clock (refused where the clock has no place).
+      { kind: 'raw', command: { type: 'set-hp-display', pc: 'descriptors', npc: 'hidden' } },
+      { kind: 'raw', command: { type: 'add-timed-event', name: 'Lair', at: 3, note: 'Rocks fall.' } },
     ),
   },
   { weight: 1, arbitrary: fc.anything().map((command) => ({ kind: 'raw' as const, command })) },

@@ -2,6 +2,7 @@ import {
   cannotStart,
   combatantOf,
   type Decision,
+  type Instant,
   notRunning,
   reach,
   reject,
@@ -13,7 +14,7 @@ import {
 import { actionsOf, isContinuous, isVariable, ticksOf } from './catalog.js';
 import { type TickCommand, type TickCommandOf, tickCommands } from './commands.js';
 import type { AnyEvent, TickEvent } from './events.js';
-import { advance, markerEntry, place, placedAt, rollFirstTick, tickNow } from './initiative.js';
+import { advance, markerAt, markerEntry, place, placedAt, rollFirstTick, tickNow } from './initiative.js';
 import { legality, unknownAction } from './legal.js';
 import type { Ctx } from './types.js';
 
@@ -28,10 +29,36 @@ function start(ctx: Ctx, command: TickCommandOf<'start'>): Decision<TickEvent> {
   const entries = [];
   // Everyone is placed at once: the same arrival, so a shared first tick goes by the Initiative stat.
   const arrival = state.rs.arrivals;
+  // Group initiative: the first member of a group rolls; the others share its tick, right after it.
+  const groups = new Map<string, { tick: number; at: Instant; count: number }>();
   for (const id of state.roster) {
-    if (!combatantOf(state, id)?.active) continue;
-    const first = rollFirstTick(ctx, id, 0, Object.hasOwn(fixed, id) ? fixed[id] : undefined);
-    const placed = place(ctx, id, first.tick, arrival);
+    const c = combatantOf(state, id);
+    if (!c?.active) continue;
+    const group = state.options.groupInitiative === 'group' ? c.group : undefined;
+    const lead = group ? groups.get(group) : undefined;
+    if (group && lead) {
+      const at = { round: 0, at: [...lead.at.at, lead.count] };
+      const placed = placedAt(ctx, id, lead.tick, arrival, at);
+      events.push(
+        { type: 'tick/initiative', combatant: id, roll: lead.tick, tick: lead.tick, rolled: false },
+        ...placed.events,
+      );
+      entries.push(placed.entry);
+      lead.count++;
+      continue;
+    }
+    const member = group
+      ? state.roster.find((m) => state.combatants[m]?.group === group && Object.hasOwn(fixed, m))
+      : undefined;
+    const given = Object.hasOwn(fixed, id) ? fixed[id] : member !== undefined ? fixed[member] : undefined;
+    const first = rollFirstTick(ctx, id, 0, given);
+    const placed = group
+      ? placedAt(ctx, id, first.tick, arrival, {
+          round: 0,
+          at: [...markerAt(state, id, first.tick, arrival).at, 0],
+        })
+      : place(ctx, id, first.tick, arrival);
+    if (group) groups.set(group, { tick: first.tick, at: placed.entry.at, count: 1 });
     events.push(...first.events, ...placed.events);
     entries.push(placed.entry);
   }

@@ -9,7 +9,7 @@ import { legalActions } from './legal.js';
 import { tickOptions, tickStats } from './options.js';
 import { tickAnalysis, tickPresent } from './present.js';
 import { react } from './react.js';
-import { clock, timeline } from './timeline.js';
+import { clock, timedAt, timeline } from './timeline.js';
 import type { TickTypes } from './types.js';
 
 export type { TickCommand } from './commands.js';
@@ -50,6 +50,7 @@ export const tick: Ruleset<TickTypes> = {
   react,
   legalActions,
   timeline,
+  timedAt,
   describeEvent,
   validateCustomAction,
   present: tickPresent,

@@ -15,6 +15,16 @@ export const tickOptions = once(() =>
         'Who acts first when markers share a tick: the one that got there first (arrival), or the higher Initiative stat (initiative).',
       )
       .meta({ choices: { arrival: 'Who got there first', initiative: 'Higher Initiative stat' } }),
+    groupInitiative: z
+      .enum(['each', 'group'])
+      .default('each')
+      .meta({
+        label: 'Group initiative',
+        choices: { each: 'Everyone rolls', group: 'A group rolls once and starts together' },
+      })
+      .describe(
+        'Combatants with the same NPC group roll their first tick once (the first of them) and act on it one after another.',
+      ),
     interruptible: z
       .boolean()
       .default(true)

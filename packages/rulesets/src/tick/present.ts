@@ -1,15 +1,12 @@
 import type { Analysis, Gauge, Presentation } from '@roundkeeper/engine';
 import { tickNow } from './initiative.js';
+import { tickCreatures } from './library.js';
 import type { TickTypes } from './types.js';
 
 /** What a card shows: the tick the marker is on ("Next at tick 17"), a continuous action's progress. */
 export const tickPresent: Presentation<TickTypes> = {
-  /** Ready creatures for the library. */
-  creatures: [
-    { name: 'Goblin', hp: 12, stats: { initiative: 3, weaponSpeed: 5 } },
-    { name: 'Orc', hp: 20, stats: { initiative: 1, weaponSpeed: 7 } },
-    { name: 'Wolf', hp: 15, stats: { initiative: 4, weaponSpeed: 6 } },
-  ],
+  /** Ready creatures for the library (library.ts). */
+  creatures: tickCreatures,
   gauges(state, c) {
     const out: Gauge[] = [];
     const next = c.cs.waiting

@@ -1,10 +1,13 @@
-import type {
-  ClockSpec,
-  Instant,
-  Timeline,
-  TimelineLane,
-  TimelineMarker,
-  TimelineSpan,
+import {
+  type ClockSpec,
+  type Instant,
+  type Rejection,
+  reject,
+  type Timeline,
+  type TimelineLane,
+  type TimelineMarker,
+  type TimelineSpan,
+  timedLane,
 } from '@roundkeeper/engine';
 import { tickNow } from './initiative.js';
 import type { State, TickTypes } from './types.js';
@@ -26,7 +29,11 @@ export function timeline(state: State): Timeline {
     const c = state.combatants[id];
     return c?.active ? [c] : [];
   });
-  const ends = people.flatMap((c) => [c.cs.tick ?? now, c.cs.busy?.to ?? now]);
+  const ends = [
+    ...people.flatMap((c) => [c.cs.tick ?? now, c.cs.busy?.to ?? now]),
+    // A timed event's next tick is on the axis too.
+    ...(state.timed ?? []).map((t) => t.at[0] ?? now),
+  ];
   const starts = people.flatMap((c) => (c.cs.last ? [c.cs.last.from] : []));
   const from = Math.max(0, Math.min(now, ...starts), now - BACK);
   const to = Math.min(Math.max(now + 1, ...ends), from + WIDTH);
@@ -67,6 +74,9 @@ export function timeline(state: State): Timeline {
     }
     return { id: c.id, label: c.name, side: c.side, spans, markers };
   });
+  // Timed events: a row of their own, at their next tick when it is on the axis.
+  const timed = timedLane(state, (at) => ((at[0] ?? 0) >= from && (at[0] ?? 0) <= to ? at[0]! : null), 0);
+  if (timed) lanes.push(timed);
   return {
     axis: { unit: 'tick', from, to },
     rounds: [0],
@@ -94,3 +104,17 @@ export const clock: ClockSpec<TickTypes> = {
     at: [(from.at[0] ?? 0) + amount],
   }),
 };
+
+/**
+ * A timed event "every N ticks": at ticks N, 2N, 3N… of the counter (the next of them from now when added
+ * mid-fight), as the counter reaches the tick and before anyone acts on it — as effects end (rule 6).
+ */
+export function timedAt(
+  state: State,
+  every: number,
+): { at: number[]; when: string; every: number } | Rejection {
+  if (every < 1 || every > 1000)
+    return reject('timed/out-of-range', `A timed event comes back every 1 to 1000 ticks, not ${every}.`);
+  const now = state.now?.at[0] ?? 0;
+  return { at: [(Math.floor(now / every) + 1) * every], when: `every ${every} ticks`, every };
+}
