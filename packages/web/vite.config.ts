@@ -19,6 +19,8 @@ export default defineConfig({
       registerType: 'autoUpdate',
       // Registered by src/pwa.ts (loaded from index.html's head), which reloads onto a new deploy's shell.
       injectRegister: false,
+      // The icons are in the shell's files already (workbox.globPatterns).
+      includeManifestIcons: false,
       manifest: {
         id: '/',
         name: 'Roundkeeper',
@@ -41,6 +43,8 @@ export default defineConfig({
         // Every page of the app (`/`, `/e/<id>?token=…`) is the same index.html: served from the cache.
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//],
+        // Framed pages skip the cache and get the server's headers (public/sw-frames.js).
+        importScripts: ['/sw-frames.js'],
         // No runtime caching: API answers are never stored, so nothing stale can be shown as live.
         runtimeCaching: [],
         cleanupOutdatedCaches: true,

@@ -1,4 +1,6 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -11,12 +13,26 @@ import { chromiumPath, ensureBuilt, removeDir, type Server, startServer } from '
  * encounter page says it is reconnecting (its data not shown as live) until the server is back.
  */
 let server: Server;
+/** Another loopback origin whose page frames the table's screen, as a stream scene or a virtual tabletop does. */
+let embedder: HttpServer;
+let embedderOrigin: string;
 let profile: string;
 let ctx: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
   ensureBuilt();
+  embedder = createServer((req, res) => {
+    const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(
+      `<!doctype html><title>scene</title><iframe id="f" src="${src.replace(/"/g, '&quot;')}"></iframe>`,
+    );
+  });
+  await new Promise<void>((ok) => embedder.listen(0, '127.0.0.1', () => ok()));
+  embedderOrigin = `http://127.0.0.1:${(embedder.address() as AddressInfo).port}`;
+  // The server processes (the first, and the one restarted on its port) let that origin frame the table.
+  process.env.RK_FRAME_ANCESTORS = embedderOrigin;
   server = await startServer();
   // A profile on disk, as a browser someone installs from has: Chromium never offers to install from an
   // off-the-record context (a plain `newContext`), and says so among the installability errors.
@@ -41,6 +57,8 @@ afterAll(async () => {
   await server?.stop();
   if (server) removeDir(server.dataDir);
   if (profile) removeDir(profile);
+  embedder?.close();
+  delete process.env.RK_FRAME_ANCESTORS;
 });
 
 async function api(method: string, path: string, token: string | null, body?: unknown): Promise<unknown> {
@@ -151,5 +169,33 @@ describe('the installable app', () => {
     await expect.poll(actor, { timeout: 10_000 }).toContain('Orc');
     await expect.poll(() => badge.textContent(), { timeout: 10_000 }).toBe('live');
     expect(await banner.count()).toBe(0);
+  });
+
+  it('a table page framed by an origin the GM listed comes from the server, not the cached shell, so it may still be framed', async () => {
+    const r = (await api('POST', '/api/encounters', null, {
+      name: 'Scene',
+      ruleset: 'classic',
+      combatants: [{ id: 'ana', name: 'Ana', side: 'pc', hp: 24 }],
+    })) as { encounter: { id: string }; tokens: { gm: string; table: string } };
+    await api('POST', `/api/encounters/${r.encounter.id}/commands`, r.tokens.gm, {
+      command: { type: 'start', initiative: { ana: 12 } },
+    });
+    const table = `${server.url}/e/${r.encounter.id}?token=${r.tokens.table}`;
+    const scene = await ctx.newPage();
+    try {
+      await scene.goto(`${embedderOrigin}/?src=${encodeURIComponent(table)}`);
+      const framed = () => scene.frameLocator('#f').getByTestId('current-actor').textContent();
+      await expect.poll(framed, { timeout: 10_000 }).toContain('Ana');
+      // The worker (of this scene's partition) takes control of the framed page; the scene opened again
+      // must still show it, with the framing policy the server gives that page.
+      const frame = () => scene.frames().find((f) => f.url().startsWith(server.url));
+      await expect
+        .poll(() => frame()?.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 15_000 })
+        .toBe(true);
+      await scene.reload();
+      await expect.poll(framed, { timeout: 10_000 }).toContain('Ana');
+    } finally {
+      await scene.close();
+    }
   });
 });
