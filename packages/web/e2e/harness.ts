@@ -11,7 +11,7 @@ export const shots = join(repo, 'test-results');
 
 const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 
-function chromiumPath(): string {
+export function chromiumPath(): string {
   let found = CHROMIUM.find((p) => existsSync(p));
   if (!found && process.getuid?.() === 0) {
     // A fresh machine has no package lists yet: update them first.

@@ -43,7 +43,14 @@ describe('mergeEntries and backoff', () => {
       1, 2, 3,
     ]);
   });
-  it('reconnects after 0.3 s, doubling up to 5 s', () => {
-    expect([0, 1, 2, 3, 4, 5].map(backoff)).toEqual([300, 600, 1200, 2400, 4800, 5000]);
+  it('reconnects after at most 0.3 s, doubling up to 5 s, and at least half of that (jitter)', () => {
+    const attempts = [0, 1, 2, 3, 4, 5, 40];
+    expect(attempts.map((n) => backoff(n, () => 1))).toEqual([300, 600, 1200, 2400, 4800, 5000, 5000]);
+    expect(attempts.map((n) => backoff(n, () => 0))).toEqual([150, 300, 600, 1200, 2400, 2500, 2500]);
+    for (const n of attempts) {
+      const wait = backoff(n);
+      expect(wait).toBeGreaterThanOrEqual(backoff(n, () => 0));
+      expect(wait).toBeLessThanOrEqual(backoff(n, () => 1));
+    }
   });
 });

@@ -11,9 +11,14 @@ export function mergeEntries(have: readonly LogEntry[], incoming: readonly LogEn
   return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
 }
 
-/** Delay before reconnect attempt n (0-based): 0.3 s, 0.6 s, 1.2 s… capped at 5 s. */
-export function backoff(attempt: number): number {
-  return Math.min(5000, 300 * 2 ** attempt);
+/**
+ * Delay before reconnect attempt n (0-based), as the server's instances wait (packages/server/src/backoff.ts):
+ * a ceiling of 0.3 s, 0.6 s, 1.2 s… capped at 5 s, and a wait drawn between half of it and all of it
+ * ("equal jitter"), so the pages a server restart dropped together do not all come back in the same instant.
+ */
+export function backoff(attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(5000, 300 * 2 ** Math.min(attempt, 30));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
 /**

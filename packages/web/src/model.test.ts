@@ -89,8 +89,8 @@ describe('web model helpers', () => {
   it('merges log entries by seq without duplicates', () => {
     const e = (seq: number) => ({ seq, group: 1, event: { type: 'x' } });
     expect(mergeEntries([e(1), e(2)], [e(2), e(3)]).map((x) => x.seq)).toEqual([1, 2, 3]);
-    expect(backoff(0)).toBe(300);
-    expect(backoff(10)).toBe(5000);
+    expect(backoff(0, () => 1)).toBe(300);
+    expect(backoff(10, () => 1)).toBe(5000);
   });
 
   it('builds command forms from the rulesets’ declared parameters, in words', () => {

@@ -3,6 +3,7 @@ import { rememberLink } from '../storage.js';
 import { StoreProvider, useEncounter, useNewStore } from '../store/react.js';
 import { GmTracker } from './gm/GmTracker.js';
 import { Player } from './player/Player.js';
+import { Reconnecting } from './Reconnecting.js';
 import { TableView } from './table/TableView.js';
 
 /** Picks the screen for the link's role: GM tracker, table view or player controller. */
@@ -10,6 +11,7 @@ export function EncounterPage({ id, token }: { id: string; token: string }) {
   const store = useNewStore(id, token);
   return (
     <StoreProvider store={store}>
+      <Reconnecting />
       <EncounterScreen id={id} token={token} />
     </StoreProvider>
   );

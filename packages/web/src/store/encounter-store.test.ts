@@ -1,7 +1,8 @@
 import { EncounterLog, isRejection, seededDice, view } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
-import { EncounterStore } from './encounter-store.js';
+import { ApiFailure } from '../api.js';
+import { EncounterStore, type StoreDeps } from './encounter-store.js';
 
 /** A socket the test drives: what the page sends is recorded, the server's messages delivered by hand. */
 class FakeSocket extends EventTarget {
@@ -35,7 +36,7 @@ function fight() {
   return enc;
 }
 
-function storeFor(enc: EncounterLog) {
+function storeFor(enc: EncounterLog, more: Partial<StoreDeps> = {}) {
   const sockets: FakeSocket[] = [];
   const commits: number[] = [];
   const seen = () => view(enc.state, { role: 'gm' }, rulesets.classic!);
@@ -61,6 +62,7 @@ function storeFor(enc: EncounterLog) {
     },
     timers: { set: () => 0, clear: () => undefined },
     location: { protocol: 'http:', host: 'here' },
+    ...more,
   });
   return { store, sockets, commits, seen };
 }
@@ -178,5 +180,115 @@ describe('the encounter store', () => {
     expect(turns[2]).toBeGreaterThan(turns[1]!);
     expect(turns[3]).toBe(turns[2]);
     expect(turns[4]).toBeGreaterThan(turns[3]!);
+  });
+
+  describe('when the server cannot be reached', () => {
+    /** Timers the test runs by hand, with the waits they were set for. */
+    function manualTimers() {
+      const pending = new Map<number, { f: () => void; ms: number }>();
+      let next = 1;
+      return {
+        pending,
+        timers: {
+          set: (f: () => void, ms: number) => {
+            pending.set(next, { f, ms });
+            return next++;
+          },
+          clear: (h: unknown) => void pending.delete(h as number),
+        },
+        /** Runs the one pending timer and gives its wait. */
+        fire(): number {
+          expect(pending.size).toBe(1);
+          const [h, t] = [...pending][0]!;
+          pending.delete(h);
+          t.f();
+          return t.ms;
+        },
+      };
+    }
+
+    it('a closed socket marks the view as not live, reconnects after a jittered back-off, and hello brings it back live and fresh', async () => {
+      const enc = fight();
+      const clock = manualTimers();
+      const { store, sockets, seen } = storeFor(enc, { timers: clock.timers, random: () => 0.5 });
+      await store.start();
+      sockets[0]!.deliver({ type: 'hello', role: 'gm', encounter, seq: enc.entries.length, state: seen() });
+      expect(store.getSnapshot()).toMatchObject({ connected: true, reconnecting: false });
+      // The server goes away: the view is kept but said to be out of date, never live.
+      sockets[0]!.close();
+      expect(store.getSnapshot()).toMatchObject({ connected: false, reconnecting: true, status: 'ready' });
+      // Two attempts that fail to open: the waits grow (0.3 s, then 0.6 s ceilings, drawn at their middle).
+      expect(clock.fire()).toBe(225);
+      sockets[1]!.close();
+      expect(clock.fire()).toBe(450);
+      expect(store.getSnapshot().reconnecting).toBe(true);
+      // Meanwhile the fight went on; the third socket resumes after the last seq seen and gets the whole view.
+      const from = enc.entries.length;
+      const r = enc.execute({ type: 'damage', combatant: 'orc', amount: 4 });
+      if (isRejection(r)) throw new Error(r.message);
+      expect(sockets[2]!.url).toContain(`after=${from}`);
+      sockets[2]!.onopen?.();
+      sockets[2]!.deliver({ type: 'hello', role: 'gm', encounter, seq: enc.entries.length, state: seen() });
+      expect(store.getSnapshot()).toMatchObject({ connected: true, reconnecting: false });
+      expect(store.getSnapshot().view!.combatants.orc!.hp!.current).toBe(5);
+      // Opened once: the next loss starts from the first wait again.
+      sockets[2]!.close();
+      expect(clock.fire()).toBe(225);
+    });
+
+    it('a first load that fails on the network says it is reconnecting and loads again (no error page); Try now does not wait', async () => {
+      const enc = fight();
+      const clock = manualTimers();
+      let down = true;
+      const { store, sockets } = storeFor(enc, {
+        timers: clock.timers,
+        api: {
+          get: async () => {
+            if (down) throw new TypeError('Failed to fetch');
+            return {
+              encounter: { id: 'e', name: 'E', ruleset: 'classic' },
+              role: 'gm' as const,
+              seq: enc.entries.length,
+              state: view(enc.state, { role: 'gm' }, rulesets.classic!),
+            };
+          },
+          events: async () => ({ seq: enc.entries.length, entries: [...enc.entries] }),
+          command: async () => ({ seq: 0, entries: [] }),
+        },
+      });
+      await store.start();
+      expect(store.getSnapshot()).toMatchObject({ status: 'loading', reconnecting: true });
+      expect(sockets).toHaveLength(0);
+      clock.fire();
+      await new Promise((ok) => setTimeout(ok, 0));
+      expect(store.getSnapshot()).toMatchObject({ status: 'loading', reconnecting: true });
+      down = false;
+      expect(clock.pending.size).toBe(1);
+      store.retryNow();
+      expect(clock.pending.size).toBe(0);
+      await new Promise((ok) => setTimeout(ok, 0));
+      expect(store.getSnapshot().status).toBe('ready');
+      // Loaded, but not live until the socket's hello.
+      expect(store.getSnapshot().reconnecting).toBe(true);
+      expect(sockets).toHaveLength(1);
+    });
+
+    it('a refusal by the server (not a network failure) is still an error, with no retry', async () => {
+      const enc = fight();
+      const clock = manualTimers();
+      const { store } = storeFor(enc, {
+        timers: clock.timers,
+        api: {
+          get: async () => {
+            throw new ApiFailure(401, { code: 'auth/invalid-token', message: 'This link is not valid.' });
+          },
+          events: async () => ({ seq: 0, entries: [] }),
+          command: async () => ({ seq: 0, entries: [] }),
+        },
+      });
+      await store.start();
+      expect(store.getSnapshot()).toMatchObject({ status: 'error', reconnecting: false });
+      expect(clock.pending.size).toBe(0);
+    });
   });
 });

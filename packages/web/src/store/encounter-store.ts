@@ -36,6 +36,12 @@ export interface EncounterSnapshot {
   seq: number;
   entries: LogEntry[];
   connected: boolean;
+  /**
+   * The server could not be reached (the live socket closed, or the first load failed on the network) and
+   * the store is trying again with back-off: what the page shows is from before and may be out of date, so
+   * it is not shown as live. Cleared when the socket's `hello` brings the whole view again.
+   */
+  reconnecting: boolean;
   notice: Notice | null;
   /**
    * Counts the turns the page has seen: one more whenever the view's actor, round or status changes. A
@@ -53,6 +59,14 @@ export interface StoreDeps {
   commit(update: () => void): void;
   timers: { set(f: () => void, ms: number): unknown; clear(handle: unknown): void };
   location: Pick<Location, 'protocol' | 'host'>;
+  /** Draws the reconnect back-off's jitter (`Math.random` when absent). */
+  random?: () => number;
+}
+
+/** A failure that says the server could not be reached (a network error, or a proxy's 502/503/504). */
+function unreachable(e: unknown): boolean {
+  if (e instanceof ApiFailure) return e.status === 502 || e.status === 503 || e.status === 504;
+  return e instanceof TypeError;
 }
 
 export function liveUrl(
@@ -86,6 +100,7 @@ export class EncounterStore {
     seq: 0,
     entries: [],
     connected: false,
+    reconnecting: false,
     notice: null,
     turn: 0,
   };
@@ -97,6 +112,8 @@ export class EncounterStore {
   private closed = false;
   private attempt = 0;
   private timer: unknown;
+  /** What the pending reconnect timer will do (load again, or open the socket), for `retryNow`. */
+  private retry: (() => void) | undefined;
   private seqSeen = 0;
   /** What `keep` holds: the last value of each part worked out of the state, by key. */
   private readonly kept = new Map<string, unknown>();
@@ -151,6 +168,12 @@ export class EncounterStore {
       this.connect();
     } catch (e) {
       if (this.closed) return;
+      if (unreachable(e)) {
+        // Briefly unreachable (a restart, a network drop): say so and load again, never an error page.
+        if (!this.snapshot.reconnecting) this.set({ reconnecting: true });
+        this.later(() => void this.start());
+        return;
+      }
       this.set({
         status: e instanceof ApiFailure && e.status === 404 ? 'deleted' : 'error',
         error: errorMessage(e),
@@ -161,8 +184,30 @@ export class EncounterStore {
   stop(): void {
     this.closed = true;
     if (this.timer !== undefined) this.deps.timers.clear(this.timer);
+    this.retry = undefined;
     this.socket?.close();
   }
+
+  /** Runs `f` after the back-off of the next attempt (0 once a socket opened). */
+  private later(f: () => void): void {
+    this.retry = f;
+    this.timer = this.deps.timers.set(
+      () => {
+        this.retry = undefined;
+        f();
+      },
+      backoff(this.attempt++, this.deps.random),
+    );
+  }
+
+  /** Tries to reach the server now instead of at the end of the back-off (the page's "Try now"). */
+  readonly retryNow = (): void => {
+    const f = this.retry;
+    if (!f || this.closed) return;
+    if (this.timer !== undefined) this.deps.timers.clear(this.timer);
+    this.retry = undefined;
+    f();
+  };
 
   private connect(): void {
     if (this.closed) return;
@@ -179,9 +224,13 @@ export class EncounterStore {
     };
     ws.onclose = () => {
       if (this.socket === ws) this.socket = null;
-      if (this.snapshot.connected) this.set({ connected: false });
-      if (this.closed) return;
-      this.timer = this.deps.timers.set(() => this.connect(), backoff(this.attempt++));
+      if (this.closed) {
+        if (this.snapshot.connected) this.set({ connected: false });
+        return;
+      }
+      if (this.snapshot.connected || !this.snapshot.reconnecting)
+        this.set({ connected: false, reconnecting: true });
+      this.later(() => this.connect());
     };
     ws.onerror = () => {
       // onclose follows and schedules the reconnect.
@@ -196,7 +245,15 @@ export class EncounterStore {
         const state = share(this.held?.state, msg.state);
         this.held = { seq: msg.seq, state };
         const mine = msg.combatants ?? this.snapshot.mine;
-        this.set({ status: 'ready', role: msg.role, mine, view: state, seq: msg.seq, connected: true });
+        this.set({
+          status: 'ready',
+          role: msg.role,
+          mine,
+          view: state,
+          seq: msg.seq,
+          connected: true,
+          reconnecting: false,
+        });
         return;
       }
       case 'events':
