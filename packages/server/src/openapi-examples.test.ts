@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rulesets } from '@roundkeeper/rulesets';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
 import { lexer, type Tokens } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,8 +123,32 @@ const fill = (text: string, values: Map<string, string>) =>
   });
 
 const examples = examplesOf(page);
+type Document = {
+  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: object }> } }>>;
+  components: object;
+};
+
+/** The document's schema for the body of `method path`, as a validator; none when it takes no body. */
+function bodyCheck(document: Document, method: string, path: string) {
+  const bare = path.split('?')[0]!;
+  const template = Object.keys(document.paths).find((t) =>
+    new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
+  );
+  const schema =
+    template &&
+    document.paths[template]?.[method.toLowerCase()]?.requestBody?.content['application/json']?.schema;
+  if (!schema) return undefined;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  return ajv.compile({
+    $id: 'https://roundkeeper.invalid/openapi.json',
+    ...schema,
+    components: document.components,
+  });
+}
+
 let app: FastifyInstance;
 let origin: string;
+let document: Document;
 beforeAll(async () => {
   ({ app } = await buildApp({
     storage: new MemoryStorage(),
@@ -133,6 +158,7 @@ beforeAll(async () => {
     version: '0.1.0',
   }));
   origin = await app.listen({ port: 0, host: '127.0.0.1' });
+  document = (await (await fetch(`${origin}/api/openapi.json`)).json()) as Document;
 });
 afterAll(async () => {
   await app.close();
@@ -175,6 +201,13 @@ describe("docs/api.md's examples get the documented responses from a running ser
         );
       } else if (text !== '') problems.push(`body: expected none, got ${text}`);
       expect(problems).toEqual([]);
+      // The document describes the body as the route reads it: one the route refused as invalid fails
+      // the document's schema, and one it took passes.
+      const check = bodyCheck(document, method!, fill(path!, values));
+      if (body && check) {
+        const refused = res.status === 400 && text.includes('"request/invalid"');
+        expect(check(JSON.parse(body)), JSON.stringify(check.errors)).toBe(!refused);
+      }
     });
   }
 });
