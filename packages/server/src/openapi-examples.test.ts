@@ -123,20 +123,24 @@ const fill = (text: string, values: Map<string, string>) =>
   });
 
 const examples = examplesOf(page);
-type Document = {
-  paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: object }> } }>>;
-  components: object;
+type Operation = {
+  requestBody?: { content: Record<string, { schema: object }> };
+  responses: Record<string, unknown>;
 };
+type Document = { paths: Record<string, Record<string, Operation>>; components: object };
 
-/** The document's schema for the body of `method path`, as a validator; none when it takes no body. */
-function bodyCheck(document: Document, method: string, path: string) {
+/** The document's operation for `method path`, if it has one. */
+function operationOf(document: Document, method: string, path: string): Operation | undefined {
   const bare = path.split('?')[0]!;
   const template = Object.keys(document.paths).find((t) =>
     new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare),
   );
-  const schema =
-    template &&
-    document.paths[template]?.[method.toLowerCase()]?.requestBody?.content['application/json']?.schema;
+  return template ? document.paths[template]?.[method.toLowerCase()] : undefined;
+}
+
+/** The document's schema for the body of `method path`, as a validator; none when it takes no body. */
+function bodyCheck(document: Document, method: string, path: string) {
+  const schema = operationOf(document, method, path)?.requestBody?.content['application/json']?.schema;
   if (!schema) return undefined;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   return ajv.compile({
@@ -201,6 +205,12 @@ describe("docs/api.md's examples get the documented responses from a running ser
         );
       } else if (text !== '') problems.push(`body: expected none, got ${text}`);
       expect(problems).toEqual([]);
+      // The document lists the status this route answered with.
+      const operation = operationOf(document, method!, fill(path!, values));
+      if (path !== '/api/nope') {
+        expect(operation, `${method} ${path} in the document`).toBeDefined();
+        expect(Object.keys(operation?.responses ?? {})).toContain(String(res.status));
+      }
       // The document describes the body as the route reads it: one the route refused as invalid fails
       // the document's schema, and one it took passes.
       const check = bodyCheck(document, method!, fill(path!, values));
