@@ -278,11 +278,12 @@ const ERROR_TEXT: Record<number, string> = {
   403: "Not allowed for this link's role",
   404: 'Unknown',
   409: 'Conflict (an archived encounter, a concurrent change)',
-  413: 'Too large',
+  413: 'Too large (`request/too-large`: the body is over 256 KiB; `library/full`)',
   422: 'Refused by the rules: the message is their reason',
   429: 'Too many requests, or over a storage budget',
-  500: 'The server failed; nothing was changed',
+  500: 'The server failed, or its database file is damaged (`server/database-damaged`); nothing was changed',
   503: 'This instance cannot serve now (its database)',
+  507: "The database's disk is full (`server/disk-full`); nothing was changed",
 };
 
 /**
@@ -382,7 +383,9 @@ export function openApiDocument(version: string): JsonSchema {
     const responses: Record<string, JsonSchema> = {
       [String(op.ok[0])]: { description: op.ok[1] },
     };
-    const errors = op.upgrade ? (op.errors ?? []) : [400, ...(op.errors ?? []), 429, 500];
+    const errors = op.upgrade
+      ? (op.errors ?? [])
+      : [400, ...(op.errors ?? []), ...(op.body ? [413] : []), 429, 500, 507];
     for (const status of [...new Set(errors)].sort((a, b) => a - b)) {
       responses[String(status)] = {
         description: ERROR_TEXT[status] ?? 'Refused',

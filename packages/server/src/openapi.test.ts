@@ -9,7 +9,10 @@ import { MemoryStorage } from './storage/memory.js';
 
 type Document = {
   openapi: string;
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string }[] }>>;
+  paths: Record<
+    string,
+    Record<string, { parameters?: { name: string; in: string }[]; requestBody?: unknown; responses: object }>
+  >;
   components: { schemas: Record<string, unknown> };
 };
 
@@ -85,6 +88,27 @@ describe('GET /api/openapi.json', () => {
         const inPath = (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
         expect(inPath.sort(), `${method} ${path}`).toEqual([...names].sort());
       }
+    }
+  });
+
+  it('lists 413 for each operation that takes a body, and each answers it to a body over the limit', async () => {
+    const withBody = Object.entries(document.paths).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => op.requestBody)
+        .map(([method, op]) => ({ method, path, op })),
+    );
+    expect(withBody.length).toBeGreaterThanOrEqual(9);
+    const payload = JSON.stringify({ padding: 'x'.repeat(300 * 1024) });
+    for (const { method, path, op } of withBody) {
+      expect(op.responses, `${method} ${path}`).toHaveProperty('413');
+      const url = path.replace(/\{[^}]+\}/g, (p) => (p === '{ruleset}' ? 'classic' : 'abc'));
+      const r = await app.inject({
+        method: method.toUpperCase() as HTTPMethods,
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expect(r.statusCode, `${method} ${url}`).toBe(413);
     }
   });
 
