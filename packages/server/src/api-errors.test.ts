@@ -56,7 +56,7 @@ describe('POST /api/encounters with a bad body says which field and why', () => 
 describe('an unknown /api/ path', () => {
   it.each([
     ['GET', '/api/nope'],
-    ['GET', '/api/openapi.json'],
+    ['GET', '/api/openapi.yaml'],
     ['POST', '/api/nope'],
     ['GET', '/api/encounters/abc/nope'],
   ] as const)('%s %s gets a JSON 404, not the web app', async (method, url) => {

@@ -26,6 +26,7 @@ import {
   scenarioRefusal,
 } from './limits.js';
 import { hashToken, type LinkName } from './links.js';
+import { registerOpenApi } from './openapi.js';
 import { errorBody, idParam, parse, tokenOf } from './request.js';
 import { type Storage, StorageConflictError } from './storage/storage.js';
 import { LIVE_ROUTE, registerLiveSocket } from './transport.js';
@@ -60,8 +61,8 @@ export interface AppOptions extends HubOptions {
   frameAncestors?: readonly string[];
 }
 
-const importSchema = z.object({ scenario: z.unknown() }).strict();
-const formSchema = z
+export const importSchema = z.object({ scenario: z.unknown() }).strict();
+export const formSchema = z
   .object({
     name: encounterNameSchema,
     ruleset: z.string().min(1).max(40),
@@ -84,15 +85,24 @@ function createBody(body: unknown): z.output<typeof importSchema> | z.output<typ
   const isImport = typeof body === 'object' && body !== null && Object.hasOwn(body, 'scenario');
   return isImport ? parse(importSchema, body, 'import') : parse(formSchema, body, 'new encounter');
 }
-const lookupSchema = z.object({ tokens: z.array(z.string().max(100)).max(200) }).strict();
-const patchSchema = z
+export const lookupSchema = z.object({ tokens: z.array(z.string().max(100)).max(200) }).strict();
+export const patchSchema = z
   .object({
     name: encounterNameSchema.optional(),
     status: z.enum(['active', 'archived']).optional(),
   })
   .strict();
-const commandBodySchema = z.object({ command: z.unknown() }).strict();
-const allowedSchema = z.object({ allowed: z.array(z.string().min(1).max(40)).max(50) }).strict();
+export const commandBodySchema = z.object({ command: z.unknown() }).strict();
+export const allowedSchema = z.object({ allowed: z.array(z.string().min(1).max(40)).max(50) }).strict();
+/** Revoking or rotating a link: the GM names it as {link: 'gm' | 'table'} or {link: 'player', combatant}. */
+export const linkNameSchema = z.discriminatedUnion('link', [
+  z.object({ link: z.literal('gm') }).strict(),
+  z.object({ link: z.literal('table') }).strict(),
+  z.object({ link: z.literal('player'), combatant: z.string().min(1).max(64) }).strict(),
+]);
+export const eventsQuery = z.object({ after: z.coerce.number().int().min(0).default(0) }).passthrough();
+export const exportQuery = z.object({ format: z.enum(['json', 'yaml']).default('json') }).passthrough();
+export const combatantParam = z.object({ combatant: z.string().min(1).max(64) }).passthrough();
 /** How long a live connection has to answer the server's close on shutdown. */
 const SHUTDOWN_GRACE_MS = 1_000;
 
@@ -286,6 +296,9 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   };
   const pageUrl = (req: FastifyRequest, id: string, token: string) => `${base(req)}/e/${id}?token=${token}`;
 
+  // The API's OpenAPI description; registered before the API's routes so that it sees each of them.
+  registerOpenApi(app, { version: options.version ?? '0.1.0' });
+
   // Whether this instance can serve: a load balancer takes it out while its database is unreachable.
   app.get('/api/health', async (_req, reply) => {
     const version = options.version ?? '0.1.0';
@@ -421,11 +434,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
   app.get('/api/encounters/:id/events', async (req, reply) => {
     const { id } = parse(idParam, req.params, 'encounter id');
     const link = await hub.link(tokenOf(req), id);
-    const q = parse(
-      z.object({ after: z.coerce.number().int().min(0).default(0) }).passthrough(),
-      req.query,
-      'query',
-    );
+    const q = parse(eventsQuery, req.query, 'query');
     return reply.type('application/json; charset=utf-8').send(await hub.eventsSinceJson(id, link, q.after));
   });
 
@@ -444,11 +453,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     const { id } = parse(idParam, req.params, 'encounter id');
     const link = await hub.link(tokenOf(req), id);
     hub.requireGm(link);
-    const q = parse(
-      z.object({ format: z.enum(['json', 'yaml']).default('json') }).passthrough(),
-      req.query,
-      'query',
-    );
+    const q = parse(exportQuery, req.query, 'query');
     const scenario = await hub.exportScenario(id);
     if (q.format === 'yaml') {
       // Loaded on the first export: the YAML library is ~9 MB resident a server need not hold until then.
@@ -472,12 +477,6 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     players: links.players.map((p) => (p.token ? { ...p, url: pageUrl(req, id, p.token) } : p)),
   });
 
-  // Revoking or rotating a link: the GM names it as {link: 'gm' | 'table'} or {link: 'player', combatant}.
-  const linkNameSchema = z.discriminatedUnion('link', [
-    z.object({ link: z.literal('gm') }).strict(),
-    z.object({ link: z.literal('table') }).strict(),
-    z.object({ link: z.literal('player'), combatant: z.string().min(1).max(64) }).strict(),
-  ]);
   const linkName = (body: unknown): LinkName => {
     const named = parse(linkNameSchema, body, 'link to change');
     return named.link === 'player' ? { role: 'player', combatant: named.combatant } : { role: named.link };
@@ -501,11 +500,7 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
 
   app.patch('/api/encounters/:id/links/:combatant', async (req) => {
     const { id } = parse(idParam, req.params, 'encounter id');
-    const combatant = parse(
-      z.object({ combatant: z.string().min(1).max(64) }).passthrough(),
-      req.params,
-      'combatant',
-    ).combatant;
+    const combatant = parse(combatantParam, req.params, 'combatant').combatant;
     const token = tokenOf(req);
     const link = await hub.link(token, id);
     hub.requireGm(link);

@@ -101,10 +101,13 @@ function ownerOf(req: FastifyRequest, required: boolean): string | undefined {
   );
 }
 
-const params = z.object({ ruleset: z.string().min(1).max(40) });
-const named = z.object({ ruleset: z.string().min(1).max(40), name: z.string().min(1).max(80) });
-const putBody = z.object({ creature: z.unknown() }).strict();
-const importBody = z.object({ creatures: z.array(z.unknown()).max(IMPORT_MAX) }).strict();
+export const libraryParams = z.object({ ruleset: z.string().min(1).max(40) });
+export const creatureParams = z.object({
+  ruleset: z.string().min(1).max(40),
+  name: z.string().min(1).max(80),
+});
+export const putCreatureBody = z.object({ creature: z.unknown() }).strict();
+export const importCreaturesBody = z.object({ creatures: z.array(z.unknown()).max(IMPORT_MAX) }).strict();
 
 function parse<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
   const r = schema.safeParse(data);
@@ -147,7 +150,7 @@ export function registerLibrary(
   });
 
   app.get('/api/library/:ruleset', async (req) => {
-    const { ruleset } = parse(params, req.params, 'library');
+    const { ruleset } = parse(libraryParams, req.params, 'library');
     const rs = rulesetOf(registry, ruleset);
     const owner = ownerOf(req, false);
     const creatures = owner ? (await storage.listCreatures(owner, ruleset)).map((r) => r.creature) : [];
@@ -155,10 +158,10 @@ export function registerLibrary(
   });
 
   app.put('/api/library/:ruleset', async (req) => {
-    const { ruleset } = parse(params, req.params, 'library');
+    const { ruleset } = parse(libraryParams, req.params, 'library');
     const rs = rulesetOf(registry, ruleset);
     const owner = ownerOf(req, true);
-    const creature = checkCreature(rs, parse(putBody, req.body, 'creature').creature);
+    const creature = checkCreature(rs, parse(putCreatureBody, req.body, 'creature').creature);
     const existing = (await storage.listCreatures(owner, ruleset)).some((r) => r.name === creature.name);
     if (!existing) await room(storage, owner, 1);
     await spend(req, [record(owner, ruleset, creature)]);
@@ -166,10 +169,10 @@ export function registerLibrary(
   });
 
   app.post('/api/library/:ruleset/import', async (req) => {
-    const { ruleset } = parse(params, req.params, 'library');
+    const { ruleset } = parse(libraryParams, req.params, 'library');
     const rs = rulesetOf(registry, ruleset);
     const owner = ownerOf(req, true);
-    const { creatures } = parse(importBody, req.body, 'import');
+    const { creatures } = parse(importCreaturesBody, req.body, 'import');
     // All or nothing: the first creature that does not fit its ruleset refuses the file, by name.
     const checked = creatures.map((x, i) => {
       try {
@@ -190,7 +193,7 @@ export function registerLibrary(
   });
 
   app.delete('/api/library/:ruleset/:name', async (req, reply) => {
-    const { ruleset, name } = parse(named, req.params, 'creature');
+    const { ruleset, name } = parse(creatureParams, req.params, 'creature');
     rulesetOf(registry, ruleset);
     await storage.deleteCreature(ownerOf(req, true), ruleset, name);
     return reply.status(204).send();
