@@ -146,12 +146,13 @@ describe('home page and tracker tools end to end', () => {
         const card = page.getByTestId('combatants').locator(`li.card[data-combatant="${id}"]`);
         expect(await card.locator('dl.resources').textContent()).toContain('HP7/7');
       }
-      // Without a group name, the NPCs are grouped under their own name; ids never collide.
+      // Without a group name, the NPCs are grouped under their own name; ids never collide, and a second
+      // wave's numbers go on where the first stopped (names stay distinct).
       await addCombatant(page, { name: 'Goblin', hp: 5, count: 2 });
       const all = await cards(page);
       expect(all).toHaveLength(5);
       expect(new Set(all.map((c) => c.id)).size).toBe(5);
-      expect(all.slice(3).map((c) => c.name)).toEqual(['NPC Goblin 1 · Goblin', 'NPC Goblin 2 · Goblin']);
+      expect(all.slice(3).map((c) => c.name)).toEqual(['NPC Goblin 4 · Goblin', 'NPC Goblin 5 · Goblin']);
       // A PC added alone keeps its name and has no group.
       await addCombatant(page, { name: 'Ana', side: 'pc', hp: 20 });
       expect((await cards(page)).at(-1)).toEqual({ id: 'ana', name: 'PC Ana' });
