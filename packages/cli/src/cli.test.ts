@@ -24,11 +24,13 @@ const duel = join(examples, 'simulate/classic-duel.yaml');
 const tmp = () => mkdtempSync(join(tmpdir(), 'rk-'));
 
 function exampleFiles(): string[] {
-  return readdirSync(examples, { recursive: true, encoding: 'utf8' })
-    .filter((f) => /\.(ya?ml|json)$/.test(f))
-    // Another tracker's export, read by `import` (tested below), not a scenario `run` replays.
-    .filter((f) => !f.startsWith('improved-initiative'))
-    .sort();
+  return (
+    readdirSync(examples, { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.(ya?ml|json)$/.test(f))
+      // Another tracker's export, read by `import` (tested below), not a scenario `run` replays.
+      .filter((f) => !f.startsWith('improved-initiative'))
+      .sort()
+  );
 }
 
 describe('roundkeeper run', () => {
