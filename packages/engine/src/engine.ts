@@ -18,6 +18,7 @@ import {
   rollDice,
 } from './dice/index.js';
 import { DiceScriptError, type DiceState, StateRng } from './dice/rng.js';
+import { drafting } from './draft.js';
 import type { CoreEvent } from './events.js';
 import { evolve, isCore } from './evolve.js';
 import { explainCommandError } from './params.js';
@@ -231,6 +232,12 @@ function checkTarget(state: EncounterState, command: Command, by: Viewer): Rejec
 
 /** Applies events one by one on a draft, queueing what each one causes; then records the dice state. */
 function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Settled | Rejection {
+  // The intermediate states are this fold's own (a ruleset's `react` reads only the latest): one copy of
+  // the combatants record per command, not one per event.
+  return drafting(() => settleDrafted(ctx, ruleset, decided));
+}
+
+function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Settled | Rejection {
   const out: EngineEvent[] = [];
   const queue = [...decided];
   let draft = ctx.state;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { compareInstants } from './clock.js';
+import { updateCombatant, withCombatants } from './draft.js';
 import {
   type CoreEvent,
   type CoreEventSchemas,
@@ -41,9 +42,7 @@ export function createdState(entry: LogEntry | undefined): EncounterState {
 }
 
 function withCombatant(state: EncounterState, id: string, f: (c: Combatant) => Combatant): EncounterState {
-  const c = state.combatants[id];
-  if (!c) return state;
-  return { ...state, combatants: { ...state.combatants, [id]: f(c) } };
+  return updateCombatant(state, id, f);
 }
 
 /** Inserts an entry keeping clock order; ties keep insertion order (stable). */
@@ -82,8 +81,9 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
     case 'combatant/added': {
       const c = event.combatant;
       return {
-        ...state,
-        combatants: { ...state.combatants, [c.id]: c },
+        ...withCombatants(state, (all) => {
+          all[c.id] = c;
+        }),
         roster: state.roster.includes(c.id) ? state.roster : [...state.roster, c.id],
       };
     }
@@ -91,10 +91,10 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
       return withCombatant(state, event.combatant, (c) => patched(c, event.patch));
     case 'combatant/removed': {
       const id = event.combatant;
-      const { [id]: _gone, ...rest } = state.combatants;
       return {
-        ...state,
-        combatants: rest,
+        ...withCombatants(state, (all) => {
+          delete all[id];
+        }),
         roster: state.roster.filter((r) => r !== id),
         agenda: state.agenda.filter((a) => a.combatant !== id),
         effects: state.effects.filter((e) => e.target !== id),
