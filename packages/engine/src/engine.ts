@@ -9,6 +9,7 @@ import {
 } from './commands.js';
 import { decideCore, resolveExpiry } from './core-decide.js';
 import {
+  type DiceExpr,
   DiceLimitError,
   DiceRefError,
   type DiceRoll,
@@ -74,12 +75,27 @@ class Context implements DecideContext {
     return resolveExpiry(this.state, this.ruleset, duration);
   }
   roll(expression: string, refs?: Record<string, number>, options?: RollOptions): DiceRoll {
-    return rollDice(parseDice(expression), this.rng, refs, options);
+    return rollDice(parsed(expression), this.rng, refs, options);
   }
   newId(prefix: string): string {
     this.ids++;
     return `${prefix}${this.baseSeq + 1}.${this.ids}`;
   }
+}
+
+/** Notation already read, by its text: a ruleset rolls the same few expressions over and over. */
+const PARSED = new Map<string, DiceExpr>();
+const PARSED_MAX = 1000;
+
+/** `parseDice`, remembered (a syntax tree is only read, never changed); notation that fails is not kept. */
+function parsed(expression: string): DiceExpr {
+  let tree = PARSED.get(expression);
+  if (tree === undefined) {
+    tree = parseDice(expression);
+    if (PARSED.size >= PARSED_MAX) PARSED.clear();
+    PARSED.set(expression, tree);
+  }
+  return tree;
 }
 
 /** Effects whose anchor this event reaches: the engine's own cascade. */
