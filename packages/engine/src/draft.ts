@@ -8,6 +8,10 @@
  * over (a state kept as a checkpoint must never change again) and the next change copies afresh.
  *
  * Outside `drafting` every change copies, exactly as the plain fold does.
+ *
+ * What this asks of an `evolve`: read a combatant from the state it was given before changing that state,
+ * not after (inside a fold, the given state and the changed one may share the record). Combatant objects
+ * themselves are never written to — a change puts a new one in the record.
  */
 
 /** Records copied by this fold, writable in place until the fold ends or seals them. */
