@@ -1,4 +1,5 @@
 import {
+  type ActionDef,
   type Command,
   type EncounterState,
   type EngineEvent,
@@ -224,7 +225,7 @@ export function choose(
   state: EncounterState,
   actor: string,
   policy: readonly PolicyRule[],
-  legal: () => readonly LegalAction[],
+  legal: (only?: (action: ActionDef) => boolean) => readonly LegalAction[],
   used: readonly number[],
   actionsThisTurn: number,
   rng: Rng,
@@ -240,13 +241,12 @@ export function choose(
     if (!holds(state, actor, rule.when, actionsThisTurn, events, delayedTurn)) continue;
     let action = rule.action;
     if (picksFromLegal(rule)) {
-      const pick = legal().find(
-        (l) =>
-          l.enabled &&
-          (rule.action === undefined || l.action.id === rule.action) &&
-          (rule.tag === undefined || l.action.tags.includes(rule.tag)) &&
-          (rule.kind === undefined || l.action.kind === rule.kind),
-      );
+      const fits = (a: ActionDef) =>
+        (rule.action === undefined || a.id === rule.action) &&
+        (rule.tag === undefined || a.tags.includes(rule.tag)) &&
+        (rule.kind === undefined || a.kind === rule.kind);
+      // Only the rule's candidates are asked about (a ruleset may check only those); the first enabled.
+      const pick = legal(fits).find((l) => l.enabled && fits(l.action));
       if (!pick) continue;
       action = pick.action.id;
     }

@@ -638,11 +638,15 @@ class Trial {
     return pcs === 0 || npcs === 0;
   }
 
-  /** The actor's legal actions, asked once per state (a policy's rules look at them in turn). */
-  legalFor(actor: string): () => readonly LegalAction[] {
+  /**
+   * The actor's legal actions, asked once per state (a policy's rules look at them in turn); a rule that
+   * picks among some actions only asks about those (`only`), unless the whole list is known already.
+   */
+  legalFor(actor: string): (only?: (action: ActionDef) => boolean) => readonly LegalAction[] {
     let seen: EncounterState | undefined;
     let list: readonly LegalAction[] = [];
-    return () => {
+    return (only) => {
+      if (only && seen !== this.state) return this.p.ruleset.legalActions(this.state, actor, only);
       if (seen !== this.state) {
         seen = this.state;
         list = this.p.ruleset.legalActions(this.state, actor);

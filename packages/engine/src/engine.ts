@@ -9,6 +9,7 @@ import {
 } from './commands.js';
 import { decideCore, resolveExpiry } from './core-decide.js';
 import {
+  type DiceExpr,
   DiceLimitError,
   DiceRefError,
   type DiceRoll,
@@ -18,6 +19,7 @@ import {
   rollDice,
 } from './dice/index.js';
 import { DiceScriptError, type DiceState, StateRng } from './dice/rng.js';
+import { drafting } from './draft.js';
 import type { CoreEvent } from './events.js';
 import { evolve, isCore } from './evolve.js';
 import { explainCommandError } from './params.js';
@@ -74,12 +76,27 @@ class Context implements DecideContext {
     return resolveExpiry(this.state, this.ruleset, duration);
   }
   roll(expression: string, refs?: Record<string, number>, options?: RollOptions): DiceRoll {
-    return rollDice(parseDice(expression), this.rng, refs, options);
+    return rollDice(parsed(expression), this.rng, refs, options);
   }
   newId(prefix: string): string {
     this.ids++;
     return `${prefix}${this.baseSeq + 1}.${this.ids}`;
   }
+}
+
+/** Notation already read, by its text: a ruleset rolls the same few expressions over and over. */
+const PARSED = new Map<string, DiceExpr>();
+const PARSED_MAX = 1000;
+
+/** `parseDice`, remembered (a syntax tree is only read, never changed); notation that fails is not kept. */
+function parsed(expression: string): DiceExpr {
+  let tree = PARSED.get(expression);
+  if (tree === undefined) {
+    tree = parseDice(expression);
+    if (PARSED.size >= PARSED_MAX) PARSED.clear();
+    PARSED.set(expression, tree);
+  }
+  return tree;
 }
 
 /** Effects whose anchor this event reaches: the engine's own cascade. */
@@ -232,6 +249,12 @@ function checkTarget(state: EncounterState, command: Command, by: Viewer): Rejec
 
 /** Applies events one by one on a draft, queueing what each one causes; then records the dice state. */
 function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Settled | Rejection {
+  // The intermediate states are this fold's own (a ruleset's `react` reads only the latest): one copy of
+  // the combatants record per command, not one per event.
+  return drafting(() => settleDrafted(ctx, ruleset, decided));
+}
+
+function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Settled | Rejection {
   const out: EngineEvent[] = [];
   const queue = [...decided];
   let draft = ctx.state;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { compareInstants } from './clock.js';
+import { updateCombatant, withCombatants } from './draft.js';
 import {
   type CoreEvent,
   type CoreEventSchemas,
@@ -42,17 +43,40 @@ export function createdState(entry: LogEntry | undefined): EncounterState {
 }
 
 function withCombatant(state: EncounterState, id: string, f: (c: Combatant) => Combatant): EncounterState {
-  const c = state.combatants[id];
-  if (!c) return state;
-  return { ...state, combatants: { ...state.combatants, [id]: f(c) } };
+  return updateCombatant(state, id, f);
 }
 
 /** Inserts an entry keeping clock order; ties keep insertion order (stable). */
 export function insertAgenda(agenda: readonly AgendaEntry[], entry: AgendaEntry): AgendaEntry[] {
   const out = agenda.filter((a) => a.id !== entry.id);
+  placeInAgenda(out, entry);
+  return out;
+}
+
+/** `insertAgenda`'s placement, into `out` itself: after the last entry not later than `entry`. */
+function placeInAgenda(out: AgendaEntry[], entry: AgendaEntry): void {
   let i = out.length;
   for (let before = out[i - 1]; before && compareInstants(before.at, entry.at) > 0; before = out[i - 1]) i--;
   out.splice(i, 0, entry);
+}
+
+/**
+ * The agenda after inserting `entries` one by one with `insertAgenda`, copied once instead of once per
+ * entry (a round's turns at 200 combatants are 200 entries): when no id repeats, removing earlier entries
+ * of the same id removes nothing, so each insertion is only its placement.
+ */
+export function insertAgendaMany(
+  agenda: readonly AgendaEntry[],
+  entries: readonly AgendaEntry[],
+): AgendaEntry[] {
+  const ids = new Set(entries.map((e) => e.id));
+  if (ids.size !== entries.length || agenda.some((a) => ids.has(a.id))) {
+    let out = agenda.slice();
+    for (const entry of entries) out = insertAgenda(out, entry);
+    return out;
+  }
+  const out = agenda.slice();
+  for (const entry of entries) placeInAgenda(out, entry);
   return out;
 }
 
@@ -83,8 +107,9 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
     case 'combatant/added': {
       const c = event.combatant;
       return {
-        ...state,
-        combatants: { ...state.combatants, [c.id]: c },
+        ...withCombatants(state, (all) => {
+          all[c.id] = c;
+        }),
         roster: state.roster.includes(c.id) ? state.roster : [...state.roster, c.id],
       };
     }
@@ -92,10 +117,10 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
       return withCombatant(state, event.combatant, (c) => patched(c, event.patch));
     case 'combatant/removed': {
       const id = event.combatant;
-      const { [id]: _gone, ...rest } = state.combatants;
       return {
-        ...state,
-        combatants: rest,
+        ...withCombatants(state, (all) => {
+          delete all[id];
+        }),
         roster: state.roster.filter((r) => r !== id),
         agenda: state.agenda.filter((a) => a.combatant !== id),
         effects: state.effects.filter((e) => e.target !== id),
@@ -168,7 +193,7 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
       return { ...state, agenda: insertAgenda(state.agenda, event.entry) };
     case 'agenda/scheduled-many':
       // In order, as that many `agenda/scheduled` would: the same agenda either way.
-      return { ...state, agenda: event.entries.reduce(insertAgenda, state.agenda) };
+      return { ...state, agenda: insertAgendaMany(state.agenda, event.entries) };
     case 'agenda/removed': {
       const id = event.entry;
       return { ...state, agenda: state.agenda.filter((a) => a.id !== id) };

@@ -1,3 +1,4 @@
+import { drafting } from './draft.js';
 import {
   createEncounter,
   type DecideOptions,
@@ -82,10 +83,14 @@ export function reduce(log: readonly LogEntry[], registry: RulesetRegistry): Enc
 
   const ruleset = rulesetFor(state, registry);
   if (isRejection(ruleset)) throw new Error(ruleset.message);
-  for (const [i, entry] of log.entries()) {
-    if (i === 0 || isUndoRedo(entry.event) || undone.has(entry.group)) continue;
-    state = evolve(state, entry.event, ruleset);
-  }
+  state = drafting(() => {
+    let s = state;
+    for (const [i, entry] of log.entries()) {
+      if (i === 0 || isUndoRedo(entry.event) || undone.has(entry.group)) continue;
+      s = evolve(s, entry.event, ruleset);
+    }
+    return s;
+  });
   return { ...state, history, seq: lastSeq(log) };
 }
 
@@ -108,10 +113,8 @@ export function applyEntries(
   let s = state;
   let history = s.history;
   const undone = new Set<number>();
-  for (const entry of entries) {
-    if (!undoing) s = evolve(s, entry.event, ruleset);
-    history = track(history, entry, undone);
-  }
+  if (!undoing) s = drafting(() => entries.reduce((x, entry) => evolve(x, entry.event, ruleset), s));
+  for (const entry of entries) history = track(history, entry, undone);
   if (undoing && refold) s = refold.fold(log, ruleset);
   return entries.length ? { ...s, history, seq: lastSeq(entries) } : s;
 }

@@ -1,3 +1,4 @@
+import { drafting, sealDraft } from './draft.js';
 import { createdState, evolve, undoRedoOf } from './evolve.js';
 import type { AnyRuleset } from './ruleset.js';
 import type { EncounterState, EngineEvent, LogEntry } from './types.js';
@@ -11,9 +12,10 @@ const CHECKPOINT_EVERY = 64;
  * What an undo or redo needs to refold only the part of the log it changes, instead of the whole log
  * (whose cost grew with the square of its length over many undos). It holds the entries that count —
  * neither undo/redo entries nor entries of undone groups — in order, and the folded state every
- * CHECKPOINT_EVERY of them. Undoing or redoing group G changes only what comes after G's first entry, so
- * the fold restarts from the last checkpoint before it. Groups that can be undone are among the last
- * UNDO_DEPTH, so a refold covers at most their entries and one checkpoint's worth more.
+ * CHECKPOINT_EVERY of them (one per combatant when there are more). Undoing or redoing group G changes
+ * only what comes after G's first entry, so the fold restarts from the last checkpoint before it. Groups
+ * that can be undone are among the last UNDO_DEPTH, so a refold covers at most their entries and one
+ * checkpoint's worth more.
  *
  * The log is absorbed lazily: plain entries are only noted (their state comes the usual way), and the
  * first undo after loading builds everything once.
@@ -50,16 +52,20 @@ export class Refold {
     this.checkpoints = this.checkpoints.filter((c, i) => i === 0 || c.seq < from);
     const start = this.checkpoints.at(-1);
     if (!start) throw new Error('A refold starts from the state the log created; there was none.');
-    let state = start.state;
-    let sinceCheckpoint = 0;
-    for (const entry of this.effective.slice(this.indexAfter(start.seq))) {
-      state = evolve(state, entry.event, ruleset);
-      if (++sinceCheckpoint === this.every) {
-        this.checkpoints.push({ seq: entry.seq, state });
-        sinceCheckpoint = 0;
+    return drafting(() => {
+      let state = start.state;
+      let sinceCheckpoint = 0;
+      for (const entry of this.effective.slice(this.indexAfter(start.seq))) {
+        state = evolve(state, entry.event, ruleset);
+        if (++sinceCheckpoint >= this.spacing(state)) {
+          // Kept: nothing may write into it from here on.
+          sealDraft();
+          this.checkpoints.push({ seq: entry.seq, state });
+          sinceCheckpoint = 0;
+        }
       }
-    }
-    return state;
+      return state;
+    });
   }
 
   /**
@@ -73,15 +79,28 @@ export class Refold {
     if (this.known > 0 && this.known <= log.length) return;
     this.rebuild(log);
     let state = this.checkpoints[0]!.state;
-    let sinceCheckpoint = 0;
-    for (const entry of this.effective) {
-      state = evolve(state, entry.event, ruleset);
-      if (++sinceCheckpoint === this.every) {
-        this.checkpoints.push({ seq: entry.seq, state });
-        sinceCheckpoint = 0;
+    // A slice at a time, each its own fold (other code runs between slices, so no draft outlives one).
+    for (let at = 0; at < this.effective.length; ) {
+      const slice = this.effective.slice(at, at + this.spacing(state));
+      at += slice.length;
+      const full = slice.length === this.spacing(state);
+      state = drafting(() => slice.reduce((s, entry) => evolve(s, entry.event, ruleset), state));
+      const last = slice.at(-1);
+      if (last && full) {
+        this.checkpoints.push({ seq: last.seq, state });
         yield;
       }
     }
+  }
+
+  /**
+   * Effective entries between two checkpoints from `state` on: `every`, or one per combatant when there
+   * are more. A checkpoint costs one copy of the combatants record (the fold after it may not write into
+   * the kept one), so spacing them at least as far apart as there are combatants keeps a refold's work
+   * linear in the entries it folds, whatever the encounter's size.
+   */
+  private spacing(state: EncounterState): number {
+    return Math.max(this.every, state.roster.length);
   }
 
   /** Takes in the entries not seen yet; returns the lowest seq whose fold they change. */

@@ -124,8 +124,12 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
    */
   react?(ctx: DecideContext<T>, event: EventsOf<T>): Array<EventsOf<T>>;
 
-  /** Every catalog action for the actor, enabled or with the reason it is not. */
-  legalActions(state: EncounterState<T>, actor: string): LegalAction[];
+  /**
+   * Every catalog action for the actor, enabled or with the reason it is not. With `only`, a ruleset may
+   * leave out the actions `only` rejects (a simulation's policy asks about its candidates alone); what it
+   * returns for the others is the same either way.
+   */
+  legalActions(state: EncounterState<T>, actor: string, only?: (action: ActionDef) => boolean): LegalAction[];
   timeline(state: EncounterState<T>): Timeline;
 
   /** Removes the ruleset's secrets from state for a non-GM viewer (secret plans, hidden rolls). */

@@ -83,10 +83,10 @@ export function downReason(c: { name: string; cs: { dying?: Dying | null } }): s
     : `${c.name} is unconscious at 0 HP; on their turn they make a Death Save, nothing else.`;
 }
 
-export function legalActions(state: State, id: string): LegalAction[] {
+export function legalActions(state: State, id: string, only?: (action: ActionDef) => boolean): LegalAction[] {
   // Death Save is offered to a PC down at 0 HP, not listed greyed out for everyone else.
   const down = Boolean(state.combatants[id]?.cs.dying);
-  const actions = catalog(state).filter((a) => down || a.id !== DEATH_SAVE);
+  const actions = catalog(state).filter((a) => (down || a.id !== DEATH_SAVE) && (!only || only(a)));
   return actions.map((action) => {
     const l = legality(state, id, action);
     return l.ok

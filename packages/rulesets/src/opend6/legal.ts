@@ -27,11 +27,12 @@ function penaltyChoices(c: Combatant<Opend6Types>, skills: string[]): string {
   return `Declaring ${parts.join('; ')}.`;
 }
 
-export function legalActions(state: State, id: string): LegalAction[] {
+export function legalActions(state: State, id: string, only?: (action: ActionDef) => boolean): LegalAction[] {
   const c = combatantOf(state, id);
   if (!c) return [];
   const penalty = penaltyOf(c);
-  return catalog(state).map((action: ActionDef) => {
+  const actions = catalog(state);
+  return (only ? actions.filter(only) : actions).map((action: ActionDef) => {
     const flags = flagsOf(action);
     const mode = modeFor(state, c, action);
     const cost = { actions: flags.free ? 0 : 1, penalty };

@@ -100,8 +100,9 @@ function previewOf(
 }
 
 /** Every action of the encounter's catalog for `id`, with its cost in seconds and why not when disabled. */
-export function legalActions(state: State, id: string): LegalAction[] {
-  return actionsOf(state).map((action) => {
+export function legalActions(state: State, id: string, only?: (action: ActionDef) => boolean): LegalAction[] {
+  const actions = actionsOf(state);
+  return (only ? actions.filter(only) : actions).map((action) => {
     const v = legality(state, id, action);
     const cost = { seconds: v.seconds };
     if (!v.ok) return { action, enabled: false, reason: v.reason, code: v.code, cost };

@@ -1,4 +1,5 @@
 import type { Instant } from '@roundkeeper/engine';
+import { updateCombatant } from '@roundkeeper/engine';
 import { shiftInstant, shiftTuple } from './clock.js';
 import type { SixSecondEvent } from './events.js';
 import type { SixSecondCombatant, SpentSeconds, State } from './types.js';
@@ -8,9 +9,7 @@ function patchCs(
   id: string,
   f: (cs: SixSecondCombatant) => Partial<SixSecondCombatant>,
 ): State {
-  const c = state.combatants[id];
-  if (!c) return state;
-  return { ...state, combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, ...f(c.cs) } } } };
+  return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...f(c.cs) } }));
 }
 
 const record = (cs: SixSecondCombatant, h: SpentSeconds): SpentSeconds[] => [...cs.history, h];

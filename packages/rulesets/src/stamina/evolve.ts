@@ -1,3 +1,4 @@
+import { updateCombatant } from '@roundkeeper/engine';
 import type { StaminaEvent, StaminaEventOf } from './events.js';
 import {
   type ArcaneStore,
@@ -10,9 +11,7 @@ import {
 import { applyWeaponChange } from './weapons.js';
 
 function patchCs(state: State, id: string, patch: Partial<StaminaCombatant>): State {
-  const c = state.combatants[id];
-  if (!c) return state;
-  return { ...state, combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, ...patch } } } };
+  return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...patch } }));
 }
 
 function applyArcane(state: State, event: StaminaEventOf<'stamina/arcane'>): State {

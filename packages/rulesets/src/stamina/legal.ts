@@ -3,8 +3,13 @@ import { ACTION_KINDS, isActionKind } from './flags.js';
 import { catalogOf, isRefusal, planUse } from './rules.js';
 import type { State } from './types.js';
 
-export function legalActions(state: State, actor: string): LegalAction[] {
-  return catalogOf(state).map((action) => {
+export function legalActions(
+  state: State,
+  actor: string,
+  only?: (action: ActionDef) => boolean,
+): LegalAction[] {
+  const catalog = catalogOf(state);
+  return (only ? catalog.filter(only) : catalog).map((action) => {
     let use = planUse(state, actor, action);
     // A reducible action refused for its requirement is still open at requirement 0, for its price.
     if (

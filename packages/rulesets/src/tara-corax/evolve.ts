@@ -1,13 +1,9 @@
+import { updateCombatant } from '@roundkeeper/engine';
 import type { TaraEvent } from './events.js';
 import type { HistoryMarker, HistorySpan, TaraCombatant, TaraRound, TaraState } from './types.js';
 
 function patchCs(state: TaraState, id: string, patch: Partial<TaraCombatant>): TaraState {
-  const c = state.combatants[id];
-  if (!c) return state;
-  return {
-    ...state,
-    combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, ...patch } } },
-  };
+  return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...patch } }));
 }
 
 function patchRs(state: TaraState, patch: Partial<TaraRound>): TaraState {

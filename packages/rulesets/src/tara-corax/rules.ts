@@ -358,8 +358,13 @@ export function check(state: TaraState, id: string, action: ActionDef, p: ActPar
 }
 
 /** Every catalog action for the actor: enabled with its cost and where it lands, or why not. */
-export function legalActions(state: TaraState, id: string): LegalAction[] {
-  return taraCatalog(state).map((action) => {
+export function legalActions(
+  state: TaraState,
+  id: string,
+  only?: (action: ActionDef) => boolean,
+): LegalAction[] {
+  const catalog = taraCatalog(state);
+  return (only ? catalog.filter(only) : catalog).map((action) => {
     const params: ActParams = action.data?.rule === 'cast' ? { castingTime: 15 } : {};
     const plan = check(state, id, action, params);
     if (isRejection(plan))

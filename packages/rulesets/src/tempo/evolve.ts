@@ -1,10 +1,9 @@
+import { updateCombatant } from '@roundkeeper/engine';
 import type { TempoEvent } from './events.js';
 import type { State, TempoCombatant } from './types.js';
 
 function patch(state: State, id: string, f: (cs: TempoCombatant) => Partial<TempoCombatant>): State {
-  const c = state.combatants[id];
-  if (!c) return state;
-  return { ...state, combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, ...f(c.cs) } } } };
+  return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...f(c.cs) } }));
 }
 
 /** Applies the ruleset's own events. */

@@ -1,12 +1,17 @@
-import type { Instant, LegalAction } from '@roundkeeper/engine';
+import type { ActionDef, Instant, LegalAction } from '@roundkeeper/engine';
 import { actionsFor, isReaction } from './catalog.js';
 import { planLegality, reactionLegality } from './rules.js';
 import type { State } from './types.js';
 
 /** Every catalog action with whether it can be planned (or, for reactions, used) now, and why not. */
-export function legalActions(state: State, actor: string): LegalAction[] {
+export function legalActions(
+  state: State,
+  actor: string,
+  only?: (action: ActionDef) => boolean,
+): LegalAction[] {
   const c = state.combatants[actor];
-  return actionsFor(state, c).map((action): LegalAction => {
+  const actions = actionsFor(state, c);
+  return (only ? actions.filter(only) : actions).map((action): LegalAction => {
     if (!c)
       return {
         action,

@@ -1,10 +1,9 @@
+import { updateCombatant } from '@roundkeeper/engine';
 import type { TickEvent } from './events.js';
 import type { State, TickCombatant } from './types.js';
 
 function patchCs(state: State, id: string, patch: Partial<TickCombatant>): State {
-  const c = state.combatants[id];
-  if (!c) return state;
-  return { ...state, combatants: { ...state.combatants, [id]: { ...c, cs: { ...c.cs, ...patch } } } };
+  return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...patch } }));
 }
 
 /** Applies one of the tick ruleset's own events (the engine applies its own). */

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { drafting, foldWork, sealDraft, updateCombatant, withCombatants } from './draft.js';
+
+type S = { round: number; combatants: Record<string, { hp: number }> };
+const base = (): S => ({ round: 1, combatants: { a: { hp: 1 }, b: { hp: 2 } } });
+const hit = (s: S, id: string) => updateCombatant(s, id, (c) => ({ hp: c.hp - 1 }));
+
+describe('a fold that copies the combatants record once', () => {
+  it('outside a fold, every change copies the record and leaves the given state as it was', () => {
+    const s0 = base();
+    const s1 = hit(s0, 'a');
+    const s2 = hit(s1, 'b');
+    expect(s1.combatants).not.toBe(s0.combatants);
+    expect(s2.combatants).not.toBe(s1.combatants);
+    expect(s0.combatants).toEqual({ a: { hp: 1 }, b: { hp: 2 } });
+    expect(s1.combatants).toEqual({ a: { hp: 0 }, b: { hp: 2 } });
+  });
+
+  it('inside one, the first change copies and the next write into that copy; the input is untouched', () => {
+    const s0 = base();
+    foldWork.entriesCopied = 0;
+    const out = drafting(() => {
+      const s1 = hit(s0, 'a');
+      const s2 = hit(s1, 'b');
+      expect(s2.combatants).toBe(s1.combatants);
+      expect(s2).not.toBe(s1);
+      return s2;
+    });
+    expect(foldWork.entriesCopied).toBe(2);
+    expect(out.combatants).toEqual({ a: { hp: 0 }, b: { hp: 1 } });
+    expect(s0.combatants).toEqual({ a: { hp: 1 }, b: { hp: 2 } });
+  });
+
+  it('a sealed state is never written again, nor is what a finished fold returned', () => {
+    const kept: S[] = [];
+    const out = drafting(() => {
+      const s1 = hit(base(), 'a');
+      sealDraft();
+      kept.push(s1);
+      return hit(s1, 'a');
+    });
+    expect(kept[0]!.combatants.a).toEqual({ hp: 0 });
+    expect(out.combatants.a).toEqual({ hp: -1 });
+    const later = drafting(() => withCombatants(out, (all) => delete all.a));
+    expect(out.combatants).toHaveProperty('a');
+    expect(later.combatants).not.toHaveProperty('a');
+  });
+
+  it('a combatant that is not there changes nothing', () => {
+    const s0 = base();
+    expect(drafting(() => hit(s0, 'nobody'))).toBe(s0);
+    expect(hit(s0, 'constructor')).toBe(s0);
+  });
+});
