@@ -44,6 +44,22 @@ describe('Round structure: 2 actions per round, picked in a secret planning phas
     expect(ts(enc).rs.phase).toBe('tempo');
   });
 
+  it("a player ends their own character's turn; the GM alone ends planning and others' turns", () => {
+    const enc = planned();
+    expect(enc.execute({ type: 'next' }, { by: alice })).toMatchObject({ code: 'auth/gm-only' });
+    must(enc, { type: 'next' }); // Ana's Mark at tempo 2
+    expect(enc.state.current).toBe('ana');
+    expect(enc.execute({ type: 'next' }, { by: bob })).toMatchObject({
+      code: 'auth/gm-only',
+      message: "Only the GM or the acting character's player can end this turn.",
+    });
+    expect(enc.execute({ type: 'next' }, { by: table })).toMatchObject({ code: 'auth/gm-only' });
+    const before = enc.state.now;
+    expect(enc.execute({ type: 'next' }, { by: alice })).not.toHaveProperty('code');
+    expect(enc.state.now).not.toEqual(before);
+    expect(commandForms(tempo).find((f) => f.type === 'next')?.own?.label).toBe('End my turn');
+  });
+
   it('a player may change an upcoming choice until the action is taken', () => {
     const enc = planned();
     const attack = ts(enc).combatants.ana!.cs.plan[1]!.id;
