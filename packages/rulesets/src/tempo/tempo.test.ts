@@ -565,6 +565,20 @@ describe('Weapon speed: an Attack strikes only with a weapon of its speed or qui
     must(enc, { type: 'act', actor: 'bren', weapon: 'Greataxe', target: 'ana' });
   });
 
+  it('a Strike without a Weapon uses the one weapon it can be made with; with two, it asks which', () => {
+    const enc = planned();
+    until(enc, 'ana', 'standard-attack');
+    const r = refused(enc, { type: 'act', actor: 'ana', target: 'orc' });
+    expect(r.code).toBe('strike/no-weapon');
+    expect(r.message).toBe(
+      'Standard Attack is a Strike: choose the Weapon it uses (Left Dagger or Right Dagger).',
+    );
+    must(enc, { type: 'act', actor: 'ana', weapon: 'Right Dagger', target: 'orc' });
+    until(enc, 'bren', 'slow-attack');
+    const struck = must(enc, { type: 'act', actor: 'bren', target: 'orc' });
+    expect(struck.find((e) => e.event.type === 'tempo/acted')?.event).toMatchObject({ weapon: 'Greataxe' });
+  });
+
   it('strikes only with a held weapon; an Inventory action stows one and draws another', () => {
     const enc = fight();
     must(enc, { type: 'start' });
