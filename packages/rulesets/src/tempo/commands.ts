@@ -78,14 +78,8 @@ export const tempoCommands = lazySchemas({
           .optional()
           .meta({ label: 'Count anyway', description: 'Even if not every PC has planned their actions.' }),
       })
-      .meta({
-        label: 'Next',
-        description: 'End planning, or end the turn and count on to the next action.',
-        own: {
-          label: 'End my turn',
-          help: 'Your action is done: the count goes on to the next planned action.',
-        },
-      }),
+      // A player's own turn: "End my turn", the default words (see decide's ownTurnOrGm).
+      .meta({ label: 'Next', description: 'End planning, or end the turn and count on to the next action.' }),
   /** Performs the action of the current turn (Strike, Guard target, Recover, Inventory swap…). */
   act: () =>
     z
