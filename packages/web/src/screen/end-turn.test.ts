@@ -1,7 +1,7 @@
 import { EncounterLog, isRejection, seededDice, view, viewLog } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
-import { screenOf } from './screen.js';
+import { GO_ON, screenOf } from './screen.js';
 
 /** Issue 30 "Players": where the rules let a player end their turn, their page has the control. */
 describe("a player's End my turn", () => {
@@ -45,5 +45,39 @@ describe("a player's End my turn", () => {
       'code',
     );
     expect(enc.state.current).toBe('bren');
+  });
+});
+
+describe("a player's Next that leads to their own next action", () => {
+  it('tara-corax: when the same character acts again at once, the button says so instead of ending the turn', () => {
+    const enc = EncounterLog.create(
+      { id: 't', name: 'Tara', ruleset: 'tara-corax', dice: seededDice(2) },
+      rulesets,
+    );
+    if (isRejection(enc)) throw new Error(enc.message);
+    for (const combatant of [
+      { id: 'kael', name: 'Kael', side: 'pc', hp: 20 },
+      { id: 'orc', name: 'Orc', side: 'npc', hp: 9 },
+    ])
+      expect(enc.execute({ type: 'add-combatant', combatant })).not.toHaveProperty('code');
+    expect(enc.execute({ type: 'start', rolls: { kael: 25, orc: 3 } })).not.toHaveProperty('code');
+    expect(enc.state.current).toBe('kael');
+    const rs = rulesets['tara-corax']!;
+    const kaelsPage = () => {
+      const viewer = { role: 'player' as const, combatants: ['kael'] };
+      return screenOf({
+        view: view(enc.state, viewer, rs, enc.everHidden),
+        viewer,
+        ruleset: rs,
+        entries: viewLog(enc.entries, viewer, enc.state, rs, enc.everHidden),
+      }).endTurn;
+    };
+    // A Draw (5 Marks) puts Kael's next action at Mark 20, long before the Orc's Mark 3.
+    expect(enc.execute({ type: 'act', actor: 'kael', action: 'draw' })).not.toHaveProperty('code');
+    expect(kaelsPage()?.label).toBe(GO_ON);
+    expect(
+      enc.execute({ type: 'next' }, { by: { role: 'player', combatants: ['kael'] } }),
+    ).not.toHaveProperty('code');
+    expect(enc.state.current).toBe('kael');
   });
 });
