@@ -134,6 +134,30 @@ async function focusShown(page: Page, steps: number): Promise<string[]> {
   return out;
 }
 
+/**
+ * Regions that scroll (content beyond their box, overflow auto or scroll) that the keyboard cannot reach:
+ * neither focusable themselves (with a name) nor holding anything focusable (axe: scrollable-region-focusable).
+ */
+function unreachableScroll(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+      const st = getComputedStyle(el);
+      const scrolls =
+        (/auto|scroll/.test(st.overflowY) && el.scrollHeight > el.clientHeight + 1) ||
+        (/auto|scroll/.test(st.overflowX) && el.scrollWidth > el.clientWidth + 1);
+      if (!scrolls || !el.checkVisibility()) continue;
+      const named = Boolean(el.getAttribute('aria-label') || el.getAttribute('aria-labelledby'));
+      const inside = el.querySelector(
+        'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])',
+      );
+      if ((el.tabIndex >= 0 && named) || inside) continue;
+      out.push(`${el.tagName.toLowerCase()}.${el.className}`);
+    }
+    return out;
+  });
+}
+
 describe('accessibility end to end', () => {
   it('labels every control, meets contrast and draws focus on the home page, the tracker and the player page', async () => {
     const ctx = await env.browser.newContext({ viewport: { width: 1440, height: 1000 } });
@@ -166,6 +190,46 @@ describe('accessibility end to end', () => {
     } finally {
       await ctx.close();
       await phone.close();
+    }
+  });
+
+  it('a defeated card meets contrast; a long log scrolls by keyboard (GM and player pages)', async () => {
+    const ctx = await env.browser.newContext({ viewport: { width: 1440, height: 1000 } });
+    try {
+      const page = await ctx.newPage();
+      const { id, token } = await setUp(page);
+      await page.locator('body').press('i');
+      await expect.poll(() => clock(page)).toContain('Round 1');
+      const send = (command: unknown) =>
+        fetch(`${env.server.url}/api/encounters/${id}/commands`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ command }),
+        });
+      for (let i = 0; i < 24; i++) {
+        await send({ type: 'damage', combatant: 'ana', amount: 1 });
+        await send({ type: 'heal', combatant: 'ana', amount: 1 });
+      }
+      expect((await send({ type: 'defeat', combatant: 'orc' })).status).toBe(200);
+      await expect.poll(() => page.locator('li.card.out').count(), { timeout: 10_000 }).toBe(1);
+      await expect
+        .poll(() => page.getByTestId('log').evaluate((el) => el.scrollHeight > el.clientHeight))
+        .toBe(true);
+      expect(await lowContrast(page)).toEqual([]);
+      expect(await unreachableScroll(page)).toEqual([]);
+      const res = await fetch(`${env.server.url}/api/encounters/${id}/links`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      const links = (await res.json()) as { players: { combatant: string; token: string }[] };
+      const ana = links.players.find((p) => p.combatant === 'ana')!;
+      const player = await ctx.newPage();
+      await player.goto(`${env.server.url}/e/${id}?token=${encodeURIComponent(ana.token)}`);
+      await expect.poll(() => clock(player)).toContain('Round 1');
+      expect(await lowContrast(player)).toEqual([]);
+      // The timeline's own scroller (timeline/TimelineView.tsx) takes tabIndex=0 and a label in its owner's change.
+      expect((await unreachableScroll(player)).filter((s) => s !== 'div.timeline-scroll')).toEqual([]);
+    } finally {
+      await ctx.close();
     }
   });
 

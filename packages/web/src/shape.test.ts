@@ -28,19 +28,16 @@ const LONG_COMPONENTS: Record<string, number> = {
   'screens/gm/GmTracker.tsx GmTracker': 309,
   'gm-tools/GmQuick.tsx GmQuick': 168,
   'forms/AddCombatant.tsx AddCombatant': 296,
-  'palette/Palette.tsx Palette': 185,
 };
 
 /** Hand-written memo comparators left (each lists props by hand: add one, forget it, the page goes stale). */
 const COMPARATORS: Record<string, number> = {
-  'palette/ActionItem.tsx': 1,
   'timeline/svg-react.tsx': 1,
 };
 
 /** Writes to `ref.current` during render left, per file. */
 const RENDER_REF_WRITES: Record<string, number> = {
   'screens/gm/GmTracker.tsx': 1,
-  'palette/Palette.tsx': 1,
   'timeline/TimelineView.tsx': 1,
 };
 

@@ -38,6 +38,12 @@ export const staminaOptions = once(() =>
       .max(200)
       .default('1d4-1')
       .describe('Dice for the successes of a skill check when the GM does not enter them.'),
+    npcNumbersShown: z
+      .boolean()
+      .default(false)
+      .describe(
+        "The table and players see NPCs' Stamina and Defense (otherwise only the GM does; a player always sees their own).",
+      ),
     wind: z
       .number()
       .int()

@@ -1,26 +1,30 @@
 import { type Analysis, type Gauge, type Presentation, reorderByInitiative } from '@roundkeeper/engine';
 import { staminaCreatures } from './library.js';
 import { refsOf } from './options.js';
+import { numbersHidden } from './redact.js';
 import type { StaminaTypes } from './types.js';
 
 /** What a card shows: Stamina and Defense against their rested and composed maximums, initiative. */
 export const staminaPresent: Presentation<StaminaTypes> = {
   /** Ready creatures for the library (library.ts). */
   creatures: staminaCreatures,
-  gauges(_state, c) {
+  gauges(state, c) {
     const { stamina, defense } = c.stats;
-    const out: Gauge[] = [
-      {
-        label: 'Stamina',
-        value: `${c.cs.stamina}/${stamina}`,
-        ...(stamina ? { fill: c.cs.stamina / stamina } : {}),
-      },
-      {
-        label: 'Defense',
-        value: `${c.cs.defense}/${defense}`,
-        ...(defense ? { fill: c.cs.defense / defense } : {}),
-      },
-    ];
+    const hidden = numbersHidden(state, c.id);
+    const out: Gauge[] = hidden
+      ? []
+      : [
+          {
+            label: 'Stamina',
+            value: `${c.cs.stamina}/${stamina}`,
+            ...(stamina ? { fill: c.cs.stamina / stamina } : {}),
+          },
+          {
+            label: 'Defense',
+            value: `${c.cs.defense}/${defense}`,
+            ...(defense ? { fill: c.cs.defense / defense } : {}),
+          },
+        ];
     if (c.cs.initiative !== null) out.push({ label: 'Initiative', value: String(c.cs.initiative) });
     return out;
   },

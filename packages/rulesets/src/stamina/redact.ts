@@ -17,16 +17,51 @@ function redactAim<E extends { name: string; data?: Readonly<Record<string, unkn
   return { ...fx, name: 'Aim', data: rest };
 }
 
-/** Non-GM viewers do not see what hidden combatants spent (the engine already removed them from the state). */
+/** Whether an NPC's Stamina and Defense are the GM's for this viewer (not theirs, and not shown by the GM). */
+function numbersUnseen(state: State, viewer: Viewer, c: { id: string; side: string }): boolean {
+  if (viewer.role === 'gm' || state.options.npcNumbersShown || c.side !== 'npc') return false;
+  return !(viewer.role === 'player' && viewer.combatants.includes(c.id));
+}
+
+/**
+ * Non-GM viewers do not see what hidden combatants spent (the engine already removed them from the state),
+ * nor an NPC's Stamina and Defense unless the GM shows them (`npcNumbersShown`): those numbers are blanked
+ * to 0 and the NPC is listed in `rs.unseenNumbers`, so cards and the timeline leave them out.
+ */
 export function redact(state: State, viewer: Viewer): State {
   if (viewer.role === 'gm') return state;
   const seen = (x: string | null) => x === null || Object.hasOwn(state.combatants, x);
+  const unseen = Object.values(state.combatants).filter((c) => numbersUnseen(state, viewer, c));
+  const combatants = { ...state.combatants };
+  for (const c of unseen)
+    combatants[c.id] = {
+      ...c,
+      stats: { ...c.stats, stamina: 0, defense: 0 },
+      cs: { ...c.cs, stamina: 0, defense: 0 },
+    };
   return {
     ...state,
+    combatants,
     // The state here is already without the hidden: whoever is missing from it is unseen.
     effects: state.effects.map((fx) => redactAim(fx, (id) => !Object.hasOwn(state.combatants, id))),
-    rs: { ...state.rs, spent: state.rs.spent.filter((e) => seen(e.combatant) && seen(e.during)) },
+    rs: {
+      ...state.rs,
+      spent: state.rs.spent.filter((e) => seen(e.combatant) && seen(e.during)),
+      ...(unseen.length ? { unseenNumbers: unseen.map((c) => c.id) } : {}),
+    },
   };
+}
+
+/** A sheet or a combatant's state without its Stamina and Defense (anything else as it is). */
+function withoutNumbers<T>(x: T): T {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return x;
+  const { stamina: _s, defense: _d, ...rest } = x as Record<string, unknown>;
+  return rest as T;
+}
+
+/** Whether a view leaves out this combatant's Stamina and Defense (see `redact`). */
+export function numbersHidden(state: State, id: string): boolean {
+  return state.rs.unseenNumbers?.includes(id) ?? false;
 }
 
 /**
@@ -56,6 +91,16 @@ export function redactEvent(
       const seen = (c: { id: string; name: string }) => c.name === aimedAt && !hidden.has(c.id);
       if (aimedAt !== null && !Object.values(state.combatants).some(seen)) return { ...event, name: 'Aim' };
       return event;
+    }
+    case 'combatant/added': {
+      // The sheet an NPC joins with, and its state then, carry its Stamina and Defense.
+      const c = event.combatant;
+      if (!numbersUnseen(state, viewer, c)) return event;
+      return { ...event, combatant: { ...c, stats: withoutNumbers(c.stats), cs: withoutNumbers(c.cs) } };
+    }
+    case 'stamina/resources': {
+      const c = state.combatants[event.combatant];
+      return c && numbersUnseen(state, viewer, c) ? null : event;
     }
     case 'stamina/acted': {
       if (!unseen(event.during)) return event;

@@ -9,6 +9,7 @@ import {
   timedLane,
 } from '@roundkeeper/engine';
 import { orderOf } from './initiative.js';
+import { numbersHidden } from './redact.js';
 import type { SpentEntry, State } from './types.js';
 
 function costText(e: SpentEntry): string {
@@ -50,7 +51,7 @@ export function timeline(state: State): Timeline {
     if (state.current === id) markers.push({ round, at, kind: 'turn', label: 'acting' });
     return {
       id,
-      label: `${c.name} ${c.cs.stamina}st/${c.cs.defense}def`,
+      label: numbersHidden(state, id) ? c.name : `${c.name} ${c.cs.stamina}st/${c.cs.defense}def`,
       side: c.side,
       spans: [
         {

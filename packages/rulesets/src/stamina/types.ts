@@ -87,6 +87,11 @@ export type SpentEntry = {
 export type StaminaRound = {
   /** This round's actions, in order. */
   spent: SpentEntry[];
+  /**
+   * Only in a view for the table or a player: the NPCs whose Stamina and Defense are the GM's (their numbers
+   * there are blanked to 0 and are not to be shown). Never in the encounter's own state.
+   */
+  unseenNumbers?: string[];
 };
 
 export interface StaminaTypes {

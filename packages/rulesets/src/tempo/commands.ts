@@ -78,6 +78,7 @@ export const tempoCommands = lazySchemas({
           .optional()
           .meta({ label: 'Count anyway', description: 'Even if not every PC has planned their actions.' }),
       })
+      // A player's own turn: "End my turn", the default words (see decide's ownTurnOrGm).
       .meta({ label: 'Next', description: 'End planning, or end the turn and count on to the next action.' }),
   /** Performs the action of the current turn (Strike, Guard target, Recover, Inventory swap…). */
   act: () =>

@@ -54,6 +54,27 @@ function advance(state: State): Fact[] {
   return events;
 }
 
+/**
+ * Who may send `next`. The GM counts the tempo (003: "the GM counts from 0 to 9"), so planning ends and
+ * the count goes on by the GM. A turn is one character's action: once it is done, that character's player
+ * ends it (003: "players can inform the GM they are taking an action at that Tempo" — the table, not only
+ * the GM, moves the count along its own turns), which counts on to the next planned action as the GM's
+ * Next would.
+ */
+function ownTurnOrGm(ctx: Ctx): Rejection | undefined {
+  const { state, by } = ctx;
+  if (by.role !== 'player') return gmOnly(ctx, 'count the tempo');
+  const current = state.current ? state.combatants[state.current] : undefined;
+  if (state.rs.phase !== 'planning' && current && by.combatants.includes(current.id)) return undefined;
+  // The acting character is not named: it may be hidden from this player.
+  return reject(
+    'auth/gm-only',
+    current && state.rs.phase !== 'planning'
+      ? "Only the GM or the acting character's player can end this turn."
+      : "Only the GM can count the tempo; a player ends their own character's turn.",
+  );
+}
+
 /** The tempo ruleset's commands: planning, the GM's count, the turn's action, move and reactions, Exert. */
 export function decide(ctx: Ctx, command: TempoCommand): Fact[] | Rejection {
   const { state } = ctx;
@@ -72,7 +93,7 @@ export function decide(ctx: Ctx, command: TempoCommand): Fact[] | Rejection {
     case 'unplan':
       return decideUnplan(ctx, command);
     case 'next': {
-      const gm = gmOnly(ctx, 'count the tempo');
+      const gm = ownTurnOrGm(ctx);
       if (gm) return gm;
       const stopped = notRunning(state);
       if (stopped) return stopped;

@@ -61,11 +61,12 @@ export const tempoPresent: Presentation<TempoTypes> = {
         items,
       },
     ];
-    // On its turn the character takes the planned action (its target, weapon, roll); the GM counts on.
+    // On its turn the character takes the planned action (its target, weapon, roll); then the turn ends
+    // (the character's player or the GM ends it, so the words name neither's button).
     if (state.current === c.id) {
       panels.unshift({
         title: 'Take the planned action',
-        help: 'It is this tempo: say how the planned action goes; the GM then counts on.',
+        help: 'It is this tempo: say how the planned action goes, then end the turn; the count goes on.',
         act: true,
         fixed: { actor: c.id },
       });

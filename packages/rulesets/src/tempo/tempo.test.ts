@@ -44,6 +44,21 @@ describe('Round structure: 2 actions per round, picked in a secret planning phas
     expect(ts(enc).rs.phase).toBe('tempo');
   });
 
+  it("a player ends their own character's turn; the GM alone ends planning and others' turns", () => {
+    const enc = planned();
+    expect(enc.execute({ type: 'next' }, { by: alice })).toMatchObject({ code: 'auth/gm-only' });
+    must(enc, { type: 'next' }); // Ana's Mark at tempo 2
+    expect(enc.state.current).toBe('ana');
+    expect(enc.execute({ type: 'next' }, { by: bob })).toMatchObject({
+      code: 'auth/gm-only',
+      message: "Only the GM or the acting character's player can end this turn.",
+    });
+    expect(enc.execute({ type: 'next' }, { by: table })).toMatchObject({ code: 'auth/gm-only' });
+    const before = enc.state.now;
+    expect(enc.execute({ type: 'next' }, { by: alice })).not.toHaveProperty('code');
+    expect(enc.state.now).not.toEqual(before);
+  });
+
   it('a player may change an upcoming choice until the action is taken', () => {
     const enc = planned();
     const attack = ts(enc).combatants.ana!.cs.plan[1]!.id;
@@ -547,6 +562,20 @@ describe('Weapon speed: an Attack strikes only with a weapon of its speed or qui
     must(enc, { type: 'act', actor: 'ana', weapon: 'Left Dagger', target: 'bren' });
     until(enc, 'bren', 'slow-attack');
     must(enc, { type: 'act', actor: 'bren', weapon: 'Greataxe', target: 'ana' });
+  });
+
+  it('a Strike without a Weapon uses the one weapon it can be made with; with two, it asks which', () => {
+    const enc = planned();
+    until(enc, 'ana', 'standard-attack');
+    const r = refused(enc, { type: 'act', actor: 'ana', target: 'orc' });
+    expect(r.code).toBe('strike/no-weapon');
+    expect(r.message).toBe(
+      'Standard Attack is a Strike: choose the Weapon it uses (Left Dagger or Right Dagger).',
+    );
+    must(enc, { type: 'act', actor: 'ana', weapon: 'Right Dagger', target: 'orc' });
+    until(enc, 'bren', 'slow-attack');
+    const struck = must(enc, { type: 'act', actor: 'bren', target: 'orc' });
+    expect(struck.find((e) => e.event.type === 'tempo/acted')?.event).toMatchObject({ weapon: 'Greataxe' });
   });
 
   it('strikes only with a held weapon; an Inventory action stows one and draws another', () => {

@@ -36,11 +36,15 @@ export function decideAct(ctx: Ctx, command: TempoCommandOf<'act'>): Fact[] | Re
     ev.target = target;
   }
   if (weaponSpeedOf(state, def)) {
-    const weapon = command.weapon;
+    // Without a Weapon, the one weapon the Strike can be made with is it (a choice only when there are two).
+    const usable = c.stats.weapons.filter((w) => !isRejection(strikeLegality(state, c, def, w.name)));
+    const weapon = command.weapon ?? (usable.length === 1 ? usable[0]!.name : undefined);
     if (!weapon)
       return reject(
         'strike/no-weapon',
-        `${def.name} is a Strike: choose the Weapon it uses, one held in hand.`,
+        usable.length
+          ? `${def.name} is a Strike: choose the Weapon it uses (${usable.map((w) => w.name).join(' or ')}).`
+          : `${def.name} is a Strike: choose the Weapon it uses, one held in hand.`,
       );
     const struck = strikeLegality(state, c, def, weapon);
     if (isRejection(struck)) return struck;

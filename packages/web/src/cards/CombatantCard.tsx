@@ -2,6 +2,7 @@ import type { Combatant, EncounterView } from '@roundkeeper/engine';
 import { type DragEvent, memo, useState } from 'react';
 import { type ConditionLine, conditionsOf, type Resource, resourcesOf } from '../model.js';
 import { useEncounter, useStore } from '../store/react.js';
+import { CardMenu } from './CardMenu.js';
 import { HpValue } from './HpValue.js';
 import { Note } from './Note.js';
 import { reorderCommand } from './reorder.js';
@@ -157,6 +158,7 @@ export const CardBody = memo(function CardBody({
         </ul>
       ) : null}
       {gm && c.notes ? <Note text={c.notes} /> : null}
+      {gm && onSelect ? <CardMenu id={id} name={c.name} /> : null}
     </li>
   );
 });

@@ -14,9 +14,10 @@ export function Note({ text }: { text: string }) {
       <summary>
         GM note: <bdi>{text.slice(0, 80).split('\n')[0]}</bdi>…
       </summary>
-      <div className="note-body">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus to be scrolled without a mouse */}
+      <section className="note-body" tabIndex={0} aria-label="GM note">
         <bdi>{text}</bdi>
-      </div>
+      </section>
     </details>
   );
 }

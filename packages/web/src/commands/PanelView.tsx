@@ -7,9 +7,11 @@ import {
   paramsOfSchema,
   type Panel as RulesetPanel,
 } from '@roundkeeper/engine';
+import { useRef } from 'react';
 import { asState, messageOf, rulesetOf } from '../model.js';
 import { useRun } from '../store/react.js';
 import { CommandForm } from './CommandForm.js';
+import { TAKE_KEY, useTakeKey } from './take-key.js';
 
 /** A ruleset's panel for one combatant (a declaration, a secret plan): what stands, and its form. */
 export function PanelView({
@@ -25,9 +27,21 @@ export function PanelView({
   const rs = rulesetOf(view);
   const type = panel.act ? 'act' : panel.command;
   const form = type && rs ? panelForm(rs, type) : undefined;
+  // The acting combatant's planned action takes one key (`t`).
+  const box = useRef<HTMLElement | null>(null);
+  const takes = Boolean(panel.act && form && view.current === actor);
+  useTakeKey(box, takes);
   return (
-    <section className="panel ruleset-panel" aria-label={panel.title}>
-      <h2>{panel.title}</h2>
+    <section ref={box} className="panel ruleset-panel" aria-label={panel.title}>
+      <h2>
+        {panel.title}
+        {takes ? (
+          <span className="muted" title="Press t to take it with what the form holds">
+            {' '}
+            <kbd>{TAKE_KEY}</kbd>
+          </span>
+        ) : null}
+      </h2>
       {panel.help ? <p className="muted">{panel.help}</p> : null}
       {panel.items?.length ? (
         <ol className="plan">

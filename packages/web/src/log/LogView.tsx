@@ -136,7 +136,9 @@ export const LogView = memo(function LogView({
   return (
     <section className="panel log" aria-label="Log">
       <h2>Log</h2>
-      <ol className="log-lines" data-testid="log">
+      {/* A scrolling list: reachable by keyboard (Tab, then the arrow keys) and named for it. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus to be scrolled without a mouse */}
+      <ol className="log-lines" data-testid="log" tabIndex={0} aria-label="Log lines">
         {lines.map((l) => (
           <LogLine key={l.seq} text={l.text} kind={l.kind} names={roster} />
         ))}

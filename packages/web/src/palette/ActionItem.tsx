@@ -1,25 +1,77 @@
 import { describeCost, type LegalAction } from '@roundkeeper/engine';
 import { memo, type ReactNode } from 'react';
-import { type GroupTerms, sameCost } from '../model.js';
+import type { GroupTerms } from '../model.js';
 
+/**
+ * What one palette button shows, as plain values: a button whose values are the same is skipped on a
+ * re-render (React's own comparison; nothing listed by hand to forget).
+ */
 export interface ActionItemProps {
-  la: LegalAction;
+  id: string;
+  name: string;
+  /** The rule's text (its title while available). */
+  text: string;
+  enabled: boolean;
+  /**
+   * Why it is not available, said on the button; null when the palette says it once for all (in the
+   * element `sharedId` names) or when it is available.
+   */
+  reason: string | null;
+  /** The element stating the shared reason (a quiet button); null when the button says its own. */
+  sharedId: string | null;
+  /** It needs a field filled first: its click opens the form ("…" after the name). */
+  needs: boolean;
+  /** It takes fields, none required: a "⋯" opens the form. */
+  details: boolean;
+  /** Its cost, unless its group's heading says it for all. */
+  cost: string | null;
+  /** Where it lands, unless its group's heading says it for all. */
+  preview: string | null;
+  /** The group heading's statement of what the buttons share, which describes the button. */
+  termsId: string | null;
   /** Unique prefix for the reason's element id. */
   uid: string;
-  /**
-   * The palette states this action's reason once for all, in the element with this id: the button is
-   * described by it and has no text of its own that changes when the turn passes. Null: it says its own.
-   */
-  sharedId: string | null;
   /** The action's own reason now (its title, read when the button is hovered or focused). */
   reasonOf: (id: string) => string;
-  /**
-   * What its group's heading states once for all its buttons (the same cost, the same preview), and the
-   * id of that statement, which describes the button; the button shows only what the heading does not.
-   */
-  terms: GroupTerms;
-  onAct: (la: LegalAction) => void;
-  onDetails: (la: LegalAction) => void;
+  onAct: (id: string) => void;
+  onDetails: (id: string) => void;
+}
+
+/** The values a palette button is drawn from: the action, its group's terms and the shared reason. */
+export function itemOf(
+  l: LegalAction,
+  terms: GroupTerms,
+  sharedId: string | null,
+): Pick<
+  ActionItemProps,
+  | 'id'
+  | 'name'
+  | 'text'
+  | 'enabled'
+  | 'reason'
+  | 'sharedId'
+  | 'needs'
+  | 'details'
+  | 'cost'
+  | 'preview'
+  | 'termsId'
+> {
+  const needs = (l.params ?? []).some((p) => p.required && p.default === undefined && p.name !== 'target');
+  const quiet = !l.enabled && sharedId !== null;
+  return {
+    id: l.action.id,
+    name: l.action.name,
+    text: l.action.text,
+    enabled: l.enabled,
+    // A quiet button does not show its reason: a new one (whose turn it is) leaves it as it is.
+    reason: l.enabled || quiet ? null : (l.reason ?? ''),
+    sharedId: quiet ? sharedId : null,
+    needs,
+    details: Boolean(l.params?.length) && !needs,
+    cost: terms.cost ? null : describeCost(l.cost),
+    preview: terms.preview ? null : (l.preview?.label ?? null),
+    termsId: terms.id,
+  };
 }
 
 /**
@@ -48,70 +100,48 @@ export function breakable(name: string): ReactNode {
 }
 
 /** One palette button; skipped on re-render when what it shows is the same. */
-export const ActionItem = memo(
-  function ActionItem({ la: l, uid, sharedId, reasonOf, terms, onAct, onDetails }: ActionItemProps) {
-    const why = `${uid}-${l.action.id}-why`;
-    const needs = (l.params ?? []).some((p) => p.required && p.default === undefined && p.name !== 'target');
-    const quiet = !l.enabled && sharedId !== null;
-    const lazyTitle = quiet
-      ? (e: { currentTarget: HTMLElement }) => showReason(e, reasonOf(l.action.id))
-      : undefined;
-    return (
-      <li>
+export const ActionItem = memo(function ActionItem(p: ActionItemProps) {
+  const why = `${p.uid}-${p.id}-why`;
+  const quiet = p.sharedId !== null;
+  const lazyTitle = quiet
+    ? (e: { currentTarget: HTMLElement }) => showReason(e, p.reasonOf(p.id))
+    : undefined;
+  return (
+    <li>
+      <button
+        type="button"
+        className={p.enabled ? 'action' : 'action unavailable'}
+        data-action={p.id}
+        title={p.enabled ? p.text : quiet ? undefined : `Not now: ${p.reason ?? ''}`}
+        aria-describedby={[p.termsId, quiet ? p.sharedId : why].filter(Boolean).join(' ')}
+        onPointerEnter={lazyTitle}
+        onFocus={lazyTitle}
+        onClick={() => p.onAct(p.id)}
+      >
+        <span className="action-name">
+          {breakable(p.name)}
+          {p.needs ? '…' : null}
+          {p.enabled ? null : <span className="sr-only"> (not available now; the server will refuse)</span>}
+        </span>
+        {p.cost === null ? null : <span className="action-cost">{p.cost}</span>}
+        {p.preview === null ? null : <span className="action-preview">→ {p.preview}</span>}
+      </button>
+      {p.details ? (
         <button
           type="button"
-          className={l.enabled ? 'action' : 'action unavailable'}
-          data-action={l.action.id}
-          title={l.enabled ? l.action.text : quiet ? undefined : `Not now: ${l.reason ?? ''}`}
-          aria-describedby={[terms.id, quiet ? sharedId : why].filter(Boolean).join(' ')}
-          onPointerEnter={lazyTitle}
-          onFocus={lazyTitle}
-          onClick={() => onAct(l)}
+          className="action-more"
+          aria-label={`${p.name} with details`}
+          title="Fill in its details first (target, roll…)"
+          onClick={() => p.onDetails(p.id)}
         >
-          <span className="action-name">
-            {breakable(l.action.name)}
-            {needs ? '…' : null}
-            {l.enabled ? null : <span className="sr-only"> (not available now; the server will refuse)</span>}
-          </span>
-          {terms.cost ? null : <span className="action-cost">{describeCost(l.cost)}</span>}
-          {l.preview && !terms.preview ? <span className="action-preview">→ {l.preview.label}</span> : null}
+          ⋯
         </button>
-        {l.params?.length && !needs ? (
-          <button
-            type="button"
-            className="action-more"
-            aria-label={`${l.action.name} with details`}
-            title="Fill in its details first (target, roll…)"
-            onClick={() => onDetails(l)}
-          >
-            ⋯
-          </button>
-        ) : null}
-        {quiet ? null : (
-          <div id={why} className={l.enabled ? 'sr-only' : 'reason'}>
-            {l.enabled ? l.action.text : l.reason}
-          </div>
-        )}
-      </li>
-    );
-  },
-  (a, b) =>
-    a.uid === b.uid &&
-    a.sharedId === b.sharedId &&
-    a.reasonOf === b.reasonOf &&
-    a.onAct === b.onAct &&
-    a.onDetails === b.onDetails &&
-    a.la.enabled === b.la.enabled &&
-    // A quiet button does not show its reason: a new one (whose turn it is) leaves it as it is.
-    (a.la.reason === b.la.reason || (!a.la.enabled && a.sharedId !== null)) &&
-    a.la.action.id === b.la.action.id &&
-    a.la.action.name === b.la.action.name &&
-    a.la.action.text === b.la.action.text &&
-    a.terms.id === b.terms.id &&
-    a.terms.cost === b.terms.cost &&
-    a.terms.preview === b.terms.preview &&
-    // What the heading states for the group is not drawn on the button: a new value there leaves it as it is.
-    (a.terms.preview || a.la.preview?.label === b.la.preview?.label) &&
-    (a.terms.cost || sameCost(a.la.cost, b.la.cost)) &&
-    (a.la.params?.length ?? 0) === (b.la.params?.length ?? 0),
-);
+      ) : null}
+      {quiet ? null : (
+        <div id={why} className={p.enabled ? 'sr-only' : 'reason'}>
+          {p.enabled ? p.text : p.reason}
+        </div>
+      )}
+    </li>
+  );
+});

@@ -1,5 +1,5 @@
 import { describeCost, type EncounterView, humanize, type Json, type LegalAction } from '@roundkeeper/engine';
-import { useCallback, useId, useRef, useState } from 'react';
+import { useCallback, useId, useLayoutEffect, useRef, useState } from 'react';
 import { initialValues, missingParams, type RawForm } from '../form.js';
 import { actionCommand, asState, groupTerms, reasonKey, rulesetOf, sharedReason } from '../model.js';
 import { useLegal } from '../screen/react.js';
@@ -7,7 +7,7 @@ import { asker } from '../screen/screen.js';
 import { ScreenErrors } from '../screens/chrome.js';
 import { useRun } from '../store/react.js';
 import { ActionForm } from './ActionForm.js';
-import { ActionItem } from './ActionItem.js';
+import { ActionItem, itemOf } from './ActionItem.js';
 
 /** The values a click gives an action before any form: the palette's target, where the action takes one. */
 export function givenFor(l: LegalAction, target: string): Record<string, Json> {
@@ -26,6 +26,145 @@ export interface OpenForm {
   actor: string;
   la: LegalAction;
   raw: RawForm;
+}
+
+/** The latest of what the palette's handlers read, kept in a ref written after each commit. */
+interface Latest {
+  view: EncounterView;
+  actor: string;
+  target: string;
+  legal: LegalAction[];
+}
+
+/**
+ * The palette's handlers: they read the latest props through a ref written after each commit (never while
+ * rendering), so they stay the same functions and the buttons can be skipped.
+ */
+function usePaletteActs(now: Latest, setForm: (f: OpenForm) => void) {
+  const run = useRun();
+  const latest = useRef(now);
+  useLayoutEffect(() => {
+    latest.current = now;
+  });
+  // An action as it is now, by id: a button skipped on a re-render holds the id it was drawn with, and its
+  // reason, parameters (their choices, resolved for the actor) and preview are read as they are now.
+  const legalNow = useCallback((id: string) => latest.current.legal.find((l) => l.action.id === id), []);
+  const reasonOf = useCallback((id: string) => legalNow(id)?.reason ?? '', [legalNow]);
+  const go = useCallback(
+    async (l: LegalAction, params: Record<string, Json>) => {
+      const { view: v, actor: who } = latest.current;
+      const r = await run(
+        actionCommand(v, who, l, params),
+        `${v.combatants[who]?.name ?? who}: ${l.action.name}`,
+      );
+      return r.ok;
+    },
+    [run],
+  );
+  const onDetails = useCallback(
+    (id: string) => {
+      const { view: v, actor: who, target: on } = latest.current;
+      const l = legalNow(id);
+      if (!l) return;
+      const raw = initialValues(l.params ?? [], { round: v.round, actor: who });
+      const given = givenFor(l, on);
+      if (typeof given.target === 'string') raw.target = given.target;
+      setForm({ actor: who, la: l, raw });
+    },
+    [legalNow, setForm],
+  );
+  const onAct = useCallback(
+    (id: string) => {
+      const l = legalNow(id);
+      if (!l) return;
+      const given = givenFor(l, latest.current.target);
+      // An action that is not available now is sent as it is: the answer is why, not a form to fill.
+      if (l.enabled && missingParams(l.params ?? [], given).length) onDetails(id);
+      else void go(l, given);
+    },
+    [go, onDetails, legalNow],
+  );
+  return { go, reasonOf, onAct, onDetails };
+}
+
+/** The actions of one list (available, or not), grouped by kind under headings. */
+function ActionGroups({
+  items,
+  where,
+  uid,
+  compact,
+  shared,
+  sharedId,
+  acts,
+}: {
+  items: LegalAction[];
+  where: string;
+  uid: string;
+  compact: boolean;
+  shared: { key: string } | null;
+  sharedId: string;
+  acts: Pick<ReturnType<typeof usePaletteActs>, 'reasonOf' | 'onAct' | 'onDetails'>;
+}) {
+  return [...new Set(items.map((l) => l.action.kind))].map((kind) => {
+    const group = items.filter((l) => l.action.kind === kind);
+    const terms = groupTerms(group, `${uid}-${where}-${kind.replace(/[^\w-]/g, '_')}`);
+    const first = group[0]!;
+    return (
+      <div key={kind} className="palette-group">
+        <h3>
+          {kindWords(kind)}
+          {terms.id ? (
+            <span id={terms.id} className="group-terms">
+              {terms.cost ? <span className="action-cost">{describeCost(first.cost)} each</span> : null}
+              {terms.preview ? <span className="action-preview">→ {first.preview?.label}</span> : null}
+            </span>
+          ) : null}
+        </h3>
+        <ul className={compact ? 'actions compact' : 'actions'}>
+          {group.map((l) => (
+            <ActionItem
+              key={l.action.id}
+              {...itemOf(l, terms, shared !== null && reasonKey(l) === shared.key ? sharedId : null)}
+              uid={uid}
+              reasonOf={acts.reasonOf}
+              onAct={acts.onAct}
+              onDetails={acts.onDetails}
+            />
+          ))}
+        </ul>
+      </div>
+    );
+  });
+}
+
+/** The palette's target: every active combatant has an option (the actor's hidden), so a turn that passes changes attributes only. */
+function TargetPicker({
+  view,
+  actor,
+  listed,
+  target,
+  choose,
+}: {
+  view: EncounterView;
+  actor: string;
+  listed: string[];
+  target: string;
+  choose: (target: string) => void;
+}) {
+  const targetId = useId();
+  return (
+    <div className="row">
+      <label htmlFor={targetId}>Target</label>
+      <select id={targetId} value={target} onChange={(e) => choose(e.currentTarget.value)}>
+        <option value="">no target</option>
+        {listed.map((id) => (
+          <option key={id} value={id} hidden={id === actor} disabled={id === actor}>
+            {view.combatants[id]!.name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
 }
 
 /**
@@ -61,57 +200,15 @@ export function Palette({
     setForm(null);
     setUnavailableOpen(false);
   }
-  const targetId = useId();
   const uid = useId();
   const sharedId = `${uid}-shared`;
   const { legal, errors: legalErrors } = useLegal(view, actor);
-  // Every active combatant has an option (the actor's hidden), so a turn that passes changes attributes only.
   const listed = view.roster.filter((id) => view.combatants[id]?.active);
-  const others = listed.filter((id) => id !== actor);
   // The target belongs to the actor it was chosen for: the next actor starts with none.
-  const target = chosen.actor === actor && others.includes(chosen.target) ? chosen.target : '';
+  const target =
+    chosen.actor === actor && chosen.target !== actor && listed.includes(chosen.target) ? chosen.target : '';
   const open = form && form.actor === actor ? form : null;
-  // The click handlers read the latest props, so they stay the same functions and the buttons can be skipped.
-  const run = useRun();
-  const latest = useRef({ view, actor, target, legal });
-  latest.current = { view, actor, target, legal };
-  // An action as it is now, by id: a button skipped on a re-render holds the action as it was drawn, and its
-  // reason, parameters (their choices, resolved for the actor) and preview are read as they are now.
-  const legalNow = useCallback((id: string) => latest.current.legal.find((l) => l.action.id === id), []);
-  const reasonOf = useCallback((id: string) => legalNow(id)?.reason ?? '', [legalNow]);
-  const go = useCallback(
-    async (l: LegalAction, params: Record<string, Json>) => {
-      const { view: v, actor: who } = latest.current;
-      const r = await run(
-        actionCommand(v, who, l, params),
-        `${v.combatants[who]?.name ?? who}: ${l.action.name}`,
-      );
-      return r.ok;
-    },
-    [run],
-  );
-  const current = useCallback((l: LegalAction) => legalNow(l.action.id) ?? l, [legalNow]);
-  const openForm = useCallback(
-    (drawn: LegalAction) => {
-      const { view: v, actor: who, target: on } = latest.current;
-      const l = current(drawn);
-      const raw = initialValues(l.params ?? [], { round: v.round, actor: who });
-      const given = givenFor(l, on);
-      if (typeof given.target === 'string') raw.target = given.target;
-      setForm({ actor: who, la: l, raw });
-    },
-    [current],
-  );
-  const onAct = useCallback(
-    (drawn: LegalAction) => {
-      const l = current(drawn);
-      const given = givenFor(l, latest.current.target);
-      // An action that is not available now is sent as it is: the answer is why, not a form to fill.
-      if (l.enabled && missingParams(l.params ?? [], given).length) openForm(l);
-      else void go(l, given);
-    },
-    [go, openForm, current],
-  );
+  const acts = usePaletteActs({ view, actor, target, legal }, setForm);
   const c = view.combatants[actor];
   if (!c) return null;
   const enabled = legal.filter((l) => l.enabled);
@@ -121,39 +218,7 @@ export function Palette({
   const hint =
     asked?.ask('the palette hint', () => rs?.present?.paletteHint?.(asState(view)) ?? null, null) ?? null;
   const errors = [...legalErrors, ...(asked?.errors ?? [])];
-  const list = (items: LegalAction[], where: string) =>
-    [...new Set(items.map((l) => l.action.kind))].map((kind) => {
-      const group = items.filter((l) => l.action.kind === kind);
-      const terms = groupTerms(group, `${uid}-${where}-${kind.replace(/[^\w-]/g, '_')}`);
-      const first = group[0]!;
-      return (
-        <div key={kind} className="palette-group">
-          <h3>
-            {kindWords(kind)}
-            {terms.id ? (
-              <span id={terms.id} className="group-terms">
-                {terms.cost ? <span className="action-cost">{describeCost(first.cost)} each</span> : null}
-                {terms.preview ? <span className="action-preview">→ {first.preview?.label}</span> : null}
-              </span>
-            ) : null}
-          </h3>
-          <ul className={compact ? 'actions compact' : 'actions'}>
-            {group.map((l) => (
-              <ActionItem
-                key={l.action.id}
-                la={l}
-                uid={uid}
-                sharedId={shared !== null && reasonKey(l) === shared.key ? sharedId : null}
-                reasonOf={reasonOf}
-                terms={terms}
-                onAct={onAct}
-                onDetails={openForm}
-              />
-            ))}
-          </ul>
-        </div>
-      );
-    });
+  const groups = { uid, compact, shared, sharedId, acts };
   return (
     <section className="panel palette" aria-label={`Actions of ${c.name}`}>
       <ScreenErrors errors={errors} />
@@ -168,21 +233,13 @@ export function Palette({
           ) : null}
           {hint ? <span className="muted"> ({hint})</span> : null}
         </h2>
-        <div className="row">
-          <label htmlFor={targetId}>Target</label>
-          <select
-            id={targetId}
-            value={target}
-            onChange={(e) => setChosen({ actor, target: e.currentTarget.value })}
-          >
-            <option value="">no target</option>
-            {listed.map((id) => (
-              <option key={id} value={id} hidden={id === actor} disabled={id === actor}>
-                {view.combatants[id]!.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TargetPicker
+          view={view}
+          actor={actor}
+          listed={listed}
+          target={target}
+          choose={(t) => setChosen({ actor, target: t })}
+        />
       </div>
       {open ? (
         <ActionForm
@@ -191,7 +248,7 @@ export function Palette({
           open={open}
           setRaw={(raw) => setForm({ ...open, raw })}
           close={() => setForm(null)}
-          send={go}
+          send={acts.go}
         />
       ) : null}
       {shared ? (
@@ -200,7 +257,7 @@ export function Palette({
         </p>
       ) : null}
       {enabled.length ? (
-        list(enabled, 'on')
+        <ActionGroups items={enabled} where="on" {...groups} />
       ) : (
         <p className="muted">Nothing is available to {c.name} right now.</p>
       )}
@@ -212,7 +269,7 @@ export function Palette({
           onToggle={(e) => setUnavailableOpen(e.currentTarget.open)}
         >
           <summary>Not available now ({disabled.length})</summary>
-          {list(disabled, 'off')}
+          <ActionGroups items={disabled} where="off" {...groups} />
         </details>
       ) : null}
     </section>

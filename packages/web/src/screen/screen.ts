@@ -5,6 +5,7 @@ import {
   describeEvent,
   type EncounterState,
   type EncounterView,
+  evolve,
   isRejection,
   type LegalAction,
   type LogEntry,
@@ -346,10 +347,22 @@ function playerEnd(
     { by: { role: 'player', combatants: [...own] } },
   );
   if (isRejection(r) && r.code.startsWith('auth/')) return null;
+  // Where the same character acts again at once (tara-corax: their next action's Mark comes before anyone
+  // else's), Next does not end their turn as far as the table can tell: the button says what it does.
+  if (!isRejection(r)) {
+    const after = r.reduce((s, e) => evolve(s, e, rs), state);
+    if (after.current === view.current) return stillMine(view.combatants[view.current]?.name ?? '');
+  }
   const words = commandForms(rs).find((f) => f.type === 'next')?.own;
   return words
     ? { label: words.label, ...(words.help ? { help: words.help } : {}) }
     : { label: 'End my turn' };
+}
+
+/** The player's Next when it leads to their own character's next action, not to anyone else's turn. */
+export const GO_ON = 'Go on to my next action';
+function stillMine(name: string): { label: string; help: string } {
+  return { label: GO_ON, help: `${name} acts again next: the clock goes on to ${name}'s next action.` };
 }
 
 export function controlsOf(
