@@ -1,3 +1,4 @@
+import { escapeXml } from '@roundkeeper/engine';
 import type { SimSummary } from './simulate-command.js';
 import type { VaryResult } from './simulate-vary.js';
 import { formatEstimate } from './stats.js';
@@ -137,8 +138,7 @@ export function summaryTables(s: SimSummary): Table[] {
   return tables;
 }
 
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeXml;
 
 /** One self-contained page: a title, lines of text, the tables and the SVG plots inline. */
 export function reportHtml(

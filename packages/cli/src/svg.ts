@@ -1,3 +1,4 @@
+import { escapeXml } from '@roundkeeper/engine';
 /** One bar of a chart; `low`/`high` draw a confidence interval whisker. */
 export interface Bar {
   label: string;
@@ -13,8 +14,7 @@ export interface Panel {
   max?: number;
 }
 
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = escapeXml;
 const num = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 
 /**

@@ -32,3 +32,4 @@ export * from './timeline.js';
 export * from './types.js';
 export * from './view.js';
 export * from './wire.js';
+export * from './xml.js';
