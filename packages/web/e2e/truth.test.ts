@@ -137,6 +137,9 @@ function violations(role: Role, r: Read, state: EncounterState, entries: LogEntr
   const out: string[] = [];
   const names = namesOf(state, entries);
   const hiddenStill = state.combatants[HIDDEN_ID]?.hidden !== false;
+  // What the checks read is there: the order lists the combatants the viewer sees.
+  const visible = Object.values(state.combatants).filter((c) => role === 'gm' || !c.hidden);
+  if (visible.length && !r.order.length) out.push('the page shows no order to check');
   // Names: distinct in the order, and never an id anywhere a name stands.
   const seen = new Set<string>();
   for (const n of r.order) {
