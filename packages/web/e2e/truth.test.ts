@@ -224,25 +224,46 @@ async function open(s: Session, token: string, size: (typeof SIZES)[number]): Pr
   return { ctx, page };
 }
 
-type Move = Step | { kind: 'library' } | { kind: 'raw'; command: Command };
+type RunMove = Step | { kind: 'library' } | { kind: 'raw'; command: Command };
+type Move = RunMove | { kind: 'every-own' };
+
+/**
+ * A command of the ruleset's own of this type that the rules take now (a delay, a ready, a carried-over
+ * spell, a plan…): for the actor first, then anyone, with one of the first few actions; null when none is.
+ */
+function ownOf(state: EncounterState, type: string): Command | null {
+  const rs = rulesets[state.ruleset]!;
+  const ids = state.roster.filter((id) => state.combatants[id]?.active);
+  const who = state.current ? [state.current, ...ids.filter((id) => id !== state.current)] : ids;
+  const actions = rs
+    .catalog(state)
+    .slice(0, 4)
+    .map((a) => a.id);
+  const keys = Object.keys((rs.commands[type] as { shape?: Record<string, unknown> }).shape ?? {});
+  for (const id of who)
+    for (const action of actions.length ? actions : ['none']) {
+      const target = ids.find((other) => other !== id);
+      // Only the fields its schema has (a ruleset's command schema may refuse any other).
+      const fill: Record<string, unknown> = { actor: id, combatant: id, action, target };
+      const command: Command = { type };
+      for (const key of keys) if (fill[key] !== undefined) command[key] = fill[key];
+      if (!refused(state, command)) return command;
+    }
+  return null;
+}
 
 /**
  * A turn's move that the rules take now, for when Next is refused or the clock moves by what is done
  * (tick): the actor's action as random play picks it, else the first of the ruleset's own commands, for
  * any combatant, that the rules take (a waiting combatant stepping in, a plan); null when none is.
  */
-function moveOn(state: EncounterState, k: number): Move | null {
+function moveOn(state: EncounterState, k: number): RunMove | null {
   const act = commandFor(state, { kind: 'act', pick: k, target: k });
   if (!refused(state, act)) return { kind: 'raw', command: act };
-  const rs = rulesets[state.ruleset]!;
-  const ids = state.roster.filter((id) => state.combatants[id]?.active);
-  const action = rs.catalog(state)[k % Math.max(1, rs.catalog(state).length)]?.id ?? 'none';
-  for (const type of Object.keys(rs.commands))
-    for (const id of ids) {
-      const target = ids.find((other) => other !== id);
-      const command = { type, actor: id, combatant: id, action, ...(target ? { target } : {}) };
-      if (!refused(state, command)) return { kind: 'raw', command };
-    }
+  for (const type of Object.keys(rulesets[state.ruleset]!.commands)) {
+    const command = ownOf(state, type);
+    if (command) return { kind: 'raw', command };
+  }
   return null;
 }
 
@@ -261,6 +282,7 @@ function movesOf(index: number): Move[] {
     { kind: 'late' },
     { kind: 'own', type: 1, who: 1, action: 3 },
     { kind: 'hurt', who: 2, amount: 30 },
+    { kind: 'every-own' },
     { kind: 'next' },
     { kind: 'own', type: 2, who: 3, action: 1 },
     { kind: 'remove', who: 5 },
@@ -321,7 +343,7 @@ describe('every page tells the truth through a long session of every ruleset', (
       const counts = { applied: 0, refused: 0, kinds: new Set<string>() };
       const rolesAt = new Map<Role, string>();
 
-      const run = async (move: Move, k: number) => {
+      const run = async (move: RunMove, k: number) => {
         let { seq, state } = await truth(s);
         let applied: boolean;
         if (move.kind === 'library') {
@@ -369,7 +391,39 @@ describe('every page tells the truth through a long session of every ruleset', (
       };
 
       const moves = movesOf(index);
-      for (const [k, move] of moves.entries()) await run(move, k);
+      const owned = new Set<string>();
+      for (const [k, move] of moves.entries()) {
+        if (move.kind !== 'every-own') {
+          await run(move, k);
+          continue;
+        }
+        // Each of the ruleset's own commands once, where the rules take it now.
+        for (const type of Object.keys(rulesets[rulesetId]!.commands).filter(
+          (t) => !['start', 'next', 'act'].includes(t),
+        )) {
+          const command = ownOf((await truth(s)).state, type);
+          if (!command) continue;
+          owned.add(type);
+          await run({ kind: 'raw', command }, k);
+        }
+        // And the actor's actions that run past the turn: a spell cast or channelled, a delay, an aim.
+        const st = (await truth(s)).state;
+        const actor = st.current;
+        if (!actor) continue;
+        for (const l of rulesets[rulesetId]!.legalActions(st, actor)) {
+          if (!l.enabled || !/cast|channel|spell|delay|aim|ready/i.test(l.action.id)) continue;
+          const target = st.roster.find((id) => id !== actor && st.combatants[id]?.active);
+          const tries: Command[] = [
+            { type: 'act', actor, action: l.action.id, ...(target ? { target } : {}) },
+            { type: 'act', actor, action: l.action.id },
+          ];
+          const command = tries.find((c) => !refused(st, c));
+          if (!command) continue;
+          owned.add(`act ${l.action.id}`);
+          await run({ kind: 'raw', command }, k);
+          break;
+        }
+      }
       // At least three rounds (on tick, which has none, three stretches of 6 ticks):
       // Next until the fight is in its third (or a cap, which then fails below).
       let k = moves.length;
@@ -378,7 +432,7 @@ describe('every page tells the truth through a long session of every ruleset', (
       let acted = false;
       for (let st = (await truth(s)).state; roundsOf(st) < 3 && k < moves.length + 90; ) {
         const act = commandFor(st, { kind: 'act', pick: k, target: k });
-        const move: Move | null =
+        const move: RunMove | null =
           st.ruleset === 'tick' && !acted && act.type === 'act' && !refused(st, act)
             ? { kind: 'raw', command: act }
             : refused(st, { type: 'next' })
@@ -391,6 +445,10 @@ describe('every page tells the truth through a long session of every ruleset', (
       }
       const end = await truth(s);
       expect(roundsOf(end.state), `${rulesetId}: rounds played`).toBeGreaterThanOrEqual(3);
+      expect(
+        owned.size,
+        `${rulesetId}: one of its own commands or lasting actions was played`,
+      ).toBeGreaterThan(0);
       for (const kind of ['next', 'wave', 'library', 'late', 'remove', 'undo', 'redo'])
         expect(counts.kinds, `${rulesetId}: a ${kind} step was played`).toContain(kind);
       expect(counts.applied).toBeGreaterThan(25);
