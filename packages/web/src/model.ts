@@ -14,12 +14,12 @@ import {
   type LogEntry,
   perObject,
 } from '@roundkeeper/engine';
-import { rulesets } from '@roundkeeper/rulesets';
 import { hpText } from './screen/screen.js';
+import { rulesetById } from './store/rulesets.js';
 
-/** Pure helpers between the engine's state and what the screens show. */
+/** Pure helpers between the engine's state and what the screens show. The ruleset, once loaded. */
 export function rulesetOf(state: { ruleset: string }): AnyRuleset | undefined {
-  return Object.hasOwn(rulesets, state.ruleset) ? rulesets[state.ruleset] : undefined;
+  return rulesetById(state.ruleset);
 }
 
 /** The engine's functions take an EncounterState; a view only lacks the dice state. */

@@ -10,6 +10,7 @@ import {
 import { ApiFailure, type api, type EncounterMeta, errorMessage, type Role } from '../api.js';
 import { backoff, mergeEntries, share } from '../merge.js';
 import { SocketCommands } from '../socket-commands.js';
+import { loadRuleset } from './rulesets.js';
 
 /** What a command sent came to: accepted, or the server's refusal in its words. */
 export interface SendResult {
@@ -132,8 +133,13 @@ export class EncounterStore {
   async start(): Promise<void> {
     this.closed = false;
     try {
+      // The encounter's ruleset chunk is asked for as soon as the encounter says which it is, while its
+      // log is still on its way; the encounter is shown once both are here.
       const [enc, log] = await Promise.all([
-        this.deps.api.get(this.id, this.token),
+        this.deps.api.get(this.id, this.token).then(async (enc) => {
+          await loadRuleset(enc.state.ruleset);
+          return enc;
+        }),
         this.deps.api.events(this.id, this.token, 0),
       ]);
       if (this.closed) return;
