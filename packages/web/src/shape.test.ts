@@ -39,9 +39,7 @@ const COMPARATORS: Record<string, number> = {
 
 /** Writes to `ref.current` during render left, per file. */
 const RENDER_REF_WRITES: Record<string, number> = {
-  'screens/gm/GmTracker.tsx': 1,
   'palette/Palette.tsx': 1,
-  'timeline/TimelineView.tsx': 1,
 };
 
 const src = dirname(fileURLToPath(import.meta.url));

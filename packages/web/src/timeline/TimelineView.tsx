@@ -1,5 +1,5 @@
 import { type EncounterView, perObject, type Timeline } from '@roundkeeper/engine';
-import { memo, useDeferredValue, useId, useMemo, useRef } from 'react';
+import { memo, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
 import { rulesetOf } from '../model.js';
 import { describingState, viewNames } from '../screen/names.js';
 import { useViewer } from '../screen/react.js';
@@ -60,10 +60,12 @@ export const TimelineView = memo(function TimelineView({
   const seen = (v: EncounterView) => timelineSeenBy(timelineOf(v), viewer, viewNames(v), numbers);
   const box = useRef<HTMLElement | null>(null);
   const near = useNearScreen(box);
-  // Scrolled away, the picture keeps what it last drew and is drawn again as it comes near.
-  const drawn = useRef({ view, highlight });
-  if (near) drawn.current = { view, highlight };
-  const shown = drawn.current;
+  // Scrolled away, the picture keeps what it drew as it left and is drawn again as it comes near: what it
+  // keeps is set only when it leaves or comes back (the render the observer's change causes).
+  const [kept, keep] = useState<{ view: EncounterView; highlight?: string | null } | null>(null);
+  if (!near && kept === null) keep({ view, highlight });
+  if (near && kept !== null) keep(null);
+  const shown = near || kept === null ? { view, highlight } : kept;
   const title = `${view.name} — timeline`;
   const t = timelineOf(shown.view);
   const pic = useMemo(() => {
