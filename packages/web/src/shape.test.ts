@@ -15,8 +15,6 @@ const MAX_COMPONENT_LINES = 150;
 
 /** Files still over 400 lines: their line counts now, a ceiling. */
 const LONG_FILES: Record<string, number> = {
-  'model.ts': 493,
-  'timeline-svg.ts': 522,
   // The forms (another change's): Home.tsx, ParamForm.tsx, form.ts.
   'Home.tsx': 475,
   'ParamForm.tsx': 490,
