@@ -32,7 +32,6 @@ const LONG_COMPONENTS: Record<string, number> = {
 /** Hand-written memo comparators left (each lists props by hand: add one, forget it, the page goes stale). */
 const COMPARATORS: Record<string, number> = {
   'palette/ActionItem.tsx': 1,
-  'timeline/svg-react.tsx': 1,
 };
 
 /** Writes to `ref.current` during render left, per file. */

@@ -1,15 +1,23 @@
 import { lazy, Suspense, useEffect } from 'react';
+import type { Role } from '../api.js';
 import { rememberLink } from '../storage.js';
 import { StoreProvider, useEncounter, useNewStore } from '../store/react.js';
 
-// Each role's screen is its own chunk: a table or a player never loads the GM's tools and forms.
-const GmTracker = lazy(() => import('./gm/GmTracker.js').then((m) => ({ default: m.GmTracker })));
-const Player = lazy(() => import('./player/Player.js').then((m) => ({ default: m.Player })));
-const TableView = lazy(() => import('./table/TableView.js').then((m) => ({ default: m.TableView })));
+// Each role's screen is its own chunk: a table or a player never loads the GM's tools and forms. The
+// store asks for it with the encounter's ruleset, as soon as the encounter says whose link this is.
+const screens = {
+  gm: () => import('./gm/GmTracker.js'),
+  table: () => import('./table/TableView.js'),
+  player: () => import('./player/Player.js'),
+};
+const prepare = (role: Role) => screens[role]();
+const GmTracker = lazy(() => screens.gm().then((m) => ({ default: m.GmTracker })));
+const Player = lazy(() => screens.player().then((m) => ({ default: m.Player })));
+const TableView = lazy(() => screens.table().then((m) => ({ default: m.TableView })));
 
 /** Picks the screen for the link's role: GM tracker, table view or player controller. */
 export function EncounterPage({ id, token }: { id: string; token: string }) {
-  const store = useNewStore(id, token);
+  const store = useNewStore(id, token, prepare);
   return (
     <StoreProvider store={store}>
       <EncounterScreen id={id} token={token} />

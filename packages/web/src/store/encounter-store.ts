@@ -54,6 +54,8 @@ export interface StoreDeps {
   commit(update: () => void): void;
   timers: { set(f: () => void, ms: number): unknown; clear(handle: unknown): void };
   location: Pick<Location, 'protocol' | 'host'>;
+  /** What the page loads before it shows the encounter to this role (its screen's chunk), with its ruleset. */
+  prepare?(role: Role): Promise<unknown>;
 }
 
 export function liveUrl(
@@ -133,11 +135,11 @@ export class EncounterStore {
   async start(): Promise<void> {
     this.closed = false;
     try {
-      // The encounter's ruleset chunk is asked for as soon as the encounter says which it is, while its
-      // log is still on its way; the encounter is shown once both are here.
+      // The encounter's ruleset chunk and its role's screen are asked for as soon as the encounter says
+      // which, while its log is still on its way; the encounter is shown once all are here.
       const [enc, log] = await Promise.all([
         this.deps.api.get(this.id, this.token).then(async (enc) => {
-          await loadRuleset(enc.state.ruleset);
+          await Promise.all([loadRuleset(enc.state.ruleset), this.deps.prepare?.(enc.role)]);
           return enc;
         }),
         this.deps.api.events(this.id, this.token, 0),

@@ -9,7 +9,7 @@ import { ScreenErrors } from '../screens/chrome.js';
 import { describeTimeline, piecesSvg, SVG_FONT, timelinePieces } from '../timeline-svg.js';
 import { downloadText, exportPng } from './export.js';
 import { useNearScreen } from './near.js';
-import { SvgPiece } from './svg-react.js';
+import { SvgPiece, sharedPiece } from './svg-react.js';
 
 /**
  * The ruleset's timeline of a view (its display names), or what the ruleset threw drawing it; null without
@@ -70,7 +70,9 @@ export const TimelineView = memo(function TimelineView({
   const t = timelineOf(shown.view);
   const pic = useMemo(() => {
     const s = timelineSeenBy(t, viewer, viewNames(shown.view), numbers);
-    return s ? drawTimeline(s, shown.highlight, maxRounds, title) : null;
+    if (!s) return null;
+    const drawn = drawTimeline(s, shown.highlight, maxRounds, title);
+    return { ...drawn, pieces: drawn.pieces.map(sharedPiece) };
   }, [t, shown.view, shown.highlight, maxRounds, title, viewer, numbers]);
   // What it is read as follows every change, drawn or not, one render later (as the log does); what it
   // exports is the fight as it is now.
