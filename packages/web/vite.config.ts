@@ -54,5 +54,6 @@ export default defineConfig({
     }),
   ],
   resolve: { conditions: ['@roundkeeper/source', ...defaultClientConditions] },
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1000 },
+  // The manifest tells which chunks each page loads (the server and the size test read it).
+  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1000, manifest: true },
 });

@@ -1,4 +1,5 @@
 import {
+  type ChangeMessage,
   compactEntries,
   deltaOfView,
   type EncounterView,
@@ -11,6 +12,7 @@ import {
   viewLog,
 } from '@roundkeeper/engine';
 import { type Live, type SharedMessage, viewKey } from './live-encounter.js';
+import { type RawFields, rawMessage } from './messages.js';
 
 // Broadcast: each change, as every kind of viewer watching sees it, built once per distinct message.
 
@@ -22,8 +24,8 @@ interface Built extends SharedMessage {
   base: EncounterView | undefined;
   view: EncounterView;
   entries: LogEntry[];
-  /** The message's text up to its view: its type, seqs and events (see `changeHead`). */
-  head: string;
+  /** The message's fields but its view, as JSON: its seqs and events (see `changeHead`). */
+  head: ChangeHead;
   /** The delta the message carries, and its JSON (none: it carries the whole view). */
   delta?: { value: ViewDelta; json: string };
   text: string;
@@ -56,12 +58,18 @@ const SHORTEST_VIEW = JSON.stringify({
   rs: null,
 } satisfies EncounterView).length;
 
-/** A change message's text up to its view: its type, its seqs and the viewer's events, compact when they fit. */
-function changeHead(seen: readonly LogEntry[], from: number, seq: number): string {
+/** A change message's fields but its view, as JSON. */
+type ChangeHead = Omit<RawFields<ChangeMessage>, 'delta' | 'state'>;
+
+/** A change message's fields up to its view: its seqs and the viewer's events, compact when they fit. */
+function changeHead(seen: readonly LogEntry[], from: number, seq: number): ChangeHead {
   const compact = compactEntries(seen, from, seq);
-  return `{"type":"change","seq":${seq},"from":${from},${
-    compact ? JSON.stringify(compact).slice(1, -1) : `"entries":${JSON.stringify(seen)}`
-  }`;
+  if (!compact) return { seq: String(seq), from: String(from), entries: JSON.stringify(seen) };
+  const head: ChangeHead = { seq: String(seq), from: String(from) };
+  if (compact.group !== undefined) head.group = String(compact.group);
+  if (compact.time !== undefined) head.time = JSON.stringify(compact.time);
+  if (compact.events !== undefined) head.events = JSON.stringify(compact.events);
+  return head;
 }
 
 /**
@@ -172,11 +180,11 @@ function change(
   const head = distinct.find((built) => sameJson(built.entries, seen))?.head ?? changeHead(seen, from, seq);
   const built: Built = { gm, base, view: next, entries: seen, head, text: '' };
   const body = changeBody(delta, next);
-  if ('state' in body) built.text = `${head},"state":${body.state}}`;
+  if ('state' in body) built.text = rawMessage<ChangeMessage>('change', { ...head, state: body.state });
   else {
     // A delta comes back only for a delta given.
     if (delta !== undefined) built.delta = { value: delta, json: body.delta };
-    built.text = `${head},"delta":${body.delta}}`;
+    built.text = rawMessage<ChangeMessage>('change', { ...head, delta: body.delta });
   }
   distinct.push(built);
   return built;

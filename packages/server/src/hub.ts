@@ -6,6 +6,8 @@ import {
   EncounterLog,
   type EncounterState,
   type EncounterView,
+  type EventsMessage,
+  type HelloMessage,
   hiddenFrom,
   isRejection,
   type Json,
@@ -37,6 +39,7 @@ import {
   viewerOf,
 } from './links.js';
 import { type Live, type Subscriber, viewKey } from './live-encounter.js';
+import { messageText, rawMessage } from './messages.js';
 import {
   type CommandRecord,
   type EncounterRecord,
@@ -581,7 +584,7 @@ export class Hub {
   /** Tells the viewers of a deleted encounter, closes them, and forgets it. */
   private dropDeleted(id: string, live: Live): void {
     for (const sub of live.subscribers) {
-      sub.send(JSON.stringify({ type: 'deleted' }));
+      sub.send(messageText({ type: 'deleted' }));
       sub.close();
     }
     if (this.live.get(id) === live) this.live.delete(id);
@@ -715,26 +718,25 @@ export class Hub {
           ? held.view
           : view(live.log.state, viewer, live.ruleset, live.log.everHidden);
       live.views.set(key, { seq: live.record.seq, view: state });
-      sub.send(
-        JSON.stringify({
-          type: 'hello',
-          role: link.role,
-          combatants: link.combatants,
-          encounter: recordFor(live.record, link.role),
-          seq: live.record.seq,
-          state,
-        }),
-      );
+      const hello: HelloMessage = {
+        type: 'hello',
+        role: link.role,
+        combatants: link.combatants,
+        encounter: recordFor(live.record, link.role),
+        seq: live.record.seq,
+        state,
+      };
+      sub.send(messageText(hello));
       if (after !== undefined && after < live.record.seq) {
         // A long resume is sent in pieces, giving way to other requests between them (see limits.ts).
         const missed = live.log.entries.filter((e) => e.seq > after);
         let sent = 0;
         await this.viewChunks(live, missed, viewer, (json) => {
           if (gone) return;
-          sub.send(`{"type":"events","entries":${json}}`);
+          sub.send(rawMessage<EventsMessage>('events', { entries: json }));
           sent++;
         });
-        if (!gone && sent === 0) sub.send('{"type":"events","entries":[]}');
+        if (!gone && sent === 0) sub.send(messageText({ type: 'events', entries: [] }));
       }
       return () => {
         gone = true;

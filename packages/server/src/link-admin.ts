@@ -12,6 +12,7 @@ import {
   playerLink,
 } from './links.js';
 import type { Live } from './live-encounter.js';
+import { messageText } from './messages.js';
 import type { LinkRecord, Storage } from './storage/storage.js';
 
 /** What link administration needs of the hub: its storage, its copies in memory and their queues. */
@@ -234,7 +235,7 @@ export class LinkAdmin {
     for (const sub of live.subscribers) {
       if (sub.link === undefined || !hashes.has(sub.link)) continue;
       sub.relinked?.({ revoked: true });
-      sub.send(JSON.stringify({ type: 'revoked' }));
+      sub.send(messageText({ type: 'revoked' }));
       sub.close();
     }
   }

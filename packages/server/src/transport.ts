@@ -1,6 +1,13 @@
 import { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { explainZodError, type Rejection, reject } from '@roundkeeper/engine';
+import {
+  type ClientMessage,
+  type CommandMessage,
+  explainZodError,
+  type Rejection,
+  reject,
+  type ServerMessage,
+} from '@roundkeeper/engine';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
@@ -10,18 +17,25 @@ import { textFrame } from './frame.js';
 import { type CommandOutcome, type Hub, HubError, type SharedMessage } from './hub.js';
 import { CONNECTION_LIMITS, ConnectionCount, checkInput, INPUT_LIMITS, TokenBucket } from './limits.js';
 import { viewerOf } from './links.js';
+import { messageText } from './messages.js';
 import { idParam, tokenOf } from './request.js';
 import type { LinkRecord } from './storage/storage.js';
 
 /**
- * Every message the transport itself makes (the hub's hello, change, events, revoked and deleted come as
- * text: see `SocketSender.forward`). The one type every reply of a socket's own is checked against.
+ * Every message the server sends on a live socket: the engine's wire union (engine/src/wire.ts), which the
+ * page reads with `parseServerMessage`. The transport's own replies (a refusal, a pong, a result) are
+ * built here; the hub's hello, change, events, revoked and deleted come as text built from the same
+ * union (see messages.ts and `SocketSender.forward`).
  */
-export type OutgoingMessage =
-  | { type: 'error'; error: Rejection }
-  | { type: 'result'; id: string; ok: true; seq: number }
-  | { type: 'result'; id: string; ok: false; error: Rejection }
-  | { type: 'pong' };
+export type OutgoingMessage = ServerMessage;
+
+/**
+ * A client message as the socket reads it: the union's `ClientMessage`, its command not yet read (the hub
+ * reads it against the encounter's ruleset).
+ */
+export type IncomingMessage =
+  | (Omit<CommandMessage, 'command'> & { command: unknown })
+  | Exclude<ClientMessage, CommandMessage>;
 
 /** The live route's address: the only one that takes a WebSocket upgrade. */
 export const LIVE_ROUTE = '/api/encounters/:id/live';
@@ -39,7 +53,7 @@ export interface TransportOptions {
   heldBytes?: number;
 }
 
-const wsMessageSchema = z.discriminatedUnion('type', [
+const wsMessageSchema: z.ZodType<IncomingMessage> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('command'), id: z.string().max(64), command: z.unknown() }),
   z.object({ type: z.literal('ping') }),
 ]);
@@ -55,7 +69,7 @@ function commandId(msg: unknown): string | undefined {
  * A command message as `wsMessageSchema` gives it back, read without running the schema (a GM's every
  * command takes this path); undefined for anything else, which the schema then reads or explains.
  */
-function commandMessage(msg: unknown): { type: 'command'; id: string; command: unknown } | undefined {
+function commandMessage(msg: unknown): Extract<IncomingMessage, { type: 'command' }> | undefined {
   if (Array.isArray(msg)) return undefined;
   const id = commandId(msg);
   return id === undefined
@@ -124,7 +138,7 @@ export class SocketSender {
 
   /** A message of the transport's own. */
   send(message: OutgoingMessage): boolean {
-    return this.write(JSON.stringify(message));
+    return this.write(messageText(message));
   }
 
   /** A message the hub made (its text); `shared`: one many viewers get, framed once for all of them. */
@@ -373,7 +387,7 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
         }
         return;
       }
-      let msg: z.output<typeof wsMessageSchema>;
+      let msg: IncomingMessage;
       try {
         const text = isBinary ? '' : data.toString();
         const json: unknown = JSON.parse(text);

@@ -1,29 +1,13 @@
-import { paramsOfSchema } from '@roundkeeper/engine';
-import { rulesets } from '@roundkeeper/rulesets';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import { api, type EncounterMeta, errorMessage, type Role, type RulesetInfo } from './api.js';
 import { fieldErrors, type RawForm, sayError } from './form.js';
 import { optionDefaults, optionParams, optionValues, readOptions } from './forms/options.js';
 import { headline, rulesetOf } from './model.js';
-import { ParamFields } from './ParamForm.js';
 import { forgetLink, rememberLink, storedLinks } from './storage.js';
+import { loadRuleset, useRuleset } from './store/rulesets.js';
 
-/** Rulesets as the server describes them, or from the bundled registry when it cannot be reached. */
-function localRulesets(): RulesetInfo[] {
-  return Object.values(rulesets).map((r) => {
-    const defaults = r.optionsSchema.parse({}) as Record<string, unknown>;
-    return {
-      id: r.id,
-      name: r.name,
-      summary: r.summary,
-      options: paramsOfSchema(r.optionsSchema).map((f) => ({
-        name: f.name,
-        default: defaults[f.name],
-        ...(f.help ? { description: f.help } : {}),
-      })),
-    };
-  });
-}
+/** The options' fields come with the chosen ruleset, after the page: a chunk of their own (bundle.test.ts). */
+const ParamFields = lazy(() => import('./ParamForm.js').then((m) => ({ default: m.ParamFields })));
 
 /** Where a listed fight stands. */
 interface Fight {
@@ -74,12 +58,14 @@ async function scenarioOf(e: Listed): Promise<Record<string, unknown>> {
  */
 function EncounterList({
   items,
+  infos,
   fights,
   setError,
   reload,
   testId,
 }: {
   items: Listed[];
+  infos: RulesetInfo[];
   fights: Record<string, Fight>;
   setError: (s: string) => void;
   reload: () => void;
@@ -110,7 +96,7 @@ function EncounterList({
                 <bdi>{name}</bdi>
               </a>
               <span className="muted">
-                {rulesets[e.encounter.ruleset]?.name ?? e.encounter.ruleset} ·{' '}
+                {infos.find((i) => i.id === e.encounter.ruleset)?.name ?? e.encounter.ruleset} ·{' '}
                 {e.role === 'gm' ? 'GM' : e.role}
               </span>
             </div>
@@ -194,7 +180,7 @@ export function go(url: string): void {
 export function Home() {
   const [list, setList] = useState<{ encounter: EncounterMeta; role: Role; token: string }[]>([]);
   const [error, setError] = useState('');
-  const [infos, setInfos] = useState<RulesetInfo[]>(() => localRulesets());
+  const [infos, setInfos] = useState<RulesetInfo[]>([]);
 
   const [fights, setFights] = useState<Record<string, Fight>>({});
   const [version, setVersion] = useState(0);
@@ -231,6 +217,10 @@ export function Home() {
         for (const e of out.slice(0, 30)) {
           api
             .get(e.encounter.id, e.token)
+            .then(async (r) => {
+              await loadRuleset(r.state.ruleset);
+              return r;
+            })
             .then((r) =>
               setFights((f) => ({
                 ...f,
@@ -262,6 +252,7 @@ export function Home() {
             <>
               <EncounterList
                 items={list.filter((e) => e.encounter.status !== 'archived')}
+                infos={infos}
                 fights={fights}
                 setError={setError}
                 reload={reload}
@@ -272,6 +263,7 @@ export function Home() {
                   <summary>Archived ({list.filter((e) => e.encounter.status === 'archived').length})</summary>
                   <EncounterList
                     items={list.filter((e) => e.encounter.status === 'archived')}
+                    infos={infos}
                     fights={fights}
                     setError={setError}
                     reload={reload}
@@ -294,11 +286,17 @@ export function Home() {
 
 function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
   const [name, setName] = useState('');
-  const [ruleset, setRuleset] = useState(infos[0]?.id ?? '');
-  const rs = Object.hasOwn(rulesets, ruleset) ? rulesets[ruleset] : undefined;
+  // The catalog's first ruleset until another is chosen; its chunk loads for its options' form.
+  const [chosen, setRuleset] = useState('');
+  const ruleset = chosen || (infos[0]?.id ?? '');
+  const rs = useRuleset(ruleset);
   const params = useMemo(() => optionParams(rs), [rs]);
-  // The options start at the ruleset's defaults, and again when another ruleset is chosen.
-  const [raw, setRaw] = useState<RawForm>(() => (rs ? optionValues(params, optionDefaults(rs)) : {}));
+  // The options start at the ruleset's defaults (once it is loaded), and again when another is chosen.
+  const [edited, setEdited] = useState<{ id: string; raw: RawForm }>();
+  const raw: RawForm =
+    edited?.id === ruleset ? edited.raw : rs ? optionValues(params, optionDefaults(rs)) : {};
+  const setRaw = (change: (raw: RawForm) => RawForm) =>
+    setEdited((prev) => ({ id: ruleset, raw: change(prev?.id === ruleset ? prev.raw : raw) }));
   const [optionErrors, setOptionErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState('');
   const ids = { name: useId(), ruleset: useId(), file: useId() };
@@ -348,10 +346,7 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
             id={ids.ruleset}
             value={ruleset}
             onChange={(e) => {
-              const id = e.currentTarget.value;
-              const next = Object.hasOwn(rulesets, id) ? rulesets[id] : undefined;
-              setRuleset(id);
-              setRaw(next ? optionValues(optionParams(next), optionDefaults(next)) : {});
+              setRuleset(e.currentTarget.value);
               setOptionErrors({});
             }}
           >
@@ -366,17 +361,19 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
         {params.length ? (
           <fieldset className="options">
             <legend>Options</legend>
-            <ParamFields
-              key={ruleset}
-              params={params}
-              raw={raw}
-              set={(k, v) => {
-                setRaw((r) => ({ ...r, [k]: v }));
-                setOptionErrors(({ [k]: _fixed, ...rest }) => rest);
-              }}
-              edit={setRaw}
-              errors={optionErrors}
-            />
+            <Suspense fallback={null}>
+              <ParamFields
+                key={ruleset}
+                params={params}
+                raw={raw}
+                set={(k, v) => {
+                  setRaw((r) => ({ ...r, [k]: v }));
+                  setOptionErrors(({ [k]: _fixed, ...rest }) => rest);
+                }}
+                edit={setRaw}
+                errors={optionErrors}
+              />
+            </Suspense>
           </fieldset>
         ) : null}
         {error ? (

@@ -1,8 +1,15 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Home } from './Home.js';
-import { EncounterPage } from './screens/EncounterPage.js';
 import './styles.css';
+
+// Each page is its own chunk: the home page does not load the encounter's screens, nor they the home's
+// forms (and each encounter loads only its ruleset: see store/rulesets.ts).
+const Home = lazy(() => import('./Home.js').then((m) => ({ default: m.Home })));
+const EncounterPage = lazy(() =>
+  import('./screens/EncounterPage.js').then((m) => ({ default: m.EncounterPage })),
+);
+
+const loadingPage = <p className="center">Loading…</p>;
 
 /** Routes: `/` home, `/e/<id>?token=<token>` the encounter as the token's role sees it. */
 function App() {
@@ -15,9 +22,15 @@ function App() {
   const url = new URL(path, location.origin);
   const m = /^\/e\/([^/]+)\/?$/.exec(url.pathname);
   const token = url.searchParams.get('token');
-  if (m && token)
-    return <EncounterPage key={`${m[1]}-${token}`} id={decodeURIComponent(m[1]!)} token={token} />;
-  return <Home />;
+  return (
+    <Suspense fallback={loadingPage}>
+      {m && token ? (
+        <EncounterPage key={`${m[1]}-${token}`} id={decodeURIComponent(m[1]!)} token={token} />
+      ) : (
+        <Home />
+      )}
+    </Suspense>
+  );
 }
 
 const root = document.getElementById('root');

@@ -46,61 +46,14 @@ export const GmQuick = memo(function GmQuick({
     (key: string, value: string | boolean) => setDuration((d) => ({ ...d, [key]: value })),
     [],
   );
-  const amountId = useId();
   const effectId = useId();
   const sourceId = useId();
-  const n = Math.floor(Number(amount));
-  const valid = amount.trim() !== '' && Number.isFinite(n) && n > 0;
   const go = async (cmd: Command, what: string) => (await run(cmd, what)).ok;
   return (
     <section className="panel gm-tools" aria-label={`GM tools for ${c.name}`}>
       {/* The column's sticky line names whom the tools are for: a turn that passes rewrites no heading here. */}
       <h2>GM tools</h2>
-      <div className="row">
-        <label htmlFor={amountId}>Amount</label>
-        <StableInput
-          id={amountId}
-          type="number"
-          min={1}
-          value={amount}
-          onValue={setAmount}
-          className="narrow"
-        />
-        <button
-          type="button"
-          disabled={!valid}
-          onClick={() => void go({ type: 'damage', combatant: actor, amount: n }, `${n} damage to ${c.name}`)}
-        >
-          Damage
-        </button>
-        <button
-          type="button"
-          disabled={!valid}
-          onClick={() => void go({ type: 'heal', combatant: actor, amount: n }, `${c.name} healed ${n}`)}
-        >
-          Heal
-        </button>
-        <button
-          type="button"
-          disabled={!valid}
-          onClick={() =>
-            void go({ type: 'set-hp', combatant: actor, temp: n }, `${c.name} has ${n} temporary HP`)
-          }
-        >
-          Temp HP
-        </button>
-        <button
-          type="button"
-          onClick={() =>
-            void go(
-              { type: c.active ? 'defeat' : 'revive', combatant: actor },
-              c.active ? `${c.name} defeated` : `${c.name} back in the fight`,
-            )
-          }
-        >
-          {c.active ? 'Defeat' : 'Revive'}
-        </button>
-      </div>
+      <HpTools c={c} actor={actor} amount={amount} setAmount={setAmount} />
       <form
         className="condition-form"
         aria-label={`Add a condition to ${c.name}`}
@@ -174,6 +127,72 @@ export const GmQuick = memo(function GmQuick({
     </section>
   );
 });
+
+/** Damage, healing, temporary HP and defeat for the combatant the tools are for (its amount kept by GmQuick). */
+function HpTools({
+  c,
+  actor,
+  amount,
+  setAmount,
+}: {
+  c: Combatant;
+  actor: string;
+  amount: string;
+  setAmount: (value: string) => void;
+}) {
+  const run = useRun();
+  const amountId = useId();
+  const n = Math.floor(Number(amount));
+  const valid = amount.trim() !== '' && Number.isFinite(n) && n > 0;
+  const go = (cmd: Command, what: string) => run(cmd, what);
+  return (
+    <div className="row">
+      <label htmlFor={amountId}>Amount</label>
+      <StableInput
+        id={amountId}
+        type="number"
+        min={1}
+        value={amount}
+        onValue={setAmount}
+        className="narrow"
+      />
+      <button
+        type="button"
+        disabled={!valid}
+        onClick={() => void go({ type: 'damage', combatant: actor, amount: n }, `${n} damage to ${c.name}`)}
+      >
+        Damage
+      </button>
+      <button
+        type="button"
+        disabled={!valid}
+        onClick={() => void go({ type: 'heal', combatant: actor, amount: n }, `${c.name} healed ${n}`)}
+      >
+        Heal
+      </button>
+      <button
+        type="button"
+        disabled={!valid}
+        onClick={() =>
+          void go({ type: 'set-hp', combatant: actor, temp: n }, `${c.name} has ${n} temporary HP`)
+        }
+      >
+        Temp HP
+      </button>
+      <button
+        type="button"
+        onClick={() =>
+          void go(
+            { type: c.active ? 'defeat' : 'revive', combatant: actor },
+            c.active ? `${c.name} defeated` : `${c.name} back in the fight`,
+          )
+        }
+      >
+        {c.active ? 'Defeat' : 'Revive'}
+      </button>
+    </div>
+  );
+}
 
 /** The conditions on a combatant with their time left, each with a button that ends it now. */
 export function ConditionList({ view, id }: { view: EncounterView; id: string }) {

@@ -1,9 +1,11 @@
 import type { EncounterView } from '@roundkeeper/engine';
-import { memo, useState } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import { api, type EncounterLinks, errorMessage, type LinkName } from '../api.js';
-import { QrCode } from '../QrCode.js';
 import { forgetLink } from '../storage.js';
 import { downloadText } from '../timeline/export.js';
+
+// The QR code's encoder loads when the GM opens the links, not with the page.
+const QrCode = lazy(() => import('../QrCode.js').then((m) => ({ default: m.QrCode })));
 
 export const Share = memo(function Share({
   id,
@@ -81,7 +83,9 @@ export const Share = memo(function Share({
                 <a href={abs(links.table)} target="_blank" rel="noreferrer">
                   Table view
                 </a>
-                <QrCode url={abs(links.table)} label="QR code of the table view link" />
+                <Suspense fallback={null}>
+                  <QrCode url={abs(links.table)} label="QR code of the table view link" />
+                </Suspense>
               </>
             ) : (
               <span className="muted">Table view: revoked</span>
@@ -97,7 +101,9 @@ export const Share = memo(function Share({
                     <a href={abs(p.url)} data-player={p.combatant} target="_blank" rel="noreferrer">
                       Player: {name}
                     </a>
-                    <QrCode url={abs(p.url)} label={`QR code of ${name}'s link`} />
+                    <Suspense fallback={null}>
+                      <QrCode url={abs(p.url)} label={`QR code of ${name}'s link`} />
+                    </Suspense>
                   </>
                 ) : (
                   <span className="muted">Player: {name} — revoked</span>

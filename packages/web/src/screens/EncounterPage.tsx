@@ -1,14 +1,24 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
+import type { Role } from '../api.js';
 import { rememberLink } from '../storage.js';
 import { StoreProvider, useEncounter, useNewStore } from '../store/react.js';
-import { GmTracker } from './gm/GmTracker.js';
-import { Player } from './player/Player.js';
 import { Reconnecting } from './Reconnecting.js';
-import { TableView } from './table/TableView.js';
+
+// Each role's screen is its own chunk: a table or a player never loads the GM's tools and forms. The
+// store asks for it with the encounter's ruleset, as soon as the encounter says whose link this is.
+const screens = {
+  gm: () => import('./gm/GmTracker.js'),
+  table: () => import('./table/TableView.js'),
+  player: () => import('./player/Player.js'),
+};
+const prepare = (role: Role) => screens[role]();
+const GmTracker = lazy(() => screens.gm().then((m) => ({ default: m.GmTracker })));
+const Player = lazy(() => screens.player().then((m) => ({ default: m.Player })));
+const TableView = lazy(() => screens.table().then((m) => ({ default: m.TableView })));
 
 /** Picks the screen for the link's role: GM tracker, table view or player controller. */
 export function EncounterPage({ id, token }: { id: string; token: string }) {
-  const store = useNewStore(id, token);
+  const store = useNewStore(id, token, prepare);
   return (
     <StoreProvider store={store}>
       <Reconnecting />
@@ -42,7 +52,15 @@ export function EncounterScreen({ id, token }: { id: string; token: string }) {
         {error ?? 'The encounter could not be loaded.'} <a href="/">Home</a>
       </p>
     );
-  if (role === 'player') return <Player view={view} mine={mine} entries={entries} connected={connected} />;
-  if (role === 'table') return <TableView view={view} entries={entries} connected={connected} />;
-  return <GmTracker id={id} token={token} view={view} entries={entries} connected={connected} />;
+  return (
+    <Suspense fallback={<p className="center">Loading the encounter…</p>}>
+      {role === 'player' ? (
+        <Player view={view} mine={mine} entries={entries} connected={connected} />
+      ) : role === 'table' ? (
+        <TableView view={view} entries={entries} connected={connected} />
+      ) : (
+        <GmTracker id={id} token={token} view={view} entries={entries} connected={connected} />
+      )}
+    </Suspense>
+  );
 }

@@ -10,6 +10,7 @@ import {
 import { ApiFailure, type api, type EncounterMeta, errorMessage, type Role } from '../api.js';
 import { backoff, mergeEntries, share } from '../merge.js';
 import { SocketCommands } from '../socket-commands.js';
+import { loadRuleset } from './rulesets.js';
 
 /** What a command sent came to: accepted, or the server's refusal in its words. */
 export interface SendResult {
@@ -61,6 +62,8 @@ export interface StoreDeps {
   location: Pick<Location, 'protocol' | 'host'>;
   /** Draws the reconnect back-off's jitter (`Math.random` when absent). */
   random?: () => number;
+  /** What the page loads before it shows the encounter to this role (its screen's chunk), with its ruleset. */
+  prepare?(role: Role): Promise<unknown>;
 }
 
 /** A failure that says the server could not be reached (a network error, or a proxy's 502/503/504). */
@@ -149,8 +152,13 @@ export class EncounterStore {
   async start(): Promise<void> {
     this.closed = false;
     try {
+      // The encounter's ruleset chunk and its role's screen are asked for as soon as the encounter says
+      // which, while its log is still on its way; the encounter is shown once all are here.
       const [enc, log] = await Promise.all([
-        this.deps.api.get(this.id, this.token),
+        this.deps.api.get(this.id, this.token).then(async (enc) => {
+          await Promise.all([loadRuleset(enc.state.ruleset), this.deps.prepare?.(enc.role)]);
+          return enc;
+        }),
         this.deps.api.events(this.id, this.token, 0),
       ]);
       if (this.closed) return;

@@ -9,13 +9,17 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { flushSync } from 'react-dom';
-import { api } from '../api.js';
+import { api, type Role } from '../api.js';
 import { type EncounterSnapshot, EncounterStore, type SendResult } from './encounter-store.js';
 
 const StoreContext = createContext<EncounterStore | null>(null);
 
 /** The page's store, made once per encounter page and started while the page is shown. */
-export function useNewStore(id: string, token: string): EncounterStore {
+export function useNewStore(
+  id: string,
+  token: string,
+  prepare?: (role: Role) => Promise<unknown>,
+): EncounterStore {
   const [store] = useState(
     () =>
       new EncounterStore(id, token, {
@@ -24,6 +28,7 @@ export function useNewStore(id: string, token: string): EncounterStore {
         commit: flushSync,
         timers: { set: (f, ms) => setTimeout(f, ms), clear: (h) => clearTimeout(h as number) },
         location,
+        ...(prepare ? { prepare } : {}),
       }),
   );
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { type EncounterView, perObject, type Timeline } from '@roundkeeper/engine';
-import { memo, useDeferredValue, useId, useMemo, useRef } from 'react';
+import { memo, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
 import { rulesetOf } from '../model.js';
 import { describingState, viewNames } from '../screen/names.js';
 import { useViewer } from '../screen/react.js';
@@ -9,7 +9,7 @@ import { ScreenErrors } from '../screens/chrome.js';
 import { describeTimeline, piecesSvg, SVG_FONT, timelinePieces } from '../timeline-svg.js';
 import { downloadText, exportPng } from './export.js';
 import { useNearScreen } from './near.js';
-import { SvgPiece } from './svg-react.js';
+import { SvgPiece, sharedPiece } from './svg-react.js';
 
 /**
  * The ruleset's timeline of a view (its display names), or what the ruleset threw drawing it; null without
@@ -60,15 +60,19 @@ export const TimelineView = memo(function TimelineView({
   const seen = (v: EncounterView) => timelineSeenBy(timelineOf(v), viewer, viewNames(v), numbers);
   const box = useRef<HTMLElement | null>(null);
   const near = useNearScreen(box);
-  // Scrolled away, the picture keeps what it last drew and is drawn again as it comes near.
-  const drawn = useRef({ view, highlight });
-  if (near) drawn.current = { view, highlight };
-  const shown = drawn.current;
+  // Scrolled away, the picture keeps what it drew as it left and is drawn again as it comes near: what it
+  // keeps is set only when it leaves or comes back (the render the observer's change causes).
+  const [kept, keep] = useState<{ view: EncounterView; highlight?: string | null } | null>(null);
+  if (!near && kept === null) keep({ view, highlight });
+  if (near && kept !== null) keep(null);
+  const shown = near || kept === null ? { view, highlight } : kept;
   const title = `${view.name} — timeline`;
   const t = timelineOf(shown.view);
   const pic = useMemo(() => {
     const s = timelineSeenBy(t, viewer, viewNames(shown.view), numbers);
-    return s ? drawTimeline(s, shown.highlight, maxRounds, title) : null;
+    if (!s) return null;
+    const drawn = drawTimeline(s, shown.highlight, maxRounds, title);
+    return { ...drawn, pieces: drawn.pieces.map(sharedPiece) };
   }, [t, shown.view, shown.highlight, maxRounds, title, viewer, numbers]);
   // What it is read as follows every change, drawn or not, one render later (as the log does); what it
   // exports is the fight as it is now.

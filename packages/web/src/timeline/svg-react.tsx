@@ -36,10 +36,20 @@ export function svgChildren(els: readonly (SvgEl | string)[]): ReactNode[] {
   });
 }
 
-/** One piece of the timeline picture: drawn again only when its own elements changed. */
-export const SvgPiece = memo(
-  function SvgPiece({ piece }: { piece: TimelinePiece }) {
-    return createElement('g', null, ...svgChildren(piece.els));
-  },
-  (a, b) => sameEls(a.piece.els, b.piece.els),
-);
+/**
+ * The last piece drawn under each key: a piece drawn again with the same elements is given back as that
+ * same object, so `SvgPiece` (a plain memo) draws again only the pieces whose elements changed.
+ */
+const lastPieces = new Map<string, TimelinePiece>();
+
+export function sharedPiece(piece: TimelinePiece): TimelinePiece {
+  const last = lastPieces.get(piece.key);
+  if (last && sameEls(last.els, piece.els)) return last;
+  lastPieces.set(piece.key, piece);
+  return piece;
+}
+
+/** One piece of the timeline picture (see `sharedPiece`). */
+export const SvgPiece = memo(function SvgPiece({ piece }: { piece: TimelinePiece }) {
+  return createElement('g', null, ...svgChildren(piece.els));
+});

@@ -1,5 +1,5 @@
 import type { Command, EncounterView, LogEntry } from '@roundkeeper/engine';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
 import { reorderCommand } from '../../cards/reorder.js';
 import { CommandForm } from '../../commands/CommandForm.js';
@@ -65,50 +65,6 @@ export function GmTracker({
     const what = group === undefined ? null : describeGroup(view, entries, group);
     return what ? `${which} ${what}` : which;
   };
-
-  // One listener for the page's lifetime; it calls the latest handler.
-  const onKeyRef = useRef<(e: KeyboardEvent) => void>(() => {});
-  onKeyRef.current = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      setHelp(false);
-      return;
-    }
-    if (isTyping(e.target)) return;
-    const ctrl = e.ctrlKey || e.metaKey;
-    const shortcut = (f: () => void) => {
-      // A focused list would take the letter as a search ("n" picks "none"): the shortcut wins.
-      e.preventDefault();
-      f();
-    };
-    if (e.key === '?') shortcut(() => setHelp((h) => !h));
-    else if (ctrl && e.key.toLowerCase() === 'z')
-      shortcut(() => void runType(e.shiftKey ? 'redo' : 'undo', undoLabel(e.shiftKey ? 'redo' : 'undo')));
-    else if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown') && actor)
-      shortcut(() => void onMove(actor, e.key === 'ArrowUp' ? 'up' : 'down'));
-    else if (ctrl || e.altKey) return;
-    else if (e.key === 'n') shortcut(() => void runType('next', 'next turn'));
-    else if (e.key === 'i') shortcut(() => void runType('start', 'roll initiative'));
-    else if (e.key === 'u') shortcut(() => void runType('undo', undoLabel('undo')));
-    else if (e.key === 'r') shortcut(() => void runType('redo', undoLabel('redo')));
-    else if (e.key === 'p' && actor) shortcut(() => setSel({ id: actor, turn: turnOnly, pinned: !pinned }));
-    else if (e.key === 'j' || e.key === 'k') {
-      shortcut(() => {
-        const i = actor ? order.indexOf(actor) : -1;
-        const next = order[(i + (e.key === 'j' ? 1 : order.length - 1)) % Math.max(1, order.length)];
-        if (next) select(next);
-      });
-    } else if (/^[1-9]$/.test(e.key)) {
-      shortcut(() => {
-        const pick = order[Number(e.key) - 1];
-        if (pick) select(pick);
-      });
-    }
-  };
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => onKeyRef.current(e);
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
 
   const roster = useActorInView(view.current);
   const bar = useBarHeight();
@@ -198,6 +154,49 @@ export function GmTracker({
   const laterView = useDeferredValue(view);
   const laterEntries = useDeferredValue(entries);
   const c = actor ? view.combatants[actor] : undefined;
+  // One listener for the page's lifetime; an effect event, so it reads this render's state.
+  const onKey = useEffectEvent((e: KeyboardEvent) => {
+    if (e.key === 'Escape') {
+      setHelp(false);
+      return;
+    }
+    if (isTyping(e.target)) return;
+    const ctrl = e.ctrlKey || e.metaKey;
+    const shortcut = (f: () => void) => {
+      // A focused list would take the letter as a search ("n" picks "none"): the shortcut wins.
+      e.preventDefault();
+      f();
+    };
+    if (e.key === '?') shortcut(() => setHelp((h) => !h));
+    else if (ctrl && e.key.toLowerCase() === 'z')
+      shortcut(() => void runType(e.shiftKey ? 'redo' : 'undo', undoLabel(e.shiftKey ? 'redo' : 'undo')));
+    else if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown') && actor)
+      shortcut(() => void onMove(actor, e.key === 'ArrowUp' ? 'up' : 'down'));
+    else if (ctrl || e.altKey) return;
+    else if (e.key === 'n') shortcut(() => void runType('next', 'next turn'));
+    else if (e.key === 'i') shortcut(() => void runType('start', 'roll initiative'));
+    else if (e.key === 'u') shortcut(() => void runType('undo', undoLabel('undo')));
+    else if (e.key === 'r') shortcut(() => void runType('redo', undoLabel('redo')));
+    else if (e.key === 'p' && actor) shortcut(() => setSel({ id: actor, turn: turnOnly, pinned: !pinned }));
+    else if (e.key === 'j' || e.key === 'k') {
+      shortcut(() => {
+        const i = actor ? order.indexOf(actor) : -1;
+        const next = order[(i + (e.key === 'j' ? 1 : order.length - 1)) % Math.max(1, order.length)];
+        if (next) select(next);
+      });
+    } else if (/^[1-9]$/.test(e.key)) {
+      shortcut(() => {
+        const pick = order[Number(e.key) - 1];
+        if (pick) select(pick);
+      });
+    }
+  });
+  useEffect(() => {
+    const listener = (e: KeyboardEvent) => onKey(e);
+    window.addEventListener('keydown', listener);
+    return () => window.removeEventListener('keydown', listener);
+  }, []);
+
   return (
     <main className="tracker">
       <header className="topbar" ref={bar}>
