@@ -332,7 +332,7 @@ Exits 1 when the file replays but an expectation in it is not met, 2 when it can
 Examples:
   $ roundkeeper import ambush.json --out ambush-checked.yaml
   $ roundkeeper import examples/classic/fight.yaml
-  $ roundkeeper import improved-initiative.json --encounter "Goblin ambush" --out ambush.yaml`,
+  $ roundkeeper import examples/improved-initiative/improved-initiative.json --encounter "Goblin ambush" --out ambush.yaml`,
   )
   .action((file: string, opts: { out?: string; json?: boolean; encounter?: string }) => {
     const { text, code, failures, notMapped } = importCommand(

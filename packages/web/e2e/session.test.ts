@@ -44,7 +44,8 @@ async function planRound(gm: Page, phone: Page): Promise<void> {
     }
   };
   await planAll(phone);
-  const cards = gm.getByTestId('combatants').locator('li.card.npc');
+  // The GM plans for everyone the phone does not (the library's examples may be PCs without a player).
+  const cards = gm.getByTestId('combatants').locator('li.card:not([data-combatant="ana"])');
   for (let i = 0; i < (await cards.count()); i++) {
     await cards.nth(i).locator('button.card-name').click();
     await planAll(gm);
