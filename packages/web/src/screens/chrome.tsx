@@ -1,6 +1,7 @@
 import type { Command, EncounterView } from '@roundkeeper/engine';
 import type { SendResult } from '../live.js';
 import { useHeadline } from '../screen/react.js';
+import { useStatusText } from '../screen/status.js';
 import { useEncounter } from '../store/react.js';
 
 export type Send = (command: Command) => Promise<SendResult>;
@@ -36,10 +37,13 @@ export function Headline({ view, compact = false }: { view: EncounterView; compa
   );
 }
 
-/** The latest outcome: a refusal with the rule's reason, or what was done. */
-/** What the last command came to, from the page's store. */
+/**
+ * What the last command came to, from the page's store: a refusal with the rule's reason, or what was done,
+ * worded for this viewer (a refusal never tells them to press a control they lack: screen/status.ts).
+ */
 export function Status() {
   const message = useEncounter((s) => s.notice);
+  const said = useStatusText();
   return (
     <div
       className={`status ${message ? (message.ok ? 'ok' : 'refused') : ''}`}
@@ -47,7 +51,7 @@ export function Status() {
       aria-live="assertive"
       data-testid="status"
     >
-      {message ? message.text : ''}
+      {said}
     </div>
   );
 }

@@ -8,6 +8,7 @@ export const SHORTCUTS: [string, string][] = [
   ['j / k', 'Select the next / previous combatant'],
   ['1–9', 'Select combatant by position'],
   ['p', 'Pin the selection (keep it when the turn changes)'],
+  ['t', "Take the acting combatant's planned action (where the rules plan ahead, as tempo does)"],
   ['Alt+↑ / Alt+↓', 'Move the selected combatant up / down the order (where the rules let the GM set it)'],
   ['?', 'Show or hide this help'],
   ['Esc', 'Close dialogs'],
@@ -54,8 +55,8 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
         <ul className="page-help">
           <li>
             The top bar says the moment and whose turn it is; Next passes the turn, Roll initiative starts the
-            fight, Undo and Redo take back or bring back the last change, End the fight ends it (Undo restores
-            it).
+            fight, Undo and Redo take back or bring back the last change, End the fight ends it after you
+            confirm (Undo restores it).
           </li>
           <li>
             Combatants, left, in the round's order: click a name to select it, the HP value to type damage

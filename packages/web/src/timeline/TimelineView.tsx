@@ -108,7 +108,14 @@ export const TimelineView = memo(function TimelineView({
           </div>
         ) : null}
       </div>
-      <div className={fill ? 'timeline-scroll fill' : 'timeline-scroll'} data-testid="timeline">
+      {/* A scrolling picture: reachable by keyboard (Tab, then the arrow keys) and named for it. */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus to be scrolled without a mouse */}
+      <section
+        className={fill ? 'timeline-scroll fill' : 'timeline-scroll'}
+        data-testid="timeline"
+        tabIndex={0}
+        aria-label="Drawing (scrolls)"
+      >
         <svg
           xmlns="http://www.w3.org/2000/svg"
           viewBox={`0 0 ${pic.width} ${pic.height}`}
@@ -124,7 +131,7 @@ export const TimelineView = memo(function TimelineView({
             <SvgPiece key={p.key} piece={p} />
           ))}
         </svg>
-      </div>
+      </section>
     </section>
   );
 });

@@ -1,4 +1,4 @@
-import type { Timeline, TimelineMarker, TimelineSpan } from '@roundkeeper/engine';
+import { escapeXml, type Timeline, type TimelineMarker, type TimelineSpan } from '@roundkeeper/engine';
 
 // The timeline picture's pieces: its measures and colours, the elements it is made of, and the shapes of a
 // marker and a span (timeline-svg.ts lays them out).
@@ -48,12 +48,8 @@ export const MARKER_R = 7;
 /** About how wide a character of a span's label is (11 px, semibold). */
 export const CHAR_W = 6.6;
 
-export function escapeXml(s: string): string {
-  return s.replace(
-    /[&<>"']/g,
-    (c) => `&${{ '&': 'amp', '<': 'lt', '>': 'gt', '"': 'quot', "'": 'apos' }[c]};`,
-  );
-}
+/** The one XML escaping of every picture Roundkeeper writes (the engine's), here for the timeline's callers. */
+export { escapeXml };
 
 export function axisPositions(t: Timeline): number[] {
   const out: number[] = [];

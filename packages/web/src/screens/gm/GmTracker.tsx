@@ -17,6 +17,7 @@ import { useEncounter, useLatest, useStore } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, Status } from '../chrome.js';
 import { HelpOverlay } from '../help.js';
+import { EndFight } from './EndFight.js';
 import { isTyping } from './keys.js';
 import { useActorInView, useBarHeight } from './reach.js';
 
@@ -242,14 +243,7 @@ export function GmTracker({
           >
             Redo <kbd>r</kbd>
           </button>
-          <button
-            type="button"
-            onClick={() => void runType('end', 'end the fight (Undo restores it)')}
-            disabled={view.status !== 'running'}
-            title="The fight is over (Undo takes it back)"
-          >
-            End the fight
-          </button>
+          <EndFight running={view.status === 'running'} />
           <button type="button" onClick={() => setHelp(true)} aria-label="Keyboard shortcuts">
             ?
           </button>

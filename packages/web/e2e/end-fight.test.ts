@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { apiOf, endToEnd } from './harness.js';
+
+/**
+ * Speed at the table (issue 30): ending the fight takes a confirmation, so one stray click does not end
+ * it; Undo still restores an ended fight.
+ */
+const env = endToEnd();
+const api = apiOf(() => env.server);
+
+describe('End the fight', () => {
+  it('asks first: dismissed, the fight goes on; confirmed, it ends, and Undo restores it', async () => {
+    const r = (await api('POST', '/api/encounters', null, {
+      name: 'Ending',
+      ruleset: 'classic',
+      seed: 3,
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc', hp: 12 },
+        { id: 'orc', name: 'Orc', side: 'npc', hp: 15 },
+      ],
+    })) as { encounter: { id: string }; tokens: { gm: string } };
+    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 720 } });
+    try {
+      const page = await ctx.newPage();
+      await page.goto(
+        `${env.server.url}/e/${encodeURIComponent(r.encounter.id)}?token=${encodeURIComponent(r.tokens.gm)}`,
+      );
+      const clock = () => page.getByTestId('clock').textContent();
+      await page.getByRole('button', { name: /^Roll initiative/ }).click();
+      await expect.poll(clock).toContain('Round 1');
+      const end = page.getByRole('button', { name: 'End the fight' });
+
+      const asked: string[] = [];
+      page.once('dialog', (d) => {
+        asked.push(d.message());
+        void d.dismiss();
+      });
+      await end.click();
+      await expect.poll(() => asked.length).toBe(1);
+      expect(asked[0]).toContain('Undo restores it');
+      await page.waitForTimeout(300);
+      expect(await clock()).not.toContain('ended');
+      expect(await end.isEnabled()).toBe(true);
+
+      page.once('dialog', (d) => void d.accept());
+      await end.click();
+      await expect.poll(() => end.isEnabled()).toBe(false);
+      await page.getByRole('button', { name: /^Undo/ }).click();
+      await expect.poll(() => end.isEnabled()).toBe(true);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
