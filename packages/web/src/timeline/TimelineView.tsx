@@ -109,10 +109,10 @@ export const TimelineView = memo(function TimelineView({
         ) : null}
       </div>
       {/* A scrolling picture: reachable by keyboard (Tab, then the arrow keys) and named for it. */}
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus to be scrolled without a mouse */}
       <section
         className={fill ? 'timeline-scroll fill' : 'timeline-scroll'}
         data-testid="timeline"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus to be scrolled without a mouse
         tabIndex={0}
         aria-label="Drawing (scrolls)"
       >
