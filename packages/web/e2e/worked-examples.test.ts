@@ -343,6 +343,8 @@ async function play(gm: GmPage, cmd: Command): Promise<{ ok: boolean; said: stri
     case 'redo':
       return gm.sends(() => body.press('r'));
     case 'end':
+      // The page asks first (one click must not end a fight): the GM confirms.
+      page.once('dialog', (d) => void d.accept());
       return gm.sends(async () =>
         (
           await present(page.getByRole('button', { name: 'End the fight' }), 'button to end the fight')
