@@ -430,6 +430,8 @@ describe('the GM’s table, end to end', () => {
       await page.goto(`${env.server.url}/`);
       const form = page.getByRole('region', { name: 'New encounter' });
       await form.getByLabel('Ruleset').selectOption('classic');
+      // The option fields come with the ruleset's chunk, just after the page.
+      await expect.poll(() => form.locator('fieldset label').count()).toBeGreaterThan(0);
       const labels = await form.locator('fieldset label').allTextContents();
       expect(labels.length).toBeGreaterThan(0);
       for (const l of labels) expect(l).not.toMatch(/[a-z][A-Z]/);
