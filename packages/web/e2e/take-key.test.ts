@@ -42,12 +42,17 @@ describe('the planned action in one key', () => {
       );
       await expect.poll(() => page.getByTestId('current-actor').textContent()).toContain('Orc');
       const log = page.getByTestId('log');
-      await page.locator('body').press('t');
+      // The key works once the page shows the planned action's panel (its heading says "t").
+      const takeHint = page.getByTitle(/^Press t to take it/);
+      await takeHint.first().waitFor();
+      // Not taken before the key (read before it: the answer may come back within the key press itself).
       expect(await log.textContent()).not.toContain('Orc: Move.');
+      await page.locator('body').press('t');
       await expect.poll(() => log.textContent()).toContain('Orc: Move.');
       await page.locator('body').press('n');
       await expect.poll(() => page.getByTestId('clock').textContent()).toContain('tempo 5');
       await page.getByLabel('Target').last().selectOption({ label: 'Ana' });
+      await takeHint.first().waitFor();
       await page.locator('body').press('t');
       await expect.poll(() => log.textContent()).toContain('Orc: Standard Attack with Club → Ana.');
     } finally {
