@@ -23,6 +23,8 @@ async function create(
   const form = page.getByRole('region', { name: 'New encounter' });
   await form.getByLabel('Name').fill(`Forms ${ruleset}`);
   await form.getByLabel('Ruleset').selectOption(ruleset);
+  // The option fields come with the ruleset's chunk, just after the page.
+  if (choose) await form.locator('fieldset.options label').first().waitFor();
   await choose?.(form);
   await form.getByRole('button', { name: 'Create encounter' }).click();
   await page.waitForURL(/\/e\/[^/?]+\?token=/);
