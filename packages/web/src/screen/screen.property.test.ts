@@ -1,4 +1,12 @@
-import { type EncounterLog, isRejection, type Viewer, view, viewLog } from '@roundkeeper/engine';
+import {
+  type EncounterLog,
+  type EncounterView,
+  isRejection,
+  roundOrder,
+  type Viewer,
+  view,
+  viewLog,
+} from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -40,15 +48,23 @@ const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 interface Check {
   enc: EncounterLog;
   viewer: Viewer;
+  v: EncounterView;
   s: Screen;
 }
 
 /** The screen invariants of issue 30 that the screen model keeps on its own. */
-function check({ enc, viewer, s }: Check): void {
+function check({ enc, viewer, v, s }: Check): void {
   const state = enc.state;
   const where = `${state.ruleset}, ${viewer.role}, round ${state.round}`;
   expect(s.errors, where).toEqual([]);
   const texts = textsOf(s);
+  // The order is the engine's round order on the view: everyone the viewer sees, once, and no one else
+  // (six-second's redacted order keeps a hidden turn's place as '', which names nobody).
+  const ids = s.order.map((r) => r.id);
+  expect(ids, where).toEqual(
+    roundOrder(v, viewLog(enc.entries, viewer, state, rulesets[state.ruleset]!, enc.everHidden)),
+  );
+  expect([...ids].sort(), `${where}: the order`).toEqual(v.roster.filter((id) => v.combatants[id]).sort());
   // Names: distinct, and never an id.
   const shown = s.order.map((r) => r.name);
   expect(new Set(shown).size, `${where}: ${shown.join(', ')}`).toBe(shown.length);
@@ -110,7 +126,7 @@ function playAndCheck(rulesetId: string, seed: number, steps: Step[]): void {
         actor,
         rounds: viewer.role === 'table' ? 1 : 2,
       });
-      check({ enc, viewer, s });
+      check({ enc, viewer, v, s });
     }
   }
 }

@@ -11,6 +11,7 @@ import {
   type LogEntry,
   legalActions,
   type Panel,
+  roundOrder,
   seededDice,
   stateAt,
   type Timeline,
@@ -138,7 +139,7 @@ export function screenOf(input: ScreenInput): Screen {
     () => roundsShown(timelineSeenBy(rs.timeline(state), viewer, names, input.numbers), input.rounds ?? 2),
     null,
   );
-  const order = orderOf(view, entries).map((id) =>
+  const order = roundOrder(view, entries).map((id) =>
     rowOf(view, state, rs, viewer, id, input.numbers === true, ask),
   );
   const next = upNext(view).map((id) => names.of(id));
@@ -202,38 +203,6 @@ export function headlineOf(
     clock: namesTurn ? `Round ${view.round}` : clock,
     actor: say(phase ?? 'Waiting for the next turn'),
   };
-}
-
-/** The order the screens read: who acted this round (as the log shows), the actor, the turns to come, the rest. */
-export function orderOf(v: EncounterView, entries: readonly LogEntry[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  const push = (id: string | undefined | null) => {
-    if (id && !seen.has(id) && v.combatants[id]) {
-      seen.add(id);
-      out.push(id);
-    }
-  };
-  if (v.status === 'running') {
-    const undone = new Map<number, boolean>();
-    const acted: string[] = [];
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const e = entries[i]!;
-      const { type, group, combatant } = e.event;
-      if ((type === 'undo' || type === 'redo') && typeof group === 'number') {
-        if (!undone.has(group)) undone.set(group, type === 'undo');
-        continue;
-      }
-      if (undone.get(e.group)) continue;
-      if (type === 'round/started') break;
-      if (type === 'turn/started' && typeof combatant === 'string') acted.push(combatant);
-    }
-    for (let i = acted.length - 1; i >= 0; i--) if (acted[i] !== v.current) push(acted[i]);
-  }
-  push(v.current);
-  for (const a of v.agenda) if (a.kind === 'turn') push(a.combatant);
-  for (const id of v.roster) push(id);
-  return out;
 }
 
 function upNext(v: EncounterView, n = 3): string[] {
