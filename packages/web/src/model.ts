@@ -6,9 +6,11 @@ import {
   describeDuration,
   type EncounterState,
   type EncounterView,
+  roundOrder as engineRoundOrder,
   type Gauge,
   type Json,
   type LegalAction,
+  type LogEntry,
 } from '@roundkeeper/engine';
 import { hpText } from './screen/screen.js';
 import { rulesetById } from './store/rulesets.js';
@@ -239,10 +241,24 @@ export function expandCombatants(input: NewCombatant, count: number, roster: rea
 
 /**
  * The round's order (the engine's, on the view): who already had a turn this round, the one acting, the
- * turns still to come, then everyone else. The cards and the table read it top to bottom; only the marks
- * of who acts move.
+ * turns still to come, then everyone else; the ruleset's steady order while it keeps one (tempo's
+ * planning). The cards and the table read it top to bottom; only the marks of who acts move.
  */
-export { roundOrder, turnOrder } from '@roundkeeper/engine';
+export function roundOrder(v: EncounterView, entries: readonly LogEntry[]): string[] {
+  return engineRoundOrder(v, entries, steadyOrder(v));
+}
+
+/** The ruleset's own order while it keeps one (`Presentation.steadyOrder`), or null. */
+export function steadyOrder(v: EncounterView): string[] | null {
+  try {
+    return rulesetOf(v)?.present?.steadyOrder?.(asState(v)) ?? null;
+  } catch {
+    // A ruleset that cannot say leaves the engine's order.
+    return null;
+  }
+}
+
+export { turnOrder } from '@roundkeeper/engine';
 
 /**
  * A name isolated inside a line of text, as `<bdi>` isolates it in an element: between U+2068 (first

@@ -56,13 +56,18 @@ interface Check {
 function check({ enc, viewer, v, s }: Check): void {
   const state = enc.state;
   const where = `${state.ruleset}, ${viewer.role}, round ${state.round}`;
+  const rs = rulesets[state.ruleset]!;
   expect(s.errors, where).toEqual([]);
   const texts = textsOf(s);
   // The order is the engine's round order on the view: everyone the viewer sees, once, and no one else
   // (six-second's redacted order keeps a hidden turn's place as '', which names nobody).
   const ids = s.order.map((r) => r.id);
   expect(ids, where).toEqual(
-    roundOrder(v, viewLog(enc.entries, viewer, state, rulesets[state.ruleset]!, enc.everHidden)),
+    roundOrder(
+      v,
+      viewLog(enc.entries, viewer, state, rs, enc.everHidden),
+      rs.present?.steadyOrder?.({ ...v, dice: state.dice }),
+    ),
   );
   expect([...ids].sort(), `${where}: the order`).toEqual(v.roster.filter((id) => v.combatants[id]).sort());
   // Names: distinct, and never an id.
@@ -107,12 +112,26 @@ function check({ enc, viewer, v, s }: Check): void {
   }
 }
 
+/** Tempo's planning phase of a round (its `rs.phase`), when the fight is running. */
+const planningOf = (state: EncounterLog['state']) =>
+  state.status === 'running' && (state.rs as { phase?: unknown }).phase === 'planning'
+    ? `${state.round} ${state.roster.join()}`
+    : null;
+
 function playAndCheck(rulesetId: string, seed: number, steps: Step[]): void {
   const enc = fresh(rulesetId, seed);
   const rs = rulesets[rulesetId]!;
+  const shown = new Map<Viewer, string[]>();
   for (const step of steps) {
-    const r = enc.execute(commandFor(enc.state, step));
+    const planning = planningOf(enc.state);
+    const command = commandFor(enc.state, step);
+    const r = enc.execute(command);
     if (isRejection(r)) continue;
+    // Tempo: a plan made or withdrawn while the round is planned moves no card (the same round, roster).
+    const planned =
+      planning !== null &&
+      planningOf(enc.state) === planning &&
+      (command.type === 'plan' || command.type === 'unplan');
     for (const viewer of viewers) {
       const v = view(enc.state, viewer, rs, enc.everHidden);
       const entries = viewLog(enc.entries, viewer, enc.state, rs, enc.everHidden);
@@ -127,6 +146,12 @@ function playAndCheck(rulesetId: string, seed: number, steps: Step[]): void {
         rounds: viewer.role === 'table' ? 1 : 2,
       });
       check({ enc, viewer, v, s });
+      const ids = s.order.map((row) => row.id);
+      if (planned)
+        expect(ids, `${rulesetId}, ${viewer.role}: ${command.type} while planning`).toEqual(
+          shown.get(viewer),
+        );
+      shown.set(viewer, ids);
     }
   }
 }

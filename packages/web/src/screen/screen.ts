@@ -139,7 +139,8 @@ export function screenOf(input: ScreenInput): Screen {
     () => roundsShown(timelineSeenBy(rs.timeline(state), viewer, names, input.numbers), input.rounds ?? 2),
     null,
   );
-  const order = roundOrder(view, entries).map((id) =>
+  const steady = ask('the order', () => rs.present?.steadyOrder?.(state) ?? null, null);
+  const order = roundOrder(view, entries, steady).map((id) =>
     rowOf(view, state, rs, viewer, id, input.numbers === true, ask),
   );
   const next = upNext(view).map((id) => names.of(id));
