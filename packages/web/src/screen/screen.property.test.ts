@@ -11,7 +11,7 @@ import { rulesets } from '@roundkeeper/rulesets';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { commandFor, fresh, HIDDEN_ID, HIDDEN_NAME, PLAYER, type Step, stepArb } from './play.js';
-import { type Screen, screenOf } from './screen.js';
+import { HIDDEN_TURN, type Screen, screenOf } from './screen.js';
 import { missingControls } from './words.js';
 
 const viewers: Viewer[] = [{ role: 'gm' }, { role: 'table' }, { role: 'player', combatants: [PLAYER] }];
@@ -91,6 +91,8 @@ function check({ enc, viewer, v, s }: Check): void {
     expect(`${s.headline.clock} ${s.headline.actor}`, where).toContain(s.names.of(current));
   } else {
     expect(s.headline.actorId, where).toBeNull();
+    // A turn the viewer may not see is under way: a neutral text says so, not the phase.
+    if (current) expect(s.headline.actor, `${where}: a hidden turn`).toBe(HIDDEN_TURN);
     for (const name of s.names.byId.values())
       expect(s.headline.actor.includes(name), `${where}: ${s.headline.actor}`).toBe(false);
   }

@@ -96,7 +96,7 @@ export interface Screen {
 }
 
 /** Says neither who acts nor what to press: a turn this viewer may not see. */
-export const HIDDEN_TURN = 'Someone is acting';
+export const HIDDEN_TURN = 'Someone unseen is acting';
 
 /** Asks the ruleset something; what it throws is kept in `errors`, and `none` stands in its place. */
 export type Ask = <T>(what: string, f: () => T, none: T) => T;
@@ -198,6 +198,9 @@ export function headlineOf(
   }
   // Between turns: the moment, unless it names a turn (one that passed, or one this viewer may not see).
   const namesTurn = /turn/i.test(clock) || [...names.byId.values()].some((n) => clock.includes(n));
+  // A turn the view hides is under way: say so, without guessing whose or asking anyone to press anything.
+  if (view.unseenTurn)
+    return { ...base, clock: namesTurn ? `Round ${view.round}` : clock, actor: HIDDEN_TURN };
   const phase = ask('the phase', () => rs.present?.phase?.(state) ?? null, null);
   return {
     ...base,
