@@ -191,23 +191,34 @@ function violations(role: Role, r: Read, state: EncounterState, entries: LogEntr
   return out;
 }
 
-/** Waits for a page to show the fight as the server has it, then reads it until it keeps every invariant. */
-async function check(role: Role, page: Page, state: EncounterState, entries: LogEntry[], step: string) {
+/**
+ * Waits for a page to have drawn the change the server is at (`data-seq` on the page's root, set with the
+ * log and the timeline's reading) and its timeline's picture to be of it, then reads it once: it must keep
+ * every invariant.
+ */
+async function check(
+  role: Role,
+  page: Page,
+  now: { seq: number; state: EncounterState; entries: LogEntry[] },
+  step: string,
+) {
+  const what = `${now.state.ruleset}, ${role} page, after ${step}`;
   await page
     .getByTestId('timeline')
     .scrollIntoViewIfNeeded()
     .catch(() => undefined);
-  let last: string[] = [];
-  await expect
-    .poll(
-      async () => {
-        last = violations(role, await readPage(page), state, entries);
-        return last;
-      },
-      { timeout: 4000, interval: 100, message: `${state.ruleset}, ${role} page, after ${step}` },
+  await page
+    .waitForFunction(
+      (seq) =>
+        Number(document.querySelector('.encounter-page')?.getAttribute('data-seq')) >= seq &&
+        document.querySelector('.timeline-panel[data-stale]') === null,
+      now.seq,
+      { timeout: 10_000 },
     )
-    .toEqual([]);
-  return last;
+    .catch((e: unknown) => {
+      throw new Error(`${what}: the page did not draw change ${now.seq}: ${String(e)}`);
+    });
+  expect(violations(role, await readPage(page), now.state, now.entries), what).toEqual([]);
 }
 
 interface Open {
@@ -386,7 +397,7 @@ describe('every page tells the truth through a long session of every ruleset', (
             await page.setViewportSize({ width: size.width, height: size.height });
             rolesAt.set(role, size.name);
           }
-          await check(role, page, now.state, now.entries, `${move.kind} (step ${k}, ${size.name})`);
+          await check(role, page, now, `${move.kind} (step ${k}, ${size.name})`);
         }
       };
 
