@@ -210,9 +210,16 @@ export interface NewCombatant {
   stats: Record<string, unknown>;
 }
 
-/** "Goblin" ×3 → Goblin 1, Goblin 2, Goblin 3 with ids goblin-1…, unique in the roster. */
+/**
+ * "Goblin" ×3 → Goblin 1, Goblin 2, Goblin 3 with ids goblin-1…, unique in the roster: exactly as many as
+ * asked. The limits are the add form's (`countOf` in forms/add.ts: at most `MOST_AT_ONCE`, said in words)
+ * and the server's (an encounter's most combatants, a refusal in words); none is kept here to cut a count
+ * to fit without a word.
+ */
 export function expandCombatants(input: NewCombatant, count: number, roster: readonly string[]): Command[] {
-  const n = Math.max(1, Math.min(50, Math.floor(count)));
+  if (!Number.isInteger(count) || count < 1)
+    throw new RangeError(`How many must be a whole number of at least 1, not ${count}.`);
+  const n = count;
   const taken = new Set(roster);
   const base =
     input.name
