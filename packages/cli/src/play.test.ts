@@ -54,6 +54,30 @@ describe('play says what is true of the fight (the README example, examples/clas
     expect(text).not.toMatch(/used\.action|delaying no|\bkey\b/);
   });
 
+  it('tempo: while plans are made the roster stands still, PCs first, as on the web page', () => {
+    const session = openSession({ ruleset: 'tempo' }, rulesets);
+    for (const [id, name, side] of [
+      ['orc', 'Orc', 'npc'],
+      ['ana', 'Ana', 'pc'],
+      ['bren', 'Bren', 'pc'],
+    ])
+      session.handle(`add-combatant combatant={"id": "${id}", "name": "${name}", "side": "${side}"}`);
+    session.handle('start');
+    const roster = () =>
+      session
+        .status()
+        .split('\n')
+        .flatMap((l) => /^..\w+ \[(\w+),/.exec(l)?.[1] ?? []);
+    expect(roster()).toEqual(['ana', 'bren', 'orc']);
+    for (const [who, action] of [
+      ['bren', 'quick-attack'],
+      ['orc', 'quick-attack'],
+      ['ana', 'slow-attack'],
+    ])
+      expect(session.handle(`plan ${who} action=${action}`)).toMatchObject({ ok: true });
+    expect(roster()).toEqual(['ana', 'bren', 'orc']);
+  });
+
   it('every action listed has a key, and the key line says all of them', () => {
     const session = openSession({ scenario: ambush }, rulesets);
     const enabled = session.legal('wolf').filter((l) => l.enabled);

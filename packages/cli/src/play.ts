@@ -273,7 +273,8 @@ export class PlaySession {
         : `Round ${s.round}`;
     lines.push(`── ${s.name} · ${this.ruleset.name} · ${when}${s.status === 'ended' ? ' · ended' : ''}`);
     // The round's order: who has acted, who acts, who is to come; then the rest.
-    for (const id of roundOrder(s, this.enc.entries)) {
+    // (The ruleset's steady order while it keeps one: tempo's planning, where a plan moves no one.)
+    for (const id of roundOrder(s, this.enc.entries, this.ruleset.present?.steadyOrder?.(s))) {
       const c = s.combatants[id]!;
       const hp = c.hp ? ` HP ${c.hp.current}/${c.hp.max}` : '';
       const res = this.sheet(id).join(' · ');

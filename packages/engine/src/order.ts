@@ -22,9 +22,14 @@ export function turnOrder(state: OrderState): string[] {
 /**
  * The round's order, kept still while the round goes on: who already had a turn this round (as the log
  * shows, undone commands left out), the one acting, the turns still to come, then everyone else. Read
- * back from the log's end to the round's start only.
+ * back from the log's end to the round's start only. `steady` is the ruleset's own order while it keeps
+ * one (`Presentation.steadyOrder`, tempo's planning): it stands first, as it is.
  */
-export function roundOrder(state: OrderState, entries: readonly LogEntry[]): string[] {
+export function roundOrder(
+  state: OrderState,
+  entries: readonly LogEntry[],
+  steady?: readonly string[] | null,
+): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   const push = (id: string | undefined | null) => {
@@ -33,7 +38,9 @@ export function roundOrder(state: OrderState, entries: readonly LogEntry[]): str
       out.push(id);
     }
   };
-  if (state.status === 'running') {
+  if (steady) {
+    for (const id of steady) push(id);
+  } else if (state.status === 'running') {
     // An undo or a redo comes after the entries of the group it names: the first word met reading back
     // is the last one on that group.
     const undone = new Map<number, boolean>();

@@ -73,6 +73,13 @@ export interface Presentation<T extends RulesetTypes = RulesetTypes> {
    */
   phase?(state: EncounterState<T>): string | null;
   /**
+   * The order the screens show while the rules keep the turns to come from moving it, or null for the
+   * engine's round order (`roundOrder`: who acted, the actor, the turns to come, the rest). Tempo: while
+   * plans are made, PCs then NPCs in the roster's order (as it breaks ties), so a plan moves no card; the
+   * tempo order shows once the count begins. Default: null.
+   */
+  steadyOrder?(state: EncounterState<T>): string[] | null;
+  /**
    * The command a click on an action in the palette sends for the actor, before its parameters are added.
    * Default: `{type: 'act', actor, action}`. (Tempo plans an action during its planning phase.)
    */

@@ -16,7 +16,14 @@ import type {
 } from './types.js';
 
 /** What a viewer receives. For anyone but the GM the dice state is gone (it would predict rolls). */
-export type EncounterView = Omit<EncounterState, 'dice'> & { dice: EncounterState['dice'] | null };
+export type EncounterView = Omit<EncounterState, 'dice'> & {
+  dice: EncounterState['dice'] | null;
+  /**
+   * A turn this viewer may not see is under way (a hidden combatant's): `current` is null, as between
+   * turns, and this says it is not. It names nobody. Absent when no hidden turn is.
+   */
+  unseenTurn?: true;
+};
 
 /**
  * The ids of the combatants a viewer may not see: hidden ones, except a player's own. Empty for the GM.
@@ -98,7 +105,8 @@ export function view(
     history: NO_HISTORY,
   };
   const final = ruleset.redact ? ruleset.redact(redacted, viewer) : redacted;
-  return { ...final, dice: null };
+  const unseen = state.status === 'running' && state.current !== null && hidden.has(state.current);
+  return unseen ? { ...final, dice: null, unseenTurn: true } : { ...final, dice: null };
 }
 
 /** Whether a viewer sees an agenda entry: not a secret of someone else's, not a hidden combatant's. */

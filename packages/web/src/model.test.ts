@@ -12,6 +12,7 @@ import { rulesets } from '@roundkeeper/rulesets';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { durationOf, initialValues, missingParams, payloadOf } from './form.js';
+import { countOf, MOST_AT_ONCE } from './forms/add.js';
 import { backoff, mergeEntries } from './merge.js';
 import {
   expandCombatants,
@@ -48,6 +49,16 @@ describe('web model helpers', () => {
       'Goblin 3',
     ]);
     expect((cmds[0]!.combatant as { group: string }).group).toBe('Goblin');
+  });
+
+  it("adds exactly as many as asked: the limit is the form's, said in words, not a silent cut", () => {
+    const goblin = { name: 'Goblin', side: 'npc' as const, hp: 7, stats: {} };
+    // Before, 60 became 50 without a word; the form refuses 60 in words, and what it lets through is kept.
+    expect(countOf(String(MOST_AT_ONCE + 10))).toBe(`How many can be at most ${MOST_AT_ONCE}.`);
+    expect(expandCombatants(goblin, MOST_AT_ONCE, [])).toHaveLength(MOST_AT_ONCE);
+    expect(expandCombatants(goblin, MOST_AT_ONCE + 10, [])).toHaveLength(MOST_AT_ONCE + 10);
+    for (const n of [0, -3, 2.5])
+      expect(() => expandCombatants(goblin, n, [])).toThrow(/whole number of at least 1/);
   });
 
   it('says where a fight ended: the round, or the clock where it has no rounds', () => {

@@ -6,6 +6,7 @@ import {
   describeDuration,
   type EncounterState,
   type EncounterView,
+  roundOrder as engineRoundOrder,
   type Gauge,
   type Json,
   type LegalAction,
@@ -177,24 +178,6 @@ export function conditionsOf(v: EncounterView, id: string): ConditionLine[] {
     .map((e) => ({ id: e.id, name: e.name, remaining: remainingOf(v, e) }));
 }
 
-/** The order the table sees: the agenda's upcoming turns, then everyone else in the roster. */
-export function turnOrder(v: EncounterView): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  if (v.current) {
-    out.push(v.current);
-    seen.add(v.current);
-  }
-  for (const a of v.agenda) {
-    if (a.combatant && a.kind === 'turn' && !seen.has(a.combatant) && v.combatants[a.combatant]) {
-      seen.add(a.combatant);
-      out.push(a.combatant);
-    }
-  }
-  for (const id of v.roster) if (!seen.has(id) && v.combatants[id]) out.push(id);
-  return out;
-}
-
 /** The phase the fight is in when it is nobody's turn ("Planning — …"), in the ruleset's words. */
 export function phaseOf(v: EncounterView): string | null {
   if (v.status !== 'running') return null;
@@ -227,9 +210,16 @@ export interface NewCombatant {
   stats: Record<string, unknown>;
 }
 
-/** "Goblin" ×3 → Goblin 1, Goblin 2, Goblin 3 with ids goblin-1…, unique in the roster. */
+/**
+ * "Goblin" ×3 → Goblin 1, Goblin 2, Goblin 3 with ids goblin-1…, unique in the roster: exactly as many as
+ * asked. The limits are the add form's (`countOf` in forms/add.ts: at most `MOST_AT_ONCE`, said in words)
+ * and the server's (an encounter's most combatants, a refusal in words); none is kept here to cut a count
+ * to fit without a word.
+ */
 export function expandCombatants(input: NewCombatant, count: number, roster: readonly string[]): Command[] {
-  const n = Math.max(1, Math.min(50, Math.floor(count)));
+  if (!Number.isInteger(count) || count < 1)
+    throw new RangeError(`How many must be a whole number of at least 1, not ${count}.`);
+  const n = count;
   const taken = new Set(roster);
   const base =
     input.name
@@ -257,41 +247,25 @@ export function expandCombatants(input: NewCombatant, count: number, roster: rea
 }
 
 /**
- * The round's order, kept still while the round goes on: who already had a turn this round (in the order
- * the log shows), the one acting, the turns still to come, then everyone else. The cards and the table
- * read it top to bottom; only the marks of who acts move.
+ * The round's order (the engine's, on the view): who already had a turn this round, the one acting, the
+ * turns still to come, then everyone else; the ruleset's steady order while it keeps one (tempo's
+ * planning). The cards and the table read it top to bottom; only the marks of who acts move.
  */
 export function roundOrder(v: EncounterView, entries: readonly LogEntry[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  const push = (id: string | undefined | null) => {
-    if (id && !seen.has(id) && v.combatants[id]) {
-      seen.add(id);
-      out.push(id);
-    }
-  };
-  if (v.status === 'running') {
-    // Read back from the log's end to the round's start only (a change costs the round, not the fight).
-    // An undo or a redo comes after the entries of the group it names, so the last word on a group —
-    // the first one met reading back — is known before its entries are: undone (true) or not.
-    const undone = new Map<number, boolean>();
-    const acted: string[] = [];
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const e = entries[i]!;
-      const { type, group, combatant } = e.event;
-      if ((type === 'undo' || type === 'redo') && typeof group === 'number') {
-        if (!undone.has(group)) undone.set(group, type === 'undo');
-        continue;
-      }
-      if (undone.get(e.group)) continue;
-      if (type === 'round/started') break;
-      if (type === 'turn/started' && typeof combatant === 'string') acted.push(combatant);
-    }
-    for (let i = acted.length - 1; i >= 0; i--) if (acted[i] !== v.current) push(acted[i]);
-  }
-  for (const id of turnOrder(v)) push(id);
-  return out;
+  return engineRoundOrder(v, entries, steadyOrder(v));
 }
+
+/** The ruleset's own order while it keeps one (`Presentation.steadyOrder`), or null. */
+export function steadyOrder(v: EncounterView): string[] | null {
+  try {
+    return rulesetOf(v)?.present?.steadyOrder?.(asState(v)) ?? null;
+  } catch {
+    // A ruleset that cannot say leaves the engine's order.
+    return null;
+  }
+}
+
+export { turnOrder } from '@roundkeeper/engine';
 
 /**
  * A name isolated inside a line of text, as `<bdi>` isolates it in an element: between U+2068 (first

@@ -8,8 +8,9 @@ function signed(n: number): string {
 }
 
 function describeActed(event: StaminaEventOf<'stamina/acted'>, name: (id: string) => string): string {
-  const costs = [`${event.stamina} stamina`];
-  if (event.defense) costs.push(`${event.defense} defense`);
+  // An NPC's costs are the GM's (`costsUnseen` in a view): the action and its timing only.
+  const costs = event.costsUnseen ? [] : [`${event.stamina} stamina`];
+  if (event.defense && !event.costsUnseen) costs.push(`${event.defense} defense`);
   costs.push(`turn requirement ${event.turnRequirement}`);
   const multiTurn = !event.reaction && event.turnRequirement >= 2;
   // An action that takes several turns: this is the first of them.

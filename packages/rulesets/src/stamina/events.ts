@@ -62,6 +62,11 @@ export const staminaEvents = lazySchemas({
       weaponChange: z.enum(['ready', 'stow', 'load', 'loose', 'throw']).optional(),
       /** Ammunition readied or stowed. */
       ammo: z.enum(['ready', 'stow']).optional(),
+      /**
+       * In a view only: what an NPC spent is the GM's (its Stamina and Defense, unless the GM shows them),
+       * so `stamina` and `defense` are 0 here and say nothing.
+       */
+      costsUnseen: z.literal(true).optional(),
     }),
   /** A combatant's readied weapon left their hand (disarmed, a failed weapon Trip). */
   'stamina/dropped': () => z.strictObject({ combatant: namedId(), weapon: z.string(), reason: z.string() }),

@@ -1,4 +1,4 @@
-import { type EncounterState, type Viewer, view, viewLog } from '@roundkeeper/engine';
+import { describeEvent, type EncounterState, type Viewer, view, viewLog } from '@roundkeeper/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encounter, must } from '../testing/harness.js';
@@ -49,9 +49,20 @@ describe("stamina: NPCs' Stamina and Defense are the GM's unless shown", () => {
           expect(labels).not.toContain('Defense');
           const lane = stamina.timeline(s).lanes.find((l) => l.id === 'orc');
           if (lane) expect(lane.label).toBe('Orc');
-          const log = JSON.stringify(viewLog(enc.entries, v, enc.state, stamina));
+          const entries = viewLog(enc.entries, v, enc.state, stamina);
+          const log = JSON.stringify(entries);
           expect(log).not.toContain('987');
           expect(log).not.toContain('913');
+          // What the Orc spent is the GM's too: not in the log's events or lines, nor on its lane.
+          for (const { event } of entries)
+            if (event.type === 'stamina/acted' && event.combatant === 'orc') {
+              expect([event.stamina, event.defense, event.costsUnseen]).toEqual([0, 0, true]);
+              expect(describeEvent(event, s, stamina)).not.toMatch(/\d+ (stamina|defense)\b/);
+            }
+          for (const e of s.rs.spent)
+            if (e.combatant === 'orc') expect([e.stamina, e.defense]).toEqual([0, 0]);
+          for (const label of [...(lane?.spans ?? []), ...(lane?.markers ?? [])].map((x) => x.label))
+            expect(label).not.toMatch(/\d+ ?(st|def|stamina|defense)\b/);
         }
         const own = seen(enc.state, player).combatants.ana!;
         expect(own.cs.stamina).toBe((enc.state as State).combatants.ana!.cs.stamina);
@@ -60,6 +71,32 @@ describe("stamina: NPCs' Stamina and Defense are the GM's unless shown", () => {
       }),
       { numRuns: 25 },
     );
+  });
+
+  it("an NPC's sheet edited during the fight keeps its Stamina and Defense the GM's", () => {
+    const enc = fight(false, 5);
+    must(enc, { type: 'update-combatant', combatant: 'orc', stats: { stamina: 975, defense: 931 } });
+    for (const v of [table, player]) {
+      const log = JSON.stringify(viewLog(enc.entries, v, enc.state, stamina));
+      expect(log).not.toContain('975');
+      expect(log).not.toContain('931');
+    }
+    expect(JSON.stringify(viewLog(enc.entries, gm, enc.state, stamina))).toContain('975');
+  });
+
+  it("an NPC's costs show in the log when the GM shows its numbers", () => {
+    const enc = fight(true, 5);
+    for (let i = 0; i < 12 && enc.state.current !== 'orc'; i++) must(enc, { type: 'next' });
+    const attack = stamina
+      .legalActions(seen(enc.state, gm), 'orc')
+      .find((l) => l.enabled && /attack/i.test(l.action.id));
+    if (!attack) throw new Error('the Orc has an attack');
+    must(enc, { type: 'act', actor: 'orc', action: attack.action.id, target: 'ana' });
+    const acted = viewLog(enc.entries, table, enc.state, stamina).find(
+      (e) => e.event.type === 'stamina/acted',
+    );
+    expect(acted?.event.costsUnseen).toBeUndefined();
+    expect(describeEvent(acted!.event, seen(enc.state, table), stamina)).toMatch(/\d+ stamina/);
   });
 
   it('shown to everyone when the GM chooses (npcNumbersShown)', () => {

@@ -46,7 +46,10 @@ export function redact(state: State, viewer: Viewer): State {
     effects: state.effects.map((fx) => redactAim(fx, (id) => !Object.hasOwn(state.combatants, id))),
     rs: {
       ...state.rs,
-      spent: state.rs.spent.filter((e) => seen(e.combatant) && seen(e.during)),
+      // What an NPC spent is blanked as its pools are.
+      spent: state.rs.spent
+        .filter((e) => seen(e.combatant) && seen(e.during))
+        .map((e) => (unseen.some((c) => c.id === e.combatant) ? { ...e, stamina: 0, defense: 0 } : e)),
       ...(unseen.length ? { unseenNumbers: unseen.map((c) => c.id) } : {}),
     },
   };
@@ -102,9 +105,28 @@ export function redactEvent(
       const c = state.combatants[event.combatant];
       return c && numbersUnseen(state, viewer, c) ? null : event;
     }
+    case 'combatant/updated': {
+      // An NPC's sheet edited: its Stamina and Defense stay the GM's.
+      const c = state.combatants[event.combatant];
+      if (!c || !numbersUnseen(state, viewer, c)) return event;
+      const { stats, cs } = event.patch;
+      if (stats === undefined && cs === undefined) return event;
+      return {
+        ...event,
+        patch: {
+          ...event.patch,
+          ...(stats === undefined ? {} : { stats: withoutNumbers(stats) }),
+          ...(cs === undefined ? {} : { cs: withoutNumbers(cs) }),
+        },
+      };
+    }
     case 'stamina/acted': {
-      if (!unseen(event.during)) return event;
-      const { during: _d, ...rest } = event;
+      const c = state.combatants[event.combatant];
+      // What an NPC spent is the GM's, as its pools are.
+      const costs = c && numbersUnseen(state, viewer, c);
+      const shown = costs ? { ...event, stamina: 0, defense: 0, costsUnseen: true as const } : event;
+      if (!unseen(event.during)) return shown;
+      const { during: _d, ...rest } = shown;
       return rest;
     }
     default:

@@ -12,7 +12,9 @@ import { orderOf } from './initiative.js';
 import { numbersHidden } from './redact.js';
 import type { SpentEntry, State } from './types.js';
 
-function costText(e: SpentEntry): string {
+/** What an action cost, by its name; the name alone where the numbers are the GM's (see `redact`). */
+function costText(e: SpentEntry, hidden: boolean): string {
+  if (hidden) return e.name;
   const parts = [`${e.stamina} st`];
   if (e.defense) parts.push(`${e.defense} def`);
   return `${e.name} (${parts.join(', ')})`;
@@ -40,18 +42,27 @@ export function timeline(state: State): Timeline {
     );
     const stamina = own.reduce((n, e) => n + e.stamina, 0);
     const defense = own.reduce((n, e) => n + e.defense, 0);
+    const hidden = numbersHidden(state, id);
+    const costs = own.map((e) => costText(e, hidden)).join(', ');
     const summary = own.length
-      ? `${own.map(costText).join(', ')} = ${stamina} stamina${defense ? `, ${defense} defense` : ''}`
+      ? hidden
+        ? costs
+        : `${costs} = ${stamina} stamina${defense ? `, ${defense} defense` : ''}`
       : upcoming
         ? `${c.name} (${c.cs.initiative ?? '?'})`
         : `${c.name}: no action`;
     const markers: TimelineMarker[] = spent
       .filter((e) => e.combatant === id && e.reaction)
-      .map((e) => ({ round, at: slot.get(e.during ?? '') ?? at, kind: 'reaction', label: costText(e) }));
+      .map((e) => ({
+        round,
+        at: slot.get(e.during ?? '') ?? at,
+        kind: 'reaction',
+        label: costText(e, hidden),
+      }));
     if (state.current === id) markers.push({ round, at, kind: 'turn', label: 'acting' });
     return {
       id,
-      label: numbersHidden(state, id) ? c.name : `${c.name} ${c.cs.stamina}st/${c.cs.defense}def`,
+      label: hidden ? c.name : `${c.name} ${c.cs.stamina}st/${c.cs.defense}def`,
       side: c.side,
       spans: [
         {

@@ -1,7 +1,7 @@
 import type { Gauge, Json, Panel, PanelItem, Presentation } from '@roundkeeper/engine';
 import { actionsFor } from './catalog.js';
 import { tempoCreatures } from './library.js';
-import { maxExertion } from './rules.js';
+import { maxExertion, sideIndex } from './rules.js';
 import type { State, TempoTypes } from './types.js';
 
 const planning = (state: State) => state.status === 'running' && state.rs.phase === 'planning';
@@ -22,6 +22,13 @@ export const tempoPresent: Presentation<TempoTypes> = {
     if (c.cs.momentum) out.push({ label: 'Momentum', value: String(c.cs.momentum) });
     return out;
   },
+  /** While plans are made: PCs, then NPCs, each in the roster's order (003 breaks a tie so). */
+  steadyOrder: (state) =>
+    planning(state)
+      ? [...state.roster]
+          .filter((id) => state.combatants[id])
+          .sort((a, b) => sideIndex(state.combatants[a]!) - sideIndex(state.combatants[b]!))
+      : null,
   phase: (state) =>
     planning(state) ? `Each character chooses ${state.options.actionsPerRound} actions in secret` : null,
   /** `rules:plans`: the actor's planned actions not yet taken, by what they are and their tempo. */

@@ -14,7 +14,16 @@ import {
 import { actionsOf, isContinuous, isVariable, ticksOf } from './catalog.js';
 import { type TickCommand, type TickCommandOf, tickCommands } from './commands.js';
 import type { AnyEvent, TickEvent } from './events.js';
-import { advance, markerAt, markerEntry, place, placedAt, rollFirstTick, tickNow } from './initiative.js';
+import {
+  advance,
+  markerAt,
+  markerEntry,
+  place,
+  placedAt,
+  rollFirstTick,
+  slotsAfterNow,
+  tickNow,
+} from './initiative.js';
 import { legality, unknownAction } from './legal.js';
 import type { Ctx } from './types.js';
 
@@ -169,15 +178,17 @@ function stepIn(ctx: Ctx, command: TickCommandOf<'step-in'>): Decision<TickEvent
     return reject('tick/not-waiting', `${c.name} is not waiting; only a waiting combatant can step in.`);
   }
   const tick = tickNow(state);
-  const base = state.now?.at ?? [tick];
   const arrival = state.rs.arrivals;
   const events: AnyEvent[] = [{ type: 'tick/stepped-in', combatant: id, tick }];
   const paused = state.current ? state.combatants[state.current] : undefined;
+  // Right after this moment: the one stepping in, then the paused turn (and what was to come there, after).
+  const { slots, moved } = slotsAfterNow(ctx, paused ? 2 : 1);
+  events.push(...moved);
   if (paused) {
-    const again = turnEntry(ctx, paused, { round: 0, at: [...base, 2] });
+    const again = turnEntry(ctx, paused, slots[1]!);
     events.push({ type: 'turn/ended', combatant: paused.id }, schedule(again));
   }
-  const entry = markerEntry(ctx, id, { round: 0, at: [...base, 1] });
+  const entry = markerEntry(ctx, id, slots[0]!);
   events.push(schedule(entry), { type: 'tick/placed', combatant: id, tick, arrival }, ...reach(entry));
   return events;
 }
@@ -236,12 +247,14 @@ function setTick(ctx: Ctx, command: TickCommandOf<'set-tick'>): Decision<TickEve
   const old = state.agenda.filter((e) => e.kind === 'turn' && e.combatant === id);
   const arrival = state.rs.arrivals;
   // On the current tick, right after this moment (the clock never goes back, whatever the tie rule).
-  const placed =
-    command.tick === now && state.now
-      ? placedAt(ctx, id, now, arrival, { round: 0, at: [...state.now.at, 1] })
-      : place(ctx, id, command.tick, arrival);
+  const right = command.tick === now && state.now ? slotsAfterNow(ctx, 1, id) : null;
+  const placed = right
+    ? placedAt(ctx, id, now, arrival, right.slots[0]!)
+    : place(ctx, id, command.tick, arrival);
   const events: AnyEvent[] = [{ type: 'tick/set', combatant: id, tick: command.tick }];
   events.push(...old.map((e) => unschedule(e.id, 'moved')));
+  // What was to come right after this moment moves on behind it.
+  if (right) events.push(...right.moved);
   const acting = state.current === id;
   if (acting) events.push({ type: 'turn/ended', combatant: id });
   events.push(...placed.events);
@@ -249,8 +262,8 @@ function setTick(ctx: Ctx, command: TickCommandOf<'set-tick'>): Decision<TickEve
     events.push(
       ...advance(
         state,
-        [placed.entry],
-        old.map((e) => e.id),
+        [placed.entry, ...(right?.added ?? [])],
+        [...old.map((e) => e.id), ...(right?.dropped ?? [])],
       ),
     );
   }

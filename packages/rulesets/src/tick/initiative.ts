@@ -6,6 +6,7 @@ import {
   reach,
   schedule,
   turnEntry,
+  unschedule,
 } from '@roundkeeper/engine';
 import type { AnyEvent } from './events.js';
 import type { Ctx, State } from './types.js';
@@ -96,4 +97,39 @@ export function advance(state: State, added: AgendaEntry[] = [], dropped: string
     if (!next || compareInstants(e.at, next.at) < 0) next = e;
   }
   return next ? reach(next) : [];
+}
+
+/** A marker's instant is at most 5 numbers (a group's member: the lead's 4, then its place); a slot's is 6. */
+const ROOT = 5;
+
+/**
+ * `count` instants right after this moment on the current tick, before anything else comes there (rule 5:
+ * a step-in and the turn it pauses; a marker set on the current tick): slots `[...root, k]`, where `root` is
+ * the moment's marker (padded with 0 to 5 numbers, which sorts it as before) and a slot is told by its
+ * length. A slot taken during a slot is its sibling (`k + 1`), not its child, so stepping in again and again
+ * never deepens the instant; the slots still to come there move on by `count`, keeping their order after
+ * the new ones.
+ */
+export function slotsAfterNow(
+  ctx: Ctx,
+  count: number,
+  except?: string,
+): { slots: Instant[]; moved: AnyEvent[]; dropped: string[]; added: AgendaEntry[] } {
+  const { state } = ctx;
+  const now = state.now?.at ?? [tickNow(state)];
+  const root = now.slice(0, ROOT);
+  while (root.length < ROOT) root.push(0);
+  const k = now.length > ROOT ? (now[ROOT] ?? 0) : 0;
+  const slots = Array.from({ length: count }, (_, i) => ({ round: 0, at: [...root, k + 1 + i] }));
+  const dropped: string[] = [];
+  const added: AgendaEntry[] = [];
+  for (const e of state.agenda) {
+    const at = e.at.at;
+    if (e.kind !== 'turn' || e.combatant === except || at.length <= ROOT) continue;
+    if (root.some((x, i) => at[i] !== x) || at[ROOT]! <= k) continue;
+    dropped.push(e.id);
+    added.push({ ...e, id: ctx.newId('turn'), at: { round: e.at.round, at: [...root, at[ROOT]! + count] } });
+  }
+  const moved = [...dropped.map((id) => unschedule(id, 'moved')), ...added.map(schedule)];
+  return { slots, moved, dropped, added };
 }

@@ -1,9 +1,17 @@
-import { type EncounterLog, isRejection, type Viewer, view, viewLog } from '@roundkeeper/engine';
+import {
+  type EncounterLog,
+  type EncounterView,
+  isRejection,
+  roundOrder,
+  type Viewer,
+  view,
+  viewLog,
+} from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { commandFor, fresh, HIDDEN_ID, HIDDEN_NAME, PLAYER, type Step, stepArb } from './play.js';
-import { type Screen, screenOf } from './screen.js';
+import { HIDDEN_TURN, type Screen, screenOf } from './screen.js';
 import { missingControls } from './words.js';
 
 const viewers: Viewer[] = [{ role: 'gm' }, { role: 'table' }, { role: 'player', combatants: [PLAYER] }];
@@ -40,15 +48,28 @@ const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 interface Check {
   enc: EncounterLog;
   viewer: Viewer;
+  v: EncounterView;
   s: Screen;
 }
 
 /** The screen invariants of issue 30 that the screen model keeps on its own. */
-function check({ enc, viewer, s }: Check): void {
+function check({ enc, viewer, v, s }: Check): void {
   const state = enc.state;
   const where = `${state.ruleset}, ${viewer.role}, round ${state.round}`;
+  const rs = rulesets[state.ruleset]!;
   expect(s.errors, where).toEqual([]);
   const texts = textsOf(s);
+  // The order is the engine's round order on the view: everyone the viewer sees, once, and no one else
+  // (six-second's redacted order keeps a hidden turn's place as '', which names nobody).
+  const ids = s.order.map((r) => r.id);
+  expect(ids, where).toEqual(
+    roundOrder(
+      v,
+      viewLog(enc.entries, viewer, state, rs, enc.everHidden),
+      rs.present?.steadyOrder?.({ ...v, dice: state.dice }),
+    ),
+  );
+  expect([...ids].sort(), `${where}: the order`).toEqual(v.roster.filter((id) => v.combatants[id]).sort());
   // Names: distinct, and never an id.
   const shown = s.order.map((r) => r.name);
   expect(new Set(shown).size, `${where}: ${shown.join(', ')}`).toBe(shown.length);
@@ -70,6 +91,8 @@ function check({ enc, viewer, s }: Check): void {
     expect(`${s.headline.clock} ${s.headline.actor}`, where).toContain(s.names.of(current));
   } else {
     expect(s.headline.actorId, where).toBeNull();
+    // A turn the viewer may not see is under way: a neutral text says so, not the phase.
+    if (current) expect(s.headline.actor, `${where}: a hidden turn`).toBe(HIDDEN_TURN);
     for (const name of s.names.byId.values())
       expect(s.headline.actor.includes(name), `${where}: ${s.headline.actor}`).toBe(false);
   }
@@ -91,12 +114,26 @@ function check({ enc, viewer, s }: Check): void {
   }
 }
 
+/** Tempo's planning phase of a round (its `rs.phase`), when the fight is running. */
+const planningOf = (state: EncounterLog['state']) =>
+  state.status === 'running' && (state.rs as { phase?: unknown }).phase === 'planning'
+    ? `${state.round} ${state.roster.join()}`
+    : null;
+
 function playAndCheck(rulesetId: string, seed: number, steps: Step[]): void {
   const enc = fresh(rulesetId, seed);
   const rs = rulesets[rulesetId]!;
+  const shown = new Map<Viewer, string[]>();
   for (const step of steps) {
-    const r = enc.execute(commandFor(enc.state, step));
+    const planning = planningOf(enc.state);
+    const command = commandFor(enc.state, step);
+    const r = enc.execute(command);
     if (isRejection(r)) continue;
+    // Tempo: a plan made or withdrawn while the round is planned moves no card (the same round, roster).
+    const planned =
+      planning !== null &&
+      planningOf(enc.state) === planning &&
+      (command.type === 'plan' || command.type === 'unplan');
     for (const viewer of viewers) {
       const v = view(enc.state, viewer, rs, enc.everHidden);
       const entries = viewLog(enc.entries, viewer, enc.state, rs, enc.everHidden);
@@ -110,7 +147,13 @@ function playAndCheck(rulesetId: string, seed: number, steps: Step[]): void {
         actor,
         rounds: viewer.role === 'table' ? 1 : 2,
       });
-      check({ enc, viewer, s });
+      check({ enc, viewer, v, s });
+      const ids = s.order.map((row) => row.id);
+      if (planned)
+        expect(ids, `${rulesetId}, ${viewer.role}: ${command.type} while planning`).toEqual(
+          shown.get(viewer),
+        );
+      shown.set(viewer, ids);
     }
   }
 }

@@ -11,6 +11,7 @@ import {
   type LogEntry,
   legalActions,
   type Panel,
+  roundOrder,
   seededDice,
   stateAt,
   type Timeline,
@@ -95,7 +96,7 @@ export interface Screen {
 }
 
 /** Says neither who acts nor what to press: a turn this viewer may not see. */
-export const HIDDEN_TURN = 'Someone is acting';
+export const HIDDEN_TURN = 'Someone unseen is acting';
 
 /** Asks the ruleset something; what it throws is kept in `errors`, and `none` stands in its place. */
 export type Ask = <T>(what: string, f: () => T, none: T) => T;
@@ -138,7 +139,8 @@ export function screenOf(input: ScreenInput): Screen {
     () => roundsShown(timelineSeenBy(rs.timeline(state), viewer, names, input.numbers), input.rounds ?? 2),
     null,
   );
-  const order = orderOf(view, entries).map((id) =>
+  const steady = ask('the order', () => rs.present?.steadyOrder?.(state) ?? null, null);
+  const order = roundOrder(view, entries, steady).map((id) =>
     rowOf(view, state, rs, viewer, id, input.numbers === true, ask),
   );
   const next = upNext(view).map((id) => names.of(id));
@@ -196,44 +198,15 @@ export function headlineOf(
   }
   // Between turns: the moment, unless it names a turn (one that passed, or one this viewer may not see).
   const namesTurn = /turn/i.test(clock) || [...names.byId.values()].some((n) => clock.includes(n));
+  // A turn the view hides is under way: say so, without guessing whose or asking anyone to press anything.
+  if (view.unseenTurn)
+    return { ...base, clock: namesTurn ? `Round ${view.round}` : clock, actor: HIDDEN_TURN };
   const phase = ask('the phase', () => rs.present?.phase?.(state) ?? null, null);
   return {
     ...base,
     clock: namesTurn ? `Round ${view.round}` : clock,
     actor: say(phase ?? 'Waiting for the next turn'),
   };
-}
-
-/** The order the screens read: who acted this round (as the log shows), the actor, the turns to come, the rest. */
-export function orderOf(v: EncounterView, entries: readonly LogEntry[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  const push = (id: string | undefined | null) => {
-    if (id && !seen.has(id) && v.combatants[id]) {
-      seen.add(id);
-      out.push(id);
-    }
-  };
-  if (v.status === 'running') {
-    const undone = new Map<number, boolean>();
-    const acted: string[] = [];
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const e = entries[i]!;
-      const { type, group, combatant } = e.event;
-      if ((type === 'undo' || type === 'redo') && typeof group === 'number') {
-        if (!undone.has(group)) undone.set(group, type === 'undo');
-        continue;
-      }
-      if (undone.get(e.group)) continue;
-      if (type === 'round/started') break;
-      if (type === 'turn/started' && typeof combatant === 'string') acted.push(combatant);
-    }
-    for (let i = acted.length - 1; i >= 0; i--) if (acted[i] !== v.current) push(acted[i]);
-  }
-  push(v.current);
-  for (const a of v.agenda) if (a.kind === 'turn') push(a.combatant);
-  for (const id of v.roster) push(id);
-  return out;
 }
 
 function upNext(v: EncounterView, n = 3): string[] {

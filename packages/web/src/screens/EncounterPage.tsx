@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import type { Role } from '../api.js';
 import { rememberLink } from '../storage.js';
 import { StoreProvider, useEncounter, useNewStore } from '../store/react.js';
@@ -36,6 +36,9 @@ export function EncounterScreen({ id, token }: { id: string; token: string }) {
   const mine = useEncounter((s) => s.mine);
   const entries = useEncounter((s) => s.entries);
   const connected = useEncounter((s) => s.connected);
+  // The last change the page has drawn whole: deferred as the log and the timeline's reading are, so it
+  // is committed with them (tests wait for it rather than for a while).
+  const drawn = useDeferredValue(useEncounter((s) => s.seq));
   useEffect(() => {
     if (meta && role) rememberLink({ id, token, name: meta.name, role });
   }, [meta, role, id, token]);
@@ -53,14 +56,16 @@ export function EncounterScreen({ id, token }: { id: string; token: string }) {
       </p>
     );
   return (
-    <Suspense fallback={<p className="center">Loading the encounter…</p>}>
-      {role === 'player' ? (
-        <Player view={view} mine={mine} entries={entries} connected={connected} />
-      ) : role === 'table' ? (
-        <TableView view={view} entries={entries} connected={connected} />
-      ) : (
-        <GmTracker id={id} token={token} view={view} entries={entries} connected={connected} />
-      )}
-    </Suspense>
+    <div className="encounter-page" data-seq={drawn}>
+      <Suspense fallback={<p className="center">Loading the encounter…</p>}>
+        {role === 'player' ? (
+          <Player view={view} mine={mine} entries={entries} connected={connected} />
+        ) : role === 'table' ? (
+          <TableView view={view} entries={entries} connected={connected} />
+        ) : (
+          <GmTracker id={id} token={token} view={view} entries={entries} connected={connected} />
+        )}
+      </Suspense>
+    </div>
   );
 }

@@ -91,7 +91,13 @@ export const TimelineView = memo(function TimelineView({
   if (!t || !pic) return null;
   const base = view.name.replace(/[^A-Za-z0-9]+/g, '-').toLowerCase() || 'timeline';
   return (
-    <section ref={box} className="panel timeline-panel" aria-label="Timeline">
+    <section
+      ref={box}
+      className="panel timeline-panel"
+      aria-label="Timeline"
+      // The picture kept from before while scrolled away (drawn again as it comes near).
+      data-stale={shown.view === view ? undefined : ''}
+    >
       <div className="panel-head">
         <h2>Timeline · {t.axis.unit}s</h2>
         {exportable ? (
