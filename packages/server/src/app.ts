@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import {
   combatantInputSchema,
+  describeRulesets,
   isRejection,
   parseScenario,
   type RulesetRegistry,
@@ -13,7 +14,6 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { budgetsFor, StorageBudgets } from './budget.js';
-import { describeRulesets } from './describe-ruleset.js';
 import { DatabaseFaults } from './faults.js';
 import { registerSecurityHeaders } from './headers.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
