@@ -100,6 +100,27 @@ describe('roundkeeper run', () => {
     expect(r.stdout).toContain('expected round = 2, got 1');
   });
 
+  it('refuses a combatant with a stat its ruleset lacks, in run and import alike, naming the stats there are', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rk-'));
+    const file = join(dir, 'stat.yaml');
+    writeFileSync(
+      file,
+      [
+        'schema: 1',
+        'name: stat',
+        'ruleset: classic',
+        'combatants: [{ name: A, stats: { initiativeBonus: 2 } }]',
+      ].join('\n'),
+    );
+    for (const command of ['run', 'import']) {
+      const r = roundkeeper(command, file);
+      expect(r.code, command).not.toBe(0);
+      expect(r.stderr, command).toContain(
+        'Classic has no stat "initiativeBonus" (given for A); its stats are initiative',
+      );
+    }
+  });
+
   it('exits 1 on a bad flag or command', () => {
     expect(roundkeeper('run', '--frobnicate').code).toBe(1);
     expect(roundkeeper('frobnicate').code).toBe(1);
