@@ -1,4 +1,5 @@
 import { rulesets } from '@roundkeeper/rulesets';
+import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -6,6 +7,7 @@ import { buildApp } from './app.js';
 import type { Created } from './hub.js';
 import { CONNECTION_LIMITS } from './limits.js';
 import { MemoryStorage } from './storage/memory.js';
+import { AddressHeld, type HoldingSocket } from './transport.js';
 
 // The sockets of one address share one budget for what they hold unsent: without it one address could
 // hold 200 sockets × 1 MiB. Real sockets on 127.0.0.1 that stop reading, on a server in this process
@@ -123,5 +125,79 @@ describe('what the sockets of one address hold unsent, together', () => {
     for (let i = 0; i < 100 && !closed[0]; i++) await wait(20);
     expect(closed[0]).toBe(true);
     for (const ws of [...sockets, other]) ws.terminate();
+  });
+});
+
+/** A socket as the model sees it: what it really holds, which the kernel drains without telling. */
+class ModelSocket implements HoldingSocket {
+  held = 0;
+  dropped = false;
+  constructor(readonly address: string) {}
+  drop(): void {
+    this.dropped = true;
+    this.held = 0;
+  }
+}
+
+describe('AddressHeld, the accounting alone', () => {
+  const op = fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant('write' as const),
+        socket: fc.nat(7),
+        bytes: fc.integer({ min: 1, max: 400 }),
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('drain' as const),
+        socket: fc.nat(7),
+        bytes: fc.integer({ min: 1, max: 400 }),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('close' as const), socket: fc.nat(7) }) },
+  );
+
+  it('whatever is written and drained, no address holds more than its budget, and only its own sockets pay', () => {
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 50, maxLength: 300 }), (ops) => {
+        const CAP = 1_000;
+        const held = new AddressHeld(CAP);
+        // Sockets 0–5 share one address, 6 and 7 another.
+        const sockets = Array.from({ length: 8 }, (_, i) => new ModelSocket(i < 6 ? 'a' : 'b'));
+        const real = (address: string) =>
+          sockets.filter((s) => s.address === address && !s.dropped).reduce((n, s) => n + s.held, 0);
+        for (const o of ops) {
+          // A client whose socket was dropped or closed opens another.
+          if (sockets[o.socket]!.dropped) sockets[o.socket] = new ModelSocket(sockets[o.socket]!.address);
+          const s = sockets[o.socket]!;
+          if (o.kind === 'close') {
+            held.forget(s);
+            s.dropped = true;
+            s.held = 0;
+          } else if (o.kind === 'drain') s.held = Math.max(0, s.held - o.bytes);
+          else {
+            const before = sockets.map((x) => ({ dropped: x.dropped, held: x.held }));
+            const written = held.makeRoom(s, o.bytes);
+            if (written) {
+              s.held += o.bytes;
+              held.note(s, s.held);
+            }
+            sockets.forEach((x, i) => {
+              if (x.dropped && !before[i]!.dropped) {
+                // Only a socket of the writer's address, and only one that really held something.
+                expect(x.address).toBe(s.address);
+                expect(before[i]!.held).toBeGreaterThan(0);
+              }
+            });
+            expect(real(s.address)).toBeLessThanOrEqual(CAP);
+          }
+        }
+        expect(held.peak).toBeLessThanOrEqual(CAP);
+        for (const address of ['a', 'b']) expect(held.held(address)).toBe(real(address));
+      }),
+    );
   });
 });

@@ -102,10 +102,19 @@ function tooLarge(text: string): Rejection | undefined {
   );
 }
 
+/** A socket as AddressHeld counts it (a SocketSender). */
+export interface HoldingSocket {
+  readonly address: string;
+  /** What it holds written and not yet sent, now. */
+  readonly held: number;
+  /** Drops the connection (it then holds nothing more). */
+  drop(why: { held: number; bytes: number; addressHeld: number }): void;
+}
+
 /** The sockets of one address that hold bytes written and not yet sent, and their sum. */
 interface Holding {
   /** Each socket's held bytes at its last write or count, in the order they began to hold. */
-  sockets: Map<SocketSender, number>;
+  sockets: Map<HoldingSocket, number>;
   total: number;
 }
 
@@ -138,12 +147,12 @@ export class AddressHeld {
   }
 
   /** Makes room for `bytes` written to `sender`: false when the sender itself had to be dropped. */
-  makeRoom(sender: SocketSender, bytes: number): boolean {
+  makeRoom(sender: HoldingSocket, bytes: number): boolean {
     const a = this.addresses.get(sender.address);
     if (!a || a.total + bytes <= this.cap) return true;
     this.recount(sender.address, a);
     while (a.total > 0 && a.total + bytes > this.cap) {
-      const oldest = a.sockets.keys().next().value as SocketSender;
+      const oldest = a.sockets.keys().next().value as HoldingSocket;
       const total = a.total;
       this.forget(oldest);
       this.drops++;
@@ -154,7 +163,7 @@ export class AddressHeld {
   }
 
   /** Notes what `sender` holds after a write. */
-  note(sender: SocketSender, held: number): void {
+  note(sender: HoldingSocket, held: number): void {
     let a = this.addresses.get(sender.address);
     const before = a?.sockets.get(sender) ?? 0;
     if (held === before) return;
@@ -171,7 +180,7 @@ export class AddressHeld {
   }
 
   /** Takes a closed or dropped socket out of its address's count. */
-  forget(sender: SocketSender): void {
+  forget(sender: HoldingSocket): void {
     const a = this.addresses.get(sender.address);
     const counted = a?.sockets.get(sender);
     if (!a || counted === undefined) return;
@@ -203,7 +212,7 @@ export class AddressHeld {
  * reading its replies makes the server do nothing more for it. The sockets of one address also share a
  * budget for what they hold together (see AddressHeld).
  */
-export class SocketSender {
+export class SocketSender implements HoldingSocket {
   /** The most bytes this socket held unsent at once, after any write (the server's own accounting). */
   peak = 0;
   /** Set when the socket was dropped for holding too much (`addressHeld`: for its address's budget). */
