@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { seededDice } from './dice/rng.js';
 import { createEncounter } from './engine.js';
+import { createdState } from './evolve.js';
 import { actionParams, commandForms } from './legal.js';
 import { actionCommandOf } from './present.js';
 import type { AnyRuleset, RulesetRegistry } from './ruleset.js';
-import { type ActionDef, type EncounterState, isRejection } from './types.js';
+import { type ActionDef, isRejection } from './types.js';
 
 /** One option of a ruleset: its name, default, description and, where the schema says, type and choices. */
 export interface RulesetOption {
@@ -45,7 +46,7 @@ export function describeRuleset(r: AnyRuleset, registry: RulesetRegistry): Rules
     { id: 'probe', name: 'probe', ruleset: r.id, dice: seededDice(1) },
     registry,
   );
-  const probe = isRejection(created) ? undefined : (created.state as unknown as EncounterState);
+  const probe = isRejection(created) ? undefined : createdState({ seq: 1, group: 0, event: created });
   return {
     id: r.id,
     name: r.name,
