@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeRulesets } from '@roundkeeper/engine';
+import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it, onTestFinished } from 'vitest';
 
 // These tests run the real, built binary (npm test builds before it runs vitest).
@@ -98,6 +100,27 @@ describe('roundkeeper run', () => {
     expect(r.stdout).toContain('expected round = 2, got 1');
   });
 
+  it('refuses a combatant with a stat its ruleset lacks, in run and import alike, naming the stats there are', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rk-'));
+    const file = join(dir, 'stat.yaml');
+    writeFileSync(
+      file,
+      [
+        'schema: 1',
+        'name: stat',
+        'ruleset: classic',
+        'combatants: [{ name: A, stats: { initiativeBonus: 2 } }]',
+      ].join('\n'),
+    );
+    for (const command of ['run', 'import']) {
+      const r = roundkeeper(command, file);
+      expect(r.code, command).not.toBe(0);
+      expect(r.stderr, command).toContain(
+        'Classic has no stat "initiativeBonus" (given for A); its stats are initiative',
+      );
+    }
+  });
+
   it('exits 1 on a bad flag or command', () => {
     expect(roundkeeper('run', '--frobnicate').code).toBe(1);
     expect(roundkeeper('frobnicate').code).toBe(1);
@@ -119,6 +142,18 @@ describe('roundkeeper rulesets', () => {
     const list = JSON.parse(r.stdout) as Array<{ id: string; options: unknown[]; catalog: unknown[] }>;
     expect(list.map((x) => x.id)).toContain('classic');
     for (const x of list) expect(x.catalog.length).toBeGreaterThan(0);
+    // One description for every client: the server's GET /api/rulesets gives the same JSON.
+    expect(list).toEqual(JSON.parse(JSON.stringify(describeRulesets(rulesets))));
+  });
+
+  it('shows one ruleset with the fields each action takes, from the same description', () => {
+    const r = roundkeeper('rulesets', 'classic');
+    expect(r.code).toBe(0);
+    const classic = describeRulesets(rulesets).find((d) => d.id === 'classic')!;
+    const taking = classic.catalog.find((a) => a.takes.length > 0)!;
+    expect(r.stdout).toContain(
+      `takes: ${taking.takes.map((p) => `${p.label}${p.required ? '' : ' (optional)'}`).join(', ')}`,
+    );
   });
 
   it('stops quietly when its reader stops early (| head): no EPIPE crash', () => {

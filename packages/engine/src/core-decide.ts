@@ -4,7 +4,7 @@ import type { CoreEvent } from './events.js';
 import { damaged, setHp } from './hp.js';
 import { describeHpDisplay, hpDisplayOf } from './hp-display.js';
 import { distinctName, firstFree, slugOf } from './ids.js';
-import { unknownCombatant } from './refusals.js';
+import { unknownCombatant, unknownStats } from './refusals.js';
 import { type AnyRuleset, combatantOf, type DecideContext, type Decision } from './ruleset.js';
 import type { TimedEvent } from './timed.js';
 import {
@@ -43,6 +43,8 @@ export function buildCombatant(
       `A combatant with id "${input.id}" is already in the encounter; pick another id.`,
     );
   }
+  const unknown = unknownStats(ruleset, input.stats ?? {}, input.name);
+  if (unknown) return unknown;
   const stats = ruleset.statsSchema.safeParse(input.stats ?? {});
   if (!stats.success) {
     return reject(
@@ -153,6 +155,8 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
       const patch: Extract<CoreEvent, { type: 'combatant/updated' }>['patch'] = {};
       for (const [k, v] of Object.entries(rest)) if (v !== undefined) Object.assign(patch, { [k]: v });
       if (stats !== undefined) {
+        const unknown = unknownStats(ruleset, stats, c.name);
+        if (unknown) return unknown;
         const checked = ruleset.statsSchema.safeParse({ ...c.stats, ...stats });
         if (!checked.success)
           return reject(

@@ -6,6 +6,7 @@ export * from './commands.js';
 export { buildCombatant, resolveExpiry } from './core-decide.js';
 export * from './delta.js';
 export * from './describe.js';
+export * from './describe-ruleset.js';
 export * from './dice/index.js';
 export { foldWork, updateCombatant, withCombatants } from './draft.js';
 export * from './engine.js';

@@ -1,5 +1,29 @@
+import type { AnyRuleset } from './ruleset.js';
 import type { EncounterState, Rejection } from './types.js';
 import { reject } from './types.js';
+
+/** The stats a ruleset's sheet has, by name (none known when its schema is not an object's). */
+export function statNames(ruleset: AnyRuleset): string[] | undefined {
+  const schema = ruleset.statsSchema as { shape?: Record<string, unknown> };
+  return schema.shape ? Object.keys(schema.shape) : undefined;
+}
+
+/**
+ * Stats given for a combatant that its ruleset's sheet does not have (the sheet's schema would drop them
+ * without a word): refused, naming them and the sheet's own. `whose` names the combatant.
+ */
+export function unknownStats(ruleset: AnyRuleset, stats: object, whose: string): Rejection | undefined {
+  const names = statNames(ruleset);
+  if (!names) return undefined;
+  const unknown = Object.keys(stats).filter((k) => !names.includes(k));
+  if (unknown.length === 0) return undefined;
+  const quoted = unknown.map((k) => `"${k}"`).join(', ');
+  return reject(
+    'combatant/unknown-stat',
+    `${ruleset.name} has no stat${unknown.length > 1 ? 's' : ''} ${quoted} (given for ${whose}); its stats are ${names.join(', ') || 'none'}.`,
+    { stats: unknown },
+  );
+}
 
 /**
  * What every ruleset's "start" checks first: the fight has not started yet, and someone is in it.

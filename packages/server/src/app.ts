@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import websocket from '@fastify/websocket';
 import {
   combatantInputSchema,
+  describeRulesets,
   isRejection,
   parseScenario,
   type RulesetRegistry,
@@ -13,7 +14,6 @@ import {
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { budgetsFor, StorageBudgets } from './budget.js';
-import { describeRulesets } from './describe-ruleset.js';
 import { DatabaseFaults } from './faults.js';
 import { registerSecurityHeaders } from './headers.js';
 import { Hub, HubError, type HubOptions, recordFor } from './hub.js';
@@ -29,7 +29,7 @@ import { hashToken, type LinkName } from './links.js';
 import { registerOpenApi } from './openapi.js';
 import { errorBody, idParam, parse, tokenOf } from './request.js';
 import { type Storage, StorageConflictError } from './storage/storage.js';
-import { LIVE_ROUTE, registerLiveSocket } from './transport.js';
+import { type AddressHeld, LIVE_ROUTE, registerLiveSocket } from './transport.js';
 
 export interface AppOptions extends HubOptions {
   storage: Storage;
@@ -49,6 +49,12 @@ export interface AppOptions extends HubOptions {
   logLevel?: string;
   /** Heartbeat interval for WebSockets (ms). Default 15 s. */
   heartbeatMs?: number;
+  /**
+   * Bytes written and not yet sent that one live socket, and all the sockets of one address together,
+   * may hold (defaults CONNECTION_LIMITS.heldBytes and addressHeldBytes).
+   */
+  heldBytes?: number;
+  addressHeldBytes?: number;
   version?: string;
   /** Where share links point, given the origin the request came to (default: that origin). */
   linkOrigin?: (requestOrigin: string) => string;
@@ -113,7 +119,9 @@ const tooLargeBody = () =>
   );
 
 /** Builds the server: the API, the live WebSocket, and the web app's static files. */
-export async function buildApp(options: AppOptions): Promise<{ app: FastifyInstance; hub: Hub }> {
+export async function buildApp(
+  options: AppOptions,
+): Promise<{ app: FastifyInstance; hub: Hub; addressHeld: AddressHeld }> {
   const hub = new Hub(options.storage, options.registry, options);
   const budgets = new StorageBudgets(budgetsFor(options.encounterBudget));
   const faults = new DatabaseFaults();
@@ -509,13 +517,15 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     return { ok: true };
   });
 
-  registerLiveSocket(app, {
+  const addressHeld = registerLiveSocket(app, {
     hub,
     faults,
     budgets,
     wsRate: options.wsRate ?? 50,
     wsBurst: options.wsBurst ?? 30,
     heartbeatMs: options.heartbeatMs ?? 15_000,
+    ...(options.heldBytes !== undefined ? { heldBytes: options.heldBytes } : {}),
+    ...(options.addressHeldBytes !== undefined ? { addressHeldBytes: options.addressHeldBytes } : {}),
   });
 
   // The web app: static files with a fallback to index.html for its own routes.
@@ -547,5 +557,5 @@ export async function buildApp(options: AppOptions): Promise<{ app: FastifyInsta
     clearInterval(sweeper);
     hub.closeAll();
   });
-  return { app, hub };
+  return { app, hub, addressHeld };
 }

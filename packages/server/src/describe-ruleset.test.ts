@@ -1,7 +1,7 @@
+import { describeRulesets } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from './app.js';
-import { describeRulesets } from './describe-ruleset.js';
 import { MemoryStorage } from './storage/memory.js';
 
 describe('describing a ruleset, once for every client', () => {

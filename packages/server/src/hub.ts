@@ -212,10 +212,20 @@ export class Hub {
         time,
       );
       if (isRejection(log)) throw new HubError(400, log);
-      const steps: Array<{ command: Command; by?: Viewer }> = [
-        ...s.combatants.map((combatant) => ({ command: { type: 'add-combatant', combatant } })),
-        ...s.actions.map((action) => ({ command: { type: 'define-action', action } })),
-        ...s.commands.map(({ command, by }) => (by ? { command, by } : { command })),
+      const steps: Array<{ command: Command; by?: Viewer; where: string }> = [
+        ...s.combatants.map((combatant, i) => ({
+          command: { type: 'add-combatant', combatant },
+          where: `combatant ${i + 1}`,
+        })),
+        ...s.actions.map((action, i) => ({
+          command: { type: 'define-action', action },
+          where: `action ${i + 1}`,
+        })),
+        ...s.commands.map(({ command, by }, i) => ({
+          command,
+          where: `step ${i + 1} (${command.type})`,
+          ...(by ? { by } : {}),
+        })),
       ];
       for (const step of steps) {
         // A long import gives way to other requests every few milliseconds (see SCENARIO_LIMITS).
@@ -231,6 +241,11 @@ export class Hub {
         }
         const prior = log.state;
         const r = log.execute(step.command, { time, ...(step.by ? { by: step.by } : {}) });
+        // A stat its ruleset lacks is a mistake in the file wherever it stands, never part of the story
+        // (whose steps the rules may refuse): it would be dropped without a word.
+        if (isRejection(r) && r.code === 'combatant/unknown-stat') {
+          throw new HubError(400, { ...r, message: `The scenario's ${step.where}: ${r.message}` });
+        }
         const over = isRejection(r) ? undefined : combatantsOver(prior, log.state);
         if (over) throw new HubError(400, over);
         // Steps the rules refuse are part of a scenario's story, not of the encounter's log.

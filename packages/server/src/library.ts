@@ -4,6 +4,7 @@ import {
   type Json,
   type RulesetRegistry,
   reject,
+  unknownStats,
 } from '@roundkeeper/engine';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -50,17 +51,9 @@ export function checkCreature(rs: AnyRuleset, input: unknown): Creature {
   if (!parsed.success)
     throw new HubError(400, reject('library/invalid', explainZodError(parsed.error, 'creature')));
   const creature = parsed.data;
-  const shape = (rs.statsSchema as { shape?: Record<string, unknown> }).shape ?? {};
-  const unknown = Object.keys(creature.stats).filter((k) => !Object.hasOwn(shape, k));
-  if (unknown.length) {
-    throw new HubError(
-      400,
-      reject(
-        'library/unknown-stat',
-        `${rs.name} has no stat ${unknown.map((k) => `"${k}"`).join(', ')} (${creature.name} was made for another ruleset?). Its stats: ${Object.keys(shape).join(', ') || 'none'}.`,
-      ),
-    );
-  }
+  // In the words a new combatant's unknown stat is refused with, under the library's own code.
+  const unknown = unknownStats(rs, creature.stats, creature.name);
+  if (unknown) throw new HubError(400, { ...unknown, code: 'library/unknown-stat' });
   const stats = rs.statsSchema.safeParse(creature.stats);
   if (!stats.success) {
     throw new HubError(

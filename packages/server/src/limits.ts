@@ -40,6 +40,12 @@ export const CONNECTION_LIMITS = {
    * Replies to a socket's own messages obey it as broadcasts do.
    */
   heldBytes: 1024 * 1024,
+  /**
+   * Bytes the sockets of one address may hold together, written and not yet sent: past it the socket
+   * of that address that has held unsent bytes the longest is dropped, as one past `heldBytes` is.
+   * Without it one address could hold `perClient` × `heldBytes` (200 MiB).
+   */
+  addressHeldBytes: 16 * 1024 * 1024,
 } as const;
 
 /** Counts open connections by key (an encounter, an address) against a cap. */

@@ -51,6 +51,8 @@ export interface TransportOptions {
   heartbeatMs: number;
   /** Bytes written and not yet sent a socket may hold (default CONNECTION_LIMITS.heldBytes). */
   heldBytes?: number;
+  /** The same for all the sockets of one address together (default CONNECTION_LIMITS.addressHeldBytes). */
+  addressHeldBytes?: number;
 }
 
 const wsMessageSchema: z.ZodType<IncomingMessage> = z.discriminatedUnion('type', [
@@ -100,19 +102,121 @@ function tooLarge(text: string): Rejection | undefined {
   );
 }
 
+/** A socket as AddressHeld counts it (a SocketSender). */
+export interface HoldingSocket {
+  readonly address: string;
+  /** What it holds written and not yet sent, now. */
+  readonly held: number;
+  /** Drops the connection (it then holds nothing more). */
+  drop(why: { held: number; bytes: number; addressHeld: number }): void;
+}
+
+/** The sockets of one address that hold bytes written and not yet sent, and their sum. */
+interface Holding {
+  /** Each socket's held bytes at its last write or count, in the order they began to hold. */
+  sockets: Map<HoldingSocket, number>;
+  total: number;
+}
+
+/**
+ * What the sockets of each address hold together, written and not yet sent, against one budget: many
+ * sockets of one address cannot each fill their own cap. A write that would take its address past the
+ * budget first drops the sockets of that address that have held unsent bytes the longest (the client
+ * that stopped reading first), until the write fits or nothing of that address waits; when that is
+ * the writing socket itself, nothing is written.
+ *
+ * The total is kept as each socket writes, from what it holds after the write; a socket whose bytes
+ * drained since is counted at its last figure, so the total only overstates. Before anything is
+ * dropped the address's sockets are counted afresh, so only bytes really held drop a socket.
+ */
+export class AddressHeld {
+  private readonly addresses = new Map<string, Holding>();
+  /** The most one address held at once after any write (the server's own accounting). */
+  peak = 0;
+  /** Sockets dropped for their address's budget. */
+  drops = 0;
+
+  constructor(readonly cap: number) {}
+
+  /** What the sockets of `address` hold together, counted now. */
+  held(address: string): number {
+    const a = this.addresses.get(address);
+    if (!a) return 0;
+    this.recount(address, a);
+    return a.total;
+  }
+
+  /** Makes room for `bytes` written to `sender`: false when the sender itself had to be dropped. */
+  makeRoom(sender: HoldingSocket, bytes: number): boolean {
+    const a = this.addresses.get(sender.address);
+    if (!a || a.total + bytes <= this.cap) return true;
+    this.recount(sender.address, a);
+    while (a.total > 0 && a.total + bytes > this.cap) {
+      const oldest = a.sockets.keys().next().value as HoldingSocket;
+      const total = a.total;
+      this.forget(oldest);
+      this.drops++;
+      oldest.drop({ held: oldest.held, bytes: oldest === sender ? bytes : 0, addressHeld: total });
+      if (oldest === sender) return false;
+    }
+    return true;
+  }
+
+  /** Notes what `sender` holds after a write. */
+  note(sender: HoldingSocket, held: number): void {
+    let a = this.addresses.get(sender.address);
+    const before = a?.sockets.get(sender) ?? 0;
+    if (held === before) return;
+    if (!a) {
+      a = { sockets: new Map(), total: 0 };
+      this.addresses.set(sender.address, a);
+    }
+    // Set again, a socket keeps its place: the order is when each began to hold.
+    if (held > 0) a.sockets.set(sender, held);
+    else a.sockets.delete(sender);
+    a.total += held - before;
+    if (a.total > this.peak) this.peak = a.total;
+    if (a.sockets.size === 0) this.addresses.delete(sender.address);
+  }
+
+  /** Takes a closed or dropped socket out of its address's count. */
+  forget(sender: HoldingSocket): void {
+    const a = this.addresses.get(sender.address);
+    const counted = a?.sockets.get(sender);
+    if (!a || counted === undefined) return;
+    a.sockets.delete(sender);
+    a.total -= counted;
+    if (a.sockets.size === 0) this.addresses.delete(sender.address);
+  }
+
+  private recount(address: string, a: Holding): void {
+    let total = 0;
+    for (const sender of a.sockets.keys()) {
+      const held = sender.held;
+      if (held > 0) {
+        a.sockets.set(sender, held);
+        total += held;
+      } else a.sockets.delete(sender);
+    }
+    a.total = total;
+    if (a.sockets.size === 0) this.addresses.delete(address);
+  }
+}
+
 /**
  * The one way anything is written to a live socket: a reply of its own (a refusal, a pong, a result) and
  * a change every viewer gets alike. Whatever is written and not yet sent counts against `cap`: a message
  * that would take it past (unless nothing is waiting, so one large hello always goes) drops the
  * connection instead of piling up in memory, and the client resumes with `?after=` when it reads again.
  * Past half the cap the socket stops reading until what waits drains: a client that sends without
- * reading its replies makes the server do nothing more for it.
+ * reading its replies makes the server do nothing more for it. The sockets of one address also share a
+ * budget for what they hold together (see AddressHeld).
  */
-export class SocketSender {
+export class SocketSender implements HoldingSocket {
   /** The most bytes this socket held unsent at once, after any write (the server's own accounting). */
   peak = 0;
-  /** Set when the socket was dropped for holding too much. */
-  dropped: { held: number; bytes: number } | undefined;
+  /** Set when the socket was dropped for holding too much (`addressHeld`: for its address's budget). */
+  dropped: { held: number; bytes: number; addressHeld?: number } | undefined;
   /** How many times the socket stopped reading until what it held drained. */
   pauses = 0;
   private gathering = false;
@@ -125,6 +229,9 @@ export class SocketSender {
     private readonly raw: Socket,
     readonly cap: number,
     private readonly log: FastifyBaseLogger,
+    /** The client's address, and the budget its sockets share. */
+    readonly address: string,
+    private readonly shared: AddressHeld,
   ) {
     // With no extension (no compression), nothing but the frames written here is queued in ws, so a frame
     // made here may be written straight to the connection. Read once: it does not change.
@@ -134,6 +241,24 @@ export class SocketSender {
   /** What this socket holds written and not yet sent: ws's queue and the connection's buffer. */
   get held(): number {
     return this.socket.bufferedAmount;
+  }
+
+  /** Drops the connection for what it holds: its own cap, or its address's (`addressHeld`). */
+  drop(why: { held: number; bytes: number; addressHeld?: number }): void {
+    this.dropped = why;
+    this.shared.forget(this);
+    if (why.addressHeld === undefined) {
+      this.log.warn(
+        { ...why, cap: this.cap, peak: this.peak },
+        'live connection dropped: it holds more unsent than its cap',
+      );
+    } else {
+      this.log.warn(
+        { ...why, addressCap: this.shared.cap, peak: this.peak },
+        "live connection dropped: its address's connections hold more unsent than their cap",
+      );
+    }
+    this.socket.terminate();
   }
 
   /** A message of the transport's own. */
@@ -172,17 +297,14 @@ export class SocketSender {
     const bytes = frame ? frame.length : Buffer.byteLength(text);
     const held = this.held;
     if (held > 0 && held + bytes > this.cap) {
-      this.dropped = { held, bytes };
-      this.log.warn(
-        { held, bytes, cap: this.cap, peak: this.peak },
-        'live connection dropped: it holds more unsent than its cap',
-      );
-      socket.terminate();
+      this.drop({ held, bytes });
       return false;
     }
+    if (!this.shared.makeRoom(this, bytes)) return false;
     if (frame) this.raw.write(frame);
     else socket.send(text);
     const now = this.held;
+    this.shared.note(this, now);
     if (now > this.peak) this.peak = now;
     if (now > this.cap / 2 && !socket.isPaused) {
       if (this.pauses++ === 0) {
@@ -204,9 +326,10 @@ export class SocketSender {
  * The live route: authorizes a socket once, subscribes it to the hub, reads its messages (a command, a
  * ping) under a message budget, and answers through its SocketSender.
  */
-export function registerLiveSocket(app: FastifyInstance, options: TransportOptions): void {
+export function registerLiveSocket(app: FastifyInstance, options: TransportOptions): AddressHeld {
   const { hub, budgets, faults, wsRate, wsBurst, heartbeatMs } = options;
   const cap = options.heldBytes ?? CONNECTION_LIMITS.heldBytes;
+  const addressHeld = new AddressHeld(options.addressHeldBytes ?? CONNECTION_LIMITS.addressHeldBytes);
   // One timer for all sockets: a ping every heartbeat (a socket that missed the last one is dropped).
   const sockets = new Map<WebSocket, { alive: boolean }>();
   const heartbeat = setInterval(() => {
@@ -242,8 +365,11 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
     // (live.test.ts checks the request is collected).
     const upgrade = (raw as { _httpMessage?: unknown })._httpMessage;
     if (upgrade instanceof ServerResponse) upgrade.detachSocket(raw);
-    const sender = new SocketSender(socket, raw, cap, log);
+    // A connection's address stays what it was when it opened: read once, not per message.
+    const ip = req.ip;
+    const sender = new SocketSender(socket, raw, cap, log, ip, addressHeld);
     socket.on('close', () => {
+      addressHeld.forget(sender);
       // A socket that ever stopped reading (see SocketSender) says, as it goes, the most it held.
       if (sender.pauses > 0 || sender.dropped) {
         log.warn({ peak: sender.peak, cap: sender.cap, pauses: sender.pauses }, 'live connection closed');
@@ -258,8 +384,6 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
     // Messages refused for the budget in a row: the first is answered, the rest are not, and a socket
     // that keeps sending past its budget is closed.
     let strikes = 0;
-    // A connection's address stays what it was when it opened: read once, not per message.
-    const ip = req.ip;
     // Counted from the first moment, so a flood of sockets still checking their link is capped too.
     if (!perClient.take(ip)) {
       fail(
@@ -441,4 +565,5 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
       }
     });
   });
+  return addressHeld;
 }

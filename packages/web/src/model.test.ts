@@ -79,9 +79,11 @@ describe('web model helpers', () => {
     const between = (ruleset: string, commands: Record<string, unknown>[]) => {
       const enc = EncounterLog.create({ id: 'h', name: 'H', ruleset, dice: seededDice(1) }, rulesets);
       if (isRejection(enc)) throw new Error(enc.message);
+      // Speed is a tempo stat; tick has none such (a stat its ruleset lacks is refused).
+      const speed = (n: number) => (ruleset === 'tempo' ? { speed: n } : {});
       for (const cmd of [
-        { type: 'add-combatant', combatant: { id: 'ana', name: 'Ana', side: 'pc', stats: { speed: 6 } } },
-        { type: 'add-combatant', combatant: { id: 'bo', name: 'Bo', side: 'pc', stats: { speed: 5 } } },
+        { type: 'add-combatant', combatant: { id: 'ana', name: 'Ana', side: 'pc', stats: speed(6) } },
+        { type: 'add-combatant', combatant: { id: 'bo', name: 'Bo', side: 'pc', stats: speed(5) } },
         ...commands,
       ])
         if (isRejection(enc.execute(cmd as never))) throw new Error(String(cmd.type));

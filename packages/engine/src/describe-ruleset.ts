@@ -1,16 +1,11 @@
-import {
-  type ActionDef,
-  type AnyRuleset,
-  actionCommandOf,
-  actionParams,
-  commandForms,
-  createEncounter,
-  type EncounterState,
-  isRejection,
-  type RulesetRegistry,
-  seededDice,
-} from '@roundkeeper/engine';
 import { z } from 'zod';
+import { seededDice } from './dice/rng.js';
+import { createEncounter } from './engine.js';
+import { createdState } from './evolve.js';
+import { actionParams, commandForms } from './legal.js';
+import { actionCommandOf } from './present.js';
+import type { AnyRuleset, RulesetRegistry } from './ruleset.js';
+import { type ActionDef, isRejection } from './types.js';
 
 /** One option of a ruleset: its name, default, description and, where the schema says, type and choices. */
 export interface RulesetOption {
@@ -37,7 +32,8 @@ export interface RulesetDescription {
 }
 
 /**
- * Describes a ruleset once, for every client: its commands and their forms, its options with their
+ * Describes a ruleset once, for every client (the server's `GET /api/rulesets`, the command line's
+ * `roundkeeper rulesets`): its commands and their forms, its options with their
  * defaults, its stats' JSON schema, and the catalog of actions a new encounter offers (read from a
  * probe encounter, since a catalog may depend on the state).
  */
@@ -50,7 +46,7 @@ export function describeRuleset(r: AnyRuleset, registry: RulesetRegistry): Rules
     { id: 'probe', name: 'probe', ruleset: r.id, dice: seededDice(1) },
     registry,
   );
-  const probe = isRejection(created) ? undefined : (created.state as unknown as EncounterState);
+  const probe = isRejection(created) ? undefined : createdState({ seq: 1, group: 0, event: created });
   return {
     id: r.id,
     name: r.name,
