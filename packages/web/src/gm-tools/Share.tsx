@@ -143,7 +143,8 @@ export const Share = memo(function Share({
           <a href={`${abs(links.table)}&hp=all`} target="_blank" rel="noreferrer">
             Table screen showing NPCs' HP as numbers
           </a>{' '}
-          (otherwise they read unhurt, hurt, bloodied or down)
+          (otherwise they read unhurt, hurt, bloodied or down; once you choose under "HP for the table and
+          players", that choice holds)
         </p>
       ) : null}
     </section>

@@ -1,15 +1,15 @@
 import type { Command, EncounterView, LogEntry } from '@roundkeeper/engine';
 import { useCallback, useDeferredValue, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
-import { reorderCommand } from '../../cards/reorder.js';
 import { CommandForm } from '../../commands/CommandForm.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
 import { AddCombatant } from '../../forms/AddCombatant.js';
 import { GmQuick } from '../../gm-tools/GmQuick.js';
+import { HpShownForm } from '../../gm-tools/HpShown.js';
 import { Share } from '../../gm-tools/Share.js';
 import { DicePanel } from '../../log/DicePanel.js';
 import { groupLine, LogView } from '../../log/LogView.js';
-import { hpEdit, otherForms, roundOrder, rulesetOf } from '../../model.js';
+import { otherForms, roundOrder, rulesetOf } from '../../model.js';
 import { OptionsForm } from '../../OptionsForm.js';
 import { Palette } from '../../palette/Palette.js';
 import { describingState, namesOf } from '../../screen/names.js';
@@ -17,6 +17,7 @@ import { useEncounter, useLatest, useStore } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, Status } from '../chrome.js';
 import { HelpOverlay } from '../help.js';
+import { useCardActions } from './card-actions.js';
 import { EndFight } from './EndFight.js';
 import { isTyping } from './keys.js';
 import { useActorInView, useBarHeight } from './reach.js';
@@ -71,75 +72,7 @@ export function GmTracker({
   const bar = useBarHeight();
 
   const forms = useMemo(() => (rs ? otherForms(rs) : []), [rs]);
-  // Reads the latest view when called, so it keeps its identity from one change to the next and the cards
-  // whose combatant did not change are not drawn again (a turn that passes changes two of them).
-  const onHp = useCallback(
-    async (cid: string, text: string) => {
-      const edit = hpEdit(text);
-      const name = latest().v.combatants[cid]?.name ?? cid;
-      if (!edit) {
-        notify(
-          {
-            ok: false,
-            error: `"${text}" is not an HP change: type -7 for damage, +5 to heal, 12 to set HP, t5 for temporary HP.`,
-          },
-          'hp',
-        );
-        return false;
-      }
-      const cmd: Command =
-        edit.kind === 'set'
-          ? { type: 'set-hp', combatant: cid, current: edit.current }
-          : edit.kind === 'temp'
-            ? { type: 'set-hp', combatant: cid, temp: edit.temp }
-            : { type: edit.kind, combatant: cid, amount: edit.amount };
-      const what = (() => {
-        switch (edit.kind) {
-          case 'damage':
-            return `${edit.amount} damage to ${name}`;
-          case 'heal':
-            return `${name} healed ${edit.amount}`;
-          case 'temp':
-            return `${name} has ${edit.temp} temporary HP`;
-          case 'set':
-            return `${name}'s HP set to ${edit.current}`;
-        }
-      })();
-      const r = await run(cmd, what);
-      return r.ok;
-    },
-    [run, notify, latest],
-  );
-  const onMove = useCallback(
-    async (cid: string, direction: 'up' | 'down') => {
-      const { v } = latest();
-      const cmd = reorderCommand(v, cid, direction);
-      const name = v.combatants[cid]?.name ?? cid;
-      if (!cmd)
-        return notify({ ok: false, error: `${name} cannot move ${direction} the order here.` }, 'move');
-      run(cmd, `${name} moved ${direction} the order`);
-    },
-    [run, notify, latest],
-  );
-  // A card dropped on another's place: up past it when it stood above, down past it when below.
-  const onDrop = useCallback(
-    async (cid: string, onto: string) => {
-      const { v, e } = latest();
-      const shown = roundOrder(v, e);
-      const direction = shown.indexOf(onto) < shown.indexOf(cid) ? 'up' : 'down';
-      const cmd = reorderCommand(v, cid, direction, onto);
-      const name = v.combatants[cid]?.name ?? cid;
-      const other = v.combatants[onto]?.name ?? onto;
-      const where = direction === 'up' ? 'before' : 'after';
-      if (!cmd)
-        return notify(
-          { ok: false, error: `${name} cannot move ${where} ${other} in the order here.` },
-          'move',
-        );
-      run(cmd, `${name} moved ${where} ${other}`);
-    },
-    [run, notify, latest],
-  );
+  const { onHp, onMove, onDrop } = useCardActions();
   // The add form reads from the view only what a duration field offers (the ruleset's clock, the roster's
   // names): it keeps the view it has until one of those changes, so a turn that passes skips the form.
   const namesKey = `${view.ruleset}\n${view.roster.map((cid) => `${cid}=${view.combatants[cid]?.name ?? ''}`).join('\n')}`;
@@ -317,6 +250,7 @@ export function GmTracker({
             <AddCombatant view={addFormView.view} ruleset={view.ruleset} roster={view.roster} />
           ) : null}
           <Share id={id} token={token} combatants={view.combatants} />
+          <HpShownForm display={view.hpDisplay} />
           <OptionsForm view={optionsView.view} round={view.round} send={send} notify={notify} />
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />

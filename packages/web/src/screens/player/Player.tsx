@@ -1,6 +1,7 @@
 import { type EncounterView, type LogEntry, paramsOfSchema } from '@roundkeeper/engine';
 import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
+import { npcNumbers } from '../../cards/hp-shown.js';
 import { StatusList } from '../../cards/StatusList.js';
 import { CommandForm } from '../../commands/CommandForm.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
@@ -93,7 +94,7 @@ export function Player({
       )}
       <section className="panel" aria-label="Everyone">
         <h2>Everyone</h2>
-        <StatusList view={view} entries={entries} />
+        <StatusList view={view} entries={entries} numbers={npcNumbers(view, false)} />
       </section>
       <TimelineView view={view} highlight={actor} exportable={false} maxRounds={1} />
       <LogView view={laterView} entries={laterEntries} limit={15} newestFirst />
