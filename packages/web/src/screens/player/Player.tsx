@@ -12,6 +12,7 @@ import { useEndTurn } from '../../screen/react.js';
 import { useEncounter, useRun } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
+import { OwnConditions } from './OwnConditions.js';
 
 /**
  * The player's controller: phone-sized, only their own characters, live. What they can do comes first
@@ -35,6 +36,8 @@ export function Player({
   const actor =
     picked && own.includes(picked) ? picked : (own.find((id) => id === view.current) ?? own[0] ?? null);
   const run = useRun();
+  // What the GM allows this link beyond its actions: its own conditions (read when the page loads).
+  const allowed = useEncounter((s) => s.allowed);
   const c = actor ? view.combatants[actor] : undefined;
   const panels = actor ? panelsOf(view, actor) : [];
   const inPanels = new Set(panels.map((p) => p.command).filter((x) => x !== undefined));
@@ -87,6 +90,14 @@ export function Player({
             <CombatantCard id={actor} gm={false} own selected current={actor === view.current} />
           </ul>
           <Sheet id={actor} />
+          {allowed.includes('add-effect') || allowed.includes('remove-effect') ? (
+            <OwnConditions
+              view={view}
+              actor={actor}
+              canAdd={allowed.includes('add-effect')}
+              canRemove={allowed.includes('remove-effect')}
+            />
+          ) : null}
           {forms.length ? <CommandForm view={view} forms={forms} actor={actor} /> : null}
         </>
       ) : (
