@@ -23,7 +23,7 @@ const LONG_FILES: Record<string, number> = {
 
 /** Components still over 150 lines: their line counts now, a ceiling. */
 const LONG_COMPONENTS: Record<string, number> = {
-  'screens/gm/GmTracker.tsx GmTracker': 233,
+  'screens/gm/GmTracker.tsx GmTracker': 228,
   'forms/AddCombatant.tsx AddCombatant': 214,
 };
 

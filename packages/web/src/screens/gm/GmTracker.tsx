@@ -1,5 +1,5 @@
 import type { Command, EncounterView, LogEntry } from '@roundkeeper/engine';
-import { useCallback, useDeferredValue, useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
 import { CommandForm } from '../../commands/CommandForm.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
@@ -19,8 +19,12 @@ import { ConnectionBadge, Headline, Status } from '../chrome.js';
 import { HelpOverlay } from '../help.js';
 import { useCardActions } from './card-actions.js';
 import { EndFight } from './EndFight.js';
-import { isTyping } from './keys.js';
+import type { Prompt } from './KeyPrompt.js';
 import { useActorInView, useBarHeight } from './reach.js';
+import { useGmKeys } from './use-gm-keys.js';
+
+// The prompt of a key (d, h, x) loads when a key first asks for it.
+const KeyPrompt = lazy(() => import('./KeyPrompt.js').then((m) => ({ default: m.KeyPrompt })));
 
 /** The selected combatant, and the turn it was selected in: a selection follows the turn unless pinned. */
 export interface Selection {
@@ -47,6 +51,7 @@ export function GmTracker({
   const { run, tell: notify, send, getSnapshot } = useStore();
   const [sel, setSel] = useState<Selection | null>(null);
   const [help, setHelp] = useState(false);
+  const [prompt, setPrompt] = useState<Prompt | null>(null);
   const order = useMemo(() => roundOrder(view, entries), [view, entries]);
   // Each turn (a new actor, or a new round) selects whoever acts, unless the GM pinned someone.
   const turnOnly = useEncounter((st) => st.turn);
@@ -88,48 +93,37 @@ export function GmTracker({
   const laterView = useDeferredValue(view);
   const laterEntries = useDeferredValue(entries);
   const c = actor ? view.combatants[actor] : undefined;
-  // One listener for the page's lifetime; an effect event, so it reads this render's state.
-  const onKey = useEffectEvent((e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
+  // The keys read this render's state when they come (an effect event inside `useGmKeys`).
+  const ask = (kind: Prompt['kind']) => () => {
+    if (actor && c) setPrompt({ kind, id: actor, name: c.name });
+  };
+  useGmKeys({
+    escape: () => {
       setHelp(false);
-      return;
-    }
-    if (isTyping(e.target)) return;
-    const ctrl = e.ctrlKey || e.metaKey;
-    const shortcut = (f: () => void) => {
-      // A focused list would take the letter as a search ("n" picks "none"): the shortcut wins.
-      e.preventDefault();
-      f();
-    };
-    if (e.key === '?') shortcut(() => setHelp((h) => !h));
-    else if (ctrl && e.key.toLowerCase() === 'z')
-      shortcut(() => void runType(e.shiftKey ? 'redo' : 'undo', undoLabel(e.shiftKey ? 'redo' : 'undo')));
-    else if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown') && actor)
-      shortcut(() => void onMove(actor, e.key === 'ArrowUp' ? 'up' : 'down'));
-    else if (ctrl || e.altKey) return;
-    else if (e.key === 'n') shortcut(() => void runType('next', 'next turn'));
-    else if (e.key === 'i') shortcut(() => void runType('start', 'roll initiative'));
-    else if (e.key === 'u') shortcut(() => void runType('undo', undoLabel('undo')));
-    else if (e.key === 'r') shortcut(() => void runType('redo', undoLabel('redo')));
-    else if (e.key === 'p' && actor) shortcut(() => setSel({ id: actor, turn: turnOnly, pinned: !pinned }));
-    else if (e.key === 'j' || e.key === 'k') {
-      shortcut(() => {
-        const i = actor ? order.indexOf(actor) : -1;
-        const next = order[(i + (e.key === 'j' ? 1 : order.length - 1)) % Math.max(1, order.length)];
-        if (next) select(next);
-      });
-    } else if (/^[1-9]$/.test(e.key)) {
-      shortcut(() => {
-        const pick = order[Number(e.key) - 1];
-        if (pick) select(pick);
-      });
-    }
+      setPrompt(null);
+    },
+    help: () => setHelp((h) => !h),
+    undo: () => void runType('undo', undoLabel('undo')),
+    redo: () => void runType('redo', undoLabel('redo')),
+    next: () => void runType('next', 'next turn'),
+    start: () => void runType('start', 'roll initiative'),
+    pin: () => actor && setSel({ id: actor, turn: turnOnly, pinned: !pinned }),
+    move: (direction) => actor && void onMove(actor, direction),
+    step: (by) => {
+      const i = actor ? order.indexOf(actor) : -1;
+      const next = order[(i + (by === 1 ? 1 : order.length - 1)) % Math.max(1, order.length)];
+      if (next) select(next);
+    },
+    pick: (index) => {
+      const picked = order[index];
+      if (picked) select(picked);
+    },
+    damage: ask('damage'),
+    heal: ask('heal'),
+    remove: ask('remove'),
+    // The GM tools' Condition field, for the selected combatant: its duration is chosen there.
+    condition: () => document.querySelector<HTMLInputElement>('.gm-tools .condition-form input')?.focus(),
   });
-  useEffect(() => {
-    const listener = (e: KeyboardEvent) => onKey(e);
-    window.addEventListener('keydown', listener);
-    return () => window.removeEventListener('keydown', listener);
-  }, []);
 
   return (
     <main className="tracker">
@@ -260,6 +254,11 @@ export function GmTracker({
         </div>
       </div>
       {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
+      {prompt ? (
+        <Suspense fallback={null}>
+          <KeyPrompt prompt={prompt} onClose={() => setPrompt(null)} />
+        </Suspense>
+      ) : null}
     </main>
   );
 }
