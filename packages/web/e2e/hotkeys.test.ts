@@ -7,6 +7,8 @@ import { apiOf, endToEnd } from './harness.js';
  * undoes; none of them fires while the GM types in a text field.
  */
 const env = endToEnd();
+/** A change reaches the pages over the server on a shared, loaded machine: a few seconds, not one. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const api = apiOf(() => env.server);
 
 describe('the GM hotkeys', () => {
@@ -31,17 +33,17 @@ describe('the GM hotkeys', () => {
       const goblin = cards.locator('li.card', { hasText: 'Goblin' });
       // The tracker's chunk loads after the page: its cards come first.
       await cards.locator('li.card').first().waitFor();
-      await expect.poll(() => cards.locator('li.card').count()).toBe(3);
+      await poll(() => cards.locator('li.card').count()).toBe(3);
       await page.locator('body').click({ position: { x: 5, y: 5 } });
       await page.keyboard.press('2');
-      await expect.poll(() => page.getByTestId('acting-for').textContent()).toContain('Goblin');
+      await poll(() => page.getByTestId('acting-for').textContent()).toContain('Goblin');
 
       // d: the prompt, an amount, Enter.
       await page.keyboard.press('d');
       const damage = page.getByRole('dialog', { name: 'Damage to Goblin' });
       await damage.getByLabel('Amount').fill('4');
       await damage.getByLabel('Amount').press('Enter');
-      await expect.poll(() => goblin.textContent()).toContain('3/7');
+      await poll(() => goblin.textContent()).toContain('3/7');
       expect(await damage.count()).toBe(0);
 
       // h, then Escape closes it without a change.
@@ -53,13 +55,13 @@ describe('the GM hotkeys', () => {
       await page.keyboard.press('h');
       await heal.getByLabel('Amount').fill('1');
       await heal.getByLabel('Amount').press('Enter');
-      await expect.poll(() => goblin.textContent()).toContain('4/7');
+      await poll(() => goblin.textContent()).toContain('4/7');
 
       // c: the condition field of the GM tools, typed in and sent with Enter.
       await page.keyboard.press('c');
       await page.keyboard.type('Prone');
       await page.keyboard.press('Enter');
-      await expect.poll(() => goblin.textContent()).toContain('Prone');
+      await poll(() => goblin.textContent()).toContain('Prone');
 
       // Typing in a text field: the letters are text, no shortcut fires.
       const condition = page.getByRole('form', { name: 'Add a condition to Goblin' }).getByLabel('Condition');
@@ -77,16 +79,14 @@ describe('the GM hotkeys', () => {
       const remove = page.getByRole('dialog', { name: 'Remove Goblin from the fight?' });
       await remove.waitFor();
       // The dialog takes the focus on its Remove button: Enter presses it.
-      await expect
-        .poll(() =>
-          remove.getByRole('button', { name: 'Remove Goblin' }).evaluate((b) => b === document.activeElement),
-        )
-        .toBe(true);
+      await poll(() =>
+        remove.getByRole('button', { name: 'Remove Goblin' }).evaluate((b) => b === document.activeElement),
+      ).toBe(true);
       await page.keyboard.press('Enter');
-      await expect.poll(() => cards.locator('li.card').count()).toBe(2);
+      await poll(() => cards.locator('li.card').count()).toBe(2);
       await page.keyboard.press('u');
-      await expect.poll(() => cards.locator('li.card').count()).toBe(3);
-      await expect.poll(() => goblin.textContent()).toContain('4/7');
+      await poll(() => cards.locator('li.card').count()).toBe(3);
+      await poll(() => goblin.textContent()).toContain('4/7');
     } finally {
       await ctx.close();
     }

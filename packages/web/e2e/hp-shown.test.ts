@@ -6,6 +6,8 @@ import { apiOf, endToEnd } from './harness.js';
  * table only what the choice allows (a word for a hurt goblin, no number), and the GM keeps the numbers.
  */
 const env = endToEnd();
+/** A change reaches the pages over the server on a shared, loaded machine: a few seconds, not one. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const api = apiOf(() => env.server);
 
 describe('HP for the table and players', () => {
@@ -35,20 +37,20 @@ describe('HP for the table and players', () => {
 
       // NPC HP as numbers: the table reads them.
       await npcField.selectOption('numbers');
-      await expect.poll(() => goblinRow.textContent()).toContain('3/7');
+      await poll(() => goblinRow.textContent()).toContain('3/7');
 
       // As descriptors: a word, and the number is not on the table page at all.
       await npcField.selectOption('descriptors');
-      await expect.poll(() => goblinRow.textContent()).toContain('bloodied');
+      await poll(() => goblinRow.textContent()).toContain('bloodied');
       expect(await table.locator('body').textContent()).not.toContain('3/7');
       // The PC's own numbers are still the table's, and the GM still sees the goblin's.
       expect(await table.locator('li[data-combatant="ana"]').textContent()).toContain('12/12');
       const gmCard = gm.getByTestId('combatants').locator('li.card', { hasText: 'Goblin' });
-      await expect.poll(() => gmCard.textContent()).toContain('3/7');
+      await poll(() => gmCard.textContent()).toContain('3/7');
 
       // Hidden: neither a number nor a word.
       await npcField.selectOption('hidden');
-      await expect.poll(() => goblinRow.textContent()).not.toContain('bloodied');
+      await poll(() => goblinRow.textContent()).not.toContain('bloodied');
       expect(await goblinRow.textContent()).not.toContain('3/7');
       expect(await gm.getByLabel('PC HP', { exact: true }).inputValue()).toBe('numbers');
     } finally {

@@ -8,6 +8,8 @@ import { apiOf, endToEnd, repo } from './harness.js';
  * together", rolling initiative rolls once for the group and the 4 act one after another in the order.
  */
 const env = endToEnd();
+/** A change reaches the pages over the server on a shared, loaded machine: a few seconds, not one. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const api = apiOf(() => env.server);
 
 describe('the creature library', () => {
@@ -32,23 +34,23 @@ describe('the creature library', () => {
       const selected = () => page.locator('[role="option"][aria-selected="true"]').textContent();
       // The examples come with the page's library: typing finds them, the arrows move through them.
       await search.fill('b');
-      await expect.poll(selected).toContain('Bandit');
+      await poll(selected).toContain('Bandit');
       await search.press('ArrowDown');
-      await expect.poll(selected).toContain('Bandit captain');
+      await poll(selected).toContain('Bandit captain');
       await search.press('ArrowUp');
-      await expect.poll(selected).not.toContain('captain');
+      await poll(selected).not.toContain('captain');
 
       await page.getByLabel('How many').fill('4');
       await search.fill('gob');
-      await expect.poll(selected).toContain('Goblin');
+      await poll(selected).toContain('Goblin');
       await search.press('Enter');
       const cards = page.getByTestId('combatants').locator('li.card .name');
-      await expect.poll(() => cards.count()).toBe(6);
+      await poll(() => cards.count()).toBe(6);
       const names = await cards.allTextContents();
       for (const n of [1, 2, 3, 4]) expect(names).toContain(`Goblin ${n}`);
 
       await page.getByRole('button', { name: /^Roll initiative/ }).click();
-      await expect.poll(() => page.getByRole('button', { name: /^Next/ }).isEnabled()).toBe(true);
+      await poll(() => page.getByRole('button', { name: /^Next/ }).isEnabled()).toBe(true);
       // One roll for the group: Ana's, Bren's and the goblins'.
       const log = (await api('GET', `/api/encounters/${id}/events?after=0`, r.tokens.gm)) as {
         entries: Array<{ event: { type: string; purpose?: string } }>;
@@ -85,12 +87,12 @@ describe('the creature library', () => {
       await file.waitFor({ state: 'attached' });
       await file.setInputFiles(join(repo, 'examples/improved-initiative/improved-initiative.json'));
       const status = async () => (await page.getByRole('status').allTextContents()).join(' ');
-      await expect.poll(status).toContain('imported 4 creatures from Improved Initiative into the library');
+      await poll(status).toContain('imported 4 creatures from Improved Initiative into the library');
       expect(await status()).toContain('not mapped');
       await page.getByRole('combobox', { name: 'Search the library' }).fill('ogre');
-      await expect
-        .poll(() => page.locator('[role="option"][aria-selected="true"]').textContent())
-        .toContain('library');
+      await poll(() => page.locator('[role="option"][aria-selected="true"]').textContent()).toContain(
+        'library',
+      );
     } finally {
       await ctx.close();
     }

@@ -7,6 +7,8 @@ import { apiOf, endToEnd } from './harness.js';
  * off) offers none; classic's concentration reminder reaches the GM's log when Ana takes damage.
  */
 const env = endToEnd();
+/** A change reaches the pages over the server on a shared, loaded machine: a few seconds, not one. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
 const api = apiOf(() => env.server);
 
 describe("a player's own conditions", () => {
@@ -36,7 +38,7 @@ describe("a player's own conditions", () => {
       expect(await anaSwitch.isChecked()).toBe(false);
       // Checked once the server has stored it (the list of links comes back with it).
       await anaSwitch.click();
-      await expect.poll(() => anaSwitch.isChecked()).toBe(true);
+      await poll(() => anaSwitch.isChecked()).toBe(true);
       expect(await brenSwitch.isChecked()).toBe(false);
 
       const ana = await phones.newPage();
@@ -46,23 +48,21 @@ describe("a player's own conditions", () => {
       await field.fill('Concentrating: Bless');
       await ana.getByRole('button', { name: 'Add condition' }).click();
       const mine = ana.getByRole('region', { name: 'Conditions on Ana' });
-      await expect.poll(() => mine.textContent()).toContain('Concentrating: Bless');
+      await poll(() => mine.textContent()).toContain('Concentrating: Bless');
       // The GM sees it on Ana's card, and is reminded of the save when Ana is hit.
       const gmCards = gm.getByTestId('combatants');
-      await expect
-        .poll(() => gmCards.locator('li.card', { hasText: 'Ana' }).textContent())
-        .toContain('Concentrating');
+      await poll(() => gmCards.locator('li.card', { hasText: 'Ana' }).textContent()).toContain(
+        'Concentrating',
+      );
       await api('POST', `/api/encounters/${id}/commands`, r.tokens.gm, {
         command: { type: 'damage', combatant: 'ana', amount: 7 },
       });
-      await expect
-        .poll(() => gm.locator('body').textContent())
-        .toContain(
-          'Ana took 7 damage while concentrating (Concentrating: Bless): Constitution save, DC 10, or it ends.',
-        );
+      await poll(() => gm.locator('body').textContent()).toContain(
+        'Ana took 7 damage while concentrating (Concentrating: Bless): Constitution save, DC 10, or it ends.',
+      );
 
       await ana.getByRole('button', { name: 'Remove Concentrating: Bless' }).click();
-      await expect.poll(() => mine.textContent()).not.toContain('Concentrating: Bless');
+      await poll(() => mine.textContent()).not.toContain('Concentrating: Bless');
 
       // Bren's link was not allowed: no condition form on Bren's phone.
       const bren = await phones.newPage();
