@@ -244,10 +244,10 @@ export function GmTracker({
             <AddCombatant view={addFormView.view} ruleset={view.ruleset} roster={view.roster} />
           ) : null}
           <Share id={id} token={token} combatants={view.combatants} />
-          <HpShownForm display={view.hpDisplay} />
           <OptionsForm view={optionsView.view} round={view.round} send={send} notify={notify} />
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
+          <HpShownForm display={view.hpDisplay} />
           {view.status === 'setup' ? null : (
             <AddCombatant view={addFormView.view} ruleset={view.ruleset} roster={view.roster} />
           )}
