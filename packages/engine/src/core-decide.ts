@@ -276,7 +276,9 @@ export function decideCore(ctx: DecideContext, command: CoreCommand, ruleset: An
           'Say how the table and players see PC HP, NPC HP or both: numbers, descriptors or hidden.',
         );
       const display = { pc: command.pc ?? previous.pc, npc: command.npc ?? previous.npc };
-      if (display.pc === previous.pc && display.npc === previous.npc)
+      // An encounter that never said may make the default its explicit choice: the web's table reads an
+      // unset choice its own way (NPC HP in words unless the GM's link asks for numbers), a made one as said.
+      if (state.hpDisplay && display.pc === previous.pc && display.npc === previous.npc)
         return reject('hp-display/unchanged', `Already so: ${describeHpDisplay(previous)}.`);
       return [{ type: 'hp-display/set', display, previous: { ...previous } }];
     }

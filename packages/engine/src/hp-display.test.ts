@@ -107,6 +107,12 @@ describe('HP as the GM chooses', () => {
     expect(isRejection(empty) && empty.code).toBe('hp-display/empty');
     const wrong = enc.execute({ type: 'set-hp-display', pc: 'percent' });
     expect(isRejection(wrong)).toBe(true);
+    // Never said before: numbers is the default, and saying it makes it the encounter's explicit choice.
+    const fresh = make();
+    ok(fresh, { type: 'set-hp-display', npc: 'numbers' });
+    expect(fresh.state.hpDisplay).toEqual({ pc: 'numbers', npc: 'numbers' });
+    const again = fresh.execute({ type: 'set-hp-display', npc: 'numbers' });
+    expect(isRejection(again) && again.code).toBe('hp-display/unchanged');
     // Undone, numbers again.
     ok(enc, { type: 'undo' });
     expect(view(enc.state, table, roundRobin).combatants.orc?.hp?.current).toBe(30);

@@ -183,6 +183,11 @@ export interface ScenarioImporter {
    * throws an Error whose message says which there are.
    */
   read(data: unknown, pick?: string): { scenario: Record<string, unknown>; notMapped: string[] } | undefined;
+  /**
+   * The file's creatures and characters for the creature library (each once, as the add form takes
+   * them), and one line per thing that did not map; undefined when the data is not in this format.
+   */
+  creatures?(data: unknown): { creatures: Record<string, unknown>[]; notMapped: string[] } | undefined;
 }
 
 export type AnyRuleset = Ruleset<RulesetTypes>;

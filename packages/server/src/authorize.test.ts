@@ -121,3 +121,47 @@ describe('authorization: a player link acts only for its own characters, in ever
     expect(defaultPlayerCommands(rulesets.classic!)).toContain('delay');
   });
 });
+
+describe("a player's own conditions, where the GM allows them (issue 33)", () => {
+  const ruleset = rulesets.classic!;
+  const withEffect = (target: string): EncounterState =>
+    ({
+      ...stateOf(ruleset),
+      current: 'theirs',
+      effects: [{ id: 'fx', name: 'Prone', target, duration: { kind: 'until-removed' } }],
+    }) as unknown as EncounterState;
+  const link = { ...linkFor(ruleset), allowed: ['act', 'add-effect', 'remove-effect'] };
+
+  it("adds and removes on the player's own character, on another's turn too", () => {
+    const state = withEffect('mine');
+    const add = { type: 'add-effect', target: 'mine', name: 'Blessed' } as Command;
+    expect(authorize(link, add, state, ruleset)).toBeUndefined();
+    expect(
+      authorize(link, { type: 'remove-effect', effect: 'fx' } as Command, state, ruleset),
+    ).toBeUndefined();
+  });
+
+  it("refuses another's character in words", () => {
+    const add = authorize(
+      link,
+      { type: 'add-effect', target: 'theirs', name: 'Blessed' } as Command,
+      withEffect('theirs'),
+      ruleset,
+    );
+    expect(add?.code).toBe('link/not-your-character');
+    expect(add?.message).toContain('ask the GM to put Blessed on THEIRS');
+    const remove = authorize(
+      link,
+      { type: 'remove-effect', effect: 'fx' } as Command,
+      withEffect('theirs'),
+      ruleset,
+    );
+    expect(remove?.message).toContain('That condition is on THEIRS');
+  });
+
+  it('is off by default: a link the GM did not allow them is refused', () => {
+    const plain = { ...linkFor(ruleset), allowed: defaultPlayerCommands(ruleset) };
+    const add = { type: 'add-effect', target: 'mine', name: 'Blessed' } as Command;
+    expect(authorize(plain, add, withEffect('mine'), ruleset)?.code).toBe('link/not-allowed');
+  });
+});

@@ -1,5 +1,5 @@
 import type { AnyRuleset, EncounterState } from '@roundkeeper/engine';
-import { reject } from '@roundkeeper/engine';
+import { OWN_CONDITION_COMMANDS, reject } from '@roundkeeper/engine';
 import type { Fanout } from './fanout.js';
 import { HubError } from './hub-error.js';
 import {
@@ -85,7 +85,8 @@ export class LinkAdmin {
   async setAllowed(id: string, gmToken: string, combatant: string, allowed: string[]): Promise<void> {
     const live = await this.host.open(id);
     const ruleset = live.ruleset;
-    const known = new Set([...Object.keys(ruleset.commands), 'next']);
+    // The ruleset's commands, next, and a player's own conditions (add-effect, remove-effect).
+    const known = new Set([...Object.keys(ruleset.commands), 'next', ...OWN_CONDITION_COMMANDS]);
     const unknown = allowed.filter((a) => !known.has(a));
     if (unknown.length) {
       throw new HubError(

@@ -5,6 +5,8 @@ import {
   type Command,
   type EncounterState,
   isGmCommand,
+  OWN_CONDITION_COMMANDS,
+  ownConditionRefusal,
   type Rejection,
   reject,
   type Viewer,
@@ -86,7 +88,9 @@ export function playerLink(
  * Whether a link may send this command now: the GM may send anything; the table nothing; a player only
  * the allowed command types, and only for their own characters — every combatant the command acts for by
  * its declaration (`actsFor`: the actor, the keys of an initiative or Character Point map…). A command
- * that acts for nobody in particular (`next`) only while one of theirs has the turn.
+ * that acts for nobody in particular (`next`) only while one of theirs has the turn. Adding and removing
+ * conditions (`add-effect`, `remove-effect`), where the GM allowed them: on their own character only
+ * (`ownConditionRefusal`), their turn or not.
  */
 export function authorize(
   link: LinkRecord,
@@ -111,6 +115,8 @@ export function authorize(
       { type: command.type },
     );
   }
+  // Conditions, where the GM allowed them this link: on the player's own character only, at any time.
+  if (isOwnConditionCommand(command.type)) return ownConditionRefusal(state, mine, command);
   const actors = actsFor(ruleset, command);
   const others = actors.filter((id) => !mine.includes(id));
   if (others.length > 0) {
@@ -129,6 +135,11 @@ export function authorize(
     }
   }
   return undefined;
+}
+
+/** Whether a command type is one of a player's own conditions, which the GM may allow a player link. */
+export function isOwnConditionCommand(type: string): boolean {
+  return (OWN_CONDITION_COMMANDS as readonly string[]).includes(type);
 }
 
 export type { Role };

@@ -30,6 +30,8 @@ export interface EncounterResponse {
   encounter: EncounterMeta;
   role: Role;
   combatants?: string[];
+  /** The command types the link may send (a player link's, as the GM allows). */
+  allowed?: string[];
   seq: number;
   state: EncounterView;
 }
@@ -146,6 +148,9 @@ export const api = {
   /** Replaces a link with a new one; rotating the GM's gives a new GM token (and new tokens for all). */
   rotateLink: (id: string, token: string, name: LinkName) =>
     call<EncounterLinks & { token: string }>('POST', `/api/encounters/${enc(id)}/links/rotate`, token, name),
+  /** What a player's link may send (its command types). */
+  setAllowed: (id: string, token: string, combatant: string, allowed: string[]) =>
+    call<{ ok: true }>('PATCH', `/api/encounters/${enc(id)}/links/${enc(combatant)}`, token, { allowed }),
   exportScenario: async (id: string, token: string, format: 'json' | 'yaml'): Promise<string> => {
     const res = await fetch(`/api/encounters/${enc(id)}/export?format=${format}`, {
       headers: { authorization: `Bearer ${token}` },

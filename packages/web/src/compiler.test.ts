@@ -11,7 +11,6 @@ const KNOWN: Record<string, number> = {
   'Home.tsx: (BuildHIR::lowerExpression) Handle Import expressions': 1,
   'OptionsForm.tsx: (BuildHIR::lowerAssignment) Handle computed properties in ObjectPattern': 1,
   'forms/AddCombatant.tsx: (BuildHIR::lowerAssignment) Handle computed properties in ObjectPattern': 2,
-  'forms/AddCombatant.tsx: (BuildHIR::lowerStatement) Support ThrowStatement inside of try/catch': 1,
   'gm-tools/CombatantEditor.tsx: (BuildHIR::lowerAssignment) Handle computed properties in ObjectPattern': 1,
 };
 

@@ -23,8 +23,8 @@ const LONG_FILES: Record<string, number> = {
 
 /** Components still over 150 lines: their line counts now, a ceiling. */
 const LONG_COMPONENTS: Record<string, number> = {
-  'screens/gm/GmTracker.tsx GmTracker': 300,
-  'forms/AddCombatant.tsx AddCombatant': 296,
+  'screens/gm/GmTracker.tsx GmTracker': 228,
+  'forms/AddCombatant.tsx AddCombatant': 214,
 };
 
 /** Hand-written memo comparators left (each lists props by hand: add one, forget it, the page goes stale). */

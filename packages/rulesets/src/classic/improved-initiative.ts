@@ -272,4 +272,13 @@ export const improvedInitiativeImporter: ScenarioImporter = {
     }
     return { scenario: improvedInitiativeScenario(read, pick), notMapped: read.notMapped };
   },
+  creatures(data) {
+    if (isObj(data) && 'ruleset' in data) return undefined;
+    try {
+      const read = fromImprovedInitiative(data);
+      return { creatures: read.creatures.map((c) => ({ ...c })), notMapped: read.notMapped };
+    } catch {
+      return undefined;
+    }
+  },
 };

@@ -1,5 +1,5 @@
 import type { EncounterView } from '@roundkeeper/engine';
-import { memo, useCallback, useEffect, useId, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useId, useMemo, useState } from 'react';
 import { api, type Creature, errorMessage } from '../api.js';
 import { type FieldError, fieldErrors, sayError } from '../form.js';
 import { expandCombatants, rulesetOf } from '../model.js';
@@ -15,6 +15,10 @@ import {
   readDraft,
   statParamsOf,
 } from './add.js';
+import { useLibrary } from './use-library.js';
+
+// The library's search and import load after the page: the GM's first screen is the order.
+const Library = lazy(() => import('./Library.js').then((m) => ({ default: m.Library })));
 
 /**
  * Adding combatants: name, side, HP, how many (several become "Goblin 1…N" in one NPC group), hidden, notes
@@ -36,21 +40,7 @@ export const AddCombatant = memo(function AddCombatant({
   const statParams = useMemo(() => statParamsOf(rs), [rs]);
   const [draft, setDraft] = useState<AddDraft>(() => freshDraft(statParams));
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [lib, setLib] = useState<{ creatures: Creature[]; examples: Creature[] }>({
-    creatures: [],
-    examples: [],
-  });
-  const fileId = useId();
-  const loadLibrary = useCallback(async () => {
-    try {
-      setLib(await api.library(ruleset, libraryKey()));
-    } catch (e) {
-      notify({ ok: false, error: `The library could not be read: ${errorMessage(e)}` }, 'library');
-    }
-  }, [ruleset, notify]);
-  useEffect(() => {
-    void loadLibrary();
-  }, [loadLibrary]);
+  const { lib, reload: loadLibrary, save } = useLibrary(ruleset);
   const ids = {
     name: useId(),
     side: useId(),
@@ -237,119 +227,16 @@ export const AddCombatant = memo(function AddCombatant({
             onClick={async () => {
               const read = readDraft({ ...draft, count: '1' }, rs, statParams);
               if ('errors' in read) return refuse(read.errors, 'save');
-              const t = read.creature;
-              try {
-                await api.saveCreature(ruleset, libraryKey(), t);
-                notify({ ok: true }, `saved ${t.name} to the library`);
-                await loadLibrary();
-              } catch (e) {
-                notify({ ok: false, error: errorMessage(e) }, 'save');
-              }
+              await save(read.creature);
             }}
           >
             Save to library
           </button>
-          <label htmlFor={fileId} className="button-like">
-            Import creatures (JSON)
-          </label>
-          <input
-            id={fileId}
-            type="file"
-            accept=".json,application/json"
-            className="sr-only"
-            onChange={async (e) => {
-              const file = e.currentTarget.files?.[0];
-              e.currentTarget.value = '';
-              if (!file) return;
-              try {
-                const data: unknown = JSON.parse(await file.text());
-                // A file holds a list of creatures, or an object with one ({"creatures": [...]}, an export).
-                const list = Array.isArray(data)
-                  ? data
-                  : data &&
-                      typeof data === 'object' &&
-                      Array.isArray((data as { creatures?: unknown }).creatures)
-                    ? (data as { creatures: unknown[] }).creatures
-                    : null;
-                if (!list)
-                  throw new Error('the file holds no list of creatures, e.g. [{"name": "Orc", "hp": 15}].');
-                const r = await api.importCreatures(ruleset, libraryKey(), list);
-                notify(
-                  { ok: true },
-                  `imported ${r.added} creature${r.added === 1 ? '' : 's'} into the library`,
-                );
-                await loadLibrary();
-              } catch (err) {
-                notify(
-                  { ok: false, error: `The creatures could not be imported: ${errorMessage(err)}` },
-                  'import',
-                );
-              }
-            }}
-          />
         </div>
       </form>
-      <div className="library">
-        {lib.creatures.length ? (
-          <>
-            <h3>Library</h3>
-            <CreatureList
-              items={lib.creatures}
-              from="the library"
-              onAdd={addFromList}
-              onRemove={async (t) => {
-                try {
-                  await api.removeCreature(ruleset, libraryKey(), t.name);
-                  await loadLibrary();
-                } catch (e) {
-                  notify({ ok: false, error: errorMessage(e) }, 'remove');
-                }
-              }}
-            />
-          </>
-        ) : null}
-        {lib.examples.length ? (
-          <details>
-            <summary>Examples ({lib.examples.length})</summary>
-            <CreatureList items={lib.examples} from="the examples" onAdd={addFromList} />
-          </details>
-        ) : null}
-      </div>
+      <Suspense fallback={null}>
+        <Library ruleset={ruleset} lib={lib} reload={loadLibrary} onAdd={addFromList} />
+      </Suspense>
     </section>
   );
 });
-
-/** Creatures to add with one click: name, side, HP and the ruleset's stats in a line. */
-function CreatureList({
-  items,
-  from,
-  onAdd,
-  onRemove,
-}: {
-  items: Creature[];
-  from: string;
-  onAdd: (c: Creature) => void;
-  onRemove?: (c: Creature) => void;
-}) {
-  return (
-    <ul>
-      {items.map((t) => (
-        <li key={t.name} className="row">
-          <span className={`side-tag ${t.side}`}>{t.side === 'pc' ? 'PC' : 'NPC'}</span>
-          <span className="grow">
-            <bdi>{t.name}</bdi>
-            {t.hp !== undefined ? <span className="muted"> · {t.hp} HP</span> : null}
-          </span>
-          <button type="button" onClick={() => onAdd(t)} aria-label={`Add ${t.name} from ${from}`}>
-            Add
-          </button>
-          {onRemove ? (
-            <button type="button" onClick={() => onRemove(t)} aria-label={`Remove ${t.name} from ${from}`}>
-              ×
-            </button>
-          ) : null}
-        </li>
-      ))}
-    </ul>
-  );
-}

@@ -3,6 +3,7 @@ import { lazy, memo, Suspense, useState } from 'react';
 import { api, type EncounterLinks, errorMessage, type LinkName } from '../api.js';
 import { forgetLink } from '../storage.js';
 import { downloadText } from '../timeline/export.js';
+import { OwnConditionsSwitch } from './OwnConditionsSwitch.js';
 
 // The QR code's encoder loads when the GM opens the links, not with the page.
 const QrCode = lazy(() => import('../QrCode.js').then((m) => ({ default: m.QrCode })));
@@ -109,6 +110,9 @@ export const Share = memo(function Share({
                   <span className="muted">Player: {name} — revoked</span>
                 )}
                 {controls({ link: 'player', combatant: p.combatant }, `${name}'s link`, p.revoked === true)}
+                {p.revoked ? null : (
+                  <OwnConditionsSwitch id={id} token={token} player={p} name={name} run={run} />
+                )}
               </li>
             );
           })}
@@ -143,7 +147,8 @@ export const Share = memo(function Share({
           <a href={`${abs(links.table)}&hp=all`} target="_blank" rel="noreferrer">
             Table screen showing NPCs' HP as numbers
           </a>{' '}
-          (otherwise they read unhurt, hurt, bloodied or down)
+          (otherwise they read unhurt, hurt, bloodied or down; once you choose under "HP for the table and
+          players", that choice holds)
         </p>
       ) : null}
     </section>

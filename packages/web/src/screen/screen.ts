@@ -227,7 +227,8 @@ export function hpText(hp: { current: number; max: number; temp?: number }): str
 /** How hurt a combatant looks from across the table, without its numbers. */
 export function hurtWords(c: EncounterView['combatants'][string]): string | null {
   if (!c.active) return 'down';
-  if (!c.hp?.max) return null;
+  // The server sent a word in place of the numbers (the GM's HP setting), or nothing (hidden).
+  if (!c.hp?.max) return c.hpWord ?? null;
   if (c.hp.current <= 0) return 'down';
   if (c.hp.current < c.hp.max / 2) return 'bloodied';
   if (c.hp.current < c.hp.max) return 'hurt';

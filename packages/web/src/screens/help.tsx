@@ -8,6 +8,10 @@ export const SHORTCUTS: [string, string][] = [
   ['j / k', 'Select the next / previous combatant'],
   ['1–9', 'Select combatant by position'],
   ['p', 'Pin the selection (keep it when the turn changes)'],
+  ['d', 'Damage the selected combatant (asks how much; Enter sends)'],
+  ['h', 'Heal the selected combatant (asks how much; Enter sends)'],
+  ['c', "Add a condition to the selected combatant (goes to the GM tools' Condition field)"],
+  ['x or Delete', 'Remove the selected combatant (asks first; Undo brings them back)'],
   ['t', "Take the acting combatant's planned action (where the rules plan ahead, as tempo does)"],
   ['Alt+↑ / Alt+↓', 'Move the selected combatant up / down the order (where the rules let the GM set it)'],
   ['?', 'Show or hide this help'],
@@ -50,7 +54,10 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
             </div>
           ))}
         </dl>
-        <p className="muted">Tab moves between controls; Enter or Space activates the focused one.</p>
+        <p className="muted">
+          Tab moves between controls; Enter or Space activates the focused one. The letters do nothing while
+          you type in a field (a name, an amount, a search): Esc or a click outside it gives them back.
+        </p>
         <h3>This page</h3>
         <ul className="page-help">
           <li>
@@ -65,11 +72,12 @@ export function HelpOverlay({ onClose }: { onClose: () => void }) {
           <li>
             The middle column works for the selected combatant (the one acting, unless you pin another): its
             actions (greyed ones say why), the GM tools (damage, conditions, edit, remove), the ruleset's
-            other commands and panels, the timeline.
+            other commands and panels, the timeline. The keys d, h, c and x act on that combatant too.
           </li>
           <li>
-            Right: share links for the table and each player, the options, the log (newest first) and the
-            dice, and adding combatants.
+            Right: share links for the table and each player (and whether a player may add their own
+            conditions), how the table and players see HP, the options, the log (newest first) and the dice,
+            and adding combatants, with a search of the creature library.
           </li>
         </ul>
         <button type="button" className="primary" onClick={onClose} ref={close}>

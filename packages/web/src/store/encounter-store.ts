@@ -33,6 +33,8 @@ export interface EncounterSnapshot {
   role?: Role;
   /** The player's own combatants (player links only). */
   mine: string[];
+  /** The command types this link may send (what the GM allows a player link), as the page loaded. */
+  allowed: string[];
   view?: EncounterView;
   seq: number;
   entries: LogEntry[];
@@ -100,6 +102,7 @@ export class EncounterStore {
   private snapshot: EncounterSnapshot = {
     status: 'loading',
     mine: [],
+    allowed: [],
     seq: 0,
     entries: [],
     connected: false,
@@ -169,6 +172,7 @@ export class EncounterStore {
         meta: enc.encounter,
         role: enc.role,
         mine: enc.combatants ?? [],
+        allowed: enc.allowed ?? [],
         view: enc.state,
         seq: enc.seq,
         entries: mergeEntries(this.snapshot.entries, log.entries),

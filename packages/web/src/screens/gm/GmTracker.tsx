@@ -1,15 +1,15 @@
 import type { Command, EncounterView, LogEntry } from '@roundkeeper/engine';
-import { useCallback, useDeferredValue, useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
-import { reorderCommand } from '../../cards/reorder.js';
 import { CommandForm } from '../../commands/CommandForm.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
 import { AddCombatant } from '../../forms/AddCombatant.js';
 import { GmQuick } from '../../gm-tools/GmQuick.js';
+import { HpShownForm } from '../../gm-tools/HpShown.js';
 import { Share } from '../../gm-tools/Share.js';
 import { DicePanel } from '../../log/DicePanel.js';
 import { groupLine, LogView } from '../../log/LogView.js';
-import { hpEdit, otherForms, roundOrder, rulesetOf } from '../../model.js';
+import { otherForms, roundOrder, rulesetOf } from '../../model.js';
 import { OptionsForm } from '../../OptionsForm.js';
 import { Palette } from '../../palette/Palette.js';
 import { describingState, namesOf } from '../../screen/names.js';
@@ -17,9 +17,14 @@ import { useEncounter, useLatest, useStore } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, Status } from '../chrome.js';
 import { HelpOverlay } from '../help.js';
+import { useCardActions } from './card-actions.js';
 import { EndFight } from './EndFight.js';
-import { isTyping } from './keys.js';
+import type { Prompt } from './KeyPrompt.js';
 import { useActorInView, useBarHeight } from './reach.js';
+import { useGmKeys } from './use-gm-keys.js';
+
+// The prompt of a key (d, h, x) loads when a key first asks for it.
+const KeyPrompt = lazy(() => import('./KeyPrompt.js').then((m) => ({ default: m.KeyPrompt })));
 
 /** The selected combatant, and the turn it was selected in: a selection follows the turn unless pinned. */
 export interface Selection {
@@ -46,6 +51,7 @@ export function GmTracker({
   const { run, tell: notify, send, getSnapshot } = useStore();
   const [sel, setSel] = useState<Selection | null>(null);
   const [help, setHelp] = useState(false);
+  const [prompt, setPrompt] = useState<Prompt | null>(null);
   const order = useMemo(() => roundOrder(view, entries), [view, entries]);
   // Each turn (a new actor, or a new round) selects whoever acts, unless the GM pinned someone.
   const turnOnly = useEncounter((st) => st.turn);
@@ -71,75 +77,7 @@ export function GmTracker({
   const bar = useBarHeight();
 
   const forms = useMemo(() => (rs ? otherForms(rs) : []), [rs]);
-  // Reads the latest view when called, so it keeps its identity from one change to the next and the cards
-  // whose combatant did not change are not drawn again (a turn that passes changes two of them).
-  const onHp = useCallback(
-    async (cid: string, text: string) => {
-      const edit = hpEdit(text);
-      const name = latest().v.combatants[cid]?.name ?? cid;
-      if (!edit) {
-        notify(
-          {
-            ok: false,
-            error: `"${text}" is not an HP change: type -7 for damage, +5 to heal, 12 to set HP, t5 for temporary HP.`,
-          },
-          'hp',
-        );
-        return false;
-      }
-      const cmd: Command =
-        edit.kind === 'set'
-          ? { type: 'set-hp', combatant: cid, current: edit.current }
-          : edit.kind === 'temp'
-            ? { type: 'set-hp', combatant: cid, temp: edit.temp }
-            : { type: edit.kind, combatant: cid, amount: edit.amount };
-      const what = (() => {
-        switch (edit.kind) {
-          case 'damage':
-            return `${edit.amount} damage to ${name}`;
-          case 'heal':
-            return `${name} healed ${edit.amount}`;
-          case 'temp':
-            return `${name} has ${edit.temp} temporary HP`;
-          case 'set':
-            return `${name}'s HP set to ${edit.current}`;
-        }
-      })();
-      const r = await run(cmd, what);
-      return r.ok;
-    },
-    [run, notify, latest],
-  );
-  const onMove = useCallback(
-    async (cid: string, direction: 'up' | 'down') => {
-      const { v } = latest();
-      const cmd = reorderCommand(v, cid, direction);
-      const name = v.combatants[cid]?.name ?? cid;
-      if (!cmd)
-        return notify({ ok: false, error: `${name} cannot move ${direction} the order here.` }, 'move');
-      run(cmd, `${name} moved ${direction} the order`);
-    },
-    [run, notify, latest],
-  );
-  // A card dropped on another's place: up past it when it stood above, down past it when below.
-  const onDrop = useCallback(
-    async (cid: string, onto: string) => {
-      const { v, e } = latest();
-      const shown = roundOrder(v, e);
-      const direction = shown.indexOf(onto) < shown.indexOf(cid) ? 'up' : 'down';
-      const cmd = reorderCommand(v, cid, direction, onto);
-      const name = v.combatants[cid]?.name ?? cid;
-      const other = v.combatants[onto]?.name ?? onto;
-      const where = direction === 'up' ? 'before' : 'after';
-      if (!cmd)
-        return notify(
-          { ok: false, error: `${name} cannot move ${where} ${other} in the order here.` },
-          'move',
-        );
-      run(cmd, `${name} moved ${where} ${other}`);
-    },
-    [run, notify, latest],
-  );
+  const { onHp, onMove, onDrop } = useCardActions();
   // The add form reads from the view only what a duration field offers (the ruleset's clock, the roster's
   // names): it keeps the view it has until one of those changes, so a turn that passes skips the form.
   const namesKey = `${view.ruleset}\n${view.roster.map((cid) => `${cid}=${view.combatants[cid]?.name ?? ''}`).join('\n')}`;
@@ -155,48 +93,37 @@ export function GmTracker({
   const laterView = useDeferredValue(view);
   const laterEntries = useDeferredValue(entries);
   const c = actor ? view.combatants[actor] : undefined;
-  // One listener for the page's lifetime; an effect event, so it reads this render's state.
-  const onKey = useEffectEvent((e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
+  // The keys read this render's state when they come (an effect event inside `useGmKeys`).
+  const ask = (kind: Prompt['kind']) => () => {
+    if (actor && c) setPrompt({ kind, id: actor, name: c.name });
+  };
+  useGmKeys({
+    escape: () => {
       setHelp(false);
-      return;
-    }
-    if (isTyping(e.target)) return;
-    const ctrl = e.ctrlKey || e.metaKey;
-    const shortcut = (f: () => void) => {
-      // A focused list would take the letter as a search ("n" picks "none"): the shortcut wins.
-      e.preventDefault();
-      f();
-    };
-    if (e.key === '?') shortcut(() => setHelp((h) => !h));
-    else if (ctrl && e.key.toLowerCase() === 'z')
-      shortcut(() => void runType(e.shiftKey ? 'redo' : 'undo', undoLabel(e.shiftKey ? 'redo' : 'undo')));
-    else if (e.altKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown') && actor)
-      shortcut(() => void onMove(actor, e.key === 'ArrowUp' ? 'up' : 'down'));
-    else if (ctrl || e.altKey) return;
-    else if (e.key === 'n') shortcut(() => void runType('next', 'next turn'));
-    else if (e.key === 'i') shortcut(() => void runType('start', 'roll initiative'));
-    else if (e.key === 'u') shortcut(() => void runType('undo', undoLabel('undo')));
-    else if (e.key === 'r') shortcut(() => void runType('redo', undoLabel('redo')));
-    else if (e.key === 'p' && actor) shortcut(() => setSel({ id: actor, turn: turnOnly, pinned: !pinned }));
-    else if (e.key === 'j' || e.key === 'k') {
-      shortcut(() => {
-        const i = actor ? order.indexOf(actor) : -1;
-        const next = order[(i + (e.key === 'j' ? 1 : order.length - 1)) % Math.max(1, order.length)];
-        if (next) select(next);
-      });
-    } else if (/^[1-9]$/.test(e.key)) {
-      shortcut(() => {
-        const pick = order[Number(e.key) - 1];
-        if (pick) select(pick);
-      });
-    }
+      setPrompt(null);
+    },
+    help: () => setHelp((h) => !h),
+    undo: () => void runType('undo', undoLabel('undo')),
+    redo: () => void runType('redo', undoLabel('redo')),
+    next: () => void runType('next', 'next turn'),
+    start: () => void runType('start', 'roll initiative'),
+    pin: () => actor && setSel({ id: actor, turn: turnOnly, pinned: !pinned }),
+    move: (direction) => actor && void onMove(actor, direction),
+    step: (by) => {
+      const i = actor ? order.indexOf(actor) : -1;
+      const next = order[(i + (by === 1 ? 1 : order.length - 1)) % Math.max(1, order.length)];
+      if (next) select(next);
+    },
+    pick: (index) => {
+      const picked = order[index];
+      if (picked) select(picked);
+    },
+    damage: ask('damage'),
+    heal: ask('heal'),
+    remove: ask('remove'),
+    // The GM tools' Condition field, for the selected combatant: its duration is chosen there.
+    condition: () => document.querySelector<HTMLInputElement>('.gm-tools .condition-form input')?.focus(),
   });
-  useEffect(() => {
-    const listener = (e: KeyboardEvent) => onKey(e);
-    window.addEventListener('keydown', listener);
-    return () => window.removeEventListener('keydown', listener);
-  }, []);
 
   return (
     <main className="tracker">
@@ -320,12 +247,18 @@ export function GmTracker({
           <OptionsForm view={optionsView.view} round={view.round} send={send} notify={notify} />
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
+          <HpShownForm display={view.hpDisplay} />
           {view.status === 'setup' ? null : (
             <AddCombatant view={addFormView.view} ruleset={view.ruleset} roster={view.roster} />
           )}
         </div>
       </div>
       {help ? <HelpOverlay onClose={() => setHelp(false)} /> : null}
+      {prompt ? (
+        <Suspense fallback={null}>
+          <KeyPrompt prompt={prompt} onClose={() => setPrompt(null)} />
+        </Suspense>
+      ) : null}
     </main>
   );
 }

@@ -1,6 +1,7 @@
 import { type EncounterView, type LogEntry, paramsOfSchema } from '@roundkeeper/engine';
 import { memo, useDeferredValue, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
+import { npcNumbers } from '../../cards/hp-shown.js';
 import { StatusList } from '../../cards/StatusList.js';
 import { CommandForm } from '../../commands/CommandForm.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
@@ -11,6 +12,7 @@ import { useEndTurn } from '../../screen/react.js';
 import { useEncounter, useRun } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
+import { OwnConditions } from './OwnConditions.js';
 
 /**
  * The player's controller: phone-sized, only their own characters, live. What they can do comes first
@@ -34,6 +36,8 @@ export function Player({
   const actor =
     picked && own.includes(picked) ? picked : (own.find((id) => id === view.current) ?? own[0] ?? null);
   const run = useRun();
+  // What the GM allows this link beyond its actions: its own conditions (read when the page loads).
+  const allowed = useEncounter((s) => s.allowed);
   const c = actor ? view.combatants[actor] : undefined;
   const panels = actor ? panelsOf(view, actor) : [];
   const inPanels = new Set(panels.map((p) => p.command).filter((x) => x !== undefined));
@@ -86,6 +90,14 @@ export function Player({
             <CombatantCard id={actor} gm={false} own selected current={actor === view.current} />
           </ul>
           <Sheet id={actor} />
+          {allowed.includes('add-effect') || allowed.includes('remove-effect') ? (
+            <OwnConditions
+              view={view}
+              actor={actor}
+              canAdd={allowed.includes('add-effect')}
+              canRemove={allowed.includes('remove-effect')}
+            />
+          ) : null}
           {forms.length ? <CommandForm view={view} forms={forms} actor={actor} /> : null}
         </>
       ) : (
@@ -93,7 +105,7 @@ export function Player({
       )}
       <section className="panel" aria-label="Everyone">
         <h2>Everyone</h2>
-        <StatusList view={view} entries={entries} />
+        <StatusList view={view} entries={entries} numbers={npcNumbers(view, false)} />
       </section>
       <TimelineView view={view} highlight={actor} exportable={false} maxRounds={1} />
       <LogView view={laterView} entries={laterEntries} limit={15} newestFirst />

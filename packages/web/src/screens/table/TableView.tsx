@@ -1,11 +1,15 @@
 import type { EncounterView, LogEntry } from '@roundkeeper/engine';
 import { useState } from 'react';
+import { npcNumbers } from '../../cards/hp-shown.js';
 import { StatusList } from '../../cards/StatusList.js';
 import { isolated, upNext } from '../../model.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline } from '../chrome.js';
 
-/** The table link opened with `&hp=all` (the GM's choice in "Share & export") shows NPCs' HP as numbers. */
+/**
+ * The table link opened with `&hp=all` (the GM's choice in "Share & export") shows NPCs' HP as numbers,
+ * until the GM chooses how the table sees HP ("HP for the table and players").
+ */
 export function showsNumbers(): boolean {
   return new URLSearchParams(location.search).get('hp') === 'all';
 }
@@ -20,7 +24,8 @@ export function TableView({
   connected: boolean;
 }) {
   const next = upNext(view);
-  const [numbers] = useState(showsNumbers);
+  const [asked] = useState(showsNumbers);
+  const numbers = npcNumbers(view, asked);
   return (
     <main className="table-view">
       <header className="topbar">
