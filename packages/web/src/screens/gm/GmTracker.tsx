@@ -19,6 +19,7 @@ import { ConnectionBadge, Headline, Status } from '../chrome.js';
 import { HelpOverlay } from '../help.js';
 import { EndFight } from './EndFight.js';
 import { isTyping } from './keys.js';
+import { FiredLine, TimedEvents } from './lazy.js';
 import { useActorInView, useBarHeight } from './reach.js';
 
 /** The selected combatant, and the turn it was selected in: a selection follows the turn unless pinned. */
@@ -52,8 +53,7 @@ export function GmTracker({
   const kept = sel && view.combatants[sel.id] && (sel.pinned || sel.turn === turnOnly) ? sel : null;
   const actor = kept ? kept.id : (view.current ?? order[0] ?? null);
   const pinned = kept?.pinned === true;
-  // Handlers read the fight as the store holds it now: they keep their identity from one change to the
-  // next, and the cards whose combatant did not change are not drawn again.
+  // Handlers read the fight as the store holds it now: stable, so unchanged cards are not drawn again.
   const latest = useLatest();
   const select = useCallback(
     (cid: string) => setSel({ id: cid, turn: getSnapshot().turn, pinned: false }),
@@ -145,8 +145,7 @@ export function GmTracker({
   const namesKey = `${view.ruleset}\n${view.roster.map((cid) => `${cid}=${view.combatants[cid]?.name ?? ''}`).join('\n')}`;
   const [addFormView, setAddFormView] = useState({ key: namesKey, view });
   if (addFormView.key !== namesKey) setAddFormView({ key: namesKey, view });
-  // The options form reads the options, the ruleset and the roster's names (a field that names a
-  // combatant): it too keeps its view until one of those changes, and is told the round apart.
+  // The options form too (a field may name a combatant), with the options; it is told the round apart.
   const [optionsView, setOptionsView] = useState({ key: namesKey, options: view.options, view });
   if (optionsView.key !== namesKey || optionsView.options !== view.options)
     setOptionsView({ key: namesKey, options: view.options, view });
@@ -280,6 +279,7 @@ export function GmTracker({
           </section>
         </div>
         <div className="col wide">
+          <FiredLine entries={entries} />
           {actor && c ? (
             <>
               <div className="acting-for" data-testid="acting-for">
@@ -320,6 +320,7 @@ export function GmTracker({
           <OptionsForm view={optionsView.view} round={view.round} send={send} notify={notify} />
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
+          <TimedEvents view={view} />
           {view.status === 'setup' ? null : (
             <AddCombatant view={addFormView.view} ruleset={view.ruleset} roster={view.roster} />
           )}
