@@ -19,7 +19,7 @@ import { ConnectionBadge, Headline, Status } from '../chrome.js';
 import { HelpOverlay } from '../help.js';
 import { EndFight } from './EndFight.js';
 import { isTyping } from './keys.js';
-import { FiredLine, TimedEvents } from './lazy.js';
+import { TimedEvents, TurnNow } from './lazy.js';
 import { useActorInView, useBarHeight } from './reach.js';
 
 /** The selected combatant, and the turn it was selected in: a selection follows the turn unless pinned. */
@@ -279,7 +279,7 @@ export function GmTracker({
           </section>
         </div>
         <div className="col wide">
-          <FiredLine entries={entries} />
+          <TurnNow view={view} entries={entries} gm />
           {actor && c ? (
             <>
               <div className="acting-for" data-testid="acting-for">

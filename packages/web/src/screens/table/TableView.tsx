@@ -4,7 +4,7 @@ import { StatusList } from '../../cards/StatusList.js';
 import { isolated, upNext } from '../../model.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline } from '../chrome.js';
-import { FiredLine } from './lazy.js';
+import { TurnNow } from './lazy.js';
 
 /** The table link opened with `&hp=all` (the GM's choice in "Share & export") shows NPCs' HP as numbers. */
 export function showsNumbers(): boolean {
@@ -31,7 +31,7 @@ export function TableView({
         <ConnectionBadge connected={connected} />
       </header>
       <Headline view={view} />
-      <FiredLine entries={entries} />
+      <TurnNow view={view} entries={entries} />
       {next.length ? (
         <p className="up-next" data-testid="up-next">
           {/* One text, each name isolated as a <bdi> would (`isolated`): a turn that passes changes one

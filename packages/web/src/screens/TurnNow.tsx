@@ -1,0 +1,31 @@
+import type { EncounterView, LogEntry } from '@roundkeeper/engine';
+import { FiredLine } from '../timeline/FiredLine.js';
+import { TurnLimitPicker, TurnTimer } from './TurnTimer.js';
+
+/**
+ * What the turn under way adds to the clock, on the GM's page and the table screen: the timed events that
+ * fired as it began, and how long it has lasted (the GM also picks this browser's turn limit).
+ */
+export function TurnNow({
+  view,
+  entries,
+  gm = false,
+}: {
+  view: EncounterView;
+  entries: readonly LogEntry[];
+  gm?: boolean;
+}) {
+  return (
+    <>
+      <FiredLine entries={entries} />
+      {gm ? (
+        <div className="turn-now">
+          <TurnTimer view={view} entries={entries} gm />
+          <TurnLimitPicker />
+        </div>
+      ) : (
+        <TurnTimer view={view} entries={entries} />
+      )}
+    </>
+  );
+}
