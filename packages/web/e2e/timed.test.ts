@@ -8,6 +8,8 @@ import { apiOf, endToEnd } from './harness.js';
  * their "Timed events" row, the table screen announces it when it fires, and it is never a combatant card
  * nor in the order. Classic (initiative 20, losing ties) and tick (every 6 ticks).
  */
+/** The machine may be loaded: a change is waited for up to 10 s. */
+const poll: typeof expect.poll = (f, options) => expect.poll(f, { timeout: 10_000, ...options });
 const env = endToEnd();
 const api = apiOf(() => env.server);
 
@@ -26,9 +28,9 @@ async function addTimed(gm: Page, at: string, words: string): Promise<void> {
   await form.getByLabel('Name').fill('Lair action');
   await form.getByLabel(/^At\b/).fill(at);
   await form.getByLabel('GM note').fill('the ceiling cracks');
-  await expect.poll(() => gm.getByTestId('timed-moment').textContent()).toBe(`When: ${words}`);
+  await poll(() => gm.getByTestId('timed-moment').textContent()).toBe(`When: ${words}`);
   await form.getByRole('button', { name: 'Add timed event' }).click();
-  await expect.poll(() => gm.getByTestId('timed-list').textContent()).toContain('Lair action');
+  await poll(() => gm.getByTestId('timed-list').textContent()).toContain('Lair action');
 }
 
 const timedMarkers = (page: Page) =>
@@ -52,7 +54,7 @@ describe('timed events on the page', () => {
     const table = await ctx.newPage();
     try {
       await gm.goto(url(r, r.tokens.gm));
-      await expect.poll(() => gm.getByTestId('connection').textContent(), { timeout: 15_000 }).toBe('live');
+      await poll(() => gm.getByTestId('connection').textContent(), { timeout: 15_000 }).toBe('live');
       // A number the clock does not have is refused in the ruleset's words before it is sent.
       const form = gm.getByRole('form', { name: 'Add a timed event' });
       await form.getByLabel(/^At\b/).fill('900');
@@ -69,7 +71,7 @@ describe('timed events on the page', () => {
           .toEqual(['timed: Lair action (initiative 20, losing ties) (planned)']);
         expect(await page.getByTestId('timeline').locator('svg').textContent()).toContain('Timed events');
       }
-      await expect.poll(() => gm.getByTestId('timed-fired').count()).toBe(0);
+      await poll(() => gm.getByTestId('timed-fired').count()).toBe(0);
       await command({ type: 'next' }); // Ana's turn ends: the count passes 20, then the Orc's turn.
       await expect
         .poll(() => table.getByTestId('timed-fired').textContent())
@@ -87,10 +89,10 @@ describe('timed events on the page', () => {
       expect(await table.getByRole('region', { name: 'Order' }).textContent()).not.toContain('Lair');
       // Round 2: Ana's turn, the announcement is gone until the count passes 20 again.
       await command({ type: 'next' });
-      await expect.poll(() => table.getByTestId('timed-fired').count()).toBe(0);
+      await poll(() => table.getByTestId('timed-fired').count()).toBe(0);
       await gm.getByRole('button', { name: 'Remove Lair action' }).click();
-      await expect.poll(() => gm.getByTestId('timed-list').count()).toBe(0);
-      await expect.poll(() => timedMarkers(table)).toEqual([]);
+      await poll(() => gm.getByTestId('timed-list').count()).toBe(0);
+      await poll(() => timedMarkers(table)).toEqual([]);
     } finally {
       await ctx.close();
     }
@@ -112,21 +114,21 @@ describe('timed events on the page', () => {
     const table = await ctx.newPage();
     try {
       await gm.goto(url(r, r.tokens.gm));
-      await expect.poll(() => gm.getByTestId('connection').textContent(), { timeout: 15_000 }).toBe('live');
+      await poll(() => gm.getByTestId('connection').textContent(), { timeout: 15_000 }).toBe('live');
       await addTimed(gm, '6', 'every 6 ticks');
       await command({ type: 'start', initiative: { ana: 3, bren: 4 } });
       await table.goto(url(r, r.tokens.table));
-      await expect.poll(() => timedMarkers(table)).toEqual(['timed: Lair action (every 6 ticks) (planned)']);
+      await poll(() => timedMarkers(table)).toEqual(['timed: Lair action (every 6 ticks) (planned)']);
       // Ana moves (tick 3 → 6), then Bren (tick 4 → 7): the counter reaches 6, the lair action fires.
       await command({ type: 'act', actor: 'ana', action: 'move' });
-      await expect.poll(() => table.getByTestId('timed-fired').count()).toBe(0);
+      await poll(() => table.getByTestId('timed-fired').count()).toBe(0);
       await command({ type: 'act', actor: 'bren', action: 'move' });
       await expect
         .poll(() => table.getByTestId('timed-fired').textContent())
         .toBe('Lair action (every 6 ticks)');
-      await expect.poll(() => table.getByTestId('current-actor').textContent()).toContain('Ana');
+      await poll(() => table.getByTestId('current-actor').textContent()).toContain('Ana');
       // Its next moment: tick 12, on the table's timeline.
-      await expect.poll(() => timedMarkers(table)).toEqual(['timed: Lair action (every 6 ticks) (planned)']);
+      await poll(() => timedMarkers(table)).toEqual(['timed: Lair action (every 6 ticks) (planned)']);
       expect(await table.getByRole('region', { name: 'Order' }).textContent()).not.toContain('Lair');
     } finally {
       await ctx.close();

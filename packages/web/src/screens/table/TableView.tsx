@@ -4,7 +4,7 @@ import { StatusList } from '../../cards/StatusList.js';
 import { isolated, upNext } from '../../model.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline } from '../chrome.js';
-import { TurnNow } from './lazy.js';
+import { NextRound, TurnNow } from './lazy.js';
 
 /** The table link opened with `&hp=all` (the GM's choice in "Share & export") shows NPCs' HP as numbers. */
 export function showsNumbers(): boolean {
@@ -39,6 +39,7 @@ export function TableView({
           {`Next: ${next.map((id) => isolated(view.combatants[id]!.name)).join(', ')}`}
         </p>
       ) : null}
+      <NextRound view={view} />
       <section className="panel" aria-label="Order">
         <h2>Order</h2>
         <StatusList view={view} entries={entries} big numbers={numbers} />
