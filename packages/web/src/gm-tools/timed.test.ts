@@ -59,6 +59,12 @@ describe('timed events on the page', () => {
     expect(firedNow(seen)).toEqual([expect.objectContaining({ name: 'Lair action' })]);
     expect(firedNow(seen)[0]).not.toHaveProperty('note');
     expect(view(enc.state, table, rs, enc.everHidden).timed?.[0]).not.toHaveProperty('note');
+    // The Next undone: Ana's turn again, nothing fired in it; done again, announced again.
+    expect(enc.execute({ type: 'undo' })).not.toHaveProperty('code');
+    expect(enc.state.current).toBe('ana');
+    expect(firedNow(enc.entries)).toEqual([]);
+    expect(enc.execute({ type: 'redo' })).not.toHaveProperty('code');
+    expect(firedNow(enc.entries)).toMatchObject([{ name: 'Lair action' }]);
     // Round 2, Ana's turn: the lair action has not come round again yet.
     expect(enc.execute({ type: 'next' })).not.toHaveProperty('code');
     expect(enc.state.current).toBe('ana');

@@ -7,6 +7,7 @@ import {
   type Param,
   paramsOfSchema,
 } from '@roundkeeper/engine';
+import { undoneGroups } from '../log/undone.js';
 
 /** The add-timed-event command's fields, from its schema (name, at, note), read once. */
 let fields: Param[] | null = null;
@@ -43,22 +44,24 @@ export interface FiredLine {
 
 /**
  * The timed events that fired with or after the command that began the turn (or the round) now under
- * way: what the table screen announces. Empty when none did.
+ * way: what the table screen announces. Empty when none did. Commands undone count for nothing.
  */
 export function firedNow(entries: readonly LogEntry[]): FiredLine[] {
+  const undone = undoneGroups(entries);
   let from = Number.POSITIVE_INFINITY;
   for (let i = entries.length - 1; i >= 0; i--) {
-    const t = entries[i]!.event.type;
-    if (t === 'encounter/ended') return [];
-    if (t === 'turn/started' || t === 'round/started') {
-      from = entries[i]!.group;
+    const { event, group } = entries[i]!;
+    if (undone.has(group)) continue;
+    if (event.type === 'encounter/ended') return [];
+    if (event.type === 'turn/started' || event.type === 'round/started') {
+      from = group;
       break;
     }
   }
   const out: FiredLine[] = [];
   for (const e of entries) {
     const ev = e.event;
-    if (e.group < from || ev.type !== 'timed/fired') continue;
+    if (e.group < from || ev.type !== 'timed/fired' || undone.has(e.group)) continue;
     const line: FiredLine = { seq: e.seq, name: String(ev.name), when: String(ev.when) };
     if (typeof ev.note === 'string') line.note = ev.note;
     out.push(line);

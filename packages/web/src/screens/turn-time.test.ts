@@ -33,6 +33,14 @@ describe('the turn timer', () => {
     expect(turnStart(log, 'orc')?.seq).toBe(4);
     // Back to Ana (an undone Next): her own turn's start, not the Orc's.
     expect(turnStart(log, 'ana')?.seq).toBe(2);
+    // The Orc's turn undone, then Ana's turn started again by a new Next (group 5): that one counts.
+    const undone = [
+      ...log,
+      entry(6, 4, 60_000, { type: 'undo', group: 2 }),
+      entry(7, 5, 70_000, { type: 'turn/started', combatant: 'orc' }),
+    ];
+    expect(turnStart(undone.slice(0, 6), 'orc')).toBeNull();
+    expect(turnStart(undone, 'orc')?.seq).toBe(7);
     expect(turnStart(log, 'nobody')).toBeNull();
     expect(turnStart(log, null)).toBeNull();
   });

@@ -1,4 +1,5 @@
 import type { LogEntry } from '@roundkeeper/engine';
+import { undoneGroups } from '../log/undone.js';
 
 /**
  * The turn timer's arithmetic, outside the engine (wall time enters the engine only with commands: each log
@@ -21,12 +22,13 @@ export interface ClockKnowledge {
 
 export const NOTHING_KNOWN: ClockKnowledge = { offset: null, arrived: new Map() };
 
-/** The entry that began the turn under way: the latest `turn/started` of `current`. */
+/** The entry that began the turn under way: the latest `turn/started` of `current` not undone. */
 export function turnStart(entries: readonly LogEntry[], current: string | null | undefined): LogEntry | null {
   if (!current) return null;
+  const undone = undoneGroups(entries);
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i]!;
-    if (e.event.type === 'turn/started' && e.event.combatant === current) return e;
+    if (e.event.type === 'turn/started' && e.event.combatant === current && !undone.has(e.group)) return e;
   }
   return null;
 }
