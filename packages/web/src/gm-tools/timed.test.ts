@@ -35,7 +35,11 @@ describe('timed events on the page', () => {
     const tick = fight('tick', []);
     expect(momentWords(rulesets.tick!, tick.state, '6')).toEqual({ ok: true, words: 'every 6 ticks' });
     const tara = fight('tara-corax', []);
-    expect(momentWords(rulesets['tara-corax']!, tara.state, '10')?.words).toMatch(/Mark 10/);
+    expect(momentWords(rulesets['tara-corax']!, tara.state, '10')).toEqual({
+      ok: true,
+      words: 'Mark 10 each round',
+    });
+    expect(momentWords(rulesets.tempo!, fight('tempo', []).state, '5')?.words).toBe('tempo 5, every round');
   });
 
   it('announces a fired event for the turn it fired in, its note for the GM only, and no longer after', () => {

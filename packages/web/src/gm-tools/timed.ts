@@ -31,7 +31,9 @@ export function momentWords(
   if (!Number.isInteger(n)) return { ok: false, words: 'A whole number.' };
   const r = rs.timedAt(state, n);
   if (isRejection(r)) return { ok: false, words: r.message };
-  return { ok: true, words: r.every === undefined ? `${r.when}, every round` : r.when };
+  // Once a round, unless it comes back by a period of its own; said once ("Mark 10 each round" says it).
+  const once = r.every === undefined && !/\bround\b/i.test(r.when);
+  return { ok: true, words: once ? `${r.when}, every round` : r.when };
 }
 
 /** A timed event that fired, as the table screen says it: its name and its moment (the note is the GM's). */
