@@ -1,6 +1,7 @@
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, endToEnd, shots } from './harness.js';
 
 /**
  * Timed events (lair actions) on the page: the GM adds one in the GM's tools — its moment read back in the
@@ -81,6 +82,8 @@ describe('timed events on the page', () => {
         .poll(() => gm.getByTestId('timed-fired').textContent())
         .toBe('Lair action: the ceiling cracks (initiative 20, losing ties)');
       expect(await table.locator('main').textContent()).not.toContain('ceiling');
+      await table.screenshot({ path: join(shots, 'timed-table.png') });
+      await gm.screenshot({ path: join(shots, 'timed-gm.png'), fullPage: true });
       await expect
         .poll(() => timedMarkers(table))
         .toEqual(['timed: Lair action (initiative 20, losing ties)']);
