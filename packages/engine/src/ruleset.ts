@@ -169,6 +169,14 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
     state: EncounterState<T>,
     at: number,
   ): { at: number[]; when: string; every?: number; eachRound?: boolean } | Rejection;
+  /**
+   * The next round's turns, first first, where the rules already fix them now (the same initiative again,
+   * nothing re-rolled, planned or declared when that round begins), as the round's start would schedule
+   * them from this state; null where they are not known until then (a re-roll, a plan, someone whose place
+   * is still open). Absent: never known ahead (re-rolled every round, or a clock without rounds). The apps'
+   * "Next round: …" line.
+   */
+  nextRoundOrder?(state: EncounterState<T>): string[] | null;
   /** Files of other trackers this ruleset reads into a scenario of its own (`roundkeeper import`). */
   importers?: ScenarioImporter[];
 }

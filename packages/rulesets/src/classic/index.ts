@@ -11,6 +11,7 @@ import { classicOptions, classicStats } from './options.js';
 import { classicAnalysis, classicPresent } from './present.js';
 import { react } from './react.js';
 import { redactEvent } from './redact.js';
+import { nextRoundOrder } from './round.js';
 import { fresh } from './state.js';
 import { clock, timedAt, timeline } from './timeline.js';
 import type { ClassicTypes } from './types.js';
@@ -48,6 +49,7 @@ export const classic: Ruleset<ClassicTypes> = {
   legalActions,
   timeline,
   timedAt,
+  nextRoundOrder,
   describeEvent,
   redactEvent,
   present: classicPresent,

@@ -2,6 +2,7 @@ import {
   type AgendaEntry,
   combatantIn,
   combatantOf,
+  compareTuples,
   turnEntry as engineTurnEntry,
   nextEntry,
   reach,
@@ -10,7 +11,7 @@ import {
 import type { AnyEvent } from './events.js';
 import { keysFrom, keysOf, rollInitiative } from './initiative.js';
 
-import type { Ctx } from './types.js';
+import type { Ctx, State } from './types.js';
 
 export function turnEntry(ctx: Ctx, id: string, round: number, key: number[]): AgendaEntry {
   return engineTurnEntry(ctx, combatantIn(ctx.state, id), { round, at: key });
@@ -43,4 +44,19 @@ export function advance(ctx: Ctx): AnyEvent[] {
     return [...events, ...rolled, ...scheduleRound(ctx, state.round + 1, keysFrom(rolled))];
   }
   return [...events, ...scheduleRound(ctx, state.round + 1, keysOf(state))];
+}
+
+/**
+ * The next round's order, as `scheduleRound` will place it from the keys the combatants hold (the same
+ * initiative, round after round): null when initiative is rolled again each round. A combatant who is
+ * delaying has no place in it until they come back (they keep delaying into the next round).
+ */
+export function nextRoundOrder(state: State): string[] | null {
+  if (state.options.rerollEachRound) return null;
+  const placed: { id: string; key: number[] }[] = [];
+  for (const id of state.roster) {
+    const c = combatantOf(state, id);
+    if (c?.active && c.cs.key && !c.cs.delaying) placed.push({ id, key: c.cs.key });
+  }
+  return placed.sort((a, b) => compareTuples(a.key, b.key)).map((p) => p.id);
 }

@@ -12,6 +12,7 @@ import { opend6Options, opend6Stats } from './options.js';
 import { opend6Present } from './present.js';
 import { react } from './react.js';
 import { redact, redactEvent } from './redact.js';
+import { nextRoundOrder } from './round.js';
 import { clock, timedAt, timeline } from './timeline.js';
 import type { Opend6Types } from './types.js';
 
@@ -52,6 +53,7 @@ export const openD6: Ruleset<Opend6Types> = {
   legalActions,
   timeline,
   timedAt,
+  nextRoundOrder,
   redact,
   redactEvent,
   describeEvent,

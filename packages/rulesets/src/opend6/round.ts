@@ -209,3 +209,22 @@ export function justAfter(state: State, suffix: 0 | 1): Instant {
   const now = state.now ?? { round: state.round, at: [] };
   return { round: now.round, at: [...now.at, suffix] };
 }
+
+/**
+ * The next round's order (Methods 1 and 2: the same order every round, `beginRound` placing each unit — a
+ * character, or an NPC group acting together — by the key it holds): null under Method 3 (Perception
+ * rolled every round), and while someone's place is open (unable now: he may act as the round begins, or
+ * lose the turn, or be rolled for when he recovers; or with no place yet).
+ */
+export function nextRoundOrder(state: State): string[] | null {
+  if (state.options.initiativeMethod === 'perception-per-round') return null;
+  const placed: { key: number[]; members: string[] }[] = [];
+  for (const unit of unitsOf(state)) {
+    const key = combatantIn(state, unit.leader).cs.orderKey;
+    if (!key || unit.members.some((id) => !canAct(combatantIn(state, id)))) return null;
+    placed.push({ key, members: unit.members });
+  }
+  return placed
+    .sort((a, b) => compareInstants({ round: 0, at: a.key }, { round: 0, at: b.key }))
+    .flatMap((p) => p.members);
+}

@@ -12,6 +12,7 @@ import { sixSecondOptions, sixSecondStats } from './options.js';
 import { sixSecondPresent } from './present.js';
 import { redact, redactEvent } from './redact.js';
 import { timedAt, timeline } from './timeline.js';
+import { nextRoundOrder } from './turns.js';
 import type { SixSecondCombatant, SixSecondRound, SixSecondTypes } from './types.js';
 
 export { SIX_SECOND_CATALOG } from './catalog.js';
@@ -68,6 +69,7 @@ export const sixSecond: Ruleset<SixSecondTypes> = {
   legalActions,
   timeline,
   timedAt,
+  nextRoundOrder,
   redact,
   redactEvent,
   describeEvent,

@@ -203,3 +203,11 @@ export function dueEffects(state: State): SixSecondFact[] {
   }
   return out;
 }
+
+/**
+ * The next round's order: the Initiative order rolled once, on `start` ("every round each character in the
+ * fight gets one turn, in Initiative order"), as `startRound` schedules it — those still in the fight.
+ */
+export function nextRoundOrder(state: State): string[] {
+  return state.rs.order.filter((id) => state.combatants[id]?.active);
+}

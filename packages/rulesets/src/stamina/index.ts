@@ -5,6 +5,7 @@ import { decide, react } from './decide.js';
 import { describeEvent } from './describe.js';
 import { staminaEvents } from './events.js';
 import { evolve } from './evolve.js';
+import { nextRoundOrder } from './initiative.js';
 import { legalActions, validateCustomAction } from './legal.js';
 import { staminaOptions, staminaStats } from './options.js';
 import { staminaAnalysis, staminaPresent } from './present.js';
@@ -64,6 +65,7 @@ export const stamina: Ruleset<StaminaTypes> = {
   legalActions,
   timeline,
   timedAt,
+  nextRoundOrder,
   describeEvent: describeEvent,
   redact,
   redactEvent: redactEvent,

@@ -125,3 +125,15 @@ export function orderOf(state: State): string[] {
     .sort((a, b) => compareInstants({ round: 0, at: a.key }, { round: 0, at: b.key }))
     .map((k) => k.id);
 }
+
+/**
+ * The next round's order, where it is known now: with `recheckInitiative` off, everyone keeps the result
+ * they have, and `advance` schedules the active ones by it; null when initiative is rechecked each round
+ * (the default), or when someone active has no result yet (they are checked as the round begins).
+ */
+export function nextRoundOrder(state: State): string[] | null {
+  if (state.options.recheckInitiative) return null;
+  const active = state.roster.filter((id) => state.combatants[id]?.active);
+  if (active.some((id) => !state.combatants[id]?.cs.key)) return null;
+  return orderOf(state).filter((id) => active.includes(id));
+}

@@ -36,6 +36,7 @@ export const MARKER_STYLE: Record<
   forfeit: { color: '#9aa3b5', shape: 'bar' },
   turn: { color: '#e8ecf4', shape: 'tri' },
   reaction: { color: '#e0a526', shape: 'dot' },
+  timed: { color: '#ff8fc7', shape: 'star' },
 };
 
 export const LABEL_W = 132;

@@ -1,4 +1,4 @@
-import type { Command, EncounterView, LogEntry } from '@roundkeeper/engine';
+import type { EncounterView, LogEntry } from '@roundkeeper/engine';
 import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
 import { CommandForm } from '../../commands/CommandForm.js';
@@ -20,6 +20,7 @@ import { HelpOverlay } from '../help.js';
 import { useCardActions } from './card-actions.js';
 import { EndFight } from './EndFight.js';
 import type { Prompt } from './KeyPrompt.js';
+import { TimedEvents, TurnNow } from './lazy.js';
 import { useActorInView, useBarHeight } from './reach.js';
 import { useGmKeys } from './use-gm-keys.js';
 
@@ -58,9 +59,8 @@ export function GmTracker({
   const kept = sel && view.combatants[sel.id] && (sel.pinned || sel.turn === turnOnly) ? sel : null;
   const actor = kept ? kept.id : (view.current ?? order[0] ?? null);
   const pinned = kept?.pinned === true;
-  // Handlers read the fight as the store holds it now: they keep their identity from one change to the
-  // next, and the cards whose combatant did not change are not drawn again.
-  const latest = useLatest();
+  // Handlers read the fight as the store holds it now: stable, so unchanged cards are not drawn again.
+  const _latest = useLatest();
   const select = useCallback(
     (cid: string) => setSel({ id: cid, turn: getSnapshot().turn, pinned: false }),
     [getSnapshot],
@@ -83,8 +83,7 @@ export function GmTracker({
   const namesKey = `${view.ruleset}\n${view.roster.map((cid) => `${cid}=${view.combatants[cid]?.name ?? ''}`).join('\n')}`;
   const [addFormView, setAddFormView] = useState({ key: namesKey, view });
   if (addFormView.key !== namesKey) setAddFormView({ key: namesKey, view });
-  // The options form reads the options, the ruleset and the roster's names (a field that names a
-  // combatant): it too keeps its view until one of those changes, and is told the round apart.
+  // The options form too (a field may name a combatant), with the options; it is told the round apart.
   const [optionsView, setOptionsView] = useState({ key: namesKey, options: view.options, view });
   if (optionsView.key !== namesKey || optionsView.options !== view.options)
     setOptionsView({ key: namesKey, options: view.options, view });
@@ -207,6 +206,7 @@ export function GmTracker({
           </section>
         </div>
         <div className="col wide">
+          <TurnNow view={view} entries={entries} gm />
           {actor && c ? (
             <>
               <div className="acting-for" data-testid="acting-for">
@@ -248,6 +248,7 @@ export function GmTracker({
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
           <HpShownForm display={view.hpDisplay} />
+          <TimedEvents view={view} />
           {view.status === 'setup' ? null : (
             <AddCombatant view={addFormView.view} ruleset={view.ruleset} roster={view.roster} />
           )}

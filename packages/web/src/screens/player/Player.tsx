@@ -12,6 +12,7 @@ import { useEndTurn } from '../../screen/react.js';
 import { useEncounter, useRun } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
+import { TurnTimer } from './lazy.js';
 import { OwnConditions } from './OwnConditions.js';
 
 /**
@@ -58,6 +59,7 @@ export function Player({
         <ConnectionBadge connected={connected} />
       </header>
       <Headline view={view} />
+      <TurnTimer view={view} entries={entries} mine={own} />
       <ScreenErrors errors={errors} />
       <Status />
       {own.length > 1 ? (

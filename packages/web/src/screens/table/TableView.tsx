@@ -5,6 +5,7 @@ import { StatusList } from '../../cards/StatusList.js';
 import { isolated, upNext } from '../../model.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline } from '../chrome.js';
+import { NextRound, TurnNow } from './lazy.js';
 
 /**
  * The table link opened with `&hp=all` (the GM's choice in "Share & export") shows NPCs' HP as numbers,
@@ -35,6 +36,7 @@ export function TableView({
         <ConnectionBadge connected={connected} />
       </header>
       <Headline view={view} />
+      <TurnNow view={view} entries={entries} />
       {next.length ? (
         <p className="up-next" data-testid="up-next">
           {/* One text, each name isolated as a <bdi> would (`isolated`): a turn that passes changes one
@@ -42,6 +44,7 @@ export function TableView({
           {`Next: ${next.map((id) => isolated(view.combatants[id]!.name)).join(', ')}`}
         </p>
       ) : null}
+      <NextRound view={view} />
       <section className="panel" aria-label="Order">
         <h2>Order</h2>
         <StatusList view={view} entries={entries} big numbers={numbers} />
