@@ -199,7 +199,8 @@ describe('scenario imports and encounter creation', () => {
       ruleset: 'classic',
       combatants: Array.from({ length: 200 }, (_, i) => ({
         name: `Goblin ${i} ${'g'.repeat(60)}`,
-        stats: { initiative: i % 20, note: 'n'.repeat(200) },
+        stats: { initiative: i % 20 },
+        notes: 'n'.repeat(200),
       })),
     };
     const { result, slowestMs } = await healthDuring(server, async () => {
