@@ -377,6 +377,33 @@ export function mergeTally(into: SimTally, from: SimTally): void {
   }
 }
 
+/** What an event type is to the counts, by its name's ending (`<ruleset>/attack`…). */
+const EventKind = { Other: 0, TurnStarted: 1, Attack: 2, Forfeit: 3, Acted: 4, Reacted: 5 } as const;
+type EventKind = (typeof EventKind)[keyof typeof EventKind];
+
+/** Event types seen, classified once each (a simulation sees a few dozen types millions of times). */
+const KINDS = new Map<string, EventKind>();
+
+function kindOf(type: string): EventKind {
+  let kind = KINDS.get(type);
+  if (kind === undefined) {
+    kind =
+      type === 'turn/started'
+        ? EventKind.TurnStarted
+        : type.endsWith('/attack')
+          ? EventKind.Attack
+          : type.endsWith('/attack-forfeited')
+            ? EventKind.Forfeit
+            : type.endsWith('/acted')
+              ? EventKind.Acted
+              : type.endsWith('/reacted')
+                ? EventKind.Reacted
+                : EventKind.Other;
+    if (KINDS.size < 10_000) KINDS.set(type, kind);
+  }
+  return kind;
+}
+
 /** One trial's running counts. */
 class Trial {
   state: EncounterState;
@@ -519,19 +546,20 @@ class Trial {
     this.position++;
     const who = typeof e.combatant === 'string' ? e.combatant : undefined;
     let attacks = 0;
-    if (e.type === 'turn/started' && who) {
+    const kind = who === undefined ? EventKind.Other : kindOf(e.type);
+    if (kind === EventKind.TurnStarted && who) {
       this.count(who, 'turns');
       if (this.firstThisRound === null) {
         this.firstThisRound = who;
         this.count(who, 'first');
       }
-    } else if (who && e.type.endsWith('/attack')) {
+    } else if (kind === EventKind.Attack && who) {
       this.count(who, 'attacks');
       if (who === actor) attacks++;
-    } else if (who && e.type.endsWith('/attack-forfeited')) this.count(who, 'forfeits');
+    } else if (kind === EventKind.Forfeit && who) this.count(who, 'forfeits');
     else if (
       who &&
-      (e.type.endsWith('/acted') || e.type.endsWith('/reacted')) &&
+      (kind === EventKind.Acted || kind === EventKind.Reacted) &&
       !named?.has(who) &&
       this.p.attack.get(String(e.action ?? e.reaction)) === true
     ) {
@@ -542,7 +570,7 @@ class Trial {
     // Carry-over: an action taken that continues into the next round or turn (`<ruleset>/acted` with
     // Marks or seconds carried: tara-corax's spell going off past Mark 1, six-second's action past the
     // turn's last second).
-    if (who && e.type.endsWith('/acted')) {
+    if (who && kind === EventKind.Acted) {
       const carried = e.carryOver ?? e.carry;
       if (typeof carried === 'number' && carried > 0) this.count(who, 'carry');
     }
@@ -591,7 +619,7 @@ class Trial {
     // `<ruleset>/acted` is not counted again as an attack.
     let named: Set<string> | undefined;
     for (const e of events) {
-      if (typeof e.combatant !== 'string' || !e.type.endsWith('/attack')) continue;
+      if (typeof e.combatant !== 'string' || kindOf(e.type) !== EventKind.Attack) continue;
       named ??= new Set();
       named.add(e.combatant);
     }

@@ -7,7 +7,7 @@ export { buildCombatant, resolveExpiry } from './core-decide.js';
 export * from './delta.js';
 export * from './describe.js';
 export * from './dice/index.js';
-export { foldWork, updateCombatant, withCombatants } from './draft.js';
+export { appendTo, foldWork, updateCombatant, withCombatants } from './draft.js';
 export * from './engine.js';
 export * from './events.js';
 export * from './evolve.js';
