@@ -626,6 +626,7 @@ class Trial {
     let round = this.state.round;
     let now = this.state.now;
     const periods = this.p.ruleset.clock.periods;
+    const before = this.state;
     this.state = settled.state;
     let attacks = 0;
     for (const e of events) {
@@ -636,8 +637,11 @@ class Trial {
     this.last = events;
     if (this.held.length) this.follow();
     // As the log would: `seq` counts the events, and rulesets number new agenda entries from it
-    // (`newId`), so without it two commands' entries share an id and reaching one removes both.
-    this.state = { ...this.state, seq: this.state.seq + events.length };
+    // (`newId`), so without it two commands' entries share an id and reaching one removes both. A state
+    // the fold made is this trial's alone (the engine hands it over and keeps nothing): its count is set
+    // in place; the state the command started from (a fold that changed nothing) is copied.
+    if (this.state !== before && this.state !== this.p.base) this.state.seq += events.length;
+    else this.state = { ...this.state, seq: this.state.seq + events.length };
     return attacks;
   }
 
