@@ -151,6 +151,16 @@ export function holds(
   return true;
 }
 
+/** The first active combatant of another side, in roster order (`enemy`), without listing them all. */
+function firstEnemy(state: EncounterState, actor: string): string | undefined {
+  const side = state.combatants[actor]?.side;
+  for (const id of state.roster) {
+    const c = state.combatants[id]!;
+    if (c.active && c.side !== side) return id;
+  }
+  return undefined;
+}
+
 function enemies(state: EncounterState, actor: string): string[] {
   const side = state.combatants[actor]?.side;
   return state.roster.filter((id) => {
@@ -170,7 +180,7 @@ export function resolveTarget(
     case 'self':
       return actor;
     case 'enemy':
-      return enemies(state, actor)[0];
+      return firstEnemy(state, actor);
     case 'weakest-enemy': {
       let best: string | undefined;
       let bestHp = Number.POSITIVE_INFINITY;
@@ -216,6 +226,18 @@ function picksFromLegal(rule: PolicyRule): boolean {
   return rule.action !== undefined && rule.command === undefined;
 }
 
+/** Each rule's moment, worked out once per policy (a policy is read, never changed, while it plays). */
+const MOMENTS_OF = new WeakMap<readonly PolicyRule[], Moment[]>();
+
+function momentsOf(policy: readonly PolicyRule[]): Moment[] {
+  let moments = MOMENTS_OF.get(policy);
+  if (moments === undefined || moments.length !== policy.length) {
+    moments = policy.map(momentOf);
+    MOMENTS_OF.set(policy, moments);
+  }
+  return moments;
+}
+
 /**
  * The first rule of this moment that fits now: its action enabled, its conditions true, its uses this
  * turn not spent. `used[i]` counts rule i's uses this turn; `legal` is asked only when a rule needs it.
@@ -233,9 +255,10 @@ export function choose(
   events: readonly EngineEvent[] = [],
   delayedTurn = false,
 ): Choice | undefined {
+  const moments = momentsOf(policy);
   for (let i = 0; i < policy.length; i++) {
     const rule = policy[i]!;
-    if (momentOf(rule) !== moment) continue;
+    if (moments[i] !== moment) continue;
     if ((used[i] ?? 0) >= rule.times) continue;
     // The conditions first: they are cheap, and the legal actions are not.
     if (!holds(state, actor, rule.when, actionsThisTurn, events, delayedTurn)) continue;
@@ -250,12 +273,9 @@ export function choose(
       if (!pick) continue;
       action = pick.action.id;
     }
-    const command: Command = {
-      type: rule.command ?? 'act',
-      actor,
-      ...(action !== undefined ? { action } : {}),
-      ...(rule.with as JsonObject | undefined),
-    };
+    const type = rule.command ?? 'act';
+    const bare: Command = action !== undefined ? { type, actor, action } : { type, actor };
+    const command: Command = rule.with ? { ...bare, ...(rule.with as JsonObject) } : bare;
     let target: string | undefined;
     if (rule.target) {
       target = resolveTarget(state, actor, rule.target, rng);
