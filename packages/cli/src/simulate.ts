@@ -22,6 +22,7 @@ import {
   StateRng,
   seededDice,
   seededRng,
+  type TrialKernel,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
 import {
@@ -1033,6 +1034,8 @@ export function createSimulator(
  * the same counts, the same sums, in the same order — so the tally is identical, only faster.
  */
 function kernelSimulator(p: Prepared, kernel: SimulationKernel, limit: number): Simulator {
+  if (kernel.trial !== undefined) return trialKernelSimulator(p, kernel, limit);
+  const roundKernel = kernel;
   const n = p.roster.length;
   const round = new Int32Array(n * KERNEL_FIELDS);
   const trial = new Int32Array(n * KERNEL_FIELDS);
@@ -1052,7 +1055,7 @@ function kernelSimulator(p: Prepared, kernel: SimulationKernel, limit: number): 
         let commands = 1;
         for (let r = 0; r < limit; r++) {
           round.fill(0);
-          const entries = kernel.round(rng, round);
+          const entries = roundKernel.round(rng, round);
           commands += Math.max(entries, 1) + 1;
           for (let i = 0; i < n; i++) {
             const o = i * KERNEL_FIELDS;
@@ -1071,6 +1074,53 @@ function kernelSimulator(p: Prepared, kernel: SimulationKernel, limit: number): 
             addTrial(sums[i]![k]!, trial[i * KERNEL_FIELDS + k]!, limit);
           // Nothing carries over: nobody casts.
           addTrial(sums[i]![KERNEL_FIELDS]!, 0, limit);
+        }
+        if (onProgress && (t - from + 1) % 4096 === 0) onProgress(t - from + 1);
+      }
+      onProgress?.(to - from);
+    },
+  };
+}
+
+/**
+ * Trials through a compiled timeline that plays whole trials (`TrialKernel`: tick's, whose turns end by
+ * themselves and whose rounds are stretches of ticks): the same dice, counts and sums as the engine's,
+ * round by round for the histograms, over the rounds the engine's trial counts.
+ */
+function trialKernelSimulator(p: Prepared, kernel: TrialKernel, limit: number): Simulator {
+  const n = p.roster.length;
+  const perRound = new Int32Array(limit * n * KERNEL_FIELDS);
+  const trial = new Int32Array(n * KERNEL_FIELDS);
+  return {
+    path: 'kernel',
+    reason: '',
+    roster: p.roster,
+    run(tally, seed, from, to, onProgress) {
+      tally.path = 'kernel';
+      tally.reason = '';
+      const sums = p.roster.map((id) => METRICS.map((k) => tally.metrics[id]![k]));
+      const histograms = p.roster.map((id) => tally.attackHistogram[id]!);
+      for (let t = from; t < to; t++) {
+        const rng = seededRng(trialSeed(seed, t));
+        perRound.fill(0);
+        trial.fill(0);
+        const { rounds, commands } = kernel.trial(rng, limit, perRound);
+        for (let r = 0; r < rounds; r++) {
+          for (let i = 0; i < n; i++) {
+            const o = (r * n + i) * KERNEL_FIELDS;
+            for (let k = 0; k < KERNEL_FIELDS; k++) trial[i * KERNEL_FIELDS + k]! += perRound[o + k]!;
+            histograms[i]![Math.min(perRound[o + KERNEL_ATTACKS]!, HIST_MAX)]!++;
+          }
+        }
+        tally.trials++;
+        tally.rounds += rounds;
+        tally.combatantRounds += n * rounds;
+        tally.commands += commands;
+        for (let i = 0; i < n; i++) {
+          for (let k = 0; k < KERNEL_FIELDS; k++)
+            addTrial(sums[i]![k]!, trial[i * KERNEL_FIELDS + k]!, rounds);
+          // Nothing carries over: an attack ends its turn.
+          addTrial(sums[i]![KERNEL_FIELDS]!, 0, rounds);
         }
         if (onProgress && (t - from + 1) % 4096 === 0) onProgress(t - from + 1);
       }
