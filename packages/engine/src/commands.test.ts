@@ -53,7 +53,8 @@ describe('checkCommand remembers what a schema accepted', () => {
       { a: -0 },
       { a: undefined },
       { a: new Date(0) },
-      [1, , 2],
+      new Array<number>(2), // holes
+      [1, undefined, 2],
       { a: () => 1 },
     ])
       expect(jsonKey(v)).toBeUndefined();
