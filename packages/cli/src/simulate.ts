@@ -298,6 +298,14 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
   };
 }
 
+/** Whether an event of the matcher's type has its fields, reaches its numbers and begins with its text. */
+function matches(m: Matcher, e: EngineEvent): boolean {
+  for (const [k, v] of m.fields) if (!sameJson(e[k], v)) return false;
+  for (const [k, n] of m.atLeast) if (!(Number(readEventPath(e, k)) >= n)) return false;
+  for (const [k, t] of m.startsWith) if (!String(readEventPath(e, k) ?? '').startsWith(t)) return false;
+  return true;
+}
+
 function sameJson(a: unknown, b: Json): boolean {
   if (a === b) return true;
   if (typeof b !== 'object' || b === null) return false;
@@ -578,9 +586,7 @@ class Trial {
     const matchers = this.p.matchersByType.get(e.type);
     if (matchers) {
       for (const m of matchers) {
-        if (!m.fields.every(([k, v]) => sameJson(e[k], v))) continue;
-        if (!m.atLeast.every(([k, n]) => Number(readEventPath(e, k)) >= n)) continue;
-        if (!m.startsWith.every(([k, t]) => String(readEventPath(e, k) ?? '').startsWith(t))) continue;
+        if (!matches(m, e)) continue;
         const inRound = (this.eventRound.get(m.name) ?? 0) + 1;
         this.eventRound.set(m.name, inRound);
         const inTrial = (this.eventTrial.get(m.name) ?? 0) + 1;
