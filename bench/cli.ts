@@ -196,7 +196,7 @@ export async function benchCli(
   // cannot share, stays small next to the work that it can. The trial count comes from the command's
   // own rate, measured on a short run less its start-up: the rate above is that of a simulator created
   // again and again in one process, which V8 optimizes worse than the command's single one (about half
-  // as fast), and 12 s at that rate was 5 s of the command's work.
+  // as fast), and 12 s at that rate had been 5 s of the command's work.
   const file = join(mkdtempSync(join(tmpdir(), 'rk-bench-')), 'bench.json');
   writeFileSync(file, JSON.stringify({ ...p.scenario, simulate: p.sim }));
   const startup = wall(file, 1, 1);
