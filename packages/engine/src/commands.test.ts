@@ -46,6 +46,14 @@ describe('checkCommand remembers what a schema accepted', () => {
     });
   });
 
+  it('remembers only short payloads: a long one is parsed every time', () => {
+    const long = { target: 'orc', tags: ['x'.repeat(500)] };
+    checkCommand(schemas, 'hit', long);
+    const again = checkCommand(schemas, 'hit', structuredClone(long));
+    if (!('command' in again)) throw new Error('refused');
+    expect(Object.isFrozen(again.command.tags)).toBe(false);
+  });
+
   it('remembers only plain JSON: NaN, -0, undefined fields and class instances are always parsed', () => {
     expect(jsonKey({ a: 1, b: [true, null, 'x'] })).toBe('{"a":1,"b":[true,null,"x"]}');
     for (const v of [

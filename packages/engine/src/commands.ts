@@ -237,7 +237,10 @@ export function checkCommand<S extends Record<string, z.ZodType>>(
   // A payload of plain JSON that this schema accepted before gives what it gave then: a simulation sends
   // the same few commands (`next`, a policy's attack) millions of times, and the schema is a pure function
   // of its input. The remembered output is frozen, so no command can change another's fields.
-  const key = jsonKey(payload);
+  // Only short payloads are kept (a note's text or a whole combatant is parsed each time), at most
+  // ACCEPTED_MAX per schema: about a quarter of a megabyte per command type at worst, in a server too.
+  const text = jsonKey(payload);
+  const key = text !== undefined && text.length <= ACCEPTED_KEY_MAX ? text : undefined;
   let known = key === undefined ? undefined : ACCEPTED.get(schema);
   const seen = key === undefined ? undefined : known?.get(key);
   if (seen !== undefined) return { command: Object.assign({ type }, seen) as CommandOf<S> };
@@ -256,7 +259,8 @@ export function checkCommand<S extends Record<string, z.ZodType>>(
 
 /** Payloads each command schema accepted, by their JSON text, with what it made of them. */
 const ACCEPTED = new WeakMap<z.ZodType, Map<string, unknown>>();
-const ACCEPTED_MAX = 2000;
+const ACCEPTED_MAX = 256;
+const ACCEPTED_KEY_MAX = 400;
 
 /**
  * The JSON text of a value that JSON represents exactly — strings, finite numbers (not -0), booleans,
