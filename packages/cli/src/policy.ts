@@ -226,6 +226,22 @@ function picksFromLegal(rule: PolicyRule): boolean {
   return rule.action !== undefined && rule.command === undefined;
 }
 
+/** The actions a rule picks among (its action, tag and kind), made once per rule (rules are never changed). */
+const FITS = new WeakMap<PolicyRule, (a: ActionDef) => boolean>();
+
+function fitsOf(rule: PolicyRule): (a: ActionDef) => boolean {
+  let fits = FITS.get(rule);
+  if (fits === undefined) {
+    const { action, tag, kind } = rule;
+    fits = (a) =>
+      (action === undefined || a.id === action) &&
+      (tag === undefined || a.tags.includes(tag)) &&
+      (kind === undefined || a.kind === kind);
+    FITS.set(rule, fits);
+  }
+  return fits;
+}
+
 /** Each rule's moment, worked out once per policy (a policy is read, never changed, while it plays). */
 const MOMENTS_OF = new WeakMap<readonly PolicyRule[], Moment[]>();
 
@@ -264,12 +280,15 @@ export function choose(
     if (!holds(state, actor, rule.when, actionsThisTurn, events, delayedTurn)) continue;
     let action = rule.action;
     if (picksFromLegal(rule)) {
-      const fits = (a: ActionDef) =>
-        (rule.action === undefined || a.id === rule.action) &&
-        (rule.tag === undefined || a.tags.includes(rule.tag)) &&
-        (rule.kind === undefined || a.kind === rule.kind);
+      const fits = fitsOf(rule);
       // Only the rule's candidates are asked about (a ruleset may check only those); the first enabled.
-      const pick = legal(fits).find((l) => l.enabled && fits(l.action));
+      let pick: LegalAction | undefined;
+      for (const l of legal(fits)) {
+        if (l.enabled && fits(l.action)) {
+          pick = l;
+          break;
+        }
+      }
       if (!pick) continue;
       action = pick.action.id;
     }
