@@ -21,4 +21,4 @@ export {
   type Simulator,
   simulateSectionSchema,
 } from './simulate.js';
-export { runSimulation, type SimSummary, summarize } from './simulate-command.js';
+export { loadPlan, runSimulation, type SimSummary, summarize } from './simulate-command.js';

@@ -151,6 +151,16 @@ export function holds(
   return true;
 }
 
+/** The first active combatant of another side, in roster order (`enemy`), without listing them all. */
+function firstEnemy(state: EncounterState, actor: string): string | undefined {
+  const side = state.combatants[actor]?.side;
+  for (const id of state.roster) {
+    const c = state.combatants[id]!;
+    if (c.active && c.side !== side) return id;
+  }
+  return undefined;
+}
+
 function enemies(state: EncounterState, actor: string): string[] {
   const side = state.combatants[actor]?.side;
   return state.roster.filter((id) => {
@@ -170,7 +180,7 @@ export function resolveTarget(
     case 'self':
       return actor;
     case 'enemy':
-      return enemies(state, actor)[0];
+      return firstEnemy(state, actor);
     case 'weakest-enemy': {
       let best: string | undefined;
       let bestHp = Number.POSITIVE_INFINITY;
@@ -216,6 +226,34 @@ function picksFromLegal(rule: PolicyRule): boolean {
   return rule.action !== undefined && rule.command === undefined;
 }
 
+/** The actions a rule picks among (its action, tag and kind), made once per rule (rules are never changed). */
+const FITS = new WeakMap<PolicyRule, (a: ActionDef) => boolean>();
+
+function fitsOf(rule: PolicyRule): (a: ActionDef) => boolean {
+  let fits = FITS.get(rule);
+  if (fits === undefined) {
+    const { action, tag, kind } = rule;
+    fits = (a) =>
+      (action === undefined || a.id === action) &&
+      (tag === undefined || a.tags.includes(tag)) &&
+      (kind === undefined || a.kind === kind);
+    FITS.set(rule, fits);
+  }
+  return fits;
+}
+
+/** Each rule's moment, worked out once per policy (a policy is read, never changed, while it plays). */
+const MOMENTS_OF = new WeakMap<readonly PolicyRule[], Moment[]>();
+
+function momentsOf(policy: readonly PolicyRule[]): Moment[] {
+  let moments = MOMENTS_OF.get(policy);
+  if (moments === undefined || moments.length !== policy.length) {
+    moments = policy.map(momentOf);
+    MOMENTS_OF.set(policy, moments);
+  }
+  return moments;
+}
+
 /**
  * The first rule of this moment that fits now: its action enabled, its conditions true, its uses this
  * turn not spent. `used[i]` counts rule i's uses this turn; `legal` is asked only when a rule needs it.
@@ -233,29 +271,30 @@ export function choose(
   events: readonly EngineEvent[] = [],
   delayedTurn = false,
 ): Choice | undefined {
+  const moments = momentsOf(policy);
   for (let i = 0; i < policy.length; i++) {
     const rule = policy[i]!;
-    if (momentOf(rule) !== moment) continue;
+    if (moments[i] !== moment) continue;
     if ((used[i] ?? 0) >= rule.times) continue;
     // The conditions first: they are cheap, and the legal actions are not.
     if (!holds(state, actor, rule.when, actionsThisTurn, events, delayedTurn)) continue;
     let action = rule.action;
     if (picksFromLegal(rule)) {
-      const fits = (a: ActionDef) =>
-        (rule.action === undefined || a.id === rule.action) &&
-        (rule.tag === undefined || a.tags.includes(rule.tag)) &&
-        (rule.kind === undefined || a.kind === rule.kind);
+      const fits = fitsOf(rule);
       // Only the rule's candidates are asked about (a ruleset may check only those); the first enabled.
-      const pick = legal(fits).find((l) => l.enabled && fits(l.action));
+      let pick: LegalAction | undefined;
+      for (const l of legal(fits)) {
+        if (l.enabled && fits(l.action)) {
+          pick = l;
+          break;
+        }
+      }
       if (!pick) continue;
       action = pick.action.id;
     }
-    const command: Command = {
-      type: rule.command ?? 'act',
-      actor,
-      ...(action !== undefined ? { action } : {}),
-      ...(rule.with as JsonObject | undefined),
-    };
+    const type = rule.command ?? 'act';
+    const bare: Command = action !== undefined ? { type, actor, action } : { type, actor };
+    const command: Command = rule.with ? { ...bare, ...(rule.with as JsonObject) } : bare;
     let target: string | undefined;
     if (rule.target) {
       target = resolveTarget(state, actor, rule.target, rng);

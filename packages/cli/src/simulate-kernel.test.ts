@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { isRejection, parseScenario } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import fc from 'fast-check';
@@ -9,6 +10,7 @@ import {
   type SimTally,
   simulateSectionSchema,
 } from './simulate.js';
+import { loadPlan } from './simulate-command.js';
 
 const statsArb = fc.record(
   {
@@ -257,6 +259,100 @@ describe('simulate: the compiled classic round gives the engine’s results', ()
     });
     const kernel = runTrials(plan, rulesets, 3, 0, 200);
     const engine = runTrials(plan, rulesets, 3, 0, 200, undefined, { engine: true });
+    if (isRejection(kernel) || isRejection(engine)) throw new Error('rejected');
+    expect(kernel.path).toBe('kernel');
+    expect(withoutPath(kernel)).toEqual(withoutPath(engine));
+  });
+});
+
+describe('simulate: the compiled tick timeline gives the engine’s results', () => {
+  const tickArb = fc.record({
+    initiativeDice: fc.constantFrom('1d6', '1d20', '2d6', '1d6!', '3d10'),
+    ties: fc.constantFrom('arrival', 'initiative'),
+    // Few Initiative stats and weapon speeds: shared ticks, and ties on them, are common; speeds over 10
+    // jump whole stretches of ticks (and past the last one counted).
+    combatants: fc.array(
+      fc.record({
+        initiative: fc.integer({ min: 0, max: 3 }),
+        weaponSpeed: fc.constantFrom(3, 5, 6, 7, 12, 25),
+      }),
+      { minLength: 2, maxLength: 5 },
+    ),
+    policies: fc.dictionary(
+      fc.constantFrom('default', 'c0', 'c1', 'c2'),
+      fc.record(
+        {
+          pick: fc.constantFrom({ tag: 'attack' }, { action: 'attack' }, { tag: 'attack', action: 'attack' }),
+          target: fc.constantFrom(undefined, 'enemy', 'weakest-enemy', 'random-enemy', 'self', 'c0', 'c1'),
+          times: fc.integer({ min: 1, max: 3 }),
+        },
+        { requiredKeys: ['pick'] },
+      ),
+      { maxKeys: 3 },
+    ),
+    rounds: fc.integer({ min: 1, max: 8 }),
+    until: fc.constantFrom('rounds', 'end'),
+    start: fc.boolean(),
+  });
+
+  function tickPlan(a: typeof tickArb extends fc.Arbitrary<infer T> ? T : never): SimPlan {
+    const scenario = parseScenario({
+      schema: 1,
+      name: 'tick-kernel',
+      ruleset: 'tick',
+      options: { initiativeDice: a.initiativeDice, ties: a.ties },
+      // Both sides: every rule here has someone to target.
+      combatants: a.combatants.map((c, i) => ({
+        id: `c${i}`,
+        name: `C${i}`,
+        side: i % 2 ? 'npc' : 'pc',
+        hp: 10,
+        stats: c,
+      })),
+      commands: a.start ? [{ type: 'start' }] : [],
+    });
+    if (isRejection(scenario)) throw new Error(scenario.message);
+    const ids = new Set(a.combatants.map((_, i) => `c${i}`));
+    const policies = Object.fromEntries(
+      Object.entries(a.policies)
+        .filter(([id]) => id === 'default' || ids.has(id))
+        .map(([id, r]) => [id, [{ ...r.pick, ...(r.target ? { target: r.target } : {}), times: r.times }]]),
+    );
+    const sim = simulateSectionSchema.parse({
+      rounds: a.rounds,
+      until: a.until,
+      maxRounds: a.rounds,
+      policies,
+    });
+    return { scenario, sim };
+  }
+
+  it('same dice, same per-trial counts: first ticks, weapon speeds, shared ticks by arrival or Initiative, stretches jumped', () => {
+    fc.assert(
+      fc.property(tickArb, fc.integer(), fc.integer({ min: 0, max: 1000 }), (a, seed, from) => {
+        const plan = tickPlan(a);
+        const fast = createSimulator(plan, rulesets);
+        if (isRejection(fast)) throw new Error(fast.message);
+        // Both sides are there and every rule (the default policy's too) only attacks: it always fits.
+        expect(fast.path).toBe('kernel');
+        for (let t = from; t < from + 3; t++) {
+          const kernel = runTrials(plan, rulesets, seed, t, t + 1);
+          const engine = runTrials(plan, rulesets, seed, t, t + 1, undefined, { engine: true });
+          if (isRejection(kernel) || isRejection(engine)) throw new Error('rejected');
+          expect(withoutPath(kernel)).toEqual(withoutPath(engine));
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('examples/simulate/tick-dagger-or-greataxe.yaml runs compiled, with the engine’s sums over 100 trials', () => {
+    const plan = loadPlan(
+      fileURLToPath(new URL('../../../examples/simulate/tick-dagger-or-greataxe.yaml', import.meta.url)),
+      rulesets,
+    );
+    const kernel = runTrials(plan, rulesets, 3, 0, 100);
+    const engine = runTrials(plan, rulesets, 3, 0, 100, undefined, { engine: true });
     if (isRejection(kernel) || isRejection(engine)) throw new Error('rejected');
     expect(kernel.path).toBe('kernel');
     expect(withoutPath(kernel)).toEqual(withoutPath(engine));

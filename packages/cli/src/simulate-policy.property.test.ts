@@ -86,9 +86,10 @@ describe('simulate: any policy, any ruleset', () => {
           const all = Object.values(t.refused).reduce((n, c) => n + c, 0);
           expect(byRule).toBeLessThanOrEqual(all);
         }),
-        { numRuns: 60 },
+        { numRuns: 150 },
       );
-      // Not only refusals: a fair share of the random policies play.
+      // Not only refusals: a fair share of the random policies play (most random rules are refused before
+      // the first trial; 150 runs keep "more than 3" from failing by chance, as it did now and then at 60).
       expect(played).toBeGreaterThan(3);
     });
   }

@@ -22,6 +22,7 @@ import {
   StateRng,
   seededDice,
   seededRng,
+  type TrialKernel,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
 import {
@@ -297,6 +298,14 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
   };
 }
 
+/** Whether an event of the matcher's type has its fields, reaches its numbers and begins with its text. */
+function matches(m: Matcher, e: EngineEvent): boolean {
+  for (const [k, v] of m.fields) if (!sameJson(e[k], v)) return false;
+  for (const [k, n] of m.atLeast) if (!(Number(readEventPath(e, k)) >= n)) return false;
+  for (const [k, t] of m.startsWith) if (!String(readEventPath(e, k) ?? '').startsWith(t)) return false;
+  return true;
+}
+
 function sameJson(a: unknown, b: Json): boolean {
   if (a === b) return true;
   if (typeof b !== 'object' || b === null) return false;
@@ -375,6 +384,33 @@ export function mergeTally(into: SimTally, from: SimTally): void {
       t[k]! += n;
     });
   }
+}
+
+/** What an event type is to the counts, by its name's ending (`<ruleset>/attack`…). */
+const EventKind = { Other: 0, TurnStarted: 1, Attack: 2, Forfeit: 3, Acted: 4, Reacted: 5 } as const;
+type EventKind = (typeof EventKind)[keyof typeof EventKind];
+
+/** Event types seen, classified once each (a simulation sees a few dozen types millions of times). */
+const KINDS = new Map<string, EventKind>();
+
+function kindOf(type: string): EventKind {
+  let kind = KINDS.get(type);
+  if (kind === undefined) {
+    kind =
+      type === 'turn/started'
+        ? EventKind.TurnStarted
+        : type.endsWith('/attack')
+          ? EventKind.Attack
+          : type.endsWith('/attack-forfeited')
+            ? EventKind.Forfeit
+            : type.endsWith('/acted')
+              ? EventKind.Acted
+              : type.endsWith('/reacted')
+                ? EventKind.Reacted
+                : EventKind.Other;
+    if (KINDS.size < 10_000) KINDS.set(type, kind);
+  }
+  return kind;
 }
 
 /** One trial's running counts. */
@@ -519,19 +555,20 @@ class Trial {
     this.position++;
     const who = typeof e.combatant === 'string' ? e.combatant : undefined;
     let attacks = 0;
-    if (e.type === 'turn/started' && who) {
+    const kind = who === undefined ? EventKind.Other : kindOf(e.type);
+    if (kind === EventKind.TurnStarted && who) {
       this.count(who, 'turns');
       if (this.firstThisRound === null) {
         this.firstThisRound = who;
         this.count(who, 'first');
       }
-    } else if (who && e.type.endsWith('/attack')) {
+    } else if (kind === EventKind.Attack && who) {
       this.count(who, 'attacks');
       if (who === actor) attacks++;
-    } else if (who && e.type.endsWith('/attack-forfeited')) this.count(who, 'forfeits');
+    } else if (kind === EventKind.Forfeit && who) this.count(who, 'forfeits');
     else if (
       who &&
-      (e.type.endsWith('/acted') || e.type.endsWith('/reacted')) &&
+      (kind === EventKind.Acted || kind === EventKind.Reacted) &&
       !named?.has(who) &&
       this.p.attack.get(String(e.action ?? e.reaction)) === true
     ) {
@@ -542,16 +579,14 @@ class Trial {
     // Carry-over: an action taken that continues into the next round or turn (`<ruleset>/acted` with
     // Marks or seconds carried: tara-corax's spell going off past Mark 1, six-second's action past the
     // turn's last second).
-    if (who && e.type.endsWith('/acted')) {
+    if (who && kind === EventKind.Acted) {
       const carried = e.carryOver ?? e.carry;
       if (typeof carried === 'number' && carried > 0) this.count(who, 'carry');
     }
     const matchers = this.p.matchersByType.get(e.type);
     if (matchers) {
       for (const m of matchers) {
-        if (!m.fields.every(([k, v]) => sameJson(e[k], v))) continue;
-        if (!m.atLeast.every(([k, n]) => Number(readEventPath(e, k)) >= n)) continue;
-        if (!m.startsWith.every(([k, t]) => String(readEventPath(e, k) ?? '').startsWith(t))) continue;
+        if (!matches(m, e)) continue;
         const inRound = (this.eventRound.get(m.name) ?? 0) + 1;
         this.eventRound.set(m.name, inRound);
         const inTrial = (this.eventTrial.get(m.name) ?? 0) + 1;
@@ -591,13 +626,14 @@ class Trial {
     // `<ruleset>/acted` is not counted again as an attack.
     let named: Set<string> | undefined;
     for (const e of events) {
-      if (typeof e.combatant !== 'string' || !e.type.endsWith('/attack')) continue;
+      if (typeof e.combatant !== 'string' || kindOf(e.type) !== EventKind.Attack) continue;
       named ??= new Set();
       named.add(e.combatant);
     }
     let round = this.state.round;
     let now = this.state.now;
     const periods = this.p.ruleset.clock.periods;
+    const before = this.state;
     this.state = settled.state;
     let attacks = 0;
     for (const e of events) {
@@ -608,8 +644,11 @@ class Trial {
     this.last = events;
     if (this.held.length) this.follow();
     // As the log would: `seq` counts the events, and rulesets number new agenda entries from it
-    // (`newId`), so without it two commands' entries share an id and reaching one removes both.
-    this.state = { ...this.state, seq: this.state.seq + events.length };
+    // (`newId`), so without it two commands' entries share an id and reaching one removes both. A state
+    // the fold made is this trial's alone (the engine hands it over and keeps nothing): its count is set
+    // in place; the state the command started from (a fold that changed nothing) is copied.
+    if (this.state !== before && this.state !== this.p.base) this.state.seq += events.length;
+    else this.state = { ...this.state, seq: this.state.seq + events.length };
     return attacks;
   }
 
@@ -1001,6 +1040,8 @@ export function createSimulator(
  * the same counts, the same sums, in the same order — so the tally is identical, only faster.
  */
 function kernelSimulator(p: Prepared, kernel: SimulationKernel, limit: number): Simulator {
+  if (kernel.trial !== undefined) return trialKernelSimulator(p, kernel, limit);
+  const roundKernel = kernel;
   const n = p.roster.length;
   const round = new Int32Array(n * KERNEL_FIELDS);
   const trial = new Int32Array(n * KERNEL_FIELDS);
@@ -1020,7 +1061,7 @@ function kernelSimulator(p: Prepared, kernel: SimulationKernel, limit: number): 
         let commands = 1;
         for (let r = 0; r < limit; r++) {
           round.fill(0);
-          const entries = kernel.round(rng, round);
+          const entries = roundKernel.round(rng, round);
           commands += Math.max(entries, 1) + 1;
           for (let i = 0; i < n; i++) {
             const o = i * KERNEL_FIELDS;
@@ -1039,6 +1080,53 @@ function kernelSimulator(p: Prepared, kernel: SimulationKernel, limit: number): 
             addTrial(sums[i]![k]!, trial[i * KERNEL_FIELDS + k]!, limit);
           // Nothing carries over: nobody casts.
           addTrial(sums[i]![KERNEL_FIELDS]!, 0, limit);
+        }
+        if (onProgress && (t - from + 1) % 4096 === 0) onProgress(t - from + 1);
+      }
+      onProgress?.(to - from);
+    },
+  };
+}
+
+/**
+ * Trials through a compiled timeline that plays whole trials (`TrialKernel`: tick's, whose turns end by
+ * themselves and whose rounds are stretches of ticks): the same dice, counts and sums as the engine's,
+ * round by round for the histograms, over the rounds the engine's trial counts.
+ */
+function trialKernelSimulator(p: Prepared, kernel: TrialKernel, limit: number): Simulator {
+  const n = p.roster.length;
+  const perRound = new Int32Array(limit * n * KERNEL_FIELDS);
+  const trial = new Int32Array(n * KERNEL_FIELDS);
+  return {
+    path: 'kernel',
+    reason: '',
+    roster: p.roster,
+    run(tally, seed, from, to, onProgress) {
+      tally.path = 'kernel';
+      tally.reason = '';
+      const sums = p.roster.map((id) => METRICS.map((k) => tally.metrics[id]![k]));
+      const histograms = p.roster.map((id) => tally.attackHistogram[id]!);
+      for (let t = from; t < to; t++) {
+        const rng = seededRng(trialSeed(seed, t));
+        perRound.fill(0);
+        trial.fill(0);
+        const { rounds, commands } = kernel.trial(rng, limit, perRound);
+        for (let r = 0; r < rounds; r++) {
+          for (let i = 0; i < n; i++) {
+            const o = (r * n + i) * KERNEL_FIELDS;
+            for (let k = 0; k < KERNEL_FIELDS; k++) trial[i * KERNEL_FIELDS + k]! += perRound[o + k]!;
+            histograms[i]![Math.min(perRound[o + KERNEL_ATTACKS]!, HIST_MAX)]!++;
+          }
+        }
+        tally.trials++;
+        tally.rounds += rounds;
+        tally.combatantRounds += n * rounds;
+        tally.commands += commands;
+        for (let i = 0; i < n; i++) {
+          for (let k = 0; k < KERNEL_FIELDS; k++)
+            addTrial(sums[i]![k]!, trial[i * KERNEL_FIELDS + k]!, rounds);
+          // Nothing carries over: an attack ends its turn.
+          addTrial(sums[i]![KERNEL_FIELDS]!, 0, rounds);
         }
         if (onProgress && (t - from + 1) % 4096 === 0) onProgress(t - from + 1);
       }

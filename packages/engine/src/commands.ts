@@ -172,8 +172,11 @@ export const coreCommandSchemas = lazySchemas({
 
 export type CoreCommandType = keyof typeof coreCommandSchemas;
 
+/** The engine's own command types, as a set: asked of every command decided (the record is lazy). */
+const CORE_COMMAND_TYPES: ReadonlySet<string> = new Set(Object.keys(coreCommandSchemas));
+
 export function isCoreCommand(type: string): type is CoreCommandType {
-  return Object.hasOwn(coreCommandSchemas, type);
+  return CORE_COMMAND_TYPES.has(type);
 }
 
 /** A validated command of the engine's own (see `checkCommand`), with its fields typed. */
@@ -231,7 +234,74 @@ export function checkCommand<S extends Record<string, z.ZodType>>(
 ): { command: CommandOf<S> } | { error: z.ZodError; schema: z.ZodType } {
   const schema = schemas[type];
   if (!schema) throw new Error(`No schema for the command "${type}".`);
+  // A payload of plain JSON that this schema accepted before gives what it gave then: a simulation sends
+  // the same few commands (`next`, a policy's attack) millions of times, and the schema is a pure function
+  // of its input. The remembered output is frozen, so no command can change another's fields.
+  // Only short payloads are kept (a note's text or a whole combatant is parsed each time), at most
+  // ACCEPTED_MAX per schema: about a quarter of a megabyte per command type at worst, in a server too.
+  const text = jsonKey(payload);
+  const key = text !== undefined && text.length <= ACCEPTED_KEY_MAX ? text : undefined;
+  let known = key === undefined ? undefined : ACCEPTED.get(schema);
+  const seen = key === undefined ? undefined : known?.get(key);
+  if (seen !== undefined) return { command: Object.assign({ type }, seen) as CommandOf<S> };
   const parsed = schema.safeParse(payload);
   if (!parsed.success) return { error: parsed.error, schema };
+  if (key !== undefined) {
+    if (!known) {
+      known = new Map();
+      ACCEPTED.set(schema, known);
+    }
+    if (known.size >= ACCEPTED_MAX) known.clear();
+    known.set(key, deepFreeze(parsed.data));
+  }
   return { command: Object.assign({ type }, parsed.data) as CommandOf<S> };
+}
+
+/** Payloads each command schema accepted, by their JSON text, with what it made of them. */
+const ACCEPTED = new WeakMap<z.ZodType, Map<string, unknown>>();
+const ACCEPTED_MAX = 256;
+const ACCEPTED_KEY_MAX = 400;
+
+/**
+ * The JSON text of a value that JSON represents exactly — strings, finite numbers (not -0), booleans,
+ * null, arrays without holes and plain objects of those — or undefined for anything else (undefined
+ * fields, NaN, dates, class instances), which is never looked up: two payloads with one text are then
+ * the same input to a schema.
+ */
+export function jsonKey(value: unknown): string | undefined {
+  return plainJson(value, 0) ? JSON.stringify(value) : undefined;
+}
+
+function plainJson(v: unknown, depth: number): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && !Object.is(v, -0);
+    case 'object': {
+      if (v === null) return true;
+      if (depth > 8) return false;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) if (!(i in v) || !plainJson(v[i], depth + 1)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const k in v) {
+        if (!Object.hasOwn(v, k) || !plainJson((v as Record<string, unknown>)[k], depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { drafting, foldWork, sealDraft, updateCombatant, withCombatants } from './draft.js';
+import { appendTo, drafting, foldWork, sealDraft, updateCombatant, withCombatants } from './draft.js';
 
 type S = { round: number; combatants: Record<string, { hp: number }> };
 const base = (): S => ({ round: 1, combatants: { a: { hp: 1 }, b: { hp: 2 } } });
@@ -50,5 +50,36 @@ describe('a fold that copies the combatants record once', () => {
     const s0 = base();
     expect(drafting(() => hit(s0, 'nobody'))).toBe(s0);
     expect(hit(s0, 'constructor')).toBe(s0);
+  });
+});
+
+describe('appendTo: a list that grows within one fold', () => {
+  it("copies once per fold, then adds in place; the list it was given and the last fold's stay as they were", () => {
+    const given = [1];
+    const first = drafting(() => {
+      const a = appendTo(given, [2]);
+      const b = appendTo(a, [3, 4]);
+      expect(b).toBe(a);
+      expect(appendTo(b, [])).toBe(b);
+      return b;
+    });
+    expect(given).toEqual([1]);
+    expect(first).toEqual([1, 2, 3, 4]);
+    const second = drafting(() => appendTo(first, [5]));
+    expect(second).not.toBe(first);
+    expect(first).toEqual([1, 2, 3, 4]);
+    expect(second).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('outside a fold, and after a seal, every addition copies', () => {
+    const a = appendTo([1], [2]);
+    expect(appendTo(a, [3])).not.toBe(a);
+    expect(a).toEqual([1, 2]);
+    drafting(() => {
+      const b = appendTo(a, [3]);
+      sealDraft();
+      expect(appendTo(b, [4])).not.toBe(b);
+      expect(b).toEqual([1, 2, 3]);
+    });
   });
 });

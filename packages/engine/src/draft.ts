@@ -69,3 +69,19 @@ export function updateCombatant<S extends { combatants: Record<string, unknown> 
     (all as Record<string, unknown>)[id] = f(c as S['combatants'][string]);
   });
 }
+
+/**
+ * `list` with `items` added at its end: in place when this fold made the array (an earlier addition in
+ * the same fold), else on a copy that a running fold then owns — so a history that grows by an entry per
+ * event is copied once per command, not once per event. The same array when there is nothing to add.
+ */
+export function appendTo<T>(list: readonly T[], items: readonly T[]): T[] {
+  if (items.length === 0) return list as T[];
+  if (owned?.has(list)) {
+    for (const item of items) (list as T[]).push(item);
+    return list as T[];
+  }
+  const copy = list.concat(items);
+  owned?.add(copy);
+  return copy;
+}

@@ -247,6 +247,8 @@ function checkTarget(state: EncounterState, command: Command, by: Viewer): Rejec
   );
 }
 
+const NONE: readonly EngineEvent[] = [];
+
 /** Applies events one by one on a draft, queueing what each one causes; then records the dice state. */
 function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Settled | Rejection {
   // The intermediate states are this fold's own (a ruleset's `react` reads only the latest): one copy of
@@ -256,9 +258,12 @@ function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Sett
 
 function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Settled | Rejection {
   const out: EngineEvent[] = [];
-  const queue = [...decided];
+  // Events still to apply, the next one last: what an event causes is pushed on top in reverse, so it is
+  // applied right after its cause and before anything that was waiting (depth first, in order).
+  const pending: EngineEvent[] = [];
+  for (let i = decided.length - 1; i >= 0; i--) pending.push(decided[i]!);
   let draft = ctx.state;
-  for (let event = queue.shift(); event; event = queue.shift()) {
+  for (let event = pending.pop(); event; event = pending.pop()) {
     out.push(event);
     if (out.length > MAX_EVENTS_PER_COMMAND) {
       return reject(
@@ -268,12 +273,14 @@ function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]
     }
     draft = evolve(draft, event, ruleset);
     ctx.state = draft;
-    const follow = [
-      ...expiries(draft, event),
-      ...timedDue(draft, event),
-      ...(ruleset.react?.(ctx, event) ?? []),
-    ];
-    queue.unshift(...follow);
+    // Asked in this order (a reaction may roll): the effects the event ends, timed events it reaches, the
+    // ruleset's reactions; applied in the same order.
+    const expired = draft.effects.length ? expiries(draft, event) : NONE;
+    const timed = draft.timed?.length ? timedDue(draft, event) : NONE;
+    const reactions = ruleset.react?.(ctx, event) ?? NONE;
+    for (let i = reactions.length - 1; i >= 0; i--) pending.push(reactions[i]!);
+    for (let i = timed.length - 1; i >= 0; i--) pending.push(timed[i]!);
+    for (let i = expired.length - 1; i >= 0; i--) pending.push(expired[i]!);
   }
   if (ctx.rng.count > 0) {
     const dice: CoreEvent = { type: 'dice/state', dice: ctx.rng.snapshot() };

@@ -19,8 +19,11 @@ type CombatantPatch = z.output<ReturnType<typeof combatantPatchSchema>>;
  */
 export type CoreEventType = keyof CoreEventSchemas;
 
+/** The engine's own event types, as a set: asked of every event folded (the schemas record is lazy). */
+const CORE_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(coreEventSchemas));
+
 export function isCoreEvent(type: string): type is CoreEventType {
-  return Object.hasOwn(coreEventSchemas, type);
+  return CORE_EVENT_TYPES.has(type);
 }
 
 /** An event of the engine's own, with its fields as its schema declares them. */

@@ -43,14 +43,33 @@ export interface KernelRequest<T extends RulesetTypes = RulesetTypes> {
   canAct: Record<string, boolean>;
 }
 
-/** A Round compiled for speed: the same dice as the engine, the same figures, faster. */
-export interface SimulationKernel {
+/**
+ * A Round compiled for speed: the same dice as the engine, the same figures, faster. A round-based one
+ * plays a Round at a time (`round`), each ended by the GM's `next`; one whose turns end by themselves and
+ * whose "rounds" are stretches of a roundless clock (a tick timeline) plays a whole trial (`trial`).
+ */
+export type SimulationKernel = RoundKernel | TrialKernel;
+
+export interface RoundKernel {
   /**
    * Plays one Round with the encounter's dice (`rng` advances exactly as the engine's would), adds each
    * combatant's `KERNEL_METRICS` to `out` (that many numbers per combatant), and returns the agenda
-   * entries reached.
+   * entries reached (each turn after the first ended by a `next`, and one more `next` ends the Round).
    */
   round(rng: Rng, out: Int32Array): number;
+  trial?: undefined;
+}
+
+export interface TrialKernel {
+  round?: undefined;
+  /**
+   * Plays one trial from the start of the fight with its dice, through at most `limit` rounds (periods
+   * of a roundless clock): adds each combatant's `KERNEL_METRICS` for round r (from 1) at
+   * `out[((r - 1) * combatants + i) * KERNEL_METRICS.length + k]`, and returns the rounds the engine's
+   * trial counts (a round the clock jumps over after the last one it counts is not one) and the
+   * commands it sends (the start, then each action; nobody sends `next`).
+   */
+  trial(rng: Rng, limit: number, out: Int32Array): { rounds: number; commands: number };
 }
 
 export interface Analysis<T extends RulesetTypes = RulesetTypes> {

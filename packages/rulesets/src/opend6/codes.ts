@@ -15,10 +15,19 @@ const CODE = /^(\d{1,2})D([+-]\d{1,2})?$/;
 export const dieCodeSchema = () =>
   z.string().trim().regex(CODE, 'write a D6 die code like 3D, 3D+1 or 4D-1 (a capital D, pips after it)');
 
+/** Codes read before: a fight reads the same few sheet codes on every roll. */
+const READ = new Map<string, DieCode>();
+
 export function parseCode(code: string): DieCode {
-  const m = CODE.exec(code.trim());
-  if (!m) return { dice: 0, pips: 0 };
-  return { dice: Number(m[1]), pips: m[2] ? Number(m[2]) : 0 };
+  let read = READ.get(code);
+  if (read === undefined) {
+    const m = CODE.exec(code.trim());
+    read = m ? { dice: Number(m[1]), pips: m[2] ? Number(m[2]) : 0 } : { dice: 0, pips: 0 };
+    if (READ.size >= 1000) READ.clear();
+    READ.set(code, read);
+  }
+  // A copy: callers may change what they are given.
+  return { dice: read.dice, pips: read.pips };
 }
 
 export function formatCode(code: DieCode): string {

@@ -1,3 +1,4 @@
+import { appendTo } from '@roundkeeper/engine';
 import type { Opend6Event } from './events.js';
 import { patchCs, patchRs } from './state.js';
 import type { State } from './types.js';
@@ -27,9 +28,9 @@ export function evolve(state: State, event: Opend6Event): State | undefined {
       });
     }
     case 'opend6/slots':
-      return patchRs(state, { slots: [...state.rs.slots, ...event.slots] });
+      return patchRs(state, { slots: appendTo(state.rs.slots, event.slots) });
     case 'opend6/slot-added':
-      return patchRs(state, { slots: [...state.rs.slots, event.slot] });
+      return patchRs(state, { slots: appendTo(state.rs.slots, [event.slot]) });
     case 'opend6/turn':
       return patchRs(state, { acting: event.members, openRoll: null });
     case 'opend6/declared': {
@@ -50,7 +51,8 @@ export function evolve(state: State, event: Opend6Event): State | undefined {
     case 'opend6/resumed':
       return patchCs(state, event.combatant, { waiting: false });
     case 'opend6/happened':
-      return patchRs(state, { happened: [...state.rs.happened, event.happening] });
+      // Appended in place within a command's fold (see `appendTo` in the engine).
+      return patchRs(state, { happened: appendTo(state.rs.happened, [event.happening]) });
     case 'opend6/roll-open':
       return patchRs(state, { openRoll: { combatant: event.combatant, purpose: event.purpose } });
     case 'opend6/result-declared':

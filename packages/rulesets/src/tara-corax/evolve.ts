@@ -1,4 +1,4 @@
-import { updateCombatant } from '@roundkeeper/engine';
+import { appendTo, updateCombatant } from '@roundkeeper/engine';
 import type { TaraEvent } from './events.js';
 import type { HistoryMarker, HistorySpan, TaraCombatant, TaraRound, TaraState } from './types.js';
 
@@ -12,7 +12,10 @@ function patchRs(state: TaraState, patch: Partial<TaraRound>): TaraState {
 
 function addHistory(state: TaraState, spans: HistorySpan[], markers: HistoryMarker[]): TaraState {
   const h = state.rs.history;
-  return patchRs(state, { history: { spans: [...h.spans, ...spans], markers: [...h.markers, ...markers] } });
+  // The history grows all fight long: appended in place within one command's fold (see `appendTo`).
+  return patchRs(state, {
+    history: { spans: appendTo(h.spans, spans), markers: appendTo(h.markers, markers) },
+  });
 }
 
 /** A mark on the round's history, for the timeline. */

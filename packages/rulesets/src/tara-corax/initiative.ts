@@ -171,8 +171,12 @@ export function reachEntry(
   const round = entry.at.round;
   if (entry.kind === 'turn') {
     // 000 Ties: "If they are all the same, then simultaneous actions".
-    const same = (at: { round: number; at: number[] }) =>
-      at.round === entry.at.round && at.at.join() === entry.at.at.join();
+    const here = entry.at.at;
+    const same = (at: { round: number; at: number[] }) => {
+      if (at.round !== entry.at.round || at.at.length !== here.length) return false;
+      for (let i = 0; i < here.length; i++) if (at.at[i] !== here[i]) return false;
+      return true;
+    };
     const partners = [...state.agenda, ...scheduling]
       .filter((e) => e.id !== entry.id && e.kind === 'turn' && same(e.at))
       .flatMap((e) => (e.combatant ? [e.combatant] : []));

@@ -103,8 +103,26 @@ function actionSetIds(sets: readonly { id?: string | undefined; name: string }[]
   });
 }
 
-/** An NPC's action sets as actions. */
-function actionSetsOf(c: C): ActionDef[] {
+/**
+ * An NPC's action sets as actions, made once per stat block's list (a sheet is replaced, never changed in
+ * place; the rules ask for a combatant's actions on every command).
+ */
+const SETS = new WeakMap<C['stats']['actionSets'], ActionDef[]>();
+
+function actionSetsOf(c: C): readonly ActionDef[] {
+  const sets = c.stats.actionSets;
+  if (sets.length === 0) return NO_SETS;
+  let made = SETS.get(sets);
+  if (made === undefined) {
+    made = makeActionSets(c);
+    SETS.set(sets, made);
+  }
+  return made;
+}
+
+const NO_SETS: readonly ActionDef[] = [];
+
+function makeActionSets(c: C): ActionDef[] {
   const ids = actionSetIds(c.stats.actionSets);
   return c.stats.actionSets.map((s, i) => ({
     id: ids[i]!,

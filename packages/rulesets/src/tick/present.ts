@@ -1,5 +1,6 @@
 import type { Analysis, Gauge, Presentation } from '@roundkeeper/engine';
 import { tickNow } from './initiative.js';
+import { tickKernel } from './kernel.js';
 import { tickCreatures } from './library.js';
 import type { TickTypes } from './types.js';
 
@@ -42,6 +43,7 @@ export const tickPresent: Presentation<TickTypes> = {
  */
 export const tickAnalysis: Analysis<TickTypes> = {
   lowestFirst: true,
+  kernel: tickKernel,
   initiative: (state, c) => ({
     expression: `${state.options.initiativeDice}-@initiative`,
     refs: { initiative: c.stats.initiative },

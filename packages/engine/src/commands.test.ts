@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { checkCommand, jsonKey } from './commands.js';
+
+const schemas = {
+  hit: z.object({
+    target: z.string().trim().min(1),
+    amount: z.number().int().default(1),
+    tags: z.array(z.string()).optional(),
+  }),
+};
+
+describe('checkCommand remembers what a schema accepted', () => {
+  it('gives a payload seen before exactly what the schema gives it, a fresh command each time', () => {
+    fc.assert(
+      fc.property(
+        fc.record(
+          { target: fc.string(), amount: fc.oneof(fc.integer(), fc.double()), tags: fc.array(fc.string()) },
+          { requiredKeys: [] },
+        ),
+        (payload) => {
+          const parsed = schemas.hit.safeParse(payload);
+          const a = checkCommand(schemas, 'hit', payload);
+          const b = checkCommand(schemas, 'hit', structuredClone(payload));
+          if (!parsed.success) {
+            expect('error' in a && 'error' in b).toBe(true);
+            return;
+          }
+          expect(a).toEqual({ command: { type: 'hit', ...parsed.data } });
+          expect(b).toEqual(a);
+          if ('command' in a && 'command' in b) expect(b.command).not.toBe(a.command);
+        },
+      ),
+    );
+  });
+
+  it('keeps what it remembers frozen: a command cannot change the next one', () => {
+    checkCommand(schemas, 'hit', { target: 'orc', tags: ['x'] });
+    const again = checkCommand(schemas, 'hit', { target: 'orc', tags: ['x'] });
+    if (!('command' in again)) throw new Error('refused');
+    expect(Object.isFrozen(again.command.tags)).toBe(true);
+    again.command.target = 'elf';
+    expect(checkCommand(schemas, 'hit', { target: 'orc', tags: ['x'] })).toMatchObject({
+      command: { target: 'orc' },
+    });
+  });
+
+  it('remembers only short payloads: a long one is parsed every time', () => {
+    const long = { target: 'orc', tags: ['x'.repeat(500)] };
+    checkCommand(schemas, 'hit', long);
+    const again = checkCommand(schemas, 'hit', structuredClone(long));
+    if (!('command' in again)) throw new Error('refused');
+    expect(Object.isFrozen(again.command.tags)).toBe(false);
+  });
+
+  it('remembers only plain JSON: NaN, -0, undefined fields and class instances are always parsed', () => {
+    expect(jsonKey({ a: 1, b: [true, null, 'x'] })).toBe('{"a":1,"b":[true,null,"x"]}');
+    for (const v of [
+      { a: Number.NaN },
+      { a: -0 },
+      { a: undefined },
+      { a: new Date(0) },
+      new Array<number>(2), // holes
+      [1, undefined, 2],
+      { a: () => 1 },
+    ])
+      expect(jsonKey(v)).toBeUndefined();
+    // NaN reads as null in JSON: a schema that takes null must still refuse NaN after accepting null.
+    const nullable = { n: z.object({ x: z.number().nullable() }) };
+    expect('command' in checkCommand(nullable, 'n', { x: null })).toBe(true);
+    expect('error' in checkCommand(nullable, 'n', { x: Number.NaN })).toBe(true);
+  });
+});
