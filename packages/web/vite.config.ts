@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { lazyJsonSchema } from './scripts/lazy-json-schema.js';
 
 /** The installed app's colours: the page's background (`--bg` in src/styles.css). */
 const THEME = '#0b1020';
@@ -15,6 +16,8 @@ export default defineConfig({
   root: import.meta.dirname,
   plugins: [
     react(),
+    // zod's JSON-Schema code loads with the encounter's ruleset, not with the page (scripts/lazy-json-schema.ts).
+    lazyJsonSchema(),
     VitePWA({
       registerType: 'autoUpdate',
       // Registered by src/pwa.ts (loaded from index.html's head), which reloads onto a new deploy's shell.
@@ -55,5 +58,14 @@ export default defineConfig({
   ],
   resolve: { conditions: ['@roundkeeper/source', ...defaultClientConditions] },
   // The manifest tells which chunks each page loads (the server and the size test read it).
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1000, manifest: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 1000,
+    manifest: true,
+    // No modulepreload polyfill: a browser without <link rel="modulepreload"> (Safari 16, Firefox < 115)
+    // still loads every chunk through its imports, only without the head start.
+    modulePreload: { polyfill: false },
+  },
 });

@@ -2,7 +2,6 @@ import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import { api, type EncounterMeta, errorMessage, type Role, type RulesetInfo } from './api.js';
 import { fieldErrors, type RawForm, sayError } from './form.js';
 import { optionDefaults, optionParams, optionValues, readOptions } from './forms/options.js';
-import { headline, rulesetOf } from './model.js';
 import { forgetLink, rememberLink, storedLinks } from './storage.js';
 import { loadRuleset, useRuleset } from './store/rulesets.js';
 
@@ -218,10 +217,14 @@ export function Home() {
           api
             .get(e.encounter.id, e.token)
             .then(async (r) => {
-              await loadRuleset(r.state.ruleset);
-              return r;
+              // The clock's words come with the ruleset and the screen model, after the page.
+              const [, { headline, rulesetOf }] = await Promise.all([
+                loadRuleset(r.state.ruleset),
+                import('./model.js'),
+              ]);
+              return { r, headline, rulesetOf };
             })
-            .then((r) =>
+            .then(({ r, headline, rulesetOf }) =>
               setFights((f) => ({
                 ...f,
                 [e.token]: {

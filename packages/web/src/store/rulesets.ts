@@ -1,6 +1,7 @@
 import type { AnyRuleset, RulesetRegistry } from '@roundkeeper/engine';
 import { rulesetLoaders } from '@roundkeeper/rulesets/lazy';
 import { useEffect, useSyncExternalStore } from 'react';
+import { jsonSchemaReady, loadJsonSchemaCode } from './json-schema.js';
 
 /**
  * The rulesets the page has loaded. Each ruleset is its own chunk of the build, imported by id when the
@@ -61,11 +62,15 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** A ruleset by id for a component: loads it, and draws the component again once it is loaded. */
+/**
+ * A ruleset by id for a form (the home page's options): loads it and zod's JSON-Schema code the form is
+ * read with, and draws the component again once both are there.
+ */
 export function useRuleset(id: string): AnyRuleset | undefined {
   useSyncExternalStore(subscribe, () => version);
   useEffect(() => {
     if (!loaded.has(id)) loadRuleset(id).catch(() => undefined);
+    if (!jsonSchemaReady()) loadJsonSchemaCode().then(changed, () => undefined);
   }, [id]);
-  return loaded.get(id);
+  return jsonSchemaReady() ? loaded.get(id) : undefined;
 }
