@@ -1,10 +1,17 @@
 import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
 import { api, type EncounterMeta, errorMessage, type Role, type RulesetInfo } from './api.js';
-import { fieldErrors, type RawForm, sayError } from './form.js';
+import { fieldErrors, type RawForm, sayError, withoutError } from './form.js';
 import { optionDefaults, optionParams, optionValues, readOptions } from './forms/options.js';
 import { forgetLink, rememberLink, storedLinks } from './storage.js';
 import { loadRuleset, useRuleset } from './store/rulesets.js';
 
+/** The screen model, for the clock of each listed fight: after the page, with the fights' states. */
+const loadModel = () => import('./model.js');
+/** A scenario file is JSON or YAML (the examples are YAML); the YAML parser loads only then. */
+async function readScenario(file: File): Promise<unknown> {
+  const text = await file.text();
+  return /\.ya?ml$/i.test(file.name) ? (await import('yaml')).parse(text) : JSON.parse(text);
+}
 /** The options' fields come with the chosen ruleset, after the page: a chunk of their own (bundle.test.ts). */
 const ParamFields = lazy(() => import('./ParamForm.js').then((m) => ({ default: m.ParamFields })));
 
@@ -220,7 +227,7 @@ export function Home() {
               // The clock's words come with the ruleset and the screen model, after the page.
               const [, { headline, rulesetOf }] = await Promise.all([
                 loadRuleset(r.state.ruleset),
-                import('./model.js'),
+                loadModel(),
               ]);
               return { r, headline, rulesetOf };
             })
@@ -327,8 +334,9 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
             setOptionErrors(fieldErrors(read.errors));
             return setError(sayError(read.errors[0]!));
           }
+          const body = { name: name.trim() || 'Encounter', ruleset, options: read.options };
           try {
-            open(await api.create({ name: name.trim() || 'Encounter', ruleset, options: read.options }));
+            open(await api.create(body));
           } catch (err) {
             setError(errorMessage(err));
           }
@@ -371,7 +379,7 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
                 raw={raw}
                 set={(k, v) => {
                   setRaw((r) => ({ ...r, [k]: v }));
-                  setOptionErrors(({ [k]: _fixed, ...rest }) => rest);
+                  setOptionErrors((errors) => withoutError(errors, k));
                 }}
                 edit={setRaw}
                 errors={optionErrors}
@@ -400,12 +408,7 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
               const file = e.currentTarget.files?.[0];
               if (!file) return;
               try {
-                const text = await file.text();
-                // A scenario file is JSON or YAML (the examples are YAML); the YAML parser loads only then.
-                const scenario: unknown = /\.ya?ml$/i.test(file.name)
-                  ? (await import('yaml')).parse(text)
-                  : JSON.parse(text);
-                open(await api.create({ scenario }));
+                open(await api.create({ scenario: await readScenario(file) }));
               } catch (err) {
                 setError(`The scenario could not be imported: ${errorMessage(err)}`);
               }
