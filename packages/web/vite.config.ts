@@ -1,4 +1,5 @@
-import react from '@vitejs/plugin-react';
+import babel from '@rolldown/plugin-babel';
+import react, { reactCompilerPreset } from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { lazyJsonSchema } from './scripts/lazy-json-schema.js';
@@ -16,6 +17,9 @@ export default defineConfig({
   root: import.meta.dirname,
   plugins: [
     react(),
+    // React Compiler memoizes every component and hook (src/compiler.test.ts keeps it able to): through
+    // Babel, the compiler's reference implementation, as plugin-react's docs give it for Vite 8.
+    babel({ presets: [reactCompilerPreset()] }),
     // zod's JSON-Schema code loads with the encounter's ruleset, not with the page (scripts/lazy-json-schema.ts).
     lazyJsonSchema(),
     VitePWA({

@@ -11,10 +11,8 @@ import { jsonSchemaReady, loadJsonSchemaCode } from './json-schema.js';
 const loaded = new Map<string, AnyRuleset>();
 const loading = new Map<string, Promise<AnyRuleset | undefined>>();
 const listeners = new Set<() => void>();
-let version = 0;
 
 function changed(): void {
-  version++;
   for (const listener of listeners) listener();
 }
 
@@ -67,10 +65,11 @@ function subscribe(listener: () => void): () => void {
  * read with, and draws the component again once both are there.
  */
 export function useRuleset(id: string): AnyRuleset | undefined {
-  useSyncExternalStore(subscribe, () => version);
+  // The snapshot is the ruleset itself (the same object once loaded), so a render reads nothing else.
+  const ruleset = useSyncExternalStore(subscribe, () => (jsonSchemaReady() ? loaded.get(id) : undefined));
   useEffect(() => {
     if (!loaded.has(id)) loadRuleset(id).catch(() => undefined);
     if (!jsonSchemaReady()) loadJsonSchemaCode().then(changed, () => undefined);
   }, [id]);
-  return jsonSchemaReady() ? loaded.get(id) : undefined;
+  return ruleset;
 }
