@@ -24,7 +24,7 @@ export default defineConfig({
     lazyJsonSchema(),
     VitePWA({
       registerType: 'autoUpdate',
-      // Registered by src/pwa.ts (loaded from index.html's head), which reloads onto a new deploy's shell.
+      // Registered by src/pwa/register.ts (loaded from index.html's head), which reloads onto a new deploy's shell.
       injectRegister: false,
       // The icons are in the shell's files already (workbox.globPatterns).
       includeManifestIcons: false,

@@ -40,7 +40,7 @@ const FORMS: Record<string, boolean> = { home: true, gm: true, player: true, tab
 
 /** The chunks each page's route imports, by their source in the manifest. */
 const ROUTES: Record<string, string[]> = {
-  home: ['src/Home.tsx'],
+  home: ['src/screens/home/Home.tsx'],
   gm: ['src/screens/EncounterPage.tsx', 'src/screens/gm/GmTracker.tsx'],
   table: ['src/screens/EncounterPage.tsx', 'src/screens/table/TableView.tsx'],
   player: ['src/screens/EncounterPage.tsx', 'src/screens/player/Player.tsx'],

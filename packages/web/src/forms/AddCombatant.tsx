@@ -1,11 +1,9 @@
 import type { EncounterView } from '@roundkeeper/engine';
 import { memo, useCallback, useEffect, useId, useMemo, useState } from 'react';
-import { api, type Creature, errorMessage } from '../api.js';
-import { type FieldError, fieldErrors, sayError } from '../form.js';
 import { expandCombatants, rulesetOf } from '../model.js';
-import { ParamFields } from '../ParamForm.js';
-import { libraryKey } from '../storage.js';
+import { api, type Creature, errorMessage } from '../store/api.js';
 import { useStore } from '../store/react.js';
+import { libraryKey } from '../store/storage.js';
 import {
   type AddDraft,
   afterAdd,
@@ -15,6 +13,8 @@ import {
   readDraft,
   statParamsOf,
 } from './add.js';
+import { type FieldError, fieldErrors, sayError } from './form.js';
+import { ParamFields } from './ParamForm.js';
 
 /**
  * Adding combatants: name, side, HP, how many (several become "Goblin 1…N" in one NPC group), hidden, notes

@@ -17,9 +17,9 @@ import {
   sayError,
   valuesOf,
   withoutError,
-} from '../form.js';
+} from '../forms/form.js';
+import { ParamFields } from '../forms/ParamForm.js';
 import { rulesetOf } from '../model.js';
-import { ParamFields } from '../ParamForm.js';
 import { useStore } from '../store/react.js';
 
 /**

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useEffect } from 'react';
-import type { Role } from '../api.js';
-import { rememberLink } from '../storage.js';
+import type { Role } from '../store/api.js';
 import { loadJsonSchemaCode } from '../store/json-schema.js';
 import { StoreProvider, useEncounter, useNewStore } from '../store/react.js';
+import { rememberLink } from '../store/storage.js';
 import { Reconnecting } from './Reconnecting.js';
 
 // Each role's screen is its own chunk: a table or a player never loads the GM's tools and forms. The

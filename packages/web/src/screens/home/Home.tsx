@@ -1,19 +1,19 @@
 import { lazy, Suspense, useEffect, useId, useMemo, useState } from 'react';
-import { api, type EncounterMeta, errorMessage, type Role, type RulesetInfo } from './api.js';
-import { fieldErrors, type RawForm, sayError, withoutError } from './form.js';
-import { optionDefaults, optionParams, optionValues, readOptions } from './forms/options.js';
-import { forgetLink, rememberLink, storedLinks } from './storage.js';
-import { loadRuleset, useRuleset } from './store/rulesets.js';
+import { fieldErrors, type RawForm, sayError, withoutError } from '../../forms/form.js';
+import { optionDefaults, optionParams, optionValues, readOptions } from '../../forms/options.js';
+import { api, type EncounterMeta, errorMessage, type Role, type RulesetInfo } from '../../store/api.js';
+import { loadRuleset, useRuleset } from '../../store/rulesets.js';
+import { forgetLink, rememberLink, storedLinks } from '../../store/storage.js';
 
 /** The screen model, for the clock of each listed fight: after the page, with the fights' states. */
-const loadModel = () => import('./model.js');
+const loadModel = () => import('../../model.js');
 /** A scenario file is JSON or YAML (the examples are YAML); the YAML parser loads only then. */
 async function readScenario(file: File): Promise<unknown> {
   const text = await file.text();
   return /\.ya?ml$/i.test(file.name) ? (await import('yaml')).parse(text) : JSON.parse(text);
 }
 /** The options' fields come with the chosen ruleset, after the page: a chunk of their own (bundle.test.ts). */
-const ParamFields = lazy(() => import('./ParamForm.js').then((m) => ({ default: m.ParamFields })));
+const ParamFields = lazy(() => import('../../forms/ParamForm.js').then((m) => ({ default: m.ParamFields })));
 
 /** Where a listed fight stands. */
 interface Fight {
