@@ -20,7 +20,7 @@ export default defineConfig({
     // React Compiler memoizes every component and hook (src/compiler.test.ts keeps it able to): through
     // Babel, the compiler's reference implementation, as plugin-react's docs give it for Vite 8.
     babel({ presets: [reactCompilerPreset()] }),
-    // zod's JSON-Schema code loads with the encounter's ruleset, not with the page (scripts/lazy-json-schema.ts).
+    // zod's JSON-Schema code is a chunk of its own, loaded by the screens with forms (scripts/lazy-json-schema.ts).
     lazyJsonSchema(),
     VitePWA({
       registerType: 'autoUpdate',

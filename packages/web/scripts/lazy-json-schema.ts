@@ -6,11 +6,12 @@ import type { Plugin } from 'vite';
  * zod's JSON-Schema export code (two modules, a fifth of zod in the bundle) as a chunk of its own.
  *
  * zod's classic API imports it statically for `.toJSONSchema()` and its processors, but a page needs it
- * only once it reads a schema as a form (`paramsOfSchema`, always of a loaded ruleset's schema). In the
- * build each of the two modules is replaced by a stand-in that forwards every export to the real module,
- * loaded by `loadJsonSchemaCode()` (src/store/json-schema.ts): the page's ruleset loader waits for it
- * with the ruleset's chunk, so nothing reads a schema before the code is there; a call before it would
- * throw, never answer wrongly. Tests and Node import zod as it is.
+ * only where it reads a schema as JSON Schema: forms and legal actions (`paramsOfSchema`, `jsonSchemaOf`),
+ * which the table view has none of. In the build each of the two modules is replaced by a stand-in that
+ * forwards every export to the real module, loaded by `loadJsonSchemaCode()` (src/store/json-schema.ts):
+ * the GM's and the player's screens load it with their chunk, the home page's options form with the
+ * ruleset, so nothing reads a schema before the code is there; a call before it would throw, never
+ * answer wrongly. Tests, Node and the dev server import zod as it is.
  */
 const NAMES = ['to-json-schema', 'json-schema-processors'];
 const MODULES = /[\\/]zod[\\/]v4[\\/]core[\\/](to-json-schema|json-schema-processors)\.js$/;
