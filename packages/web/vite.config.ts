@@ -1,6 +1,8 @@
-import react from '@vitejs/plugin-react';
+import babel from '@rolldown/plugin-babel';
+import react, { reactCompilerPreset } from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { lazyJsonSchema } from './scripts/lazy-json-schema.js';
 
 /** The installed app's colours: the page's background (`--bg` in src/styles.css). */
 const THEME = '#0b1020';
@@ -15,9 +17,14 @@ export default defineConfig({
   root: import.meta.dirname,
   plugins: [
     react(),
+    // React Compiler memoizes every component and hook (src/compiler.test.ts keeps it able to): through
+    // Babel, the compiler's reference implementation, as plugin-react's docs give it for Vite 8.
+    babel({ presets: [reactCompilerPreset()] }),
+    // zod's JSON-Schema code is a chunk of its own, loaded by the screens with forms (scripts/lazy-json-schema.ts).
+    lazyJsonSchema(),
     VitePWA({
       registerType: 'autoUpdate',
-      // Registered by src/pwa.ts (loaded from index.html's head), which reloads onto a new deploy's shell.
+      // Registered by src/pwa/register.ts (loaded from index.html's head), which reloads onto a new deploy's shell.
       injectRegister: false,
       // The icons are in the shell's files already (workbox.globPatterns).
       includeManifestIcons: false,
@@ -55,5 +62,14 @@ export default defineConfig({
   ],
   resolve: { conditions: ['@roundkeeper/source', ...defaultClientConditions] },
   // The manifest tells which chunks each page loads (the server and the size test read it).
-  build: { outDir: 'dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 1000, manifest: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 1000,
+    manifest: true,
+    // No modulepreload polyfill: a browser without <link rel="modulepreload"> (Safari 16, Firefox < 115)
+    // still loads every chunk through its imports, only without the head start.
+    modulePreload: { polyfill: false },
+  },
 });

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -30,6 +30,7 @@ import { registerOpenApi } from './openapi.js';
 import { errorBody, idParam, parse, tokenOf } from './request.js';
 import { type Storage, StorageConflictError } from './storage/storage.js';
 import { type AddressHeld, LIVE_ROUTE, registerLiveSocket } from './transport.js';
+import { readWebIndex } from './web-index.js';
 
 export interface AppOptions extends HubOptions {
   storage: Storage;
@@ -528,13 +529,35 @@ export async function buildApp(
     ...(options.addressHeldBytes !== undefined ? { addressHeldBytes: options.addressHeldBytes } : {}),
   });
 
-  // The web app: static files with a fallback to index.html for its own routes.
+  // The web app: static files with a fallback to index.html for its own routes. An encounter's page
+  // (`/e/<id>?token=…`) names its ruleset's chunks for the browser to preload (web-index.ts).
   const webRoot = options.webRoot;
   const index = webRoot ? join(webRoot, 'index.html') : undefined;
   if (webRoot && index && existsSync(index)) {
     await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
   }
-  app.setNotFoundHandler((req, reply: FastifyReply) => {
+  // Read once at start-up (and at the first request after a build, when the app was not built yet).
+  let web = webRoot ? readWebIndex(webRoot) : undefined;
+  const webIndex = () => {
+    if (!web && webRoot) web = readWebIndex(webRoot);
+    return web;
+  };
+  /** The ruleset of the encounter a page's address names, when its token is valid for it. */
+  const rulesetOfPage = async (url: string): Promise<string | undefined> => {
+    const { pathname, searchParams } = new URL(url, 'http://page');
+    const m = /^\/e\/([^/]+)\/?$/.exec(pathname);
+    const token = searchParams.get('token');
+    if (!m || !token) return undefined;
+    try {
+      const id = decodeURIComponent(m[1]!);
+      const link = await hub.link(token, id);
+      return (await options.storage.getEncounter(link.encounterId))?.ruleset;
+    } catch {
+      // A bad link or address gets the plain page, which says what is wrong.
+      return undefined;
+    }
+  };
+  app.setNotFoundHandler(async (req, reply: FastifyReply) => {
     if (req.url.startsWith('/api/') || req.method !== 'GET') {
       return reply
         .status(404)
@@ -542,7 +565,8 @@ export async function buildApp(
           errorBody(reject('request/not-found', `There is no ${req.method} ${req.url.split('?')[0]} here.`)),
         );
     }
-    if (index && existsSync(index)) return reply.type('text/html; charset=utf-8').send(readFileSync(index));
+    const page = webIndex();
+    if (page) return reply.type('text/html; charset=utf-8').send(page.page(await rulesetOfPage(req.url)));
     return reply
       .type('text/html; charset=utf-8')
       .send(

@@ -19,7 +19,7 @@ import { rulesets } from '@roundkeeper/rulesets';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { missingParams } from '../src/form.js';
+import { missingParams } from '../src/forms/form.js';
 import { endToEnd, repo } from './harness.js';
 
 /**

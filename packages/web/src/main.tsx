@@ -4,7 +4,7 @@ import './styles.css';
 
 // Each page is its own chunk: the home page does not load the encounter's screens, nor they the home's
 // forms (and each encounter loads only its ruleset: see store/rulesets.ts).
-const Home = lazy(() => import('./Home.js').then((m) => ({ default: m.Home })));
+const Home = lazy(() => import('./screens/home/Home.js').then((m) => ({ default: m.Home })));
 const EncounterPage = lazy(() =>
   import('./screens/EncounterPage.js').then((m) => ({ default: m.EncounterPage })),
 );

@@ -11,9 +11,8 @@ import {
 import { rulesets } from '@roundkeeper/rulesets';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { durationOf, initialValues, missingParams, payloadOf } from './form.js';
 import { countOf, MOST_AT_ONCE } from './forms/add.js';
-import { backoff, mergeEntries } from './merge.js';
+import { durationOf, initialValues, missingParams, payloadOf } from './forms/form.js';
 import {
   expandCombatants,
   headline,
@@ -24,6 +23,7 @@ import {
   splitNames,
   turnOrder,
 } from './model.js';
+import { backoff, mergeEntries } from './store/merge.js';
 
 describe('web model helpers', () => {
   it('isolates a name inside a line as <bdi> would, and a stray isolate mark in it cannot close that early', () => {

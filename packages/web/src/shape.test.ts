@@ -15,11 +15,25 @@ const MAX_COMPONENT_LINES = 150;
 
 /** Files still over 400 lines: their line counts now, a ceiling. */
 const LONG_FILES: Record<string, number> = {
-  // The forms (another change's): Home.tsx, ParamForm.tsx, form.ts.
-  'Home.tsx': 475,
-  'ParamForm.tsx': 490,
-  'form.ts': 484,
+  'forms/form.ts': 461,
 };
+
+/**
+ * What may sit at the top of src/ rather than in a folder that says what part of the app it is: the entry,
+ * its types and styles, the tests of the whole app — and the screen model's remaining files, which are
+ * being changed elsewhere (their place is screen/).
+ */
+const TOP_LEVEL = new Set([
+  'main.tsx',
+  'env.d.ts',
+  'styles.css',
+  'bundle.test.ts',
+  'compiler.test.ts',
+  'shape.test.ts',
+  'model.ts',
+  'model-actions.ts',
+  'model.test.ts',
+]);
 
 /** Components still over 150 lines: their line counts now, a ceiling. */
 const LONG_COMPONENTS: Record<string, number> = {
@@ -112,6 +126,11 @@ function read(path: string): Found {
 
 describe('the web app’s shape', () => {
   const files = sources(src).map((path) => ({ path, rel: relative(src, path), found: read(path) }));
+
+  it('no loose files at the top of src/: each part of the app is in its folder', () => {
+    const loose = readdirSync(src).filter((name) => !statSync(join(src, name)).isDirectory());
+    expect(loose.filter((name) => !TOP_LEVEL.has(name))).toEqual([]);
+  });
 
   it(`no file over ${MAX_FILE_LINES} lines, except those not split yet, which only shrink`, () => {
     for (const { path, rel } of files) {

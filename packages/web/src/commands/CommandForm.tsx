@@ -6,9 +6,9 @@ import {
   resolveParams,
 } from '@roundkeeper/engine';
 import { useId, useMemo, useState } from 'react';
-import { initialValues, payloadOf, type RawForm } from '../form.js';
+import { initialValues, payloadOf, type RawForm } from '../forms/form.js';
+import { ParamFields } from '../forms/ParamForm.js';
 import { asState, rulesetOf } from '../model.js';
-import { ParamFields } from '../ParamForm.js';
 import { useRun } from '../store/react.js';
 
 /**

@@ -1,10 +1,7 @@
 import type { EncounterView } from '@roundkeeper/engine';
 import { lazy, memo, Suspense, useId, useMemo, useState } from 'react';
-import { api, type Creature, errorMessage } from '../api.js';
-import { type FieldError, fieldErrors, sayError } from '../form.js';
 import { expandCombatants, rulesetOf } from '../model.js';
-import { ParamFields } from '../ParamForm.js';
-import { libraryKey } from '../storage.js';
+import type { Creature } from '../store/api.js';
 import { useStore } from '../store/react.js';
 import {
   type AddDraft,
@@ -15,6 +12,8 @@ import {
   readDraft,
   statParamsOf,
 } from './add.js';
+import { type FieldError, fieldErrors, sayError } from './form.js';
+import { ParamFields } from './ParamForm.js';
 import { useLibrary } from './use-library.js';
 
 // The library's search and import load after the page: the GM's first screen is the order.

@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
-import { api, type Creature, errorMessage } from '../api.js';
 import { rulesetOf } from '../model.js';
-import { libraryKey } from '../storage.js';
+import { api, type Creature, errorMessage } from '../store/api.js';
 import { useStore } from '../store/react.js';
+import { libraryKey } from '../store/storage.js';
 import { creaturesFromFile, searchCreatures } from './library.js';
 import type { Lib } from './use-library.js';
 

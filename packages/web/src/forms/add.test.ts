@@ -1,7 +1,6 @@
 import { rulesets } from '@roundkeeper/rulesets';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addRow, fieldErrors, nameKey } from '../form.js';
 import {
   type AddDraft,
   afterAdd,
@@ -11,6 +10,7 @@ import {
   readDraft,
   statParamsOf,
 } from './add.js';
+import { addRow, fieldErrors, nameKey } from './form.js';
 
 const form = (id: string) => {
   const rs = rulesets[id]!;

@@ -7,7 +7,7 @@ import {
   paramsOfSchema,
   sayableIssues,
 } from '@roundkeeper/engine';
-import type { Creature } from '../api.js';
+import type { Creature } from '../store/api.js';
 import {
   type FieldError,
   initialValues,
@@ -15,7 +15,7 @@ import {
   type RawForm,
   readForm,
   type SchemaIssue,
-} from '../form.js';
+} from './form.js';
 
 /** Most combatants one add makes ("How many"). */
 export const MOST_AT_ONCE = 50;

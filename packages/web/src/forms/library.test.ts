@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
-import type { Creature } from '../api.js';
+import type { Creature } from '../store/api.js';
 import { creaturesFromFile, searchCreatures } from './library.js';
 
 const c = (name: string): Creature => ({ name, side: 'npc', stats: {} });

@@ -1,5 +1,5 @@
 import type { AnyRuleset } from '@roundkeeper/engine';
-import type { Creature } from '../api.js';
+import type { Creature } from '../store/api.js';
 
 /** A creature found by a search of the library, and where it is kept. */
 export interface Found {

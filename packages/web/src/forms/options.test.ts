@@ -1,6 +1,6 @@
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
-import { addRow, fieldErrors, nameKey } from '../form.js';
+import { addRow, fieldErrors, nameKey } from './form.js';
 import { changedOptions, optionDefaults, optionParams, optionValues, readOptions } from './options.js';
 
 const setup = (id: string) => {

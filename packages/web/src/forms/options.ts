@@ -1,5 +1,5 @@
 import { type AnyRuleset, type Json, type Param, paramsOfSchema } from '@roundkeeper/engine';
-import { type FieldError, issueErrors, type RawForm, readForm, type SchemaIssue, valuesOf } from '../form.js';
+import { type FieldError, issueErrors, type RawForm, readForm, type SchemaIssue, valuesOf } from './form.js';
 
 /** What the options forms need of a ruleset: its options' schema. */
 export type OptionsOf = Pick<AnyRuleset, 'optionsSchema'>;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api, type Creature, errorMessage } from '../api.js';
-import { libraryKey } from '../storage.js';
+import { api, type Creature, errorMessage } from '../store/api.js';
 import { useStore } from '../store/react.js';
+import { libraryKey } from '../store/storage.js';
 
 export type Lib = { creatures: Creature[]; examples: Creature[] };
 

@@ -16,9 +16,10 @@ import {
   type SchemaIssue,
   sayError,
   valuesOf,
-} from '../form.js';
+  withoutError,
+} from '../forms/form.js';
+import { ParamFields } from '../forms/ParamForm.js';
 import { rulesetOf } from '../model.js';
-import { ParamFields } from '../ParamForm.js';
 import { useStore } from '../store/react.js';
 
 /**
@@ -41,7 +42,7 @@ export function CombatantEditor({ view, c }: { view: EncounterView; c: Combatant
   const ids = { name: useId(), group: useId(), notes: useId(), max: useId() };
   const set = (k: string, v: string | boolean) => {
     setRaw((r) => ({ ...r, [k]: v }));
-    setErrors(({ [k]: _fixed, ...rest }) => rest);
+    setErrors((errors) => withoutError(errors, k));
   };
   return (
     <form

@@ -1,8 +1,8 @@
 import type { Combatant, Command, EncounterView } from '@roundkeeper/engine';
 import { memo, useCallback, useId, useState } from 'react';
-import { durationOf, type RawForm } from '../form.js';
+import { DurationField, StableInput } from '../forms/DurationField.js';
+import { durationOf, type RawForm } from '../forms/form.js';
 import { conditionsOf } from '../model.js';
-import { DurationField, StableInput } from '../ParamForm.js';
 import { useRun, useStore } from '../store/react.js';
 import { CombatantEditor } from './CombatantEditor.js';
 

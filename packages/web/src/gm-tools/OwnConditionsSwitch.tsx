@@ -1,6 +1,6 @@
 import { OWN_CONDITION_COMMANDS } from '@roundkeeper/engine';
 import { useId } from 'react';
-import { api, type EncounterLinks, type PlayerLink } from '../api.js';
+import { api, type EncounterLinks, type PlayerLink } from '../store/api.js';
 
 /**
  * A player link's switch: whether it may add and remove conditions on its own character (`add-effect`

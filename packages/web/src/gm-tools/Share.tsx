@@ -1,12 +1,12 @@
 import type { EncounterView } from '@roundkeeper/engine';
 import { lazy, memo, Suspense, useState } from 'react';
-import { api, type EncounterLinks, errorMessage, type LinkName } from '../api.js';
-import { forgetLink } from '../storage.js';
+import { api, type EncounterLinks, errorMessage, type LinkName } from '../store/api.js';
+import { forgetLink } from '../store/storage.js';
 import { downloadText } from '../timeline/export.js';
 import { OwnConditionsSwitch } from './OwnConditionsSwitch.js';
 
 // The QR code's encoder loads when the GM opens the links, not with the page.
-const QrCode = lazy(() => import('../QrCode.js').then((m) => ({ default: m.QrCode })));
+const QrCode = lazy(() => import('./QrCode.js').then((m) => ({ default: m.QrCode })));
 
 export const Share = memo(function Share({
   id,

@@ -1,8 +1,8 @@
 import type { EncounterView } from '@roundkeeper/engine';
 import { useId, useState } from 'react';
-import { payloadOf, type RawForm } from '../form.js';
+import { payloadOf, type RawForm } from '../forms/form.js';
+import { ParamFields } from '../forms/ParamForm.js';
 import { asState, rulesetOf } from '../model.js';
-import { ParamFields } from '../ParamForm.js';
 import { useRun } from '../store/react.js';
 import { momentWords, timedFields } from './timed.js';
 import '../timeline/timed.css';

@@ -1,7 +1,7 @@
 import type { EncounterView, Json, LegalAction } from '@roundkeeper/engine';
 import { useEffect, useRef, useState } from 'react';
-import { payloadOf, type RawForm } from '../form.js';
-import { ParamFields } from '../ParamForm.js';
+import { payloadOf, type RawForm } from '../forms/form.js';
+import { ParamFields } from '../forms/ParamForm.js';
 import type { OpenForm } from './Palette.js';
 
 /** The form of an action that needs more than a click: its parameters, Enter sends, Escape closes. */

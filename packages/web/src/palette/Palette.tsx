@@ -1,6 +1,6 @@
 import { describeCost, type EncounterView, humanize, type Json, type LegalAction } from '@roundkeeper/engine';
 import { useCallback, useId, useLayoutEffect, useRef, useState } from 'react';
-import { initialValues, missingParams, type RawForm } from '../form.js';
+import { initialValues, missingParams, type RawForm } from '../forms/form.js';
 import { actionCommand, asState, groupTerms, reasonKey, rulesetOf, sharedReason } from '../model.js';
 import { useLegal } from '../screen/react.js';
 import { asker } from '../screen/screen.js';

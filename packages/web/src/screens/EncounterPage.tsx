@@ -1,15 +1,18 @@
 import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
-import type { Role } from '../api.js';
-import { rememberLink } from '../storage.js';
+import type { Role } from '../store/api.js';
+import { loadJsonSchemaCode } from '../store/json-schema.js';
 import { StoreProvider, useEncounter, useNewStore } from '../store/react.js';
+import { rememberLink } from '../store/storage.js';
 import { Reconnecting } from './Reconnecting.js';
 
 // Each role's screen is its own chunk: a table or a player never loads the GM's tools and forms. The
-// store asks for it with the encounter's ruleset, as soon as the encounter says whose link this is.
+// store asks for it with the encounter's ruleset, as soon as the encounter says whose link this is. The
+// GM's and a player's come with zod's JSON-Schema code (their actions and forms are read with it); the
+// table view has no form and does without.
 const screens = {
-  gm: () => import('./gm/GmTracker.js'),
+  gm: () => Promise.all([import('./gm/GmTracker.js'), loadJsonSchemaCode()]).then(([m]) => m),
   table: () => import('./table/TableView.js'),
-  player: () => import('./player/Player.js'),
+  player: () => Promise.all([import('./player/Player.js'), loadJsonSchemaCode()]).then(([m]) => m),
 };
 const prepare = (role: Role) => screens[role]();
 const GmTracker = lazy(() => screens.gm().then((m) => ({ default: m.GmTracker })));

@@ -1,7 +1,7 @@
 import type { Command, EncounterView } from '@roundkeeper/engine';
-import type { SendResult } from '../live.js';
 import { useHeadline } from '../screen/react.js';
 import { useStatusText } from '../screen/status.js';
+import type { SendResult } from '../store/encounter-store.js';
 import { useEncounter } from '../store/react.js';
 
 export type Send = (command: Command) => Promise<SendResult>;

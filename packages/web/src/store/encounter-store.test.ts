@@ -1,7 +1,7 @@
 import { EncounterLog, isRejection, seededDice, view } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
-import { ApiFailure } from '../api.js';
+import { ApiFailure } from './api.js';
 import { EncounterStore, type StoreDeps } from './encounter-store.js';
 
 /** A socket the test drives: what the page sends is recorded, the server's messages delivered by hand. */

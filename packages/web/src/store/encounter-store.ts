@@ -7,10 +7,10 @@ import {
   receiveChange,
   type ServerMessage,
 } from '@roundkeeper/engine';
-import { ApiFailure, type api, type EncounterMeta, errorMessage, type Role } from '../api.js';
-import { backoff, mergeEntries, share } from '../merge.js';
-import { SocketCommands } from '../socket-commands.js';
+import { ApiFailure, type api, type EncounterMeta, errorMessage, type Role } from './api.js';
+import { backoff, mergeEntries, share } from './merge.js';
 import { loadRuleset } from './rulesets.js';
+import { SocketCommands } from './socket-commands.js';
 
 /** What a command sent came to: accepted, or the server's refusal in its words. */
 export interface SendResult {

@@ -9,7 +9,7 @@ import {
   useSyncExternalStore,
 } from 'react';
 import { flushSync } from 'react-dom';
-import { api, type Role } from '../api.js';
+import { api, type Role } from './api.js';
 import { type EncounterSnapshot, EncounterStore, type SendResult } from './encounter-store.js';
 
 const StoreContext = createContext<EncounterStore | null>(null);

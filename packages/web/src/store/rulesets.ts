@@ -1,6 +1,7 @@
 import type { AnyRuleset, RulesetRegistry } from '@roundkeeper/engine';
 import { rulesetLoaders } from '@roundkeeper/rulesets/lazy';
 import { useEffect, useSyncExternalStore } from 'react';
+import { jsonSchemaReady, loadJsonSchemaCode } from './json-schema.js';
 
 /**
  * The rulesets the page has loaded. Each ruleset is its own chunk of the build, imported by id when the
@@ -10,10 +11,8 @@ import { useEffect, useSyncExternalStore } from 'react';
 const loaded = new Map<string, AnyRuleset>();
 const loading = new Map<string, Promise<AnyRuleset | undefined>>();
 const listeners = new Set<() => void>();
-let version = 0;
 
 function changed(): void {
-  version++;
   for (const listener of listeners) listener();
 }
 
@@ -61,11 +60,16 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** A ruleset by id for a component: loads it, and draws the component again once it is loaded. */
+/**
+ * A ruleset by id for a form (the home page's options): loads it and zod's JSON-Schema code the form is
+ * read with, and draws the component again once both are there.
+ */
 export function useRuleset(id: string): AnyRuleset | undefined {
-  useSyncExternalStore(subscribe, () => version);
+  // The snapshot is the ruleset itself (the same object once loaded), so a render reads nothing else.
+  const ruleset = useSyncExternalStore(subscribe, () => (jsonSchemaReady() ? loaded.get(id) : undefined));
   useEffect(() => {
     if (!loaded.has(id)) loadRuleset(id).catch(() => undefined);
+    if (!jsonSchemaReady()) loadJsonSchemaCode().then(changed, () => undefined);
   }, [id]);
-  return loaded.get(id);
+  return ruleset;
 }

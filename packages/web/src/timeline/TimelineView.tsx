@@ -6,10 +6,10 @@ import { useViewer } from '../screen/react.js';
 import { asker } from '../screen/screen.js';
 import { roundsShown, timelineSeenBy } from '../screen/timeline.js';
 import { ScreenErrors } from '../screens/chrome.js';
-import { describeTimeline, piecesSvg, SVG_FONT, timelinePieces } from '../timeline-svg.js';
 import { downloadText, exportPng } from './export.js';
 import { useNearScreen } from './near.js';
 import { SvgPiece, sharedPiece } from './svg-react.js';
+import { describeTimeline, piecesSvg, SVG_FONT, timelinePieces } from './timeline-svg.js';
 
 /**
  * The ruleset's timeline of a view (its display names), or what the ruleset threw drawing it; null without

@@ -1,5 +1,5 @@
 import { createElement, memo, type ReactNode } from 'react';
-import { type SvgEl, sameEls, type TimelinePiece } from '../timeline-svg.js';
+import { type SvgEl, sameEls, type TimelinePiece } from './timeline-svg.js';
 
 /** React's name of an SVG attribute as the picture writes it: `stroke-width` → `strokeWidth`. */
 export const propNames = new Map<string, string>([['class', 'className']]);

@@ -21,7 +21,7 @@ import {
   spanShape,
   type TimelinePiece,
   type TimelineSvgOptions,
-} from './timeline/svg-shapes.js';
+} from './svg-shapes.js';
 
 export {
   axisPositions,
@@ -35,7 +35,7 @@ export {
   sameEls,
   type TimelinePiece,
   type TimelineSvgOptions,
-} from './timeline/svg-shapes.js';
+} from './svg-shapes.js';
 
 export interface TimelinePieces {
   width: number;

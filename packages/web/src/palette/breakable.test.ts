@@ -1,6 +1,6 @@
 import { isValidElement } from 'react';
 import { describe, expect, it } from 'vitest';
-import { breakable } from './palette/ActionItem.js';
+import { breakable } from './ActionItem.js';
 
 describe('breakable', () => {
   it('allows a line break after each slash of a name, and adds no text', () => {

@@ -1,11 +1,11 @@
 import type { EncounterView } from '@roundkeeper/engine';
 import { memo, useMemo, useState } from 'react';
-import { fieldErrors, type RawForm, sayError } from './form.js';
-import { changedOptions, optionParams, optionValues, readOptions } from './forms/options.js';
-import type { SendResult } from './live.js';
-import { rulesetOf } from './model.js';
+import { rulesetOf } from '../model.js';
+import type { Send } from '../screens/chrome.js';
+import type { SendResult } from '../store/encounter-store.js';
+import { fieldErrors, type RawForm, sayError, withoutError } from './form.js';
+import { changedOptions, optionParams, optionValues, readOptions } from './options.js';
 import { ParamFields } from './ParamForm.js';
-import type { Send } from './parts.js';
 
 /**
  * The ruleset's options during the fight (a round mode, the wind…), labelled as it declares them: fixed
@@ -59,7 +59,7 @@ export const OptionsForm = memo(function OptionsForm({
           raw={values}
           set={(k, v) => {
             setRaw({ ...values, [k]: v });
-            setErrors(({ [k]: _fixed, ...rest }) => rest);
+            setErrors((errors) => withoutError(errors, k));
           }}
           edit={(change) => setRaw(change(values))}
           errors={errors}

@@ -182,6 +182,13 @@ export function fieldErrors(errors: readonly FieldError[]): Record<string, strin
   return out;
 }
 
+/** The errors but the one of an input just changed (the change may have fixed it). */
+export function withoutError(errors: Record<string, string>, key: string): Record<string, string> {
+  const out = { ...errors };
+  delete out[key];
+  return out;
+}
+
 /** An error as one sentence for the status line: where it is, then what is wrong. */
 export function sayError(e: FieldError): string {
   return e.where ? `${e.where}: ${e.message}` : e.message;

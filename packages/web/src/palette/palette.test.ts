@@ -8,7 +8,7 @@ import {
 } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
-import { conditionsOf, groupTerms, reasonKey, sharedReason } from './model.js';
+import { conditionsOf, groupTerms, reasonKey, sharedReason } from '../model.js';
 
 /** Ana (PC) and an Orc in a fight of this ruleset, started with these initiatives. */
 function fight(ruleset: string, initiative: Record<string, number>): EncounterLog {

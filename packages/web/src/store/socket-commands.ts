@@ -1,5 +1,5 @@
 import { type Command, clientMessageText, type ResultMessage } from '@roundkeeper/engine';
-import type { SendResult } from './store/encounter-store.js';
+import type { SendResult } from './encounter-store.js';
 
 /** How long a command over the socket may go unanswered before the page says so. */
 const ANSWER_MS = 15_000;
