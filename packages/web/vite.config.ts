@@ -1,5 +1,4 @@
-import babel from '@rolldown/plugin-babel';
-import react, { reactCompilerPreset } from '@vitejs/plugin-react';
+import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { lazyJsonSchema } from './scripts/lazy-json-schema.js';
@@ -17,9 +16,6 @@ export default defineConfig({
   root: import.meta.dirname,
   plugins: [
     react(),
-    // React Compiler memoizes every component and hook (src/compiler.test.ts keeps it able to): through
-    // Babel, the compiler's reference implementation, as plugin-react's docs give it for Vite 8.
-    babel({ presets: [reactCompilerPreset()] }),
     // zod's JSON-Schema code is a chunk of its own, loaded by the screens with forms (scripts/lazy-json-schema.ts).
     lazyJsonSchema(),
     VitePWA({
