@@ -80,3 +80,25 @@ describe('simulate: a tick timeline, which has no rounds', () => {
     expect(t.attackHistogram.rook![2]).toBeGreaterThan(t.attackHistogram.rook![1]!);
   });
 });
+
+describe('simulate: a command that fails part-way through its fold', () => {
+  it("ends its trial (the trial's state, folded in place, may hold part of it), the refusal counted", () => {
+    const tara = rulesets['tara-corax']!;
+    // A ruleset whose every attack fails while its events are applied, after the turn's own changes.
+    const broken = {
+      ...rulesets,
+      'tara-corax': {
+        ...tara,
+        evolve: (state: Parameters<typeof tara.evolve>[0], event: Parameters<typeof tara.evolve>[1]) => {
+          if (event.type === 'tara/attack') throw new Error('a broken evolve');
+          return tara.evolve(state, event);
+        },
+      },
+    };
+    const tally = runTrials(mageFight(25), broken, 3, 0, 20);
+    if (isRejection(tally)) throw new Error(tally.message);
+    // One failure per trial: the orc's first attack ends it; nobody acts again in that trial.
+    expect(tally.trials).toBe(20);
+    expect(tally.refused['engine/internal']).toBe(20);
+  });
+});

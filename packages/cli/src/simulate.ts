@@ -13,6 +13,7 @@ import {
   KERNEL_METRICS,
   type KernelRule,
   type LegalAction,
+  newDraft,
   type Rejection,
   type RulesetRegistry,
   reject,
@@ -452,6 +453,12 @@ class Trial {
   }>;
   outs = 0;
 
+  /**
+   * The trial holds its states alone and keeps only the latest (`before` in `exec` is compared, never
+   * read): each command's events are folded in place into what earlier commands' folds made.
+   */
+  readonly decideOptions = { draft: newDraft() };
+
   constructor(
     readonly p: Prepared,
     readonly plan: SimPlan,
@@ -617,9 +624,14 @@ class Trial {
   ): number | Rejection {
     // The engine settles the command's events into the state it returns: folding them again here would
     // apply every event twice. The round (or stretch of ticks) each event falls in is read off the events.
-    const settled = decideSettled(this.state, command, this.p.registry);
+    const settled = decideSettled(this.state, command, this.p.registry, this.decideOptions);
     this.commands++;
-    if (isRejection(settled)) return settled;
+    if (isRejection(settled)) {
+      // A command stopped part-way through its fold (a rule looping, a ruleset's internal error) may have
+      // changed the trial's state in place: the trial ends there, its refusal counted as always.
+      if (this.decideOptions.draft.spoiled) this.state = { ...this.state, status: 'ended', current: null };
+      return settled;
+    }
     const events = settled.events;
     accepted?.(events);
     // Who has attacks named by their own events in this command (tara-corax's one per blow): their

@@ -23,10 +23,30 @@ export const foldWork = {
   entriesCopied: 0,
 };
 
-/** Runs a fold whose intermediate states nobody else keeps: changes after the first write in place. */
-export function drafting<T>(fold: () => T): T {
+/**
+ * A draft that lasts across several folds, for a caller that alone holds every state those folds return
+ * and keeps none but the latest (a simulator's trial): what one fold copied, the next writes in place, so
+ * the combatants record and a growing history are copied once per trial instead of once per command.
+ * `spoiled`: a fold under it stopped part-way (a refusal after events were applied, or an error), so the
+ * latest state may already hold some of its changes and must not be used again.
+ */
+export interface Draft {
+  readonly owned: Set<object>;
+  spoiled: boolean;
+}
+
+/** A fresh draft for a run of folds whose states nobody else holds (see `Draft`). */
+export function newDraft(): Draft {
+  return { owned: new Set(), spoiled: false };
+}
+
+/**
+ * Runs a fold whose intermediate states nobody else keeps: changes after the first write in place. With
+ * `draft`, the fold also writes in place into what earlier folds under that draft made.
+ */
+export function drafting<T>(fold: () => T, draft?: Draft): T {
   const outer = owned;
-  owned = new Set();
+  owned = draft ? draft.owned : new Set();
   try {
     return fold();
   } finally {

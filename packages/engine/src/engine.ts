@@ -19,7 +19,7 @@ import {
   rollDice,
 } from './dice/index.js';
 import { DiceScriptError, type DiceState, StateRng } from './dice/rng.js';
-import { drafting } from './draft.js';
+import { type Draft, drafting } from './draft.js';
 import type { CoreEvent } from './events.js';
 import { evolve, isCore } from './evolve.js';
 import { explainCommandError } from './params.js';
@@ -46,6 +46,13 @@ export const MAX_EVENTS_PER_COMMAND = 5000;
 
 export interface DecideOptions {
   by?: Viewer;
+  /**
+   * The caller holds `state` and every state earlier decisions under this draft returned, and keeps none
+   * but the latest: the events are folded in place into what those decisions made (see `Draft`). A
+   * refusal or error once folding has begun marks the draft spoiled. Never for a state anyone else reads
+   * (a server's encounter, a log's checkpoints).
+   */
+  draft?: Draft;
 }
 
 export function rulesetFor(state: EncounterState, registry: RulesetRegistry): AnyRuleset | Rejection {
@@ -221,7 +228,7 @@ function decideUnsafe(
   const ctx = new Context(state, valid, by, state.dice, state.seq, ruleset);
   const decided = isEngineCommand(valid) ? decideCore(ctx, valid, ruleset) : ruleset.decide(ctx, valid);
   if (isRejection(decided)) return decided;
-  return settle(ctx, ruleset, decided);
+  return settle(ctx, ruleset, decided, options.draft);
 }
 
 /**
@@ -250,10 +257,25 @@ function checkTarget(state: EncounterState, command: Command, by: Viewer): Rejec
 const NONE: readonly EngineEvent[] = [];
 
 /** Applies events one by one on a draft, queueing what each one causes; then records the dice state. */
-function settle(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Settled | Rejection {
+function settle(
+  ctx: Context,
+  ruleset: AnyRuleset,
+  decided: EngineEvent[],
+  draft: Draft | undefined,
+): Settled | Rejection {
   // The intermediate states are this fold's own (a ruleset's `react` reads only the latest): one copy of
   // the combatants record per command, not one per event.
-  return drafting(() => settleDrafted(ctx, ruleset, decided));
+  if (!draft) return drafting(() => settleDrafted(ctx, ruleset, decided));
+  // Under a caller's draft, only the settling writes in place (a ruleset's `decide` never does): what
+  // stops it part-way leaves the caller's latest state half-changed, which the draft then says.
+  try {
+    const settled = drafting(() => settleDrafted(ctx, ruleset, decided), draft);
+    if (isRejection(settled)) draft.spoiled = true;
+    return settled;
+  } catch (error) {
+    draft.spoiled = true;
+    throw error;
+  }
 }
 
 function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Settled | Rejection {

@@ -8,7 +8,14 @@ export * from './delta.js';
 export * from './describe.js';
 export * from './describe-ruleset.js';
 export * from './dice/index.js';
-export { appendTo, foldWork, updateCombatant, withCombatants } from './draft.js';
+export {
+  appendTo,
+  type Draft,
+  foldWork,
+  newDraft,
+  updateCombatant,
+  withCombatants,
+} from './draft.js';
 export * from './engine.js';
 export * from './events.js';
 export * from './evolve.js';

@@ -185,6 +185,29 @@ export function defenseModifiers(
   return out;
 }
 
+/**
+ * `defenseModifiers(state, id).fullyCovered` without writing its notes (asked of every attack's target): the
+ * conditions' cover and, unless Surprised, the readied shields' blocks, as one cover bonus of +9.
+ */
+export function fullyCovered(state: State, id: string): boolean {
+  const c = combatantIn(state, id);
+  const sources: number[] = [];
+  let surprised = false;
+  for (const e of state.effects) {
+    if (e.target !== id) continue;
+    const d = dataOf(e);
+    if (d.condition === 'surprised') surprised = true;
+    else if (d.condition === 'cover') sources.push(d.value ?? 1);
+  }
+  if (!surprised) {
+    for (const w of c.cs.readied) {
+      const block = c.stats.weapons[w]?.block ?? 0;
+      if (block > 0) sources.push(block);
+    }
+  }
+  return coverBonus(sources) >= 9;
+}
+
 /** "lose 3 meters distance when making a movement action. Prone characters triple these effects." */
 export function movementPenalty(state: State, id: string): number {
   const names = effectsOn(state, id).map((e) => dataOf(e).condition);

@@ -1,7 +1,7 @@
 import type { ActionDef } from '@roundkeeper/engine';
 import { combatantIn, notRunning } from '@roundkeeper/engine';
 import { STAMINA_CATALOG } from './catalog.js';
-import { defenseModifiers, has } from './conditions.js';
+import { fullyCovered, has } from './conditions.js';
 import { FREE_ATTACK_AS, flagsOf, isAttack, kindOf } from './flags.js';
 import { rank } from './options.js';
 import type { State } from './types.js';
@@ -12,8 +12,11 @@ export function catalogOf(state: State): ActionDef[] {
   return [...STAMINA_CATALOG, ...state.customActions];
 }
 
+/** The first action of `catalogOf(state)` with this id, without building the catalog (asked per command). */
 export function findAction(state: State, id: string): ActionDef | undefined {
-  return catalogOf(state).find((a) => a.id === id);
+  for (const a of STAMINA_CATALOG) if (a.id === id) return a;
+  for (const a of state.customActions) if (a.id === id) return a;
+  return undefined;
 }
 
 /** How an action would be taken now: its requirement and costs after reductions. */
@@ -149,7 +152,7 @@ export function planUse(state: State, id: string, action: ActionDef, input: UseI
         `${name} cannot attack themselves with ${(made ?? action).name}; name another combatant as the target.`,
       );
     }
-    if (target && defenseModifiers(state, target.id).fullyCovered) {
+    if (target && fullyCovered(state, target.id)) {
       return refuse(
         'target/fully-covered',
         `${target.name} has +9 cover: "completely covered and can not be attacked". Lower or remove the cover to attack.`,
