@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { endToEnd } from './harness.js';
+import { drawn, endToEnd } from './harness.js';
 
 /**
  * End to end, the home page and the tracker's tools: the combatant library (kept across a reload), adding
@@ -25,6 +25,7 @@ async function createEncounter(page: Page, name: string, ruleset = 'classic'): P
   await form.getByLabel('Ruleset').selectOption(ruleset);
   await form.getByRole('button', { name: 'Create encounter' }).click();
   await page.waitForURL(/\/e\/[^/?]+\?token=/);
+  await drawn(page);
   await expect.poll(() => clock(page)).toContain('Not started');
   return decodeURIComponent(new URL(page.url()).pathname.split('/')[2]!);
 }
@@ -208,6 +209,7 @@ describe('home page and tracker tools end to end', () => {
         .getByLabel('Import scenario (JSON or YAML)')
         .setInputFiles(jsonPath);
       await page.waitForURL((u) => u.pathname.startsWith('/e/') && !u.pathname.includes(id));
+      await drawn(page);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Exported fight');
       await expect.poll(() => cards(page)).toEqual(before);
       expect(await clock(page)).toBe(headlineBefore);
@@ -219,6 +221,7 @@ describe('home page and tracker tools end to end', () => {
         .getByLabel('Import scenario (JSON or YAML)')
         .setInputFiles({ name: `${id}.yaml`, mimeType: 'application/yaml', buffer: Buffer.from(yaml) });
       await page.waitForURL((u) => u.pathname.startsWith('/e/') && !u.pathname.includes(id));
+      await drawn(page);
       await expect.poll(() => cards(page)).toEqual(before);
       expect(await clock(page)).toBe(headlineBefore);
 

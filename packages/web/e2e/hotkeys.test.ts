@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, drawn, endToEnd } from './harness.js';
 
 /**
  * Hotkeys for what GMs do most (issue 33): `d` damage and `h` heal the selected combatant through a small
@@ -29,6 +29,7 @@ describe('the GM hotkeys', () => {
       await page.goto(
         `${env.server.url}/e/${encodeURIComponent(r.encounter.id)}?token=${encodeURIComponent(r.tokens.gm)}`,
       );
+      await drawn(page);
       const cards = page.getByTestId('combatants');
       const goblin = cards.locator('li.card', { hasText: 'Goblin' });
       // The tracker's chunk loads after the page: its cards come first.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, drawn, endToEnd } from './harness.js';
 
 /**
  * Players add their own conditions, per link (issue 33): the GM turns the switch on for Ana's link in
@@ -30,6 +30,7 @@ describe("a player's own conditions", () => {
     try {
       const gm = await ctx.newPage();
       await gm.goto(url(r.tokens.gm));
+      await drawn(gm);
       await gm.getByRole('button', { name: 'Show links' }).click();
       const anaSwitch = gm.getByLabel('Ana may add and remove conditions on their own character');
       const brenSwitch = gm.getByLabel('Bren may add and remove conditions on their own character');
