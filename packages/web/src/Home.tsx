@@ -397,11 +397,9 @@ function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
               const file = e.currentTarget.files?.[0];
               if (!file) return;
               try {
-                const text = await file.text();
-                // A scenario file is JSON or YAML (the examples are YAML); the YAML parser loads only then.
-                const scenario: unknown = /\.ya?ml$/i.test(file.name)
-                  ? (await import('yaml')).parse(text)
-                  : JSON.parse(text);
+                // A scenario file (JSON or YAML) or another tracker's export, read in a chunk of its own.
+                const { scenarioFromFile } = await import('./forms/scenario-file.js');
+                const { scenario } = await scenarioFromFile(file.name, await file.text());
                 open(await api.create({ scenario }));
               } catch (err) {
                 setError(`The scenario could not be imported: ${errorMessage(err)}`);
