@@ -2,6 +2,7 @@ import type { CoreEvent } from './events.js';
 import { isCore } from './evolve.js';
 import { describeHpDisplay } from './hp-display.js';
 import type { AnyRuleset } from './ruleset.js';
+import { timedWhen } from './timed.js';
 import type { Combatant, Duration, EncounterState, EngineEvent, Instant, LogEntry } from './types.js';
 
 function nameOf(state: EncounterState, id: unknown): string {
@@ -253,7 +254,7 @@ function describeCore(event: CoreEvent, state: EncounterState, ruleset: AnyRules
     case 'options/set':
       return 'Encounter options changed.';
     case 'timed/added':
-      return `Timed event: ${event.timed.name}, ${event.timed.when}${event.timed.every === undefined ? ', every round' : ''}.`;
+      return `Timed event: ${event.timed.name}, ${timedWhen(event.timed)}.`;
     case 'timed/removed':
       return `Timed event removed: ${event.name}.`;
     case 'timed/fired':

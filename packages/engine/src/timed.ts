@@ -30,6 +30,19 @@ export type TimedEvent = {
   restart?: number[];
 };
 
+/** The id of the timeline's row of timed events (drawn in their own colour, never as an NPC's). */
+export const TIMED_LANE = '~timed';
+
+/**
+ * A timed event's moment in words, said once: "initiative 20, losing ties, every round", but "Mark 10 each
+ * round" and "every 6 ticks" as they are (their words already say how often).
+ */
+export function timedWhen(timed: { when: string; every?: number }): string {
+  return timed.every === undefined && !/\bround\b/i.test(timed.when)
+    ? `${timed.when}, every round`
+    : timed.when;
+}
+
 /** The timed events due after an event: the clock passed their moment this round, or the round ended. */
 export function timedDue(state: EncounterState, event: EngineEvent): CoreEvent[] {
   const timed = state.timed;
@@ -86,7 +99,7 @@ export function timedLane(
     const done = t.every === undefined && t.fired >= round;
     return [{ round, at, kind: 'timed', label: `${t.name} (${t.when})`, ...(done ? {} : { planned: true }) }];
   });
-  return { id: '~timed', label: 'Timed events', side: 'npc', spans: [], markers };
+  return { id: TIMED_LANE, label: 'Timed events', side: 'npc', spans: [], markers };
 }
 
 /** For an axis of turn slots ordered by key: the slot (1-based) a timed event comes before, else the last. */

@@ -39,6 +39,23 @@ describe('the live socket messages', () => {
       JSON.stringify({ type: 'hello', role: 'player', combatants: ['ana'], encounter, seq: 3, state }),
     );
     expect(player.type === 'hello' && player.combatants).toEqual(['ana']);
+    const allowing = read(
+      JSON.stringify({
+        type: 'hello',
+        role: 'player',
+        combatants: ['ana'],
+        allowed: ['act'],
+        encounter,
+        seq: 3,
+        state,
+      }),
+    );
+    expect(allowing.type === 'hello' && allowing.allowed).toEqual(['act']);
+    expect(read(JSON.stringify({ type: 'allowed', allowed: ['act', 'add-effect'] }))).toEqual({
+      type: 'allowed',
+      allowed: ['act', 'add-effect'],
+    });
+    expect(() => read(JSON.stringify({ type: 'allowed', allowed: 'act' }))).toThrow(/allowed without/);
     expect(read('{"type":"events","entries":[]}')).toEqual({ type: 'events', entries: [] });
     expect(read(JSON.stringify({ type: 'result', id: 'c1', ok: true, seq: 4 }))).toEqual({
       type: 'result',

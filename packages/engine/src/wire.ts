@@ -31,6 +31,8 @@ export interface HelloMessage {
   role: WireRole;
   /** A player link's characters. */
   combatants?: string[];
+  /** The command types a player link may send (the GM sets them per link; `allowed` tells of a change). */
+  allowed?: string[];
   encounter: WireEncounter;
   seq: number;
   state: EncounterView;
@@ -62,6 +64,12 @@ export interface RevokedMessage {
   type: 'revoked';
 }
 
+/** The GM changed the command types this socket's player link may send: from now on these. */
+export interface AllowedMessage {
+  type: 'allowed';
+  allowed: string[];
+}
+
 /** The encounter was deleted. */
 export interface DeletedMessage {
   type: 'deleted';
@@ -76,6 +84,7 @@ export type ServerMessage =
   | ErrorMessage
   | PongMessage
   | RevokedMessage
+  | AllowedMessage
   | DeletedMessage;
 
 /** A command, answered by a `result` with the same id (at most 64 characters). */
@@ -177,16 +186,22 @@ function isStrings(x: unknown): x is string[] {
 function read(msg: Obj): ServerMessage | string {
   switch (msg.type) {
     case 'hello': {
-      const { role, combatants, encounter, seq, state } = msg;
+      const { role, combatants, allowed, encounter, seq, state } = msg;
       if (!isRole(role)) return 'a hello without its role';
       if (!isEncounter(encounter)) return 'a hello without its encounter';
       if (!isSeq(seq)) return 'a hello without its seq';
       if (!isView(state)) return 'a hello without a view';
       if (combatants !== undefined && !isStrings(combatants)) return "a hello's combatants are not ids";
-      return combatants === undefined
-        ? { type: 'hello', role, encounter, seq, state }
-        : { type: 'hello', role, combatants, encounter, seq, state };
+      if (allowed !== undefined && !isStrings(allowed)) return "a hello's allowed are not command types";
+      const hello: HelloMessage = { type: 'hello', role, encounter, seq, state };
+      if (combatants !== undefined) hello.combatants = combatants;
+      if (allowed !== undefined) hello.allowed = allowed;
+      return hello;
     }
+    case 'allowed':
+      return isStrings(msg.allowed)
+        ? { type: 'allowed', allowed: msg.allowed }
+        : 'allowed without its command types';
     case 'events':
       return isEntries(msg.entries) ? { type: 'events', entries: msg.entries } : 'events without entries';
     case 'change': {

@@ -302,3 +302,19 @@ describe('timed events on the timeline rows', () => {
     expect(row(enc)).toBeUndefined();
   });
 });
+
+describe('the log line that adds a timed event', () => {
+  it('says how often once: "every round" only where the moment does not say it already', () => {
+    const added = (ruleset: string, at: number) => {
+      const enc = encounter({ ruleset, combatants: [] });
+      lair(enc, at);
+      const entry = enc.entries.findLast((e) => e.event.type === 'timed/added')!;
+      return describeEvent(entry.event, enc.state, rulesets[ruleset]!);
+    };
+    expect(added('classic', 20)).toBe('Timed event: Lair action, initiative 20, losing ties, every round.');
+    expect(added('tara-corax', 10)).toBe('Timed event: Lair action, Mark 10 each round.');
+    expect(added('tempo', 5)).toBe('Timed event: Lair action, tempo 5, every round.');
+    expect(added('six-second', 3)).toBe('Timed event: Lair action, second 3 of every turn.');
+    expect(added('tick', 6)).not.toMatch(/every round/);
+  });
+});

@@ -737,6 +737,7 @@ export class Hub {
         type: 'hello',
         role: link.role,
         combatants: link.combatants,
+        ...(link.role === 'player' ? { allowed: link.allowed } : {}),
         encounter: recordFor(live.record, link.role),
         seq: live.record.seq,
         state,

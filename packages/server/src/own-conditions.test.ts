@@ -112,6 +112,36 @@ describe("a player's own conditions, where the GM allows them", () => {
     ana.close();
   });
 
+  it("the player's socket hears what its link allows: in hello, and at once when the GM changes it", async () => {
+    const c = await create();
+    const id = c.encounter.id;
+    const ana = new LiveClient(`${server.url}/api/encounters/${id}/live?token=${c.tokens.players.ana}`);
+    const gm = new LiveClient(`${server.url}/api/encounters/${id}/live?token=${c.tokens.gm}`);
+    await Promise.all([ana.opened(), gm.opened()]);
+    const hello = await ana.next((m) => m.type === 'hello');
+    expect(hello.allowed).toEqual(expect.arrayContaining(['act']));
+    expect(hello.allowed).not.toContain('add-effect');
+    expect((await gm.next((m) => m.type === 'hello')).allowed).toBeUndefined();
+
+    const on = [...(hello.allowed as string[]), 'add-effect', 'remove-effect'];
+    await allow(c, on);
+    expect(await ana.next((m) => m.type === 'allowed')).toEqual({ type: 'allowed', allowed: on });
+    // The same list again is no news; turning it off is.
+    await allow(c, on);
+    await allow(c, hello.allowed as string[]);
+    await ana.next((m) => m.type === 'allowed' && !(m.allowed as string[]).includes('add-effect'));
+    expect(ana.messages.filter((m) => m.type === 'allowed').map((m) => m.allowed)).toEqual([
+      on,
+      hello.allowed,
+    ]);
+    expect(gm.messages.some((m) => m.type === 'allowed')).toBe(false);
+    // A fresh socket says the same in its hello.
+    const again = new LiveClient(`${server.url}/api/encounters/${id}/live?token=${c.tokens.players.ana}`);
+    await again.opened();
+    expect((await again.next((m) => m.type === 'hello')).allowed).toEqual(hello.allowed);
+    for (const s of [ana, gm, again]) s.close();
+  });
+
   it('the GM may allow only commands the server knows', async () => {
     const c = await create();
     const r = await allow(c, ['add-effect', 'damage']);

@@ -432,7 +432,11 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
           viewer: viewerOf(link),
           link: link.hash,
           relinked(patch: { allowed?: string[]; revoked?: true }) {
+            const before = link.allowed.join('\n');
             Object.assign(link, patch);
+            // A player's page shows the controls its link allows: it hears of a change at once.
+            if (link.role === 'player' && !link.revoked && link.allowed.join('\n') !== before)
+              sender.forward(messageText({ type: 'allowed', allowed: link.allowed }));
           },
           send(text: string, shared?: SharedMessage) {
             sender.forward(text, shared);

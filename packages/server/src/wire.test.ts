@@ -71,7 +71,7 @@ const live = (url: string, c: Created, token: string, after?: number) =>
   `${url}/api/encounters/${c.record.id}/live?token=${token}${after === undefined ? '' : `&after=${after}`}`;
 
 describe('the live messages the server writes are the wire union', () => {
-  it('hello, change, result, refusal, error, pong, events, revoked and deleted all parse', async () => {
+  it('hello, change, result, refusal, error, pong, events, allowed, revoked and deleted all parse', async () => {
     const { url, hub } = await serve();
     const c = await hub.create({ name: 'Wire', ruleset: 'classic', combatants: party });
     const gm = new Reader(live(url, c, c.tokens.gm));
@@ -86,6 +86,7 @@ describe('the live messages the server writes are the wire union', () => {
     expect(await player.until((m) => m.type === 'hello')).toMatchObject({
       role: 'player',
       combatants: ['ana'],
+      allowed: expect.arrayContaining(['act']),
     });
     await table.until((m) => m.type === 'hello');
 
@@ -115,6 +116,10 @@ describe('the live messages the server writes are the wire union', () => {
     const events = await resumed.until((m) => m.type === 'events');
     expect(events.type === 'events' && events.entries.length).toBeGreaterThan(0);
 
+    // The GM lets Ana add her own conditions: her socket hears what her link allows now.
+    const allowing = ['act', 'add-effect', 'remove-effect'];
+    await hub.setAllowed(c.record.id, c.tokens.gm, 'ana', allowing);
+    expect(await player.until((m) => m.type === 'allowed')).toEqual({ type: 'allowed', allowed: allowing });
     await hub.revokeLink(c.record.id, c.tokens.gm, { role: 'player', combatant: 'ana' });
     await player.until((m) => m.type === 'revoked');
     await hub.delete(c.record.id);

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { endToEnd } from './harness.js';
+import { drawn, endToEnd } from './harness.js';
 
 /**
  * End to end, accessibility: every control has a label, text meets contrast on the dark theme, focus is
@@ -19,6 +19,7 @@ async function setUp(page: Page): Promise<{ id: string; token: string }> {
   await form.getByLabel('Ruleset').selectOption('tara-corax');
   await form.getByRole('button', { name: 'Create encounter' }).click();
   await page.waitForURL(/\/e\/[^/?]+\?token=/);
+  await drawn(page);
   const url = new URL(page.url());
   const id = decodeURIComponent(url.pathname.split('/')[2]!);
   const token = url.searchParams.get('token')!;
@@ -183,6 +184,7 @@ describe('accessibility end to end', () => {
       const player = await phone.newPage();
       const ana = links.players.find((p) => p.combatant === 'ana')!;
       await player.goto(`${env.server.url}/e/${id}?token=${encodeURIComponent(ana.token)}`);
+      await drawn(player);
       await expect.poll(() => clock(player)).toContain('Round 1');
       expect(await unlabelled(player)).toEqual([]);
       expect(await lowContrast(player)).toEqual([]);
@@ -224,6 +226,7 @@ describe('accessibility end to end', () => {
       const ana = links.players.find((p) => p.combatant === 'ana')!;
       const player = await ctx.newPage();
       await player.goto(`${env.server.url}/e/${id}?token=${encodeURIComponent(ana.token)}`);
+      await drawn(player);
       await expect.poll(() => clock(player)).toContain('Round 1');
       expect(await lowContrast(player)).toEqual([]);
       expect(await unreachableScroll(player)).toEqual([]);

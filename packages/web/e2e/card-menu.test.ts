@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, drawn, endToEnd } from './harness.js';
 
 /**
  * Reach (issue 30): the GM renames or removes a combatant in two clicks from its card (its ⋯ menu, then
@@ -26,6 +26,7 @@ describe("the card's menu", () => {
       await page.goto(
         `${env.server.url}/e/${encodeURIComponent(r.encounter.id)}?token=${encodeURIComponent(r.tokens.gm)}`,
       );
+      await drawn(page);
       const cards = page.getByTestId('combatants');
       const card = (name: string) => cards.locator('li.card', { hasText: name });
       await expect.poll(() => cards.locator('li.card').count()).toBe(3);

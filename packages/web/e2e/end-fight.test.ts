@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, drawn, endToEnd } from './harness.js';
 
 /**
  * Speed at the table (issue 30): ending the fight takes a confirmation, so one stray click does not end
@@ -25,6 +25,7 @@ describe('End the fight', () => {
       await page.goto(
         `${env.server.url}/e/${encodeURIComponent(r.encounter.id)}?token=${encodeURIComponent(r.tokens.gm)}`,
       );
+      await drawn(page);
       const clock = () => page.getByTestId('clock').textContent();
       await page.getByRole('button', { name: /^Roll initiative/ }).click();
       await expect.poll(clock).toContain('Round 1');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd, shots } from './harness.js';
+import { apiOf, drawn, endToEnd, shots } from './harness.js';
 
 /**
  * End to end, forms a GM can trust: the add form starts again from the ruleset's defaults after an add (and
@@ -28,6 +28,7 @@ async function create(
   await choose?.(form);
   await form.getByRole('button', { name: 'Create encounter' }).click();
   await page.waitForURL(/\/e\/[^/?]+\?token=/);
+  await drawn(page);
   const url = new URL(page.url());
   return { id: decodeURIComponent(url.pathname.split('/')[2]!), token: url.searchParams.get('token')! };
 }

@@ -2,8 +2,8 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, vi } from 'vitest';
 
 /** Shared by the end-to-end tests: a real server process on a temp data dir, and Debian's Chromium. */
 export const repo = resolve(import.meta.dirname, '../../..');
@@ -34,6 +34,36 @@ export function ensureBuilt(): void {
   if (!existsSync(join(repo, 'packages/web/dist/index.html'))) {
     execFileSync('npm', ['run', 'build', '-w', '@roundkeeper/web'], { cwd: repo, stdio: 'inherit' });
   }
+}
+
+/**
+ * How long a read in the browser may wait on a loaded machine (two cores shared by several builds and
+ * browsers): a page's first draw, or its drawing of a change, can take seconds there.
+ */
+export const LOADED_MS = 15_000;
+
+/**
+ * Every `expect.poll` of the calling test file waits up to `LOADED_MS` (vitest's default is 1 s, which a
+ * loaded machine overruns right after a page opens). `endToEnd` calls it; a file that starts its own
+ * server calls it in its `beforeAll`.
+ */
+export function patient(): void {
+  vi.setConfig({ expect: { poll: { timeout: LOADED_MS, interval: 50 } } });
+}
+
+/**
+ * Waits for an encounter page to have drawn: its root's `data-seq` set (the change the page shows, set
+ * with its log and timeline) and at least `seq` when given.
+ */
+export async function drawn(page: Page, seq = 0): Promise<void> {
+  await page.waitForFunction(
+    (at) => {
+      const v = document.querySelector('.encounter-page')?.getAttribute('data-seq');
+      return v != null && Number(v) >= at;
+    },
+    seq,
+    { timeout: LOADED_MS },
+  );
 }
 
 export interface Server {
@@ -113,6 +143,7 @@ export async function launchBrowser(): Promise<Browser> {
 export function endToEnd(): { server: Server; browser: Browser } {
   const env = {} as { server: Server; browser: Browser };
   beforeAll(async () => {
+    patient();
     ensureBuilt();
     env.server = await startServer();
     env.browser = await launchBrowser();

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { endToEnd } from './harness.js';
+import { drawn, endToEnd, repo } from './harness.js';
 
 /**
  * End to end, the home page and the tracker's tools: the combatant library (kept across a reload), adding
@@ -25,6 +26,7 @@ async function createEncounter(page: Page, name: string, ruleset = 'classic'): P
   await form.getByLabel('Ruleset').selectOption(ruleset);
   await form.getByRole('button', { name: 'Create encounter' }).click();
   await page.waitForURL(/\/e\/[^/?]+\?token=/);
+  await drawn(page);
   await expect.poll(() => clock(page)).toContain('Not started');
   return decodeURIComponent(new URL(page.url()).pathname.split('/')[2]!);
 }
@@ -208,6 +210,7 @@ describe('home page and tracker tools end to end', () => {
         .getByLabel('Import scenario (JSON or YAML)')
         .setInputFiles(jsonPath);
       await page.waitForURL((u) => u.pathname.startsWith('/e/') && !u.pathname.includes(id));
+      await drawn(page);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Exported fight');
       await expect.poll(() => cards(page)).toEqual(before);
       expect(await clock(page)).toBe(headlineBefore);
@@ -219,6 +222,7 @@ describe('home page and tracker tools end to end', () => {
         .getByLabel('Import scenario (JSON or YAML)')
         .setInputFiles({ name: `${id}.yaml`, mimeType: 'application/yaml', buffer: Buffer.from(yaml) });
       await page.waitForURL((u) => u.pathname.startsWith('/e/') && !u.pathname.includes(id));
+      await drawn(page);
       await expect.poll(() => cards(page)).toEqual(before);
       expect(await clock(page)).toBe(headlineBefore);
 
@@ -244,6 +248,30 @@ describe('home page and tracker tools end to end', () => {
         .poll(() => page.getByRole('region', { name: 'New encounter' }).getByRole('alert').textContent())
         .toMatch(/^The scenario could not be imported: .+/);
       expect(new URL(page.url()).pathname).toBe('/');
+    });
+  });
+
+  it('imports an Improved Initiative export as a new classic encounter, what did not map in a GM note', async () => {
+    await withContext(async (_ctx, page) => {
+      await page.goto(`${env.server.url}/`);
+      const file = join(repo, 'examples/improved-initiative/improved-initiative.json');
+      await page
+        .getByRole('region', { name: 'New encounter' })
+        .getByLabel('Import scenario (JSON or YAML)')
+        .setInputFiles({
+          name: 'improved-initiative.json',
+          mimeType: 'application/json',
+          buffer: readFileSync(file),
+        });
+      await page.waitForURL(/\/e\/[^/?]+\?token=/);
+      await drawn(page);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Goblin ambush');
+      await expect
+        .poll(() => cards(page).then((c) => c.map((x) => x.name)))
+        .toEqual(['NPC Goblin 1', 'NPC Goblin 2']);
+      await expect
+        .poll(() => page.getByTestId('log').textContent())
+        .toMatch(/GM note: Imported from Improved Initiative\. Not mapped: .*Fire Bolt/);
     });
   });
 

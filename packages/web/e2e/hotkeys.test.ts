@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, drawn, endToEnd, LOADED_MS } from './harness.js';
 
 /**
  * Hotkeys for what GMs do most (issue 33): `d` damage and `h` heal the selected combatant through a small
@@ -29,6 +29,7 @@ describe('the GM hotkeys', () => {
       await page.goto(
         `${env.server.url}/e/${encodeURIComponent(r.encounter.id)}?token=${encodeURIComponent(r.tokens.gm)}`,
       );
+      await drawn(page);
       const cards = page.getByTestId('combatants');
       const goblin = cards.locator('li.card', { hasText: 'Goblin' });
       // The tracker's chunk loads after the page: its cards come first.
@@ -57,7 +58,12 @@ describe('the GM hotkeys', () => {
       await heal.getByLabel('Amount').press('Enter');
       await poll(() => goblin.textContent()).toContain('4/7');
 
-      // c: the condition field of the GM tools, typed in and sent with Enter.
+      // c: the condition field of the GM tools, typed in and sent with Enter. The GM tools load as a chunk
+      // of their own: on a loaded machine they may come after the cards, so the key waits for their form.
+      await page
+        .getByRole('form', { name: 'Add a condition to Goblin' })
+        .getByLabel('Condition')
+        .waitFor({ state: 'attached', timeout: LOADED_MS });
       await page.keyboard.press('c');
       await page.keyboard.type('Prone');
       await page.keyboard.press('Enter');

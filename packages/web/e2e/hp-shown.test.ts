@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, drawn, endToEnd } from './harness.js';
 
 /**
  * HP as the GM chooses (issue 33): the GM sets how the table and players see NPC HP; the server sends the
@@ -31,6 +31,7 @@ describe('HP for the table and players', () => {
       await gm.goto(`${env.server.url}/e/${id}?token=${encodeURIComponent(r.tokens.gm)}`);
       const table = await ctx.newPage();
       await table.goto(`${env.server.url}/e/${id}?token=${encodeURIComponent(r.tokens.table)}`);
+      await drawn(table);
       const goblinRow = table.locator('li[data-combatant="gob"]');
       const npcField = gm.getByLabel('NPC HP', { exact: true });
       await npcField.waitFor();

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd, repo } from './harness.js';
+import { apiOf, drawn, endToEnd, repo } from './harness.js';
 
 /**
  * The library on the page (issue 33): the GM searches the creature library by typing, moves through what
@@ -29,6 +29,7 @@ describe('the creature library', () => {
     try {
       const page = await ctx.newPage();
       await page.goto(`${env.server.url}/e/${id}?token=${encodeURIComponent(r.tokens.gm)}`);
+      await drawn(page);
       const search = page.getByRole('combobox', { name: 'Search the library' });
       await search.waitFor();
       const selected = () => page.locator('[role="option"][aria-selected="true"]').textContent();
@@ -83,6 +84,7 @@ describe('the creature library', () => {
       await page.goto(
         `${env.server.url}/e/${encodeURIComponent(r.encounter.id)}?token=${encodeURIComponent(r.tokens.gm)}`,
       );
+      await drawn(page);
       const file = page.getByLabel('Import creatures (JSON, Improved Initiative)');
       await file.waitFor({ state: 'attached' });
       await file.setInputFiles(join(repo, 'examples/improved-initiative/improved-initiative.json'));

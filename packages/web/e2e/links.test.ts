@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type ServerProcess, startServerProcess } from '../../server/src/test-process.js';
-import { ensureBuilt, launchBrowser, shots } from './harness.js';
+import { drawn, ensureBuilt, launchBrowser, patient, shots } from './harness.js';
 
 /**
  * End to end, the GM revokes and replaces a player's link from the share panel: the phone holding the old
@@ -13,6 +13,7 @@ let server: ServerProcess;
 let browser: Browser;
 
 beforeAll(async () => {
+  patient();
   ensureBuilt();
   server = await startServerProcess(undefined, ['--rate-limit', '0']);
   browser = await launchBrowser();
@@ -38,6 +39,7 @@ describe('revoking and replacing links from the GM page', () => {
     const id = created.encounter.id;
     const phone = await browser.newPage({ viewport: { width: 360, height: 740 } });
     await phone.goto(`${server.url}/e/${id}?token=${created.tokens.players.ana}`);
+    await drawn(phone);
     await expect.poll(() => phone.getByText('Ana').first().isVisible()).toBe(true);
 
     const gm = await browser.newPage({ viewport: { width: 1280, height: 720 } });
@@ -64,6 +66,7 @@ describe('revoking and replacing links from the GM page', () => {
     expect(href).not.toContain(created.tokens.players.ana);
     const phone2 = await browser.newPage({ viewport: { width: 360, height: 740 } });
     await phone2.goto(href);
+    await drawn(phone2);
     await expect.poll(() => phone2.getByRole('heading', { name: /Ana/ }).first().isVisible()).toBe(true);
     await share.screenshot({ path: join(shots, 'links-revoked-and-replaced.png') });
 

@@ -1,6 +1,6 @@
 import type { WebSocketRoute } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, drawn, endToEnd } from './harness.js';
 
 /**
  * End to end, the web app's live view: each `change` carries a delta of the view the page holds; a change
@@ -58,6 +58,7 @@ describe('live updates in the web app', () => {
       await page.goto(
         `${env.server.url}/e/${encodeURIComponent(id)}?token=${encodeURIComponent(r.tokens.table)}`,
       );
+      await drawn(page);
       await expect.poll(actor).toContain('Ana');
       // The page is live (its socket said hello) before the GM goes on.
       await expect.poll(() => received.length).toBe(1);

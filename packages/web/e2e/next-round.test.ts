@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, drawn, endToEnd } from './harness.js';
 
 /**
  * "Next round: …" on the GM's page and the table screen where the rules already fix the next round's order
@@ -42,6 +42,7 @@ describe('next round’s order', () => {
       const table = await ctx.newPage();
       await gm.goto(url(r.tokens.gm));
       await table.goto(url(r.tokens.table));
+      await drawn(table);
       for (const page of [gm, table])
         await expect
           .poll(() => page.getByTestId('connection').textContent(), { timeout: 15_000 })

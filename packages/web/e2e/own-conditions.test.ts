@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, drawn, endToEnd } from './harness.js';
 
 /**
  * Players add their own conditions, per link (issue 33): the GM turns the switch on for Ana's link in
@@ -30,6 +30,7 @@ describe("a player's own conditions", () => {
     try {
       const gm = await ctx.newPage();
       await gm.goto(url(r.tokens.gm));
+      await drawn(gm);
       await gm.getByRole('button', { name: 'Show links' }).click();
       const anaSwitch = gm.getByLabel('Ana may add and remove conditions on their own character');
       const brenSwitch = gm.getByLabel('Bren may add and remove conditions on their own character');
@@ -69,6 +70,46 @@ describe("a player's own conditions", () => {
       await bren.goto(url(r.tokens.players.bren!));
       await bren.getByRole('region', { name: 'Everyone' }).waitFor();
       expect(await bren.getByRole('button', { name: 'Add condition' }).count()).toBe(0);
+    } finally {
+      await ctx.close();
+      await phones.close();
+    }
+  });
+
+  it("the player's page follows the GM's switch live, without a reload", async () => {
+    const r = (await api('POST', '/api/encounters', null, {
+      name: 'Live switch',
+      ruleset: 'classic',
+      seed: 4,
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc', hp: 20 },
+        { id: 'orc', name: 'Orc', side: 'npc', hp: 15 },
+      ],
+    })) as { encounter: { id: string }; tokens: { gm: string; players: Record<string, string> } };
+    const id = encodeURIComponent(r.encounter.id);
+    const url = (token: string) => `${env.server.url}/e/${id}?token=${encodeURIComponent(token)}`;
+    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const phones = await env.browser.newContext({ viewport: { width: 360, height: 740 } });
+    try {
+      const ana = await phones.newPage();
+      await ana.goto(url(r.tokens.players.ana!));
+      await drawn(ana);
+      await poll(() => ana.getByTestId('connection').textContent()).toBe('live');
+      const add = ana.getByRole('button', { name: 'Add condition' });
+      expect(await add.count()).toBe(0);
+
+      const gm = await ctx.newPage();
+      await gm.goto(url(r.tokens.gm));
+      await drawn(gm);
+      await gm.getByRole('button', { name: 'Show links' }).click();
+      const anaSwitch = gm.getByLabel('Ana may add and remove conditions on their own character');
+      await anaSwitch.click();
+      await poll(() => anaSwitch.isChecked()).toBe(true);
+      // Ana's open page shows the form now; it was never reloaded.
+      await poll(() => add.count()).toBe(1);
+      await anaSwitch.click();
+      await poll(() => anaSwitch.isChecked()).toBe(false);
+      await poll(() => add.count()).toBe(0);
     } finally {
       await ctx.close();
       await phones.close();

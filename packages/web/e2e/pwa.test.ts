@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumPath, ensureBuilt, removeDir, type Server, startServer } from './harness.js';
+import { chromiumPath, drawn, ensureBuilt, patient, removeDir, type Server, startServer } from './harness.js';
 
 /**
  * End to end, the installable app (docs/web.md, "Installable app"): Chromium finds the manifest and no
@@ -21,6 +21,7 @@ let ctx: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
+  patient();
   ensureBuilt();
   embedder = createServer((req, res) => {
     const src = new URL(req.url ?? '/', 'http://x').searchParams.get('src') ?? '';
@@ -140,6 +141,7 @@ describe('the installable app', () => {
     const banner = page.getByTestId('reconnecting');
     const badge = page.getByTestId('connection');
     await page.goto(`${server.url}/e/${id}?token=${r.tokens.table}`);
+    await drawn(page);
     await expect.poll(actor).toContain('Ana');
     await expect.poll(() => badge.textContent()).toBe('live');
     expect(await banner.count()).toBe(0);

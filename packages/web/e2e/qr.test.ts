@@ -6,7 +6,7 @@ import pngjs from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { api, type ServerProcess, startServerProcess } from '../../server/src/test-process.js';
-import { ensureBuilt, launchBrowser, shots } from './harness.js';
+import { ensureBuilt, launchBrowser, patient, shots } from './harness.js';
 
 /**
  * End to end, players at the table: on a server started with --lan, the GM's page (open on the laptop at
@@ -33,6 +33,7 @@ let server: ServerProcess;
 let browser: Browser;
 
 beforeAll(async () => {
+  patient();
   ensureBuilt();
   const wasm = createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm');
   prepareZXingModule({ overrides: { wasmBinary: readFileSync(wasm).buffer as ArrayBuffer } });

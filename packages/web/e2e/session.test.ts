@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { endToEnd, shots } from './harness.js';
+import { drawn, endToEnd, shots } from './harness.js';
 
 /**
  * A GM session, with the keyboard and the mouse only: create an encounter on the home page, add a PC and
@@ -76,6 +76,7 @@ describe('a GM session, end to end', () => {
         await create.getByLabel('Ruleset').selectOption(ruleset);
         await create.getByRole('button', { name: 'Create encounter' }).click();
         await gm.waitForURL(/\/e\/[^/?]+\?token=/);
+        await drawn(gm);
         const url = new URL(gm.url());
         const id = decodeURIComponent(url.pathname.split('/')[2]!);
         const token = url.searchParams.get('token')!;
@@ -102,6 +103,7 @@ describe('a GM session, end to end', () => {
         const tableHref = await share.getByRole('link', { name: 'Table view' }).getAttribute('href');
         await phone.goto(playerHref!);
         await table.goto(tableHref!);
+        await drawn(table);
 
         await gm.locator('body').press('i');
         await expect.poll(() => text(gm, 'clock')).toContain('Round 1');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd, shots } from './harness.js';
+import { apiOf, drawn, endToEnd, shots } from './harness.js';
 
 /**
  * End to end, the GM's table as a GM runs a session: who is acting (the selection follows the turn, the
@@ -380,6 +380,7 @@ describe('the GM’s table, end to end', () => {
       await page.goto(
         `${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.table)}&hp=all`,
       );
+      await drawn(page);
       await expect
         .poll(() =>
           page.getByRole('region', { name: 'Order' }).locator('li[data-combatant="orc"]').textContent(),
@@ -600,6 +601,7 @@ describe('the GM’s table, end to end', () => {
       await form.getByLabel('Ruleset').selectOption('classic');
       await form.getByRole('button', { name: 'Create encounter' }).click();
       await page.waitForURL(/\/e\/[^/?]+\?token=/);
+      await drawn(page);
       const url = new URL(page.url());
       const e: Created = {
         id: decodeURIComponent(url.pathname.split('/')[2]!),

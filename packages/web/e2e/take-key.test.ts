@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd } from './harness.js';
+import { apiOf, drawn, endToEnd } from './harness.js';
 
 /**
  * Speed at the table (issue 30): on a tempo NPC's turn the GM takes its planned action with one key (`t`)
@@ -40,6 +40,7 @@ describe('the planned action in one key', () => {
       await page.goto(
         `${env.server.url}/e/${encodeURIComponent(r.encounter.id)}?token=${encodeURIComponent(r.tokens.gm)}`,
       );
+      await drawn(page);
       await expect.poll(() => page.getByTestId('current-actor').textContent()).toContain('Orc');
       const log = page.getByTestId('log');
       // The key works once the page shows the planned action's panel (its heading says "t").

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { apiOf, endToEnd, repo, shots } from './harness.js';
+import { apiOf, drawn, endToEnd, repo, shots } from './harness.js';
 
 /**
  * The seventh ruleset, `tick`, played on the web page. Its worked example `casting.yaml`, imported on the
@@ -100,6 +100,7 @@ describe('tick on the web page', () => {
           buffer: Buffer.from(stringify(setup)),
         });
       await gm.waitForURL(/\/e\/[^/?]+\?token=/);
+      await drawn(gm);
       const url = new URL(gm.url());
       const id = decodeURIComponent(url.pathname.split('/')[2]!);
       const token = url.searchParams.get('token')!;
@@ -170,6 +171,7 @@ describe('tick on the web page', () => {
     const phone = await ctx.newPage();
     try {
       await phone.goto(`${env.server.url}/e/${id}?token=${created.tokens.players.ana}`);
+      await drawn(phone);
       await expect.poll(() => actor(phone)).toBe('Ana');
       expect(await phone.getByRole('button', { name: 'End my turn' }).count()).toBe(0);
       const hold = phone.getByRole('button', { name: 'Hold (wait)' });
@@ -198,6 +200,7 @@ describe('tick on the web page', () => {
       await create.getByLabel('Ruleset').selectOption('tick');
       await create.getByRole('button', { name: 'Create encounter' }).click();
       await gm.waitForURL(/\/e\/[^/?]+\?token=/);
+      await drawn(gm);
       const url = new URL(gm.url());
       const id = decodeURIComponent(url.pathname.split('/')[2]!);
       const token = url.searchParams.get('token')!;

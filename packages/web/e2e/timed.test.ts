@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { apiOf, endToEnd, shots } from './harness.js';
+import { apiOf, drawn, endToEnd, shots } from './harness.js';
 
 /**
  * Timed events (lair actions) on the page: the GM adds one in the GM's tools — its moment read back in the
@@ -135,6 +135,55 @@ describe('timed events on the page', () => {
       expect(await table.getByRole('region', { name: 'Order' }).textContent()).not.toContain('Lair');
     } finally {
       await ctx.close();
+    }
+  });
+  it('tara-corax: Mark 10 each round — fires as the count passes Mark 10, on the timeline, the table and the phone', async () => {
+    // Ana: Initiative 10 + 5 = Score 15; Bo: 5 + 3 = Score 8 (the d10s rolled at the table).
+    const r = (await create({
+      name: 'Tara lair',
+      ruleset: 'tara-corax',
+      combatants: [
+        { id: 'ana', name: 'Ana', side: 'pc', stats: { initiative: 10 } },
+        { id: 'bo', name: 'Bo', side: 'npc', stats: { initiative: 5 } },
+      ],
+    })) as Created & { tokens: { players: Record<string, string> } };
+    const command = (cmd: Record<string, unknown>) =>
+      api('POST', `/api/encounters/${r.encounter.id}/commands`, r.tokens.gm, { command: cmd });
+    const ctx = await env.browser.newContext({ viewport: { width: 1600, height: 1000 } });
+    const phones = await env.browser.newContext({ viewport: { width: 360, height: 740 } });
+    try {
+      const gm = await ctx.newPage();
+      await gm.goto(url(r, r.tokens.gm));
+      await drawn(gm);
+      await poll(() => gm.getByTestId('connection').textContent(), { timeout: 15_000 }).toBe('live');
+      // Said once: the Mark's words already say how often.
+      await addTimed(gm, '10', 'Mark 10 each round');
+      await command({ type: 'start', rolls: { ana: 5, bo: 3 } });
+      const table = await ctx.newPage();
+      await table.goto(url(r, r.tokens.table));
+      const phone = await phones.newPage();
+      await phone.goto(url(r, r.tokens.players.ana!));
+      for (const page of [gm, table, phone]) {
+        await drawn(page);
+        await poll(() => timedMarkers(page)).toEqual(['timed: Lair action (Mark 10 each round) (planned)']);
+      }
+      expect(await phone.getByTestId('timed-fired').count()).toBe(0);
+      // Ana acts at Mark 15; next is Bo at Mark 8: the count passes Mark 10 and the lair action fires.
+      await command({ type: 'next' });
+      for (const page of [table, phone]) {
+        await poll(() => page.getByTestId('timed-fired').textContent()).toBe(
+          'Lair action (Mark 10 each round)',
+        );
+        await poll(() => timedMarkers(page)).toEqual(['timed: Lair action (Mark 10 each round)']);
+      }
+      await poll(() => gm.getByTestId('timed-fired').textContent()).toBe(
+        'Lair action: the ceiling cracks (Mark 10 each round)',
+      );
+      expect(await phone.locator('main').textContent()).not.toContain('ceiling');
+      await poll(() => table.getByTestId('current-actor').textContent()).toContain('Bo');
+    } finally {
+      await ctx.close();
+      await phones.close();
     }
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { endToEnd, removeDir, shots, startServer } from './harness.js';
+import { drawn, endToEnd, removeDir, shots, startServer } from './harness.js';
 
 /**
  * End to end: a real server process, Debian's Chromium, the production build of the web app.
@@ -45,6 +45,7 @@ async function createEncounter(page: Page, ruleset: string): Promise<{ id: strin
   await form.getByLabel('Ruleset').selectOption(ruleset);
   await form.getByRole('button', { name: 'Create encounter' }).click();
   await page.waitForURL(/\/e\/[^/?]+\?token=/);
+  await drawn(page);
   await expect.poll(() => clock(page)).toContain('Not started');
   const url = new URL(page.url());
   return { id: decodeURIComponent(url.pathname.split('/')[2]!), token: url.searchParams.get('token')! };
@@ -139,6 +140,7 @@ describe('web app end to end', () => {
         await expect.poll(() => gm.getByTestId('combatants').locator('li.card').count()).toBe(4);
 
         await player.goto(await playerUrl(id, token, 'ana'));
+        await drawn(player);
         await expect.poll(() => clock(player)).toContain('Not started');
 
         // Roll initiative with the keyboard shortcut; the player sees it live.
@@ -313,6 +315,7 @@ describe('web app end to end', () => {
       const links = (await res.json()) as { table: string };
       const table = await ctx.newPage();
       await table.goto(links.table.startsWith('http') ? links.table : `${env.server.url}${links.table}`);
+      await drawn(table);
       await expect.poll(() => clock(table)).toContain('Round 1');
       await expect.poll(() => table.getByRole('region', { name: 'Order' }).textContent()).toContain('Ana');
       const html = await table.content();
@@ -335,6 +338,7 @@ describe('web app end to end', () => {
       await form.getByLabel('Name').fill('Reconnect');
       await form.getByRole('button', { name: 'Create encounter' }).click();
       await page.waitForURL(/\/e\//);
+      await drawn(page);
       await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
       const url = new URL(page.url());
       const id = url.pathname.split('/')[2]!;

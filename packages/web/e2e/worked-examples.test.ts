@@ -20,7 +20,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { missingParams } from '../src/forms/form.js';
-import { endToEnd, repo } from './harness.js';
+import { drawn, endToEnd, repo } from './harness.js';
 
 /**
  * Each ruleset's worked example, played through the GM's page only — clicks, typing and shortcuts — from
@@ -541,6 +541,7 @@ describe('each ruleset’s worked example, played on the GM’s page', () => {
           .getByLabel('Import scenario (JSON or YAML)')
           .setInputFiles(setup);
         await page.waitForURL(/\/e\/[^/?]+\?token=/);
+        await drawn(page);
         const url = new URL(page.url());
         gm.id = decodeURIComponent(url.pathname.split('/')[2]!);
         gm.token = url.searchParams.get('token')!;

@@ -6,6 +6,7 @@ import {
   type LogEntry,
   type Param,
   paramsOfSchema,
+  timedWhen,
 } from '@roundkeeper/engine';
 import { undoneGroups } from '../log/undone.js';
 
@@ -32,8 +33,7 @@ export function momentWords(
   const r = rs.timedAt(state, n);
   if (isRejection(r)) return { ok: false, words: r.message };
   // Once a round, unless it comes back by a period of its own; said once ("Mark 10 each round" says it).
-  const once = r.every === undefined && !/\bround\b/i.test(r.when);
-  return { ok: true, words: once ? `${r.when}, every round` : r.when };
+  return { ok: true, words: timedWhen(r) };
 }
 
 /** A timed event that fired, as the table screen says it: its name and its moment (the note is the GM's). */

@@ -103,6 +103,35 @@ describe('the encounter store', () => {
     expect(calls).toBeGreaterThan(2);
   });
 
+  it("follows what a player's link allows: from hello, and when the GM changes it", async () => {
+    const enc = fight();
+    const { store, sockets, seen } = storeFor(enc);
+    await store.start();
+    const seq = enc.entries.length;
+    sockets[0]!.deliver({
+      type: 'hello',
+      role: 'player',
+      combatants: ['ana'],
+      allowed: ['act'],
+      encounter,
+      seq,
+      state: seen(),
+    });
+    expect(store.getSnapshot().allowed).toEqual(['act']);
+    sockets[0]!.deliver({ type: 'allowed', allowed: ['act', 'add-effect', 'remove-effect'] });
+    expect(store.getSnapshot().allowed).toEqual(['act', 'add-effect', 'remove-effect']);
+    // A hello without the list (an older server) keeps what the page knew.
+    sockets[0]!.deliver({
+      type: 'hello',
+      role: 'player',
+      combatants: ['ana'],
+      encounter,
+      seq,
+      state: seen(),
+    });
+    expect(store.getSnapshot().allowed).toEqual(['act', 'add-effect', 'remove-effect']);
+  });
+
   it('runs a command over the socket and says what its result was', async () => {
     const enc = fight();
     const { store, sockets } = storeFor(enc);

@@ -261,6 +261,7 @@ export class EncounterStore {
           status: 'ready',
           role: msg.role,
           mine,
+          allowed: msg.allowed ?? this.snapshot.allowed,
           view: state,
           seq: msg.seq,
           connected: true,
@@ -309,6 +310,10 @@ export class EncounterStore {
           connected: false,
         });
         ws.close();
+        return;
+      case 'allowed':
+        // The GM changed what this player link may send: the page shows the controls it allows now.
+        this.set({ allowed: msg.allowed });
         return;
       case 'deleted':
         this.closed = true;

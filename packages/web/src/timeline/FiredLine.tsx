@@ -4,7 +4,8 @@ import './timed.css';
 
 /**
  * The timed events that fired as this turn began ("Lair action: the ceiling cracks"), one line each, as
- * the clock reached them: on the table screen (name and moment: the note is the GM's) and the GM's page.
+ * the clock reached them: on the table screen and the players' phones (name and moment: the note is the
+ * GM's) and the GM's page.
  */
 export function FiredLine({ entries }: { entries: readonly LogEntry[] }) {
   const fired = firedNow(entries);

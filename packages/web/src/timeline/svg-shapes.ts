@@ -1,4 +1,11 @@
-import { escapeXml, type Timeline, type TimelineMarker, type TimelineSpan } from '@roundkeeper/engine';
+import {
+  escapeXml,
+  TIMED_LANE,
+  type Timeline,
+  type TimelineLane,
+  type TimelineMarker,
+  type TimelineSpan,
+} from '@roundkeeper/engine';
 
 // The timeline picture's pieces: its measures and colours, the elements it is made of, and the shapes of a
 // marker and a span (timeline-svg.ts lays them out).
@@ -38,6 +45,21 @@ export const MARKER_STYLE: Record<
   reaction: { color: '#e0a526', shape: 'dot' },
   timed: { color: '#ff8fc7', shape: 'star' },
 };
+
+/**
+ * A lane's stripe colour, what its label's title calls it and its class: PCs blue, NPCs red, and the row of
+ * timed events in their markers' colour (it is nobody's row).
+ */
+export function laneTag(lane: Pick<TimelineLane, 'id' | 'side'>): {
+  color: string;
+  kind: string;
+  cls: string;
+} {
+  if (lane.id === TIMED_LANE) return { color: MARKER_STYLE.timed!.color, kind: 'on the clock', cls: 'timed' };
+  return lane.side === 'pc'
+    ? { color: '#5b9cff', kind: 'PC', cls: 'pc' }
+    : { color: '#ff6b6b', kind: 'NPC', cls: 'npc' };
+}
 
 export const LABEL_W = 132;
 export const ROW_H = 26;

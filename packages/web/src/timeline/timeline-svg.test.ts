@@ -6,6 +6,7 @@ import {
   describeTimeline,
   escapeXml,
   labelStart,
+  MARKER_STYLE,
   pieceMarkup,
   piecesSvg,
   sameEls,
@@ -70,6 +71,22 @@ describe('timelineSvg', () => {
     expect(svg).toContain('class="now"');
     expect(svg).toContain('lane-pc');
     expect(svg).toContain('lane-npc');
+  });
+
+  it("draws the timed events' row in their own colour, not an NPC's", () => {
+    const lair = { id: '~timed', label: 'Timed events', side: 'npc' as const, spans: [] };
+    const svg = timelineSvg({
+      ...marks,
+      lanes: [
+        ...marks.lanes,
+        { ...lair, markers: [{ round: 1, at: 10, kind: 'timed', label: 'Lair action' }] },
+      ],
+    });
+    const row = /<g class="lane lane-timed" data-lane="~timed">.*?<\/g>/s.exec(svg)?.[0] ?? '';
+    expect(row).toContain(`fill="${MARKER_STYLE.timed!.color}"`);
+    expect(row).not.toContain('#ff6b6b');
+    expect(row).toContain('<title>Timed events (on the clock)</title>');
+    expect(svg).toContain('<title>Orc (NPC)</title>');
   });
 
   it("starts a span's label after the marker drawn over its first letters, as a turn that begins it", () => {

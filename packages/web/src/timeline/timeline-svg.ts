@@ -10,6 +10,7 @@ import {
   escapeXml,
   HEAD_H,
   LABEL_W,
+  laneTag,
   markerShape,
   PAD,
   pieceMarkup,
@@ -134,7 +135,7 @@ export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): Time
           y: ly + 4,
           width: 4,
           height: ROW_H - 8,
-          fill: lane.side === 'pc' ? '#5b9cff' : '#ff6b6b',
+          fill: laneTag(lane).color,
         }),
         el(
           'text',
@@ -146,7 +147,7 @@ export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): Time
             ...(hl ? { 'font-weight': 700 } : {}),
           },
           shorten(lane.label, 17),
-          el('title', {}, `${lane.label} (${lane.side === 'pc' ? 'PC' : 'NPC'})`),
+          el('title', {}, `${lane.label} (${laneTag(lane).kind})`),
         ),
         el('line', { x1: PAD, x2: width - PAD, y1: ly + ROW_H, y2: ly + ROW_H, stroke: '#263044' }),
       );
@@ -163,7 +164,7 @@ export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): Time
       });
       pieces.push(
         piece(`b${block}-lane-${lane.id}`, [
-          el('g', { class: `lane lane-${lane.side}`, 'data-lane': lane.id }, ...parts),
+          el('g', { class: `lane lane-${laneTag(lane).cls}`, 'data-lane': lane.id }, ...parts),
         ]),
       );
     });

@@ -6,10 +6,10 @@ import { useRuleset } from '../../store/rulesets.js';
 import { rememberLink } from '../../store/storage.js';
 import { go } from './go.js';
 
-/** A scenario file is JSON or YAML (the examples are YAML); the YAML parser loads only then. */
+/** A scenario file (JSON or YAML) or another tracker's export, read in a chunk of its own. */
 async function readScenario(file: File): Promise<unknown> {
-  const text = await file.text();
-  return /\.ya?ml$/i.test(file.name) ? (await import('yaml')).parse(text) : JSON.parse(text);
+  const { scenarioFromFile } = await import('../../forms/scenario-file.js');
+  return (await scenarioFromFile(file.name, await file.text())).scenario;
 }
 
 /** The options' fields come with the chosen ruleset, after the page: a chunk of their own (bundle.test.ts). */

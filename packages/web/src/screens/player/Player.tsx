@@ -12,7 +12,7 @@ import { useEndTurn } from '../../screen/react.js';
 import { useEncounter, useRun } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
-import { TurnTimer } from './lazy.js';
+import { FiredLine, TurnTimer } from './lazy.js';
 import { OwnConditions } from './OwnConditions.js';
 
 /**
@@ -59,6 +59,7 @@ export function Player({
         <ConnectionBadge connected={connected} />
       </header>
       <Headline view={view} />
+      <FiredLine entries={entries} />
       <TurnTimer view={view} entries={entries} mine={own} />
       <ScreenErrors errors={errors} />
       <Status />
