@@ -21,7 +21,7 @@ interface Chunk {
 
 /**
  * kB gzipped a page may load at first, with the largest ruleset (stamina). The redesign's target is 150
- * for every page: the home page meets it (the table's 151.4 kB holds 1.4 kB of the turn timer's, next
+ * for every page: the home page meets it (the table's 151.7 kB holds 1.7 kB of the turn timer's, next
  * round's and fired events' chunk glue). An encounter's page carries React (69 kB), the engine
  * with zod (50 kB, of which 6 kB of JSON-Schema code a page with forms loads as a chunk of its own) and
  * its ruleset (up to 21 kB), which leaves the screens 10 kB: the player's palette and forms and the GM's
@@ -31,7 +31,7 @@ interface Chunk {
 const CEILING_KB: Record<string, number> = {
   home: 150,
   table: 152,
-  player: 172,
+  player: 173,
   gm: 179,
 };
 
