@@ -292,6 +292,10 @@ export async function buildApp(
     await app.register(rateLimit, {
       max: limit,
       timeWindow: 10_000,
+      // The web app's own files (a page, its chunks, icons, the service worker's precache) are not counted
+      // against a link's budget: one page load asks for dozens of them, and a table's devices behind one
+      // router load at once. They still count toward the address's cap above.
+      allowList: (req) => isWebFile(req),
       keyGenerator: (req) => {
         const t = tokenOf(req);
         return t ? `t:${hashToken(t).slice(0, 16)}` : `ip:${req.ip}`;
@@ -582,4 +586,11 @@ export async function buildApp(
     hub.closeAll();
   });
   return { app, hub, addressHeld };
+}
+
+/** A GET or HEAD of the web app's files (anything outside `/api/`): cheap, and no link's budget. */
+export function isWebFile(req: Pick<FastifyRequest, 'method' | 'url'>): boolean {
+  return (
+    (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/api/') && req.url !== '/api'
+  );
 }

@@ -91,6 +91,25 @@ describe('rate limits per client', () => {
     await server.stop();
   });
 
+  it("the web app's own files are not counted against a link's budget, only toward the address's cap", async () => {
+    const server = await startServerProcess(undefined, ['--rate-limit', '5']);
+    const page = await fetch(`${server.url}/`);
+    expect(page.status).toBe(200);
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(await page.text())?.[1];
+    expect(asset).toBeDefined();
+    // A page load asks for many files: well past the 5 a link may send, none is refused…
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++) statuses.push((await fetch(`${server.url}${i % 2 ? asset : '/'}`)).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    // …while the API keeps its budget (5 a window, the 16 files above not counted in it)…
+    const api5: number[] = [];
+    for (let i = 0; i < 4; i++) api5.push((await api(server.url, 'GET', '/api/health')).status);
+    expect(api5.every((s) => s === 200)).toBe(true);
+    // …and everything from the address together stops at four links' worth (20).
+    expect((await fetch(`${server.url}/`)).status).toBe(429);
+    await server.stop();
+  });
+
   it("made-up tokens do not buy a client more requests: one address gets at most four links' worth", async () => {
     const server = await startServerProcess(undefined, ['--rate-limit', '5']);
     const statuses: number[] = [];
