@@ -1048,6 +1048,29 @@ export function createSimulator(
 }
 
 /**
+ * One compiled trial's end, as the engine's trial ends: its rounds, combatant-rounds and commands
+ * counted, and each combatant's figures added to the sums (nothing carries over in a compiled trial: no
+ * one there casts across a round).
+ */
+function closeKernelTrial(
+  tally: SimTally,
+  sums: Sums[][],
+  trial: Int32Array,
+  rounds: number,
+  commands: number,
+): void {
+  const n = sums.length;
+  tally.trials++;
+  tally.rounds += rounds;
+  tally.combatantRounds += n * rounds;
+  tally.commands += commands;
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < KERNEL_FIELDS; k++) addTrial(sums[i]![k]!, trial[i * KERNEL_FIELDS + k]!, rounds);
+    addTrial(sums[i]![KERNEL_FIELDS]!, 0, rounds);
+  }
+}
+
+/**
  * Trials through the compiled Round: the same dice as the engine (the encounter's seeded generator),
  * the same counts, the same sums, in the same order — so the tally is identical, only faster.
  */
@@ -1083,16 +1106,7 @@ function kernelSimulator(p: Prepared, kernel: SimulationKernel, limit: number): 
             histograms[i]![Math.min(a, HIST_MAX)]!++;
           }
         }
-        tally.trials++;
-        tally.rounds += limit;
-        tally.combatantRounds += n * limit;
-        tally.commands += commands;
-        for (let i = 0; i < n; i++) {
-          for (let k = 0; k < KERNEL_FIELDS; k++)
-            addTrial(sums[i]![k]!, trial[i * KERNEL_FIELDS + k]!, limit);
-          // Nothing carries over: nobody casts.
-          addTrial(sums[i]![KERNEL_FIELDS]!, 0, limit);
-        }
+        closeKernelTrial(tally, sums, trial, limit, commands);
         if (onProgress && (t - from + 1) % 4096 === 0) onProgress(t - from + 1);
       }
       onProgress?.(to - from);
@@ -1130,16 +1144,7 @@ function trialKernelSimulator(p: Prepared, kernel: TrialKernel, limit: number): 
             histograms[i]![Math.min(perRound[o + KERNEL_ATTACKS]!, HIST_MAX)]!++;
           }
         }
-        tally.trials++;
-        tally.rounds += rounds;
-        tally.combatantRounds += n * rounds;
-        tally.commands += commands;
-        for (let i = 0; i < n; i++) {
-          for (let k = 0; k < KERNEL_FIELDS; k++)
-            addTrial(sums[i]![k]!, trial[i * KERNEL_FIELDS + k]!, rounds);
-          // Nothing carries over: an attack ends its turn.
-          addTrial(sums[i]![KERNEL_FIELDS]!, 0, rounds);
-        }
+        closeKernelTrial(tally, sums, trial, rounds, commands);
         if (onProgress && (t - from + 1) % 4096 === 0) onProgress(t - from + 1);
       }
       onProgress?.(to - from);
