@@ -1,32 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, drawn, endToEnd } from './harness.js';
+import { endToEnd, openClassicGm } from './harness.js';
 
 /**
  * Reach (issue 30): the GM renames or removes a combatant in two clicks from its card (its ⋯ menu, then
  * the choice), and Undo brings back what was removed.
  */
 const env = endToEnd();
-const api = apiOf(() => env.server);
 
 describe("the card's menu", () => {
   it('renames and removes in two clicks from the card; Undo brings a removed combatant back', async () => {
-    const r = (await api('POST', '/api/encounters', null, {
-      name: 'Menu',
-      ruleset: 'classic',
-      seed: 3,
-      combatants: [
-        { id: 'ana', name: 'Ana', side: 'pc', hp: 12 },
-        { id: 'gob', name: 'Goblin', side: 'npc', hp: 7 },
-        { id: 'orc', name: 'Orc', side: 'npc', hp: 15 },
-      ],
-    })) as { encounter: { id: string }; tokens: { gm: string } };
-    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const { ctx, page } = await openClassicGm(env, 'Menu', [
+      { id: 'ana', name: 'Ana', side: 'pc', hp: 12 },
+      { id: 'gob', name: 'Goblin', side: 'npc', hp: 7 },
+      { id: 'orc', name: 'Orc', side: 'npc', hp: 15 },
+    ]);
     try {
-      const page = await ctx.newPage();
-      await page.goto(
-        `${env.server.url}/e/${encodeURIComponent(r.encounter.id)}?token=${encodeURIComponent(r.tokens.gm)}`,
-      );
-      await drawn(page);
       const cards = page.getByTestId('combatants');
       const card = (name: string) => cards.locator('li.card', { hasText: name });
       await expect.poll(() => cards.locator('li.card').count()).toBe(3);

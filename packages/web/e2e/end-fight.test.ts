@@ -1,31 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, drawn, endToEnd } from './harness.js';
+import { endToEnd, openClassicGm } from './harness.js';
 
 /**
  * Speed at the table (issue 30): ending the fight takes a confirmation, so one stray click does not end
  * it; Undo still restores an ended fight.
  */
 const env = endToEnd();
-const api = apiOf(() => env.server);
 
 describe('End the fight', () => {
   it('asks first: dismissed, the fight goes on; confirmed, it ends, and Undo restores it', async () => {
-    const r = (await api('POST', '/api/encounters', null, {
-      name: 'Ending',
-      ruleset: 'classic',
-      seed: 3,
-      combatants: [
-        { id: 'ana', name: 'Ana', side: 'pc', hp: 12 },
-        { id: 'orc', name: 'Orc', side: 'npc', hp: 15 },
-      ],
-    })) as { encounter: { id: string }; tokens: { gm: string } };
-    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const { ctx, page } = await openClassicGm(env, 'Ending', [
+      { id: 'ana', name: 'Ana', side: 'pc', hp: 12 },
+      { id: 'orc', name: 'Orc', side: 'npc', hp: 15 },
+    ]);
     try {
-      const page = await ctx.newPage();
-      await page.goto(
-        `${env.server.url}/e/${encodeURIComponent(r.encounter.id)}?token=${encodeURIComponent(r.tokens.gm)}`,
-      );
-      await drawn(page);
       const clock = () => page.getByTestId('clock').textContent();
       await page.getByRole('button', { name: /^Roll initiative/ }).click();
       await expect.poll(clock).toContain('Round 1');

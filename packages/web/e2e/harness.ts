@@ -2,7 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, vi } from 'vitest';
 
 /** Shared by the end-to-end tests: a real server process on a temp data dir, and Debian's Chromium. */
@@ -171,4 +171,34 @@ export function apiOf(server: () => Server) {
     if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(data)}`);
     return data;
   };
+}
+
+/**
+ * A classic encounter made through the API (seed 3) and its GM page open and drawn in a browser context of
+ * its own, which the caller closes (it is closed here if the page never comes).
+ */
+export async function openClassicGm(
+  env: { server: Server; browser: Browser },
+  name: string,
+  combatants: Array<{ id: string; name: string; side: 'pc' | 'npc'; hp: number }>,
+  viewport = { width: 1280, height: 720 },
+): Promise<{ ctx: BrowserContext; page: Page }> {
+  const r = (await apiOf(() => env.server)('POST', '/api/encounters', null, {
+    name,
+    ruleset: 'classic',
+    seed: 3,
+    combatants,
+  })) as { encounter: { id: string }; tokens: { gm: string } };
+  const ctx = await env.browser.newContext({ viewport });
+  try {
+    const page = await ctx.newPage();
+    await page.goto(
+      `${env.server.url}/e/${encodeURIComponent(r.encounter.id)}?token=${encodeURIComponent(r.tokens.gm)}`,
+    );
+    await drawn(page);
+    return { ctx, page };
+  } catch (error) {
+    await ctx.close();
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiOf, drawn, endToEnd, LOADED_MS } from './harness.js';
+import { endToEnd, LOADED_MS, openClassicGm } from './harness.js';
 
 /**
  * Hotkeys for what GMs do most (issue 33): `d` damage and `h` heal the selected combatant through a small
@@ -9,27 +9,20 @@ import { apiOf, drawn, endToEnd, LOADED_MS } from './harness.js';
 const env = endToEnd();
 /** A change reaches the pages over the server on a shared, loaded machine: a few seconds, not one. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000 });
-const api = apiOf(() => env.server);
 
 describe('the GM hotkeys', () => {
   it('damage, heal, a condition, remove and undo from the keyboard; nothing while typing', async () => {
-    const r = (await api('POST', '/api/encounters', null, {
-      name: 'Keys',
-      ruleset: 'classic',
-      seed: 3,
-      combatants: [
+    const { ctx, page } = await openClassicGm(
+      env,
+      'Keys',
+      [
         { id: 'ana', name: 'Ana', side: 'pc', hp: 12 },
         { id: 'gob', name: 'Goblin', side: 'npc', hp: 7 },
         { id: 'orc', name: 'Orc', side: 'npc', hp: 15 },
       ],
-    })) as { encounter: { id: string }; tokens: { gm: string } };
-    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+      { width: 1280, height: 900 },
+    );
     try {
-      const page = await ctx.newPage();
-      await page.goto(
-        `${env.server.url}/e/${encodeURIComponent(r.encounter.id)}?token=${encodeURIComponent(r.tokens.gm)}`,
-      );
-      await drawn(page);
       const cards = page.getByTestId('combatants');
       const goblin = cards.locator('li.card', { hasText: 'Goblin' });
       // The tracker's chunk loads after the page: its cards come first.
