@@ -65,6 +65,22 @@ const planArb = fc.record({
 
 type PlanArgs = typeof planArb extends fc.Arbitrary<infer T> ? T : never;
 
+/** The simulate section of a generated plan: its rules for the combatants that exist, its rounds. */
+function simOf(a: {
+  combatants: readonly unknown[];
+  policies: Record<string, { pick: object; target?: string | undefined; times?: number | undefined }>;
+  rounds: number;
+  until: string;
+}): SimPlan['sim'] {
+  const ids = new Set(a.combatants.map((_, i) => `c${i}`));
+  const policies = Object.fromEntries(
+    Object.entries(a.policies)
+      .filter(([id]) => id === 'default' || ids.has(id))
+      .map(([id, r]) => [id, [{ ...r.pick, ...(r.target ? { target: r.target } : {}), times: r.times }]]),
+  );
+  return simulateSectionSchema.parse({ rounds: a.rounds, until: a.until, maxRounds: a.rounds, policies });
+}
+
 function build(a: PlanArgs): SimPlan {
   const scenario = parseScenario({
     schema: 1,
@@ -81,19 +97,7 @@ function build(a: PlanArgs): SimPlan {
     commands: a.start ? [{ type: 'start' }] : [],
   });
   if (isRejection(scenario)) throw new Error(scenario.message);
-  const ids = new Set(a.combatants.map((_, i) => `c${i}`));
-  const policies = Object.fromEntries(
-    Object.entries(a.policies)
-      .filter(([id]) => id === 'default' || ids.has(id))
-      .map(([id, r]) => [id, [{ ...r.pick, ...(r.target ? { target: r.target } : {}), times: r.times }]]),
-  );
-  const sim = simulateSectionSchema.parse({
-    rounds: a.rounds,
-    until: a.until,
-    maxRounds: a.rounds,
-    policies,
-  });
-  return { scenario, sim };
+  return { scenario, sim: simOf(a) };
 }
 
 const withoutPath = (t: SimTally) => ({ ...t, path: undefined, reason: undefined });
@@ -211,19 +215,7 @@ describe('simulate: the compiled classic round gives the engine’s results', ()
       })),
     });
     if (isRejection(scenario)) throw new Error(scenario.message);
-    const ids = new Set(a.combatants.map((_, i) => `c${i}`));
-    const policies = Object.fromEntries(
-      Object.entries(a.policies)
-        .filter(([id]) => id === 'default' || ids.has(id))
-        .map(([id, r]) => [id, [{ ...r.pick, ...(r.target ? { target: r.target } : {}), times: r.times }]]),
-    );
-    const sim = simulateSectionSchema.parse({
-      rounds: a.rounds,
-      until: a.until,
-      maxRounds: a.rounds,
-      policies,
-    });
-    return { scenario, sim };
+    return { scenario, sim: simOf(a) };
   }
 
   it('same dice, same per-trial counts: initiative dice, modifiers, roll-offs of ties, rerolling each round, targets', () => {
@@ -312,19 +304,7 @@ describe('simulate: the compiled tick timeline gives the engine’s results', ()
       commands: a.start ? [{ type: 'start' }] : [],
     });
     if (isRejection(scenario)) throw new Error(scenario.message);
-    const ids = new Set(a.combatants.map((_, i) => `c${i}`));
-    const policies = Object.fromEntries(
-      Object.entries(a.policies)
-        .filter(([id]) => id === 'default' || ids.has(id))
-        .map(([id, r]) => [id, [{ ...r.pick, ...(r.target ? { target: r.target } : {}), times: r.times }]]),
-    );
-    const sim = simulateSectionSchema.parse({
-      rounds: a.rounds,
-      until: a.until,
-      maxRounds: a.rounds,
-      policies,
-    });
-    return { scenario, sim };
+    return { scenario, sim: simOf(a) };
   }
 
   it('same dice, same per-trial counts: first ticks, weapon speeds, shared ticks by arrival or Initiative, stretches jumped', () => {
