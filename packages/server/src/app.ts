@@ -246,9 +246,12 @@ export async function buildApp(
     const server = (app as { websocketServer?: { clients: Set<import('ws').WebSocket> } }).websocketServer;
     for (const client of server?.clients ?? []) client.close(1001, 'closing');
     // A client that does not read never answers the close: it is cut off after a second rather than
-    // holding the shutdown for ws's 30 s.
+    // holding the shutdown for ws's 30 s. So is every HTTP connection still open then: Node's close()
+    // ends only idle ones, and waits its header timeout (~60 s) for a connection a browser opened ahead
+    // of need or a request whose headers never end. A request under way has had its second.
     setTimeout(() => {
       for (const client of server?.clients ?? []) client.terminate();
+      app.server.closeAllConnections();
     }, SHUTDOWN_GRACE_MS).unref();
     done();
   });

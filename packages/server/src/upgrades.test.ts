@@ -1,3 +1,4 @@
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { CONNECTION_LIMITS } from './limits.js';
@@ -103,5 +104,29 @@ describe('shutting down with a client that does not read', () => {
     expect(await own.stop('SIGTERM')).toBe(0);
     expect(performance.now() - t0).toBeLessThan(5_000);
     ws.terminate();
+  });
+});
+
+describe('shutting down with connections that never finish a request', () => {
+  it('does not wait for them: a preconnected socket and a half-sent request are cut, the process exits within a few seconds', async () => {
+    const own = await startServerProcess();
+    const { port } = new URL(own.url);
+    const open = (first?: string) =>
+      new Promise<Socket>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          if (first) socket.write(first);
+          resolve(socket);
+        });
+        // Cut by the server (a reset) is what is expected of it once connected.
+        socket.on('error', reject);
+      });
+    // What a browser opens ahead of need (no request yet), and a request whose headers never end:
+    // Node's close() waits ~60 s for both (its header timeout), which held a restart that long.
+    const sockets = [await open(), await open('GET /api/health HTTP/1.1\r\nHost: x\r\n')];
+    const closed = sockets.map((s) => new Promise<void>((r) => s.once('close', () => r())));
+    const t0 = performance.now();
+    expect(await own.stop('SIGTERM')).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    await Promise.all(closed);
   });
 });
