@@ -233,6 +233,36 @@ describe('home page and tracker tools end to end', () => {
     });
   });
 
+  it('waits for the rulesets before Create can be pressed, and says so when they cannot be loaded', async () => {
+    await withContext(async (_ctx, page) => {
+      // The catalog held back: the form is drawn, its button waits (a quick click was refused before).
+      let release = () => {};
+      const held = new Promise<void>((ok) => {
+        release = ok;
+      });
+      await page.route('**/api/rulesets', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${env.server.url}/`);
+      const form = page.getByRole('region', { name: 'New encounter' });
+      const create = form.getByRole('button', { name: 'Create encounter' });
+      await expect.poll(() => create.isDisabled()).toBe(true);
+      expect(await form.getByLabel('Ruleset').textContent()).toBe('Loading rulesets…');
+      release();
+      await expect.poll(() => create.isEnabled()).toBe(true);
+      await page.unroute('**/api/rulesets');
+
+      // The catalog cannot be had: the page says why and what to do, the button stays off.
+      await page.route('**/api/rulesets', (route) => route.abort('connectionrefused'));
+      await page.reload();
+      await expect
+        .poll(() => page.getByRole('alert').first().textContent())
+        .toMatch(/^The rulesets could not be loaded \(.+\)\. Reload the page to try again\.$/);
+      expect(await create.isDisabled()).toBe(true);
+    });
+  });
+
   it('shows why an unreadable scenario file is refused', async () => {
     await withContext(async (_ctx, page) => {
       await page.goto(`${env.server.url}/`);

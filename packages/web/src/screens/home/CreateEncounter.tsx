@@ -50,6 +50,7 @@ export function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
       <form
         onSubmit={async (e) => {
           e.preventDefault();
+          if (!ruleset) return;
           setError('');
           const read = rs ? readOptions(rs, params, raw) : { options: {} };
           if ('errors' in read) {
@@ -83,11 +84,15 @@ export function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
               setOptionErrors({});
             }}
           >
-            {infos.map((i) => (
-              <option key={i.id} value={i.id}>
-                {i.name}
-              </option>
-            ))}
+            {infos.length ? (
+              infos.map((i) => (
+                <option key={i.id} value={i.id}>
+                  {i.name}
+                </option>
+              ))
+            ) : (
+              <option value="">Loading rulesets…</option>
+            )}
           </select>
           {info ? <small className="muted">{info.summary}</small> : null}
         </div>
@@ -115,7 +120,9 @@ export function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
           </p>
         ) : null}
         <div className="row">
-          <button type="submit" className="primary">
+          {/* Until the server's catalog arrives there is no ruleset to create with (a quick click
+              would be refused): the button waits for it. */}
+          <button type="submit" className="primary" disabled={!infos.length}>
             Create encounter
           </button>
           <label htmlFor={ids.file} className="button-like">

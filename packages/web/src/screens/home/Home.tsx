@@ -24,8 +24,12 @@ export function Home() {
       .rulesets()
       .then((r) => {
         if (Array.isArray(r) && r.length) setInfos(r);
+        else setError('The server lists no rulesets, so no encounter can be made here.');
       })
-      .catch(() => {});
+      // Without the catalog no encounter can be created: say so rather than leave the form waiting.
+      .catch((e) =>
+        setError(`The rulesets could not be loaded (${errorMessage(e)}). Reload the page to try again.`),
+      );
     const links = storedLinks();
     if (!links.length) {
       setList([]);
