@@ -333,7 +333,6 @@ export async function serveCommandLine(args: string[], env: NodeJS.ProcessEnv = 
   const { startServer } = await import('./server.js');
   try {
     const server = await startServer(options);
-    process.stdout.write(startupMessage(server, options));
     let closing = false;
     const shutdown = (signal: string) => {
       if (closing) return;
@@ -346,6 +345,9 @@ export async function serveCommandLine(args: string[], env: NodeJS.ProcessEnv = 
     };
     process.on('SIGTERM', () => shutdown('SIGTERM'));
     process.on('SIGINT', () => shutdown('SIGINT'));
+    // Said once the signals are heard: a supervisor that stops the server as soon as it reads this line
+    // (a pipe's write is synchronous) found it still without them, and the signal killed it uncleanly.
+    process.stdout.write(startupMessage(server, options));
     // Diagnostics: `kill -USR2 <pid>` prints memory use to stderr.
     process.on('SIGUSR2', () => {
       const spaces = Object.fromEntries(

@@ -212,14 +212,16 @@ export class Hub {
         time,
       );
       if (isRejection(log)) throw new HubError(400, log);
-      const steps: Array<{ command: Command; by?: Viewer; where: string }> = [
+      const steps: Array<{ command: Command; by?: Viewer; where: string; setup?: true }> = [
         ...s.combatants.map((combatant, i) => ({
           command: { type: 'add-combatant', combatant },
           where: `combatant ${i + 1}`,
+          setup: true as const,
         })),
         ...s.actions.map((action, i) => ({
           command: { type: 'define-action', action },
           where: `action ${i + 1}`,
+          setup: true as const,
         })),
         ...s.commands.map(({ command, by }, i) => ({
           command,
@@ -243,7 +245,8 @@ export class Hub {
         const r = log.execute(step.command, { time, ...(step.by ? { by: step.by } : {}) });
         // A stat its ruleset lacks is a mistake in the file wherever it stands, never part of the story
         // (whose steps the rules may refuse): it would be dropped without a word.
-        if (isRejection(r) && r.code === 'combatant/unknown-stat') {
+        // So is a combatant or an action of its setup that cannot be added: the encounter would lack it.
+        if (isRejection(r) && (step.setup || r.code === 'combatant/unknown-stat')) {
           throw new HubError(400, { ...r, message: `The scenario's ${step.where}: ${r.message}` });
         }
         const over = isRejection(r) ? undefined : combatantsOver(prior, log.state);
