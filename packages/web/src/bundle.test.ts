@@ -21,8 +21,8 @@ interface Chunk {
 
 /**
  * kB gzipped a page may load at first, with the largest ruleset (stamina). The redesign's target is 150
- * for every page: the home page meets it (the table's 151.7 kB holds 1.7 kB of the turn timer's, next
- * round's and fired events' chunk glue). An encounter's page carries React (69 kB), the engine
+ * for every page: the home page meets it (the table's 152.2 kB holds 1.7 kB of the turn timer's, next
+ * round's and fired events' chunk glue, and 0.5 kB of the page that says why it cannot be shown). An encounter's page carries React (69 kB), the engine
  * with zod (50 kB, of which 6 kB of JSON-Schema code a page with forms loads as a chunk of its own) and
  * its ruleset (up to 21 kB), which leaves the screens 10 kB: the player's palette and forms and the GM's
  * tools take more (docs/web.md, "What a page loads"). Lower these as the screens shed code, down to the
@@ -30,9 +30,9 @@ interface Chunk {
  */
 const CEILING_KB: Record<string, number> = {
   home: 150,
-  table: 152,
+  table: 152.5,
   player: 173,
-  gm: 179,
+  gm: 179.5,
 };
 
 /** The pages with forms, which load zod's JSON-Schema code with their screen (store/json-schema.ts). */

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { Failed } from './screens/Failed.js';
 import './styles.css';
 
 // Each page is its own chunk: the home page does not load the encounter's screens, nor they the home's
@@ -23,13 +24,15 @@ function App() {
   const m = /^\/e\/([^/]+)\/?$/.exec(url.pathname);
   const token = url.searchParams.get('token');
   return (
-    <Suspense fallback={loadingPage}>
-      {m && token ? (
-        <EncounterPage key={`${m[1]}-${token}`} id={decodeURIComponent(m[1]!)} token={token} />
-      ) : (
-        <Home />
-      )}
-    </Suspense>
+    <Failed>
+      <Suspense fallback={loadingPage}>
+        {m && token ? (
+          <EncounterPage key={`${m[1]}-${token}`} id={decodeURIComponent(m[1]!)} token={token} />
+        ) : (
+          <Home />
+        )}
+      </Suspense>
+    </Failed>
   );
 }
 
