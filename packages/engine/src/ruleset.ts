@@ -192,6 +192,11 @@ export interface ScenarioImporter {
    */
   read(data: unknown, pick?: string): { scenario: Record<string, unknown>; notMapped: string[] } | undefined;
   /**
+   * The names of the file's saved encounters, in the file's order (for a GM to pick one), or undefined when
+   * the data is not in this format.
+   */
+  encounters?(data: unknown): string[] | undefined;
+  /**
    * The file's creatures and characters for the creature library (each once, as the add form takes
    * them), and one line per thing that did not map; undefined when the data is not in this format.
    */

@@ -305,6 +305,40 @@ describe('home page and tracker tools end to end', () => {
     });
   });
 
+  it('asks which saved encounter to import when an Improved Initiative export holds several', async () => {
+    await withContext(async (_ctx, page) => {
+      await page.goto(`${env.server.url}/`);
+      const data = JSON.parse(
+        readFileSync(join(repo, 'examples/improved-initiative/improved-initiative.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      const ambush = data['SavedEncounters.ambush'] as { Combatants: unknown[] };
+      data['SavedEncounters.camp'] = {
+        ...ambush,
+        Id: 'camp',
+        Name: 'Ogre camp',
+        Combatants: ambush.Combatants.slice(0, 1),
+      };
+      const form = page.getByRole('region', { name: 'New encounter' });
+      await form.getByLabel('Import scenario (JSON or YAML)').setInputFiles({
+        name: 'two-fights.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify(data)),
+      });
+      const pick = form.getByRole('group', { name: 'Which saved encounter' });
+      await expect
+        .poll(() => pick.getByRole('option').allTextContents())
+        .toEqual(['Goblin ambush', 'Ogre camp']);
+      expect(await pick.textContent()).toContain('two-fights.json holds 2 saved encounters: which one?');
+      expect(new URL(page.url()).pathname).toBe('/');
+      await pick.getByLabel('Saved encounter').selectOption('Ogre camp');
+      await pick.getByRole('button', { name: 'Import this encounter' }).click();
+      await page.waitForURL(/\/e\/[^/?]+\?token=/);
+      await drawn(page);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Ogre camp');
+      await expect.poll(() => cards(page).then((c) => c.length)).toBe(1);
+    });
+  });
+
   it('selects combatants with k and 1–9, not while typing in a field', async () => {
     await withContext(async (_ctx, page) => {
       await createEncounter(page, 'Keys');

@@ -272,6 +272,14 @@ export const improvedInitiativeImporter: ScenarioImporter = {
     }
     return { scenario: improvedInitiativeScenario(read, pick), notMapped: read.notMapped };
   },
+  encounters(data) {
+    if (isObj(data) && 'ruleset' in data) return undefined;
+    try {
+      return fromImprovedInitiative(data).encounters.map((e) => e.name);
+    } catch {
+      return undefined;
+    }
+  },
   creatures(data) {
     if (isObj(data) && 'ruleset' in data) return undefined;
     try {

@@ -32,6 +32,26 @@ describe("the home page's scenario file", () => {
     expect(isRejection(parsed) ? parsed.message : 'a scenario').toBe('a scenario');
   });
 
+  it('lists the saved encounters of an export with several, and reads the one picked', async () => {
+    const data = JSON.parse(ii) as Record<string, unknown>;
+    const ambush = data['SavedEncounters.ambush'] as { Combatants: unknown[] };
+    data['SavedEncounters.camp'] = {
+      ...ambush,
+      Name: 'Ogre camp',
+      Combatants: ambush.Combatants.slice(0, 1),
+    };
+    const text = JSON.stringify(data);
+    const first = await scenarioFromFile('two.json', text);
+    expect(first.choices).toEqual(['Goblin ambush', 'Ogre camp']);
+    const camp = await scenarioFromFile('two.json', text, 'Ogre camp');
+    expect(camp.scenario).toMatchObject({ name: 'Ogre camp', combatants: [expect.anything()] });
+    await expect(scenarioFromFile('two.json', text, 'Nowhere')).rejects.toThrow(
+      'The file has no encounter named "Nowhere"; it has "Goblin ambush", "Ogre camp".',
+    );
+    // One saved encounter: nothing to choose.
+    expect((await scenarioFromFile('one.json', ii)).choices).toBeUndefined();
+  });
+
   it('passes a scenario file through as it is, YAML or JSON', async () => {
     const yaml = 'schema: 1\nname: Y\nruleset: tick\ncombatants: []\n';
     expect((await scenarioFromFile('a.yaml', yaml)).scenario).toEqual({

@@ -5,11 +5,12 @@ import { api, type EncounterMeta, errorMessage, type RulesetInfo } from '../../s
 import { useRuleset } from '../../store/rulesets.js';
 import { rememberLink } from '../../store/storage.js';
 import { go } from './go.js';
+import { PickEncounter } from './PickEncounter.js';
 
 /** A scenario file (JSON or YAML) or another tracker's export, read in a chunk of its own. */
-async function readScenario(file: File): Promise<unknown> {
+async function readScenario(name: string, text: string, pick?: string) {
   const { scenarioFromFile } = await import('../../forms/scenario-file.js');
-  return (await scenarioFromFile(file.name, await file.text())).scenario;
+  return scenarioFromFile(name, text, pick);
 }
 
 /** The options' fields come with the chosen ruleset, after the page: a chunk of their own (bundle.test.ts). */
@@ -31,6 +32,8 @@ export function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
     setEdited((prev) => ({ id: ruleset, raw: change(prev?.id === ruleset ? prev.raw : raw) }));
   const [optionErrors, setOptionErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState('');
+  // A file with several saved encounters, until the GM picks one.
+  const [choosing, setChoosing] = useState<{ file: string; text: string; choices: string[] }>();
   const ids = { name: useId(), ruleset: useId(), file: useId() };
   const info = useMemo(() => infos.find((i) => i.id === ruleset) ?? infos[0], [infos, ruleset]);
 
@@ -42,6 +45,18 @@ export function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
       role: 'gm',
     });
     go(`/e/${encodeURIComponent(created.encounter.id)}?token=${encodeURIComponent(created.tokens.gm)}`);
+  };
+
+  const importFile = async (file: string, text: string, pick?: string) => {
+    setError('');
+    try {
+      const read = await readScenario(file, text, pick);
+      if (read.choices && pick === undefined) return setChoosing({ file, text, choices: read.choices });
+      setChoosing(undefined);
+      open(await api.create({ scenario: read.scenario }));
+    } catch (err) {
+      setError(`The scenario could not be imported: ${errorMessage(err)}`);
+    }
   };
 
   return (
@@ -134,16 +149,24 @@ export function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
             accept=".json,.yaml,.yml,application/json,application/yaml"
             className="sr-only"
             onChange={async (e) => {
-              const file = e.currentTarget.files?.[0];
+              const input = e.currentTarget;
+              const file = input.files?.[0];
               if (!file) return;
-              try {
-                open(await api.create({ scenario: await readScenario(file) }));
-              } catch (err) {
-                setError(`The scenario could not be imported: ${errorMessage(err)}`);
-              }
+              // The same file may be picked again (after Cancel).
+              input.value = '';
+              await importFile(file.name, await file.text());
             }}
           />
         </div>
+        {choosing ? (
+          <PickEncounter
+            key={`${choosing.file}:${choosing.choices.join('\n')}`}
+            file={choosing.file}
+            choices={choosing.choices}
+            pick={(name) => void importFile(choosing.file, choosing.text, name)}
+            cancel={() => setChoosing(undefined)}
+          />
+        ) : null}
       </form>
     </section>
   );
