@@ -1,10 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rulesets } from '@roundkeeper/rulesets';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app.js';
-import { MemoryStorage } from './storage/memory.js';
+import { memoryApp } from './test-app.js';
 import { tempDir } from './test-process.js';
 
 // Issue 32's server bullets: errors a script can read.
@@ -13,11 +11,7 @@ let app: FastifyInstance;
 beforeAll(async () => {
   const web = tempDir();
   writeFileSync(join(web, 'index.html'), '<!doctype html><title>the web app</title>');
-  ({ app } = await buildApp({
-    storage: new MemoryStorage(),
-    registry: rulesets,
-    rateLimit: 0,
-    logLevel: 'silent',
+  ({ app } = await memoryApp({
     webRoot: web,
   }));
 });

@@ -1,18 +1,12 @@
 import { rulesets } from '@roundkeeper/rulesets';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app.js';
 import { examplesOf, IMPORT_MAX, LIBRARY_MAX } from './library.js';
-import { MemoryStorage } from './storage/memory.js';
+import { memoryApp } from './test-app.js';
 
 let app: FastifyInstance;
 beforeAll(async () => {
-  ({ app } = await buildApp({
-    storage: new MemoryStorage(),
-    registry: rulesets,
-    rateLimit: 0,
-    logLevel: 'silent',
-  }));
+  ({ app } = await memoryApp());
 });
 afterAll(async () => {
   await app.close();
@@ -122,11 +116,7 @@ describe('the creature library over HTTP', () => {
 describe('the creature library and the storage budgets', () => {
   it('what libraries store counts against the address’s budget: fresh keys do not store without end', async () => {
     // --encounter-budget 1: an address may store 0.5 MB per 10 minutes.
-    const { app: small } = await buildApp({
-      storage: new MemoryStorage(),
-      registry: rulesets,
-      rateLimit: 0,
-      logLevel: 'silent',
+    const { app: small } = await memoryApp({
       encounterBudget: 1,
     });
     try {

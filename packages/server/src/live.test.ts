@@ -11,6 +11,7 @@ import type { Created, Hub } from './hub.js';
 import { TokenBucket } from './limits.js';
 import { MemoryStorage } from './storage/memory.js';
 import type { LinkRecord } from './storage/storage.js';
+import { memoryApp } from './test-app.js';
 import { LiveClient } from './test-process.js';
 
 // The live socket's timing rules, on a server in this process (listening on 127.0.0.1) so that the
@@ -297,12 +298,7 @@ describe('live sockets: one write per turn', () => {
 
 describe('live sockets: what a connection keeps', () => {
   it('an open socket does not keep its upgrade request alive (nor, through it, its reply)', async () => {
-    const { app, hub } = await buildApp({
-      storage: new MemoryStorage(),
-      registry: rulesets,
-      logLevel: 'silent',
-      rateLimit: 0,
-    });
+    const { app, hub } = await memoryApp();
     running = app;
     const requests: Array<WeakRef<object>> = [];
     app.addHook('onRequest', async (req) => {

@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { rulesets } from '@roundkeeper/rulesets';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifyInstance } from 'fastify';
 import { lexer, type Tokens } from 'marked';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app.js';
-import { MemoryStorage } from './storage/memory.js';
+import { memoryApp } from './test-app.js';
 
 // docs/api.md's examples ("Examples"), run in order against a listening server: each `http request`
 // block is sent, and the `http response` block after it is what must come back, read as that section
@@ -154,11 +152,7 @@ let app: FastifyInstance;
 let origin: string;
 let document: Document;
 beforeAll(async () => {
-  ({ app } = await buildApp({
-    storage: new MemoryStorage(),
-    registry: rulesets,
-    rateLimit: 0,
-    logLevel: 'silent',
+  ({ app } = await memoryApp({
     version: '0.1.0',
   }));
   origin = await app.listen({ port: 0, host: '127.0.0.1' });

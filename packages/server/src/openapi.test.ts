@@ -1,11 +1,9 @@
-import { rulesets } from '@roundkeeper/rulesets';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import type { FastifyInstance, HTTPMethods } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app.js';
 import { routesOf } from './openapi.js';
 import { toOpenApiPath } from './openapi-document.js';
-import { MemoryStorage } from './storage/memory.js';
+import { memoryApp } from './test-app.js';
 
 type Document = {
   openapi: string;
@@ -19,11 +17,7 @@ type Document = {
 let app: FastifyInstance;
 let document: Document;
 beforeAll(async () => {
-  ({ app } = await buildApp({
-    storage: new MemoryStorage(),
-    registry: rulesets,
-    rateLimit: 0,
-    logLevel: 'silent',
+  ({ app } = await memoryApp({
     version: '9.8.7',
   }));
   await app.ready();

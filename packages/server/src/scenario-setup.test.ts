@@ -1,8 +1,6 @@
-import { rulesets } from '@roundkeeper/rulesets';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app.js';
-import { MemoryStorage } from './storage/memory.js';
+import { memoryApp } from './test-app.js';
 
 // A scenario's setup (its combatants and actions) is what the encounter starts with: one the rules refuse
 // was skipped without a word, and the encounter lacked it. Its commands are a story, whose steps the rules
@@ -10,12 +8,7 @@ import { MemoryStorage } from './storage/memory.js';
 
 let app: FastifyInstance;
 beforeAll(async () => {
-  ({ app } = await buildApp({
-    storage: new MemoryStorage(),
-    registry: rulesets,
-    rateLimit: 0,
-    logLevel: 'silent',
-  }));
+  ({ app } = await memoryApp());
 });
 afterAll(async () => {
   await app.close();

@@ -1,8 +1,7 @@
 import { rulesets } from '@roundkeeper/rulesets';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app.js';
-import { MemoryStorage } from './storage/memory.js';
+import { memoryApp } from './test-app.js';
 import { LiveClient } from './test-process.js';
 
 // A stat the encounter's ruleset lacks (classic has `initiative`, not `initiativeBonus`) was accepted and
@@ -11,12 +10,7 @@ import { LiveClient } from './test-process.js';
 let app: FastifyInstance;
 let url: string;
 beforeAll(async () => {
-  ({ app } = await buildApp({
-    storage: new MemoryStorage(),
-    registry: rulesets,
-    rateLimit: 0,
-    logLevel: 'silent',
-  }));
+  ({ app } = await memoryApp());
   url = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 afterAll(async () => {

@@ -1,12 +1,10 @@
 import { parseServerMessage, type ServerMessage } from '@roundkeeper/engine';
-import { rulesets } from '@roundkeeper/rulesets';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildApp } from './app.js';
 import type { Created, Hub } from './hub.js';
 import { messageText, rawMessage } from './messages.js';
-import { MemoryStorage } from './storage/memory.js';
+import { memoryApp } from './test-app.js';
 
 // Every message the server writes on a live socket is read back by the page's own reader
 // (`parseServerMessage`, engine/src/wire.ts): a field renamed on either side fails here.
@@ -18,12 +16,7 @@ afterEach(async () => {
 });
 
 async function serve(): Promise<{ url: string; hub: Hub }> {
-  const { app, hub } = await buildApp({
-    storage: new MemoryStorage(),
-    registry: rulesets,
-    logLevel: 'silent',
-    rateLimit: 0,
-  });
+  const { app, hub } = await memoryApp();
   running = app;
   return { url: await app.listen({ host: '127.0.0.1', port: 0 }), hub };
 }
