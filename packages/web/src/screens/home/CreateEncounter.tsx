@@ -7,10 +7,23 @@ import { rememberLink } from '../../store/storage.js';
 import { go } from './go.js';
 import { PickEncounter } from './PickEncounter.js';
 
-/** A scenario file (JSON or YAML) or another tracker's export, read in a chunk of its own. */
-async function readScenario(name: string, text: string, pick?: string) {
-  const { scenarioFromFile } = await import('../../forms/scenario-file.js');
-  return scenarioFromFile(name, text, pick);
+/**
+ * A picked file (a scenario, JSON or YAML, or another tracker's export, read in a chunk of its own) made a
+ * new encounter: the encounter, the file's saved encounters when the GM must pick one, or why not.
+ */
+async function importScenario(
+  file: string,
+  text: string,
+  pick?: string,
+): Promise<{ created: Awaited<ReturnType<typeof api.create>> } | { choices: string[] } | { error: string }> {
+  try {
+    const { scenarioFromFile } = await import('../../forms/scenario-file.js');
+    const read = await scenarioFromFile(file, text, pick);
+    if (read.choices && pick === undefined) return { choices: read.choices };
+    return { created: await api.create({ scenario: read.scenario }) };
+  } catch (err) {
+    return { error: `The scenario could not be imported: ${errorMessage(err)}` };
+  }
 }
 
 /** The options' fields come with the chosen ruleset, after the page: a chunk of their own (bundle.test.ts). */
@@ -49,14 +62,11 @@ export function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
 
   const importFile = async (file: string, text: string, pick?: string) => {
     setError('');
-    try {
-      const read = await readScenario(file, text, pick);
-      if (read.choices && pick === undefined) return setChoosing({ file, text, choices: read.choices });
-      setChoosing(undefined);
-      open(await api.create({ scenario: read.scenario }));
-    } catch (err) {
-      setError(`The scenario could not be imported: ${errorMessage(err)}`);
-    }
+    const r = await importScenario(file, text, pick);
+    if ('choices' in r) return setChoosing({ file, text, choices: r.choices });
+    setChoosing(undefined);
+    if ('error' in r) return setError(r.error);
+    open(r.created);
   };
 
   return (
@@ -135,8 +145,7 @@ export function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
           </p>
         ) : null}
         <div className="row">
-          {/* Until the server's catalog arrives there is no ruleset to create with (a quick click
-              would be refused): the button waits for it. */}
+          {/* No ruleset to create with until the server's catalog arrives: the button waits for it. */}
           <button type="submit" className="primary" disabled={!infos.length}>
             Create encounter
           </button>
