@@ -107,10 +107,19 @@ export async function startServer(dataDir?: string, port = 0): Promise<Server> {
     port: Number(new URL(url).port),
     dataDir: dir,
     proc,
+    // A server that does not exit is a bug to see (its shutdown waits for something), not a test timeout:
+    // after 10 s it is killed and the test fails with what it printed.
     stop: () =>
-      new Promise<void>((done) => {
-        if (proc.exitCode !== null) return done();
-        proc.once('exit', () => done());
+      new Promise<void>((done, fail) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return done();
+        const timer = setTimeout(() => {
+          proc.kill('SIGKILL');
+          fail(new Error(`The server did not exit within 10 s of SIGTERM:\n${output.slice(-2000)}`));
+        }, 10_000);
+        proc.once('exit', () => {
+          clearTimeout(timer);
+          done();
+        });
         proc.kill('SIGTERM');
       }),
   };
