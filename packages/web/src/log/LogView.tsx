@@ -107,7 +107,7 @@ export const LogView = memo(function LogView({
 }) {
   const rs = rulesetOf(view);
   // The screen model's names: every combatant's display name, those that left the fight too.
-  const known = useNames(view);
+  const known = useNames(view, entries);
   const controls = useControls(view);
   // A past event's line depends on the names it mentions and on its own round and instant, not on the rest
   // of the state: lines are kept per entry and described again only when a name, the roster or the

@@ -27,6 +27,36 @@ export const viewNames: (view: EncounterView) => Names = perObject((view: Encoun
   namesOf(view, []),
 );
 
+/**
+ * `namesOf`, worked out once for the same combatants, roster and log (the headline, the log and an undo's
+ * label of one change ask for the same names).
+ */
+const namesKept = new WeakMap<
+  readonly LogEntry[],
+  WeakMap<EncounterView['combatants'], WeakMap<readonly string[], Names>>
+>();
+export function namesFor(
+  view: Pick<EncounterView, 'combatants' | 'roster'>,
+  entries: readonly LogEntry[],
+): Names {
+  let byCombatants = namesKept.get(entries);
+  if (!byCombatants) {
+    byCombatants = new WeakMap();
+    namesKept.set(entries, byCombatants);
+  }
+  let byRoster = byCombatants.get(view.combatants);
+  if (!byRoster) {
+    byRoster = new WeakMap();
+    byCombatants.set(view.combatants, byRoster);
+  }
+  let names = byRoster.get(view.roster);
+  if (!names) {
+    names = namesOf(view, entries);
+    byRoster.set(view.roster, names);
+  }
+  return names;
+}
+
 export function namesOf(
   view: Pick<EncounterView, 'combatants' | 'roster'>,
   entries: readonly LogEntry[],

@@ -13,7 +13,7 @@ import { groupLine, LogView } from '../../log/LogView.js';
 import { otherForms, roundOrder, rulesetOf } from '../../model.js';
 import { Palette } from '../../palette/Palette.js';
 import { describingState, namesOf } from '../../screen/names.js';
-import { useEncounter, useLatest, useStore } from '../../store/react.js';
+import { useField, useLatest, useStore } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, Status } from '../chrome.js';
 import { HelpOverlay } from '../help.js';
@@ -55,7 +55,7 @@ export function GmTracker({
   const [prompt, setPrompt] = useState<Prompt | null>(null);
   const order = useMemo(() => roundOrder(view, entries), [view, entries]);
   // Each turn (a new actor, or a new round) selects whoever acts, unless the GM pinned someone.
-  const turnOnly = useEncounter((st) => st.turn);
+  const turnOnly = useField('turn');
   const kept = sel && view.combatants[sel.id] && (sel.pinned || sel.turn === turnOnly) ? sel : null;
   const actor = kept ? kept.id : (view.current ?? order[0] ?? null);
   const pinned = kept?.pinned === true;

@@ -1,5 +1,5 @@
 import { type EncounterView, type LogEntry, paramsOfSchema } from '@roundkeeper/engine';
-import { memo, useDeferredValue, useMemo, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
 import { npcNumbers } from '../../cards/hp-shown.js';
 import { StatusList } from '../../cards/StatusList.js';
@@ -9,7 +9,8 @@ import { LogView } from '../../log/LogView.js';
 import { otherForms, rulesetOf } from '../../model.js';
 import { Palette } from '../../palette/Palette.js';
 import { useEndTurn } from '../../screen/react.js';
-import { useEncounter, useRun } from '../../store/react.js';
+import type { EncounterSnapshot } from '../../store/encounter-store.js';
+import { useEncounter, useField, useRun } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
 import { FiredLine, TurnTimer } from './lazy.js';
@@ -38,7 +39,7 @@ export function Player({
     picked && own.includes(picked) ? picked : (own.find((id) => id === view.current) ?? own[0] ?? null);
   const run = useRun();
   // What the GM allows this link beyond its actions: its own conditions (read when the page loads).
-  const allowed = useEncounter((s) => s.allowed);
+  const allowed = useField('allowed');
   const c = actor ? view.combatants[actor] : undefined;
   const panels = actor ? panelsOf(view, actor) : [];
   const inPanels = new Set(panels.map((p) => p.command).filter((x) => x !== undefined));
@@ -122,8 +123,8 @@ export function Player({
  */
 export const Sheet = memo(function Sheet({ id }: { id: string }) {
   // Read from the store: the character (the same object while it did not change) and the ruleset's id.
-  const c = useEncounter((st) => st.view?.combatants[id]);
-  const ruleset = useEncounter((st) => st.view?.ruleset);
+  const c = useEncounter(useCallback((st: EncounterSnapshot) => st.view?.combatants[id], [id]));
+  const ruleset = useEncounter(rulesetIdOf);
   const rs = ruleset === undefined ? undefined : rulesetOf({ ruleset });
   const params = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
   if (!c) return null;
@@ -150,6 +151,8 @@ export const Sheet = memo(function Sheet({ id }: { id: string }) {
     </details>
   );
 });
+
+const rulesetIdOf = (st: EncounterSnapshot) => st.view?.ruleset;
 
 /** A stat as a person reads it: numbers and words as they are, lists by their names. */
 export function show(v: unknown): string {
