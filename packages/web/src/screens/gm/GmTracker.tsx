@@ -248,7 +248,7 @@ export function GmTracker({
           <LogView view={laterView} entries={laterEntries} newestFirst />
           <DicePanel view={laterView} entries={laterEntries} />
           <HpShownForm display={view.hpDisplay} />
-          <TimedEvents view={view} />
+          <TimedEvents view={optionsView.view} {...(view.timed ? { timed: view.timed } : {})} />
           {view.status === 'setup' ? null : (
             <AddCombatant view={addFormView.view} ruleset={view.ruleset} roster={view.roster} />
           )}
