@@ -7,7 +7,7 @@ import {
   perObject,
   stateAt,
 } from '@roundkeeper/engine';
-import { memo, useMemo } from 'react';
+import { memo, useDeferredValue, useMemo } from 'react';
 import { rulesetOf, splitNames } from '../model.js';
 import { describingState } from '../screen/names.js';
 import { useControls, useNames } from '../screen/react.js';
@@ -146,6 +146,24 @@ export const LogView = memo(function LogView({
     </section>
   );
 });
+
+/**
+ * The log a change later: its own deferred copies of the view and the entries (`useDeferredValue`), so a
+ * change commits the rest of the page first and only this part is drawn again in the deferred render —
+ * the page around it, holding the deferred copies itself, was drawn a second time whole.
+ */
+export function LaterLog({
+  view,
+  entries,
+  ...rest
+}: {
+  view: EncounterView;
+  entries: LogEntry[];
+  limit?: number;
+  newestFirst?: boolean;
+}) {
+  return <LogView view={useDeferredValue(view)} entries={useDeferredValue(entries)} {...rest} />;
+}
 
 /** One log line; skipped when its text and the names in the roster are the same (a new line leaves the others). */
 export const LogLine = memo(function LogLine({

@@ -1,11 +1,11 @@
 import { type EncounterView, type LogEntry, paramsOfSchema } from '@roundkeeper/engine';
-import { memo, useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
 import { npcNumbers } from '../../cards/hp-shown.js';
 import { StatusList } from '../../cards/StatusList.js';
 import { CommandForm } from '../../commands/CommandForm.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
-import { LogView } from '../../log/LogView.js';
+import { LaterLog } from '../../log/LogView.js';
 import { otherForms, rulesetOf } from '../../model.js';
 import { Palette } from '../../palette/Palette.js';
 import { useEndTurn } from '../../screen/react.js';
@@ -21,7 +21,7 @@ import { OwnConditions } from './OwnConditions.js';
  * (end the turn, the available actions, the ruleset's panels), then their sheet, everyone's visible
  * status, the timeline and the log.
  */
-export function Player({
+export const Player = memo(function Player({
   view,
   mine,
   entries,
@@ -47,10 +47,6 @@ export function Player({
   // Next, as the rules word it for a player's own turn ("End my turn" unless they mean something else),
   // while the turn is theirs and the rules let them end it (the screen model's).
   const { end: endTurn, errors } = useEndTurn(view);
-  // The log follows a change in a second, interruptible render, as on the GM's page: what the player can do
-  // and whose turn it is are committed (and laid out) first.
-  const laterView = useDeferredValue(view);
-  const laterEntries = useDeferredValue(entries);
   return (
     <main className="player">
       <header className="topbar">
@@ -112,10 +108,12 @@ export function Player({
         <StatusList view={view} entries={entries} numbers={npcNumbers(view, false)} />
       </section>
       <TimelineView view={view} highlight={actor} exportable={false} maxRounds={1} />
-      <LogView view={laterView} entries={laterEntries} limit={15} newestFirst />
+      {/* The log follows a change in a second, interruptible render of its own, as on the GM's page: what
+          the player can do and whose turn it is are committed (and laid out) first. */}
+      <LaterLog view={view} entries={entries} limit={15} newestFirst />
     </main>
   );
-}
+});
 
 /**
  * The character's sheet: every stat with the ruleset's label. Drawn again only when the character changed
