@@ -17,7 +17,7 @@ import type { Row } from './engine.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIST = join(ROOT, 'packages/web/dist');
 const BIN = join(ROOT, 'packages/server/dist/main.js');
-const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+export const CHROMIUM = ['/usr/lib/chromium/chromium', '/usr/bin/chromium'];
 const RULESET = 'tara-corax';
 const LOADS = 7;
 /**
@@ -26,9 +26,19 @@ const LOADS = 7;
  */
 const SAMPLES = 100;
 
-function median(xs: number[]): number {
+export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.floor((s.length - 1) / 2)]! : Number.NaN;
+}
+/**
+ * The mean of the middle 80 %: Chromium's clock counts in 0.1 ms, so a median of paired differences is a
+ * whole number of ticks and hides a change smaller than one; the noise between pairs dithers the mean.
+ */
+function trimmedMean(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const cut = Math.floor(s.length / 10);
+  const mid = s.slice(cut, s.length - cut);
+  return mid.length ? mid.reduce((a, b) => a + b, 0) / mid.length : Number.NaN;
 }
 function p95(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -105,7 +115,10 @@ function bundleSizes(): { pages: Record<string, number>; total: number } {
   return { pages, total };
 }
 
-async function startServer(dir: string, webRoot?: string): Promise<{ url: string; proc: ChildProcess }> {
+export async function startServer(
+  dir: string,
+  webRoot?: string,
+): Promise<{ url: string; proc: ChildProcess }> {
   const args = [BIN, '--port', '0', '--data-dir', dir, '--rate-limit', '0'];
   if (webRoot) args.push('--web-root', webRoot);
   const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -195,7 +208,7 @@ const CLOCK = `() => (document.querySelector('[data-testid="clock"]')?.textConte
  */
 const WHEN_CHANGED = `(probe, before, done, fail) => {
   const timer = setTimeout(fail, 10000);
-  const mo = new MutationObserver(() => {
+  const mo = new MutationObserver(function probeObserved() {
     if (probe() === before) return;
     void document.body.offsetHeight;
     const end = performance.now();
@@ -212,7 +225,7 @@ const WHEN_CHANGED = `(probe, before, done, fail) => {
  * headline has changed (checked right after React's commit), it forces layout and resolves with the time
  * since the `change` message arrived. The bench sends the GM's "next" from outside once it is armed.
  */
-const ARM = `() => {
+export const ARM = `() => {
   const probe = ${CLOCK};
   const before = probe();
   window.__changeAt = 0;
@@ -252,7 +265,7 @@ async function loadOnce(browser: Browser, url: string): Promise<number> {
   }
 }
 
-async function interaction(page: Page, key: string, watch: 'clock' | 'selection') {
+export async function interaction(page: Page, key: string, watch: 'clock' | 'selection') {
   const fn = `(${INTERACT})(${JSON.stringify({ key, watch })})`;
   return (await page.evaluate(fn)) as { total: number; render: number };
 }
@@ -386,7 +399,7 @@ export async function benchWeb(): Promise<Row[]> {
   return rows;
 }
 
-interface BenchEncounter {
+export interface BenchEncounter {
   id: string;
   gm: string;
   table: string;
@@ -394,7 +407,7 @@ interface BenchEncounter {
   player: string;
 }
 
-async function command(url: string, enc: BenchEncounter, command: unknown): Promise<void> {
+export async function command(url: string, enc: BenchEncounter, command: unknown): Promise<void> {
   const res = await fetch(`${url}/api/encounters/${enc.id}/commands`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${enc.gm}` },
@@ -404,7 +417,7 @@ async function command(url: string, enc: BenchEncounter, command: unknown): Prom
 }
 
 /** An encounter of `size` combatants, started. */
-async function createEncounter(url: string, size: 12 | 30): Promise<BenchEncounter> {
+export async function createEncounter(url: string, size: 12 | 30): Promise<BenchEncounter> {
   const res = await fetch(`${url}/api/encounters`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -424,12 +437,12 @@ async function createEncounter(url: string, size: 12 | 30): Promise<BenchEncount
   return enc;
 }
 
-function pageUrl(url: string, id: string, token: string): string {
+export function pageUrl(url: string, id: string, token: string): string {
   return `${url}/e/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`;
 }
 
 /** A page opened live: its headline shown and its socket connected. */
-async function openPage(browser: Browser, url: string, viewport: { width: number; height: number }) {
+export async function openPage(browser: Browser, url: string, viewport: { width: number; height: number }) {
   const ctx = await browser.newContext({ viewport, bypassCSP: true });
   const page = await ctx.newPage();
   await page.addInitScript({ content: INSTRUMENT });
@@ -497,7 +510,7 @@ export async function pairWeb(
       const diffs = times[1].map((b, i) => b - times[0][i]!);
       out.push(
         `${kind}, ${size} combatants: A p50 ${ms(median(times[0]))}, B p50 ${ms(median(times[1]))}, ` +
-          `paired B − A ${ms(median(diffs))} (${samples} pairs)`,
+          `paired B − A ${ms(median(diffs))}, trimmed mean ${ms(trimmedMean(diffs))} (${samples} pairs)`,
       );
     }
   } finally {

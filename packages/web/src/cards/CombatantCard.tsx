@@ -1,11 +1,12 @@
-import type { Combatant, EncounterView } from '@roundkeeper/engine';
-import { type DragEvent, memo, useState } from 'react';
-import { type ConditionLine, conditionsOf, type Resource, resourcesOf } from '../model.js';
+import type { Combatant } from '@roundkeeper/engine';
+import { type DragEvent, memo, useCallback, useState } from 'react';
+import type { ConditionLine, Resource } from '../model.js';
+import type { EncounterSnapshot } from '../store/encounter-store.js';
 import { useEncounter, useStore } from '../store/react.js';
 import { CardMenu } from './CardMenu.js';
+import { CARD_DRAG, cardPart } from './card-model.js';
 import { HpValue } from './HpValue.js';
 import { Note } from './Note.js';
-import { reorderCommand } from './reorder.js';
 
 export interface CardProps {
   c: Combatant;
@@ -163,24 +164,13 @@ export const CardBody = memo(function CardBody({
   );
 });
 
-/** What a card shows of a combatant, worked out of the view (HP, the ruleset's gauges, conditions, moves). */
-function cardOf(view: EncounterView, id: string, privateToo: boolean, movable: boolean) {
-  const c = view.combatants[id];
-  if (!c) return null;
-  return {
-    c,
-    res: resourcesOf(view, c, privateToo),
-    conds: conditionsOf(view, id),
-    canMove: movable ? movesOf(view, id) : undefined,
-  };
-}
-
 /**
  * A combatant's card: side, HP and the ruleset's gauges, conditions with what ends them. It reads its
  * combatant from the page's store: its model is kept as the same object while nothing it shows changed
- * (`keep`), so a change redraws only the cards it changed.
+ * (`derive`), and the card is memoized on its props (its handlers are stable), so a change redraws only
+ * the cards it changed.
  */
-export function CombatantCard({
+export const CombatantCard = memo(function CombatantCard({
   id,
   selected,
   current,
@@ -206,10 +196,12 @@ export function CombatantCard({
   const store = useStore();
   const privateToo = gm || own;
   const movable = onMove !== undefined;
-  const card = useEncounter((s) =>
-    s.view
-      ? store.keep(`card:${id}:${privateToo}:${movable}`, cardOf(s.view, id, privateToo, movable))
-      : null,
+  // Worked out once per view (`derive`), and kept as the same object while what it shows is the same.
+  const card = useEncounter(
+    useCallback(
+      (s: EncounterSnapshot) => cardPart(store, s, id, privateToo, movable),
+      [store, id, privateToo, movable],
+    ),
   );
   if (!card) return null;
   return (
@@ -227,11 +219,4 @@ export function CombatantCard({
       gm={gm}
     />
   );
-}
-
-/** The type a dragged card carries: only a card dropped on another card moves in the order. */
-export const CARD_DRAG = 'application/x-roundkeeper-combatant';
-
-export function movesOf(view: EncounterView, id: string): { up: boolean; down: boolean } {
-  return { up: reorderCommand(view, id, 'up') !== null, down: reorderCommand(view, id, 'down') !== null };
-}
+});

@@ -1,7 +1,8 @@
 import type { EncounterView, LogEntry } from '@roundkeeper/engine';
-import { memo, useMemo } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import { conditionsOf, hurtWords, roundOrder } from '../model.js';
 import { hpText } from '../screen/screen.js';
+import type { EncounterSnapshot } from '../store/encounter-store.js';
 import { useEncounter, useStore } from '../store/react.js';
 
 /**
@@ -44,7 +45,7 @@ function rowOf(view: EncounterView, id: string, numbers: boolean) {
 
 /**
  * One combatant's line in the status list, read from the store: its model is kept as the same object
- * while nothing it shows changed (`keep`), so a change redraws only the lines it changed.
+ * while nothing it shows changed (`derive`), so a change redraws only the lines it changed.
  */
 export const StatusRow = memo(function StatusRow({
   id,
@@ -56,8 +57,12 @@ export const StatusRow = memo(function StatusRow({
   numbers: boolean;
 }) {
   const store = useStore();
-  const row = useEncounter((s) =>
-    s.view ? store.keep(`row:${id}:${numbers}`, rowOf(s.view, id, numbers)) : null,
+  const row = useEncounter(
+    useCallback(
+      (s: EncounterSnapshot) =>
+        s.view ? store.derive(`row:${id}:${numbers}`, s.view, (v) => rowOf(v, id, numbers)) : null,
+      [store, id, numbers],
+    ),
   );
   if (!row) return null;
   const { c, status, conds } = row;

@@ -1,9 +1,9 @@
 import type { EncounterView } from '@roundkeeper/engine';
-import { useId, useState } from 'react';
+import { memo, useId, useState } from 'react';
 import { payloadOf, type RawForm } from '../forms/form.js';
 import { ParamFields } from '../forms/ParamForm.js';
 import { asState, rulesetOf } from '../model.js';
-import { useRun } from '../store/react.js';
+import { useLatest, useRun } from '../store/react.js';
 import { momentWords, timedFields } from './timed.js';
 import '../timeline/timed.css';
 
@@ -11,9 +11,21 @@ import '../timeline/timed.css';
  * The GM's timed events (lair actions): those on the clock, each with its moment in the ruleset's words and
  * its note, to remove; and a form to add one, its fields from the command's schema, the moment it names
  * read back in the ruleset's words as the GM types. None when the ruleset's clock has no such moment.
+ * Memoized: a turn that passes changes neither the list nor what the form reads, so it is not drawn again
+ * (its fields' `name` and `type` were written again on every change).
  */
-export function TimedEvents({ view }: { view: EncounterView }) {
+export const TimedEvents = memo(function TimedEvents({
+  view,
+  timed = [],
+}: {
+  /** The fight as the form reads it: its ruleset, options and names (the GM's page keeps it while those stay). */
+  view: EncounterView;
+  /** The timed events on the clock (the same list while none changed). */
+  timed?: NonNullable<EncounterView['timed']>;
+}) {
   const run = useRun();
+  // The round a new event is counted from is the fight's as it is when the form is sent.
+  const latest = useLatest();
   const rs = rulesetOf(view);
   const [raw, setRaw] = useState<RawForm>({});
   const [error, setError] = useState('');
@@ -21,7 +33,6 @@ export function TimedEvents({ view }: { view: EncounterView }) {
   if (!rs?.timedAt) return null;
   const params = timedFields();
   const moment = momentWords(rs, asState(view), raw.at);
-  const timed = view.timed ?? [];
   return (
     <section className="panel timed-events" aria-label="Timed events">
       <h2>Timed events</h2>
@@ -60,7 +71,7 @@ export function TimedEvents({ view }: { view: EncounterView }) {
         aria-label="Add a timed event"
         onSubmit={async (e) => {
           e.preventDefault();
-          const payload = payloadOf(params, raw, { round: view.round });
+          const payload = payloadOf(params, raw, { round: latest().v.round });
           if (typeof payload === 'string') return setError(payload);
           if (moment && !moment.ok) return setError(moment.words);
           setError('');
@@ -87,4 +98,4 @@ export function TimedEvents({ view }: { view: EncounterView }) {
       </form>
     </section>
   );
-}
+});

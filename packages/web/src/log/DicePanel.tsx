@@ -1,5 +1,5 @@
 import { type CoreEvent, type EncounterView, isCore, type LogEntry } from '@roundkeeper/engine';
-import { memo } from 'react';
+import { memo, useDeferredValue } from 'react';
 
 /** Dice results with their breakdown (every face), newest first. */
 export const DicePanel = memo(function DicePanel({
@@ -37,3 +37,8 @@ export const DicePanel = memo(function DicePanel({
     </section>
   );
 });
+
+/** The dice a change later, as the log (`LaterLog`): only this part is drawn in the deferred render. */
+export function LaterDice({ view, entries }: { view: EncounterView; entries: LogEntry[] }) {
+  return <DicePanel view={useDeferredValue(view)} entries={useDeferredValue(entries)} />;
+}

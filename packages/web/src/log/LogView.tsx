@@ -7,7 +7,7 @@ import {
   perObject,
   stateAt,
 } from '@roundkeeper/engine';
-import { memo, useMemo } from 'react';
+import { memo, useDeferredValue, useMemo } from 'react';
 import { rulesetOf, splitNames } from '../model.js';
 import { describingState } from '../screen/names.js';
 import { useControls, useNames } from '../screen/react.js';
@@ -107,7 +107,7 @@ export const LogView = memo(function LogView({
 }) {
   const rs = rulesetOf(view);
   // The screen model's names: every combatant's display name, those that left the fight too.
-  const known = useNames(view);
+  const known = useNames(view, entries);
   const controls = useControls(view);
   // A past event's line depends on the names it mentions and on its own round and instant, not on the rest
   // of the state: lines are kept per entry and described again only when a name, the roster or the
@@ -146,6 +146,24 @@ export const LogView = memo(function LogView({
     </section>
   );
 });
+
+/**
+ * The log a change later: its own deferred copies of the view and the entries (`useDeferredValue`), so a
+ * change commits the rest of the page first and only this part is drawn again in the deferred render —
+ * the page around it, holding the deferred copies itself, was drawn a second time whole.
+ */
+export function LaterLog({
+  view,
+  entries,
+  ...rest
+}: {
+  view: EncounterView;
+  entries: LogEntry[];
+  limit?: number;
+  newestFirst?: boolean;
+}) {
+  return <LogView view={useDeferredValue(view)} entries={useDeferredValue(entries)} {...rest} />;
+}
 
 /** One log line; skipped when its text and the names in the roster are the same (a new line leaves the others). */
 export const LogLine = memo(function LogLine({

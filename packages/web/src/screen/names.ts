@@ -27,23 +27,85 @@ export const viewNames: (view: EncounterView) => Names = perObject((view: Encoun
   namesOf(view, []),
 );
 
+/**
+ * `namesOf`, worked out once for the same combatants, roster and log (the headline, the log and an undo's
+ * label of one change ask for the same names).
+ */
+const namesKept = new WeakMap<
+  readonly LogEntry[],
+  WeakMap<EncounterView['combatants'], WeakMap<readonly string[], Names>>
+>();
+export function namesFor(
+  view: Pick<EncounterView, 'combatants' | 'roster'>,
+  entries: readonly LogEntry[],
+): Names {
+  let byCombatants = namesKept.get(entries);
+  if (!byCombatants) {
+    byCombatants = new WeakMap();
+    namesKept.set(entries, byCombatants);
+  }
+  let byRoster = byCombatants.get(view.combatants);
+  if (!byRoster) {
+    byRoster = new WeakMap();
+    byCombatants.set(view.combatants, byRoster);
+  }
+  let names = byRoster.get(view.roster);
+  if (!names) {
+    names = namesOf(view, entries);
+    byRoster.set(view.roster, names);
+  }
+  return names;
+}
+
+/** What the log says of names, in order: a combatant added (with its name), or renamed. */
+type Naming = { id: string; name: string; added?: Combatant };
+
+/**
+ * The log's namings, read once: the log grows by appending, so a log that starts with the one read last
+ * is read from where that one ended (a change reads its few new entries, not the whole fight again).
+ */
+let lastRead: { entries: readonly LogEntry[]; namings: Naming[] } | null = null;
+const namingsRead = new WeakMap<readonly LogEntry[], Naming[]>();
+export function namingsOf(entries: readonly LogEntry[]): Naming[] {
+  const known = namingsRead.get(entries);
+  if (known) return known;
+  const last = lastRead;
+  const n = last?.entries.length ?? 0;
+  const extends_ =
+    last !== null &&
+    n > 0 &&
+    entries.length >= n &&
+    entries[0] === last.entries[0] &&
+    entries[n - 1] === last.entries[n - 1];
+  const namings = extends_ ? [...last.namings] : [];
+  for (let i = extends_ ? n : 0; i < entries.length; i++) {
+    const { event } = entries[i]!;
+    if (event.type === 'combatant/added' && isCombatant(event.combatant)) {
+      namings.push({ id: event.combatant.id, name: event.combatant.name, added: event.combatant });
+    } else if (event.type === 'combatant/updated' && typeof event.combatant === 'string') {
+      const patch = event.patch;
+      if (isRecord(patch) && typeof patch.name === 'string')
+        namings.push({ id: event.combatant, name: patch.name });
+    }
+  }
+  lastRead = { entries, namings };
+  namingsRead.set(entries, namings);
+  return namings;
+}
+
 export function namesOf(
   view: Pick<EncounterView, 'combatants' | 'roster'>,
   entries: readonly LogEntry[],
 ): Names {
   const raw = new Map<string, string>();
   const departed = new Map<string, Combatant>();
-  for (const { event } of entries) {
-    if (event.type === 'combatant/added' && isCombatant(event.combatant)) {
-      raw.set(event.combatant.id, event.combatant.name);
-      if (!view.combatants[event.combatant.id]) departed.set(event.combatant.id, event.combatant);
-    } else if (event.type === 'combatant/updated' && typeof event.combatant === 'string') {
-      const patch = event.patch;
-      if (isRecord(patch) && typeof patch.name === 'string') {
-        raw.set(event.combatant, patch.name);
-        const gone = departed.get(event.combatant);
-        if (gone) departed.set(event.combatant, { ...gone, name: patch.name });
-      }
+  for (const { id, name, added } of namingsOf(entries)) {
+    raw.set(id, name);
+    if (added) {
+      if (!view.combatants[id]) departed.set(id, added);
+    } else {
+      const gone = departed.get(id);
+      if (gone) departed.set(id, { ...gone, name });
     }
   }
   // The view's names are the current ones; the roster's order is the order they joined.

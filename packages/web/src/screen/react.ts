@@ -1,26 +1,33 @@
-import { type EncounterView, type LegalAction, legalActions, type Viewer } from '@roundkeeper/engine';
+import {
+  type EncounterView,
+  type LegalAction,
+  type LogEntry,
+  legalActions,
+  type Viewer,
+} from '@roundkeeper/engine';
 import { useMemo } from 'react';
 import { rulesetOf } from '../model.js';
-import { useEncounter } from '../store/react.js';
-import { describingState, type Names, namesOf } from './names.js';
+import { useField } from '../store/react.js';
+import { describingState, type Names, namesFor, namesOf } from './names.js';
 import { asker, controlsOf, endTurnOf, type Headline, headlineOf } from './screen.js';
 import { type Controls, forViewer } from './words.js';
 
 /** Who holds this page: the GM, the table, or a player and their characters. */
 export function useViewer(): Viewer {
-  const role = useEncounter((s) => s.role);
-  const mine = useEncounter((s) => s.mine);
+  const role = useField('role');
+  const mine = useField('mine');
   return useMemo<Viewer>(
     () => (role === 'player' ? { role, combatants: mine } : role === 'table' ? { role } : { role: 'gm' }),
     [role, mine],
   );
 }
 
-/** The display names of the view's combatants and of those the log saw leave. */
-export function useNames(view: EncounterView): Names {
-  const entries = useEncounter((s) => s.entries);
-  const { combatants, roster } = view;
-  return useMemo(() => namesOf({ combatants, roster }, entries), [combatants, roster, entries]);
+/**
+ * The display names of the view's combatants and of those the log saw leave, from the log the part shows
+ * (the log panel's own, deferred, entries: it is not drawn again before its turn comes).
+ */
+export function useNames(view: EncounterView, entries: readonly LogEntry[]): Names {
+  return namesFor(view, entries);
 }
 
 /** The controls of this page's viewer, for sentences read at any time (the log, the phase). */
@@ -36,7 +43,7 @@ export function useControls(view: EncounterView): Controls {
 /** The headline of the screen model for this page's viewer, and what the ruleset threw working it out. */
 export function useHeadline(view: EncounterView): { headline: Headline; errors: string[] } {
   const viewer = useViewer();
-  const names = useNames(view);
+  const names = useNames(view, useField('entries'));
   const controls = useControls(view);
   return useMemo(() => {
     const rs = rulesetOf(view);

@@ -1,7 +1,7 @@
 import type { AnyRuleset, EncounterView, Viewer } from '@roundkeeper/engine';
 import { useMemo } from 'react';
 import { rulesetOf } from '../model.js';
-import { useEncounter } from '../store/react.js';
+import { useField } from '../store/react.js';
 import { useViewer } from './react.js';
 import { asker, controlsOf, endTurnOf } from './screen.js';
 import { forViewer } from './words.js';
@@ -26,8 +26,8 @@ export function statusFor(
 
 /** The status line's text for this page's viewer (see `statusFor`); '' when there is none. */
 export function useStatusText(): string {
-  const notice = useEncounter((s) => s.notice);
-  const view = useEncounter((s) => s.view);
+  const notice = useField('notice');
+  const view = useField('view');
   const viewer = useViewer();
   return useMemo(
     () => (notice ? statusFor(notice.text, view, viewer, view ? rulesetOf(view) : undefined) : ''),

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useDeferredValue, useEffect } from 'react';
 import type { Role } from '../store/api.js';
 import { loadJsonSchemaCode } from '../store/json-schema.js';
-import { StoreProvider, useEncounter, useNewStore } from '../store/react.js';
+import { StoreProvider, useField, useNewStore } from '../store/react.js';
 import { rememberLink } from '../store/storage.js';
 import { Reconnecting } from './Reconnecting.js';
 
@@ -31,17 +31,17 @@ export function EncounterPage({ id, token }: { id: string; token: string }) {
 }
 
 export function EncounterScreen({ id, token }: { id: string; token: string }) {
-  const status = useEncounter((s) => s.status);
-  const error = useEncounter((s) => s.error);
-  const meta = useEncounter((s) => s.meta);
-  const role = useEncounter((s) => s.role);
-  const view = useEncounter((s) => s.view);
-  const mine = useEncounter((s) => s.mine);
-  const entries = useEncounter((s) => s.entries);
-  const connected = useEncounter((s) => s.connected);
+  const status = useField('status');
+  const error = useField('error');
+  const meta = useField('meta');
+  const role = useField('role');
+  const view = useField('view');
+  const mine = useField('mine');
+  const entries = useField('entries');
+  const connected = useField('connected');
   // The last change the page has drawn whole: deferred as the log and the timeline's reading are, so it
   // is committed with them (tests wait for it rather than for a while).
-  const drawn = useDeferredValue(useEncounter((s) => s.seq));
+  const drawn = useDeferredValue(useField('seq'));
   useEffect(() => {
     if (meta && role) rememberLink({ id, token, name: meta.name, role });
   }, [meta, role, id, token]);

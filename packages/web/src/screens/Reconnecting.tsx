@@ -1,11 +1,11 @@
-import { useEncounter, useStore } from '../store/react.js';
+import { useField, useStore } from '../store/react.js';
 
 /**
  * While the server cannot be reached: says so, and that what the page shows is from before the connection
  * was lost, so nothing stale passes for live. Gone once the server sent the whole view again.
  */
 export function Reconnecting() {
-  const reconnecting = useEncounter((s) => s.reconnecting);
+  const reconnecting = useField('reconnecting');
   const { retryNow } = useStore();
   if (!reconnecting) return null;
   return (

@@ -1,5 +1,5 @@
 import type { EncounterView, LogEntry } from '@roundkeeper/engine';
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { LIMITS, limitWords, setTurnLimit, useTurnLimit } from './turn-limit.js';
 import {
   type ClockKnowledge,
@@ -99,7 +99,7 @@ export function TurnTimer({
 }
 
 /** The GM's choice of a turn limit, kept by this browser (`turn-limit.ts`). */
-export function TurnLimitPicker() {
+export const TurnLimitPicker = memo(function TurnLimitPicker() {
   const limit = useTurnLimit();
   return (
     <label className="turn-limit-picker">
@@ -113,4 +113,4 @@ export function TurnLimitPicker() {
       </select>
     </label>
   );
-}
+});

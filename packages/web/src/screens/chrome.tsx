@@ -1,8 +1,9 @@
 import type { Command, EncounterView } from '@roundkeeper/engine';
+import { memo } from 'react';
 import { useHeadline } from '../screen/react.js';
 import { useStatusText } from '../screen/status.js';
 import type { SendResult } from '../store/encounter-store.js';
-import { useEncounter } from '../store/react.js';
+import { useField } from '../store/react.js';
 
 export type Send = (command: Command) => Promise<SendResult>;
 
@@ -42,7 +43,7 @@ export function Headline({ view, compact = false }: { view: EncounterView; compa
  * worded for this viewer (a refusal never tells them to press a control they lack: screen/status.ts).
  */
 export function Status() {
-  const message = useEncounter((s) => s.notice);
+  const message = useField('notice');
   const said = useStatusText();
   return (
     <div
@@ -56,10 +57,10 @@ export function Status() {
   );
 }
 
-export function ConnectionBadge({ connected }: { connected: boolean }) {
+export const ConnectionBadge = memo(function ConnectionBadge({ connected }: { connected: boolean }) {
   return (
     <span className={`conn ${connected ? 'on' : 'off'}`} data-testid="connection">
       {connected ? 'live' : 'reconnecting…'}
     </span>
   );
-}
+});

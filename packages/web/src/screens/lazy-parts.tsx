@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, Suspense } from 'react';
+import { type ComponentType, lazy, memo, Suspense } from 'react';
 
 /**
  * A part in a chunk of its own, loaded after the page's first load: the screen draws without it first,
@@ -8,9 +8,10 @@ import { type ComponentType, lazy, Suspense } from 'react';
  */
 export function part<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
   const Chunk = lazy(() => load().then((c) => ({ default: c })));
-  return (props: P) => (
+  // Memoized as the part itself may be: the same props draw nothing again.
+  return memo((props: P) => (
     <Suspense fallback={null}>
       <Chunk {...props} />
     </Suspense>
-  );
+  ));
 }

@@ -123,6 +123,8 @@ export class EncounterStore {
   private seqSeen = 0;
   /** What `keep` holds: the last value of each part worked out of the state, by key. */
   private readonly kept = new Map<string, unknown>();
+  /** What `derive` worked each part out of last (a view), by key: the same input is not worked out again. */
+  private readonly inputs = new Map<string, unknown>();
 
   constructor(
     readonly id: string,
@@ -370,6 +372,17 @@ export class EncounterStore {
     const shared = share(this.kept.get(key), next);
     this.kept.set(key, shared);
     return shared;
+  }
+
+  /**
+   * A part worked out of `input` (a card's model out of the view) once per input, however often a change
+   * asks for it; a new input's part is `keep`-shared with the last.
+   */
+  derive<I, T>(key: string, input: I, compute: (input: I) => T): T {
+    if (this.inputs.has(key) && this.inputs.get(key) === input) return this.kept.get(key) as T;
+    const part = this.keep(key, compute(input));
+    this.inputs.set(key, input);
+    return part;
   }
 
   /** Says what a command came to in the page's status line. */

@@ -51,11 +51,33 @@ export function useStore(): EncounterStore {
 /**
  * A part of the page's state, read with a selector. The selector returns what the store holds (a
  * combatant, the entries…), never a new object: a part that did not change is the same object, and the
- * component reading it is not drawn again.
+ * component reading it is not drawn again. The selector must keep its identity from one render to the
+ * next (a module's function, `useField`, or one made with `useCallback`): React asks a snapshot function
+ * it has not seen before again after the commit, so a selector made anew on each render is run a third
+ * time per change, in an effect of its own.
  */
 export function useEncounter<T>(select: (s: EncounterSnapshot) => T): T {
   const store = useStore();
-  return useSyncExternalStore(store.subscribe, () => select(store.getSnapshot()));
+  const read = useCallback(() => select(store.getSnapshot()), [store, select]);
+  return useSyncExternalStore(store.subscribe, read);
+}
+
+/** One selector per field of the snapshot, made once: `useField('view')` reads it with a stable selector. */
+const fields = new Map<keyof EncounterSnapshot, (s: EncounterSnapshot) => unknown>();
+export function fieldOf<K extends keyof EncounterSnapshot>(
+  key: K,
+): (s: EncounterSnapshot) => EncounterSnapshot[K] {
+  let select = fields.get(key);
+  if (!select) {
+    select = (s) => s[key];
+    fields.set(key, select);
+  }
+  return select as (s: EncounterSnapshot) => EncounterSnapshot[K];
+}
+
+/** A field of the page's state (the view, the entries, the notice…), drawn again only when it changed. */
+export function useField<K extends keyof EncounterSnapshot>(key: K): EncounterSnapshot[K] {
+  return useEncounter(fieldOf(key));
 }
 
 /** The one way a part of the page acts: `run(command, label)` sends it and says what it came to. */

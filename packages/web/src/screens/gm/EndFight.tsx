@@ -1,10 +1,11 @@
+import { memo } from 'react';
 import { useRun } from '../../store/react.js';
 
 /**
  * The top bar's End the fight: one click must not end a fight by accident, so the GM confirms first (and
  * Undo still restores an ended fight).
  */
-export function EndFight({ running }: { running: boolean }) {
+export const EndFight = memo(function EndFight({ running }: { running: boolean }) {
   const run = useRun();
   return (
     <button
@@ -19,4 +20,4 @@ export function EndFight({ running }: { running: boolean }) {
       End the fight
     </button>
   );
-}
+});

@@ -1,5 +1,5 @@
 import type { EncounterView, LogEntry } from '@roundkeeper/engine';
-import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
 import { CommandForm } from '../../commands/CommandForm.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
@@ -8,12 +8,12 @@ import { OptionsForm } from '../../forms/OptionsForm.js';
 import { GmQuick } from '../../gm-tools/GmQuick.js';
 import { HpShownForm } from '../../gm-tools/HpShown.js';
 import { Share } from '../../gm-tools/Share.js';
-import { DicePanel } from '../../log/DicePanel.js';
-import { groupLine, LogView } from '../../log/LogView.js';
+import { LaterDice } from '../../log/DicePanel.js';
+import { groupLine, LaterLog } from '../../log/LogView.js';
 import { otherForms, roundOrder, rulesetOf } from '../../model.js';
 import { Palette } from '../../palette/Palette.js';
 import { describingState, namesOf } from '../../screen/names.js';
-import { useEncounter, useLatest, useStore } from '../../store/react.js';
+import { useField, useLatest, useStore } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, Status } from '../chrome.js';
 import { HelpOverlay } from '../help.js';
@@ -35,7 +35,7 @@ export interface Selection {
   pinned: boolean;
 }
 
-export function GmTracker({
+export const GmTracker = memo(function GmTracker({
   id,
   token,
   view,
@@ -55,7 +55,7 @@ export function GmTracker({
   const [prompt, setPrompt] = useState<Prompt | null>(null);
   const order = useMemo(() => roundOrder(view, entries), [view, entries]);
   // Each turn (a new actor, or a new round) selects whoever acts, unless the GM pinned someone.
-  const turnOnly = useEncounter((st) => st.turn);
+  const turnOnly = useField('turn');
   const kept = sel && view.combatants[sel.id] && (sel.pinned || sel.turn === turnOnly) ? sel : null;
   const actor = kept ? kept.id : (view.current ?? order[0] ?? null);
   const pinned = kept?.pinned === true;
@@ -87,10 +87,6 @@ export function GmTracker({
   const [optionsView, setOptionsView] = useState({ key: namesKey, options: view.options, view });
   if (optionsView.key !== namesKey || optionsView.options !== view.options)
     setOptionsView({ key: namesKey, options: view.options, view });
-  // The dice and the log follow a change in a second, interruptible render: the headline, the cards, the
-  // timeline and the palette are committed (and laid out) first.
-  const laterView = useDeferredValue(view);
-  const laterEntries = useDeferredValue(entries);
   const c = actor ? view.combatants[actor] : undefined;
   // The keys read this render's state when they come (an effect event inside `useGmKeys`).
   const ask = (kind: Prompt['kind']) => () => {
@@ -245,10 +241,12 @@ export function GmTracker({
           ) : null}
           <Share id={id} token={token} combatants={view.combatants} />
           <OptionsForm view={optionsView.view} round={view.round} send={send} notify={notify} />
-          <LogView view={laterView} entries={laterEntries} newestFirst />
-          <DicePanel view={laterView} entries={laterEntries} />
+          {/* The log and the dice follow a change in a second, interruptible render of their own: the
+              headline, the cards, the timeline and the palette are committed (and laid out) first. */}
+          <LaterLog view={view} entries={entries} newestFirst />
+          <LaterDice view={view} entries={entries} />
           <HpShownForm display={view.hpDisplay} />
-          <TimedEvents view={view} />
+          <TimedEvents view={optionsView.view} {...(view.timed ? { timed: view.timed } : {})} />
           {view.status === 'setup' ? null : (
             <AddCombatant view={addFormView.view} ruleset={view.ruleset} roster={view.roster} />
           )}
@@ -262,7 +260,7 @@ export function GmTracker({
       ) : null}
     </main>
   );
-}
+});
 
 /** What an undo or redo takes back, in words: the first log line of that command, quoted. */
 export function describeGroup(view: EncounterView, entries: LogEntry[], group: number): string | null {

@@ -1,15 +1,16 @@
 import { type EncounterView, type LogEntry, paramsOfSchema } from '@roundkeeper/engine';
-import { memo, useDeferredValue, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
 import { npcNumbers } from '../../cards/hp-shown.js';
 import { StatusList } from '../../cards/StatusList.js';
 import { CommandForm } from '../../commands/CommandForm.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
-import { LogView } from '../../log/LogView.js';
+import { LaterLog } from '../../log/LogView.js';
 import { otherForms, rulesetOf } from '../../model.js';
 import { Palette } from '../../palette/Palette.js';
 import { useEndTurn } from '../../screen/react.js';
-import { useEncounter, useRun } from '../../store/react.js';
+import type { EncounterSnapshot } from '../../store/encounter-store.js';
+import { useEncounter, useField, useRun } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
 import { FiredLine, TurnTimer } from './lazy.js';
@@ -20,7 +21,7 @@ import { OwnConditions } from './OwnConditions.js';
  * (end the turn, the available actions, the ruleset's panels), then their sheet, everyone's visible
  * status, the timeline and the log.
  */
-export function Player({
+export const Player = memo(function Player({
   view,
   mine,
   entries,
@@ -38,7 +39,7 @@ export function Player({
     picked && own.includes(picked) ? picked : (own.find((id) => id === view.current) ?? own[0] ?? null);
   const run = useRun();
   // What the GM allows this link beyond its actions: its own conditions (read when the page loads).
-  const allowed = useEncounter((s) => s.allowed);
+  const allowed = useField('allowed');
   const c = actor ? view.combatants[actor] : undefined;
   const panels = actor ? panelsOf(view, actor) : [];
   const inPanels = new Set(panels.map((p) => p.command).filter((x) => x !== undefined));
@@ -46,10 +47,6 @@ export function Player({
   // Next, as the rules word it for a player's own turn ("End my turn" unless they mean something else),
   // while the turn is theirs and the rules let them end it (the screen model's).
   const { end: endTurn, errors } = useEndTurn(view);
-  // The log follows a change in a second, interruptible render, as on the GM's page: what the player can do
-  // and whose turn it is are committed (and laid out) first.
-  const laterView = useDeferredValue(view);
-  const laterEntries = useDeferredValue(entries);
   return (
     <main className="player">
       <header className="topbar">
@@ -111,10 +108,12 @@ export function Player({
         <StatusList view={view} entries={entries} numbers={npcNumbers(view, false)} />
       </section>
       <TimelineView view={view} highlight={actor} exportable={false} maxRounds={1} />
-      <LogView view={laterView} entries={laterEntries} limit={15} newestFirst />
+      {/* The log follows a change in a second, interruptible render of its own, as on the GM's page: what
+          the player can do and whose turn it is are committed (and laid out) first. */}
+      <LaterLog view={view} entries={entries} limit={15} newestFirst />
     </main>
   );
-}
+});
 
 /**
  * The character's sheet: every stat with the ruleset's label. Drawn again only when the character changed
@@ -122,8 +121,8 @@ export function Player({
  */
 export const Sheet = memo(function Sheet({ id }: { id: string }) {
   // Read from the store: the character (the same object while it did not change) and the ruleset's id.
-  const c = useEncounter((st) => st.view?.combatants[id]);
-  const ruleset = useEncounter((st) => st.view?.ruleset);
+  const c = useEncounter(useCallback((st: EncounterSnapshot) => st.view?.combatants[id], [id]));
+  const ruleset = useEncounter(rulesetIdOf);
   const rs = ruleset === undefined ? undefined : rulesetOf({ ruleset });
   const params = useMemo(() => (rs ? paramsOfSchema(rs.statsSchema) : []), [rs]);
   if (!c) return null;
@@ -150,6 +149,8 @@ export const Sheet = memo(function Sheet({ id }: { id: string }) {
     </details>
   );
 });
+
+const rulesetIdOf = (st: EncounterSnapshot) => st.view?.ruleset;
 
 /** A stat as a person reads it: numbers and words as they are, lists by their names. */
 export function show(v: unknown): string {

@@ -1,5 +1,5 @@
 import type { EncounterView, LogEntry } from '@roundkeeper/engine';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { npcNumbers } from '../../cards/hp-shown.js';
 import { StatusList } from '../../cards/StatusList.js';
 import { isolated, upNext } from '../../model.js';
@@ -15,7 +15,7 @@ export function showsNumbers(): boolean {
   return new URLSearchParams(location.search).get('hp') === 'all';
 }
 
-export function TableView({
+export const TableView = memo(function TableView({
   view,
   entries,
   connected,
@@ -52,4 +52,4 @@ export function TableView({
       <TimelineView view={view} exportable={false} fill maxRounds={1} numbers={numbers} />
     </main>
   );
-}
+});

@@ -1,0 +1,105 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { apiOf, drawn, endToEnd } from './harness.js';
+
+/**
+ * What a change draws again (issue 29): the store keeps every unchanged combatant as the same object and a
+ * card is drawn again only when what it shows changed, so a change to one combatant renders that one card.
+ * Counted from React's own commits, through the hook React DevTools use (`__REACT_DEVTOOLS_GLOBAL_HOOK__`,
+ * which the production build calls too): a component that rendered in a commit is a fiber the commit made
+ * anew with React's "performed work" flag; a card's is the one whose first element is its `li.card`.
+ */
+const env = endToEnd();
+const api = apiOf(() => env.server);
+
+/** Installed before the app loads: `window.__cards` lists, per commit, the cards whose component rendered. */
+const COUNT_RENDERS = `(() => {
+  let before = new Set();
+  window.__cards = [];
+  const hostOf = (f) => { for (let c = f.child; c; c = c.child) if (c.tag === 5) return c.stateNode; return null; };
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    supportsFiber: true, isDisabled: false, renderers: new Map(),
+    inject() { return 1; }, checkDCE() {}, onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
+    onCommitFiberRoot(_id, root) {
+      const now = new Set();
+      const cards = new Set();
+      const walk = (f) => {
+        for (; f; f = f.sibling) {
+          now.add(f);
+          // Function components (plain, forwardRef, memo): drawn in this commit when made anew with work done.
+          if ([0, 11, 14, 15].includes(f.tag) && !before.has(f) && (f.flags & 1)) {
+            const el = hostOf(f);
+            if (el instanceof HTMLLIElement && el.classList.contains('card')) cards.add(el.dataset.combatant);
+          }
+          walk(f.child);
+        }
+      };
+      walk(root.current.child);
+      before = now;
+      window.__cards.push([...cards]);
+    },
+  };
+})();`;
+
+async function twelve(): Promise<{ id: string; gm: string }> {
+  const combatants = Array.from({ length: 12 }, (_, i) => ({
+    id: `c${i + 1}`,
+    name: `Fighter ${i + 1}`,
+    side: i < 4 ? 'pc' : 'npc',
+    hp: 10 + i,
+  }));
+  const r = (await api('POST', '/api/encounters', null, {
+    name: 'Renders',
+    ruleset: 'classic',
+    seed: 5,
+    combatants,
+  })) as { encounter: { id: string }; tokens: { gm: string } };
+  const initiative = Object.fromEntries(combatants.map((c, i) => [c.id, 30 - i]));
+  await api('POST', `/api/encounters/${r.encounter.id}/commands`, r.tokens.gm, {
+    command: { type: 'start', initiative },
+  });
+  return { id: r.encounter.id, gm: r.tokens.gm };
+}
+
+/** The cards rendered since the last call, each once, sorted. */
+async function cardsRendered(page: Page): Promise<string[]> {
+  const commits = (await page.evaluate('window.__cards.splice(0)')) as string[][];
+  return [...new Set(commits.flat())].sort();
+}
+
+describe('a change draws again only what it changed', () => {
+  it('damage to one of twelve renders its card alone; a turn that passes, the two whose turn it was and is', async () => {
+    const e = await twelve();
+    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 720 } });
+    try {
+      const page = await ctx.newPage();
+      await page.addInitScript({ content: COUNT_RENDERS });
+      await page.goto(`${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.gm)}`);
+      await drawn(page);
+      await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
+      const seq = async () => Number(await page.locator('.encounter-page').getAttribute('data-seq'));
+      // The first load drew every card: the count starts now.
+      expect((await cardsRendered(page)).length).toBe(12);
+
+      let at = await seq();
+      await api('POST', `/api/encounters/${e.id}/commands`, e.gm, {
+        command: { type: 'damage', combatant: 'c7', amount: 3 },
+      });
+      await drawn(page, at + 1);
+      await expect
+        .poll(() => page.locator('[data-combatant="c7"] dd').first().textContent())
+        .toContain('13/16');
+      expect(await cardsRendered(page)).toEqual(['c7']);
+
+      // Fighter 1 acts first (initiative 30); Next passes the turn to Fighter 2: their two cards change
+      // (who is acting, who is selected), the other ten stay as they were.
+      at = await seq();
+      await api('POST', `/api/encounters/${e.id}/commands`, e.gm, { command: { type: 'next' } });
+      await drawn(page, at + 1);
+      await expect.poll(() => page.locator('li.card.current').getAttribute('data-combatant')).toBe('c2');
+      expect(await cardsRendered(page)).toEqual(['c1', 'c2']);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
