@@ -177,9 +177,12 @@ export function reachEntry(
       for (let i = 0; i < here.length; i++) if (at.at[i] !== here[i]) return false;
       return true;
     };
-    const partners = [...state.agenda, ...scheduling]
-      .filter((e) => e.id !== entry.id && e.kind === 'turn' && same(e.at))
-      .flatMap((e) => (e.combatant ? [e.combatant] : []));
+    const partners: string[] = [];
+    const add = (e: AgendaEntry) => {
+      if (e.id !== entry.id && e.kind === 'turn' && e.combatant && same(e.at)) partners.push(e.combatant);
+    };
+    for (const e of state.agenda) add(e);
+    for (const e of scheduling) add(e);
     if (state.now && state.current && state.current !== who && same(state.now))
       partners.unshift(state.current);
     if (partners.length > 0)

@@ -8,7 +8,7 @@ import {
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
-import { type ActionInfo, carriesOver, infoOf, isFree, taraCatalog } from './catalog.js';
+import { type ActionInfo, candidates, carriesOver, infoOf, isFree, taraCatalog } from './catalog.js';
 import type { ActParams } from './commands.js';
 import { FULL_ACTION, instantAt, MARKS_PER_ROUND, MAX_CASTING_TIME, markOf } from './marks.js';
 import type { TaraState, TaraTypes } from './types.js';
@@ -364,7 +364,7 @@ export function legalActions(
   only?: (action: ActionDef) => boolean,
 ): LegalAction[] {
   const catalog = taraCatalog(state);
-  return (only ? catalog.filter(only) : catalog).map((action) => {
+  return (only ? candidates(catalog, only) : catalog).map((action) => {
     const params: ActParams = action.data?.rule === 'cast' ? { castingTime: 15 } : {};
     const plan = check(state, id, action, params);
     if (isRejection(plan))

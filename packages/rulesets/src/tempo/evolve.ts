@@ -1,9 +1,9 @@
-import { updateCombatant } from '@roundkeeper/engine';
+import { editCs } from '../draft-cs.js';
 import type { TempoEvent } from './events.js';
 import type { State, TempoCombatant } from './types.js';
 
 function patch(state: State, id: string, f: (cs: TempoCombatant) => Partial<TempoCombatant>): State {
-  return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...f(c.cs) } }));
+  return editCs(state, id, (cs) => Object.assign(cs, f(cs)));
 }
 
 /** Applies the ruleset's own events. */
