@@ -5,19 +5,19 @@ import { withCombatants } from '@roundkeeper/engine';
  *
  * The engine's fold writes the combatants record in place once it has copied it (`withCombatants`: a
  * record the running fold — or a simulator trial's whole-trial draft — owns is handed over as it is; any
- * other is copied first, and the copy is then owned). A `cs` object made here for an owned record is
- * remembered with that record. While the record is still handed over as it is, nothing outside the fold
- * can hold that `cs` object: it was made for this record after the record was copied, and every state
- * that shares the record is one of the fold's own intermediate states (or, under a trial's draft, one
- * the trial has already let go). So the next change writes into it instead of copying the combatant and
- * its `cs` once more per event. Once a fold ends or seals its draft, the record is copied before any
- * change, the copy has no `cs` objects remembered, and every kept state stays exactly as it was (the
- * `draft.property.test.ts` properties check it for every ruleset). Outside a fold every change copies.
+ * other is copied first, and the copy is then owned). A `cs` object made here is remembered with the
+ * record it was made for. While that record is still handed over as it is, nothing outside the fold can
+ * hold the `cs` object: it was made after the record was copied, and every state that shares the record
+ * is one of the fold's own intermediate states (or, under a trial's draft, one the trial has already let
+ * go). So the next change writes into it instead of copying the combatant and its `cs` once more per
+ * event. Once a fold ends or seals its draft, the record is copied before any change, no `cs` is
+ * remembered with the copy, and every kept state stays exactly as it was (`draft-cs.test.ts` plays each
+ * ruleset that uses this and checks every state handed out). Outside a fold every change copies.
  *
  * `edit` may only assign fields of the `cs` it is given (new arrays and objects as values): a nested
  * array or object may be shared with an event or a kept state.
  */
-const MADE = new WeakMap<object, WeakSet<object>>();
+const MADE = new WeakMap<object, object>();
 
 export function editCs<S extends { combatants: Record<string, { cs: object }> }>(
   state: S,
@@ -27,15 +27,14 @@ export function editCs<S extends { combatants: Record<string, { cs: object }> }>
   if (!Object.hasOwn(state.combatants, id)) return state;
   return withCombatants(state, (all) => {
     const c = all[id] as S['combatants'][string];
-    const made = MADE.get(all);
-    if (made?.has(c.cs)) {
+    // Made here for this very record, which the fold still owns (else `all` would be a new copy).
+    if (MADE.get(c.cs) === all) {
       edit(c.cs);
       return;
     }
     const cs = { ...c.cs };
     edit(cs);
     (all as Record<string, unknown>)[id] = { ...c, cs };
-    if (made) made.add(cs);
-    else MADE.set(all, new WeakSet([cs]));
+    MADE.set(cs, all);
   });
 }

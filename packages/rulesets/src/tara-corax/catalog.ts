@@ -7,6 +7,7 @@ import {
   reject,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
+import { catalogWith } from '../memo.js';
 import { CATEGORIES, CATEGORY_MARKS, type Category, isCategory } from './marks.js';
 
 /** What an action does beyond spending Marks: the rules that are special in 000 get a name. */
@@ -307,41 +308,9 @@ export function validateCustomAction(action: ActionDef): Rejection | undefined {
   return undefined;
 }
 
-/** The catalog with each list of custom actions, made once per list (a state's list is never changed). */
-const CATALOGS = new WeakMap<readonly ActionDef[], readonly ActionDef[]>();
-
 /** The catalog and the GM's custom actions (read only: the same list for the same custom actions). */
 export function taraCatalog(state: { customActions: ActionDef[] }): readonly ActionDef[] {
-  let catalog = CATALOGS.get(state.customActions);
-  if (catalog === undefined) {
-    catalog = [...TARA_CATALOG, ...state.customActions];
-    CATALOGS.set(state.customActions, catalog);
-  }
-  return catalog;
-}
-
-/** Each catalog's actions that a candidate filter keeps, by filter (a pure predicate: the same answer each time). */
-const FILTERED = new WeakMap<
-  readonly ActionDef[],
-  WeakMap<(a: ActionDef) => boolean, readonly ActionDef[]>
->();
-
-/** `catalog.filter(only)`, remembered per catalog and filter. */
-export function candidates(
-  catalog: readonly ActionDef[],
-  only: (action: ActionDef) => boolean,
-): readonly ActionDef[] {
-  let byFilter = FILTERED.get(catalog);
-  if (byFilter === undefined) {
-    byFilter = new WeakMap();
-    FILTERED.set(catalog, byFilter);
-  }
-  let list = byFilter.get(only);
-  if (list === undefined) {
-    list = catalog.filter(only);
-    byFilter.set(only, list);
-  }
-  return list;
+  return catalogWith(TARA_CATALOG, state.customActions);
 }
 
 export function isFree(info: ActionInfo): boolean {

@@ -8,7 +8,8 @@ import {
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
-import { type ActionInfo, candidates, carriesOver, infoOf, isFree, taraCatalog } from './catalog.js';
+import { candidates } from '../memo.js';
+import { type ActionInfo, carriesOver, infoOf, isFree, taraCatalog } from './catalog.js';
 import type { ActParams } from './commands.js';
 import { FULL_ACTION, instantAt, MARKS_PER_ROUND, MAX_CASTING_TIME, markOf } from './marks.js';
 import type { TaraState, TaraTypes } from './types.js';
