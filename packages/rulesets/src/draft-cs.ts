@@ -17,7 +17,10 @@ import { withCombatants } from '@roundkeeper/engine';
  * `edit` may only assign fields of the `cs` it is given (new arrays and objects as values): a nested
  * array or object may be shared with an event or a kept state.
  */
-const MADE = new WeakMap<object, object>();
+const MADE = new WeakMap<object, WeakSet<object>>();
+/** The record edited last and its set (a fold edits one record many times in a row). */
+let lastRecord: object | undefined;
+let lastMade: WeakSet<object> | undefined;
 
 export function editCs<S extends { combatants: Record<string, { cs: object }> }>(
   state: S,
@@ -27,14 +30,21 @@ export function editCs<S extends { combatants: Record<string, { cs: object }> }>
   if (!Object.hasOwn(state.combatants, id)) return state;
   return withCombatants(state, (all) => {
     const c = all[id] as S['combatants'][string];
+    let made = all === lastRecord ? lastMade : MADE.get(all);
     // Made here for this very record, which the fold still owns (else `all` would be a new copy).
-    if (MADE.get(c.cs) === all) {
+    if (made?.has(c.cs)) {
       edit(c.cs);
-      return;
+    } else {
+      const cs = { ...c.cs };
+      edit(cs);
+      (all as Record<string, unknown>)[id] = { ...c, cs };
+      if (!made) {
+        made = new WeakSet();
+        MADE.set(all, made);
+      }
+      made.add(cs);
     }
-    const cs = { ...c.cs };
-    edit(cs);
-    (all as Record<string, unknown>)[id] = { ...c, cs };
-    MADE.set(cs, all);
+    lastRecord = all;
+    lastMade = made;
   });
 }

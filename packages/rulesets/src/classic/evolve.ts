@@ -17,7 +17,10 @@ export function evolve(state: State, event: ClassicEvent): State | undefined {
       if (!c || event.slot === 'free') return state;
       const slot = event.slot;
       return editCs(state, event.combatant, (cs) => {
-        cs.used = { ...cs.used, [slot]: true };
+        // A copy with one slot set (a computed key in the literal makes a slow, dictionary-mode object).
+        const used = { ...cs.used };
+        used[slot] = true;
+        cs.used = used;
       });
     }
     case 'classic/delayed':
