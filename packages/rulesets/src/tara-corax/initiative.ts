@@ -131,7 +131,12 @@ export function startRound(ctx: Ctx, round: number, req: RollRequest): TaraFact[
   entries.sort((a, b) => compareTuples(a.at.at, b.at.at));
   // Labels name only the combatant itself: a label is shown to whoever sees the entry, and naming a
   // simultaneous partner here would leak a hidden one. The timeline adds the partners a viewer may see.
-  const order = groupSimultaneous(entries).map((g) => g.flatMap((e) => (e.combatant ? [e.combatant] : [])));
+  const order: string[][] = [];
+  for (const group of groupSimultaneous(entries)) {
+    const ids: string[] = [];
+    for (const e of group) if (e.combatant) ids.push(e.combatant);
+    order.push(ids);
+  }
   events.push({ type: 'tara/round-order', round, order });
   events.push(...scheduleAll(entries));
   const first = [...state.agenda.filter((a) => a.at.round === round), ...entries].sort((a, b) =>
