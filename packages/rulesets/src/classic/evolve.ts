@@ -1,3 +1,4 @@
+import { editCs } from '../draft-cs.js';
 import type { ClassicEvent } from './events.js';
 import { fresh, patchCs } from './state.js';
 import type { State } from './types.js';
@@ -14,7 +15,13 @@ export function evolve(state: State, event: ClassicEvent): State | undefined {
     case 'classic/acted': {
       const c = state.combatants[event.combatant];
       if (!c || event.slot === 'free') return state;
-      return patchCs(state, event.combatant, { used: { ...c.cs.used, [event.slot]: true } });
+      const slot = event.slot;
+      return editCs(state, event.combatant, (cs) => {
+        // A copy with one slot set (a computed key in the literal makes a slow, dictionary-mode object).
+        const used = { ...cs.used };
+        used[slot] = true;
+        cs.used = used;
+      });
     }
     case 'classic/delayed':
       return patchCs(state, event.combatant, { delaying: true });

@@ -9,6 +9,17 @@ interface Place {
   key: number[];
 }
 
+/** The initiative roll's notation for the option's dice, the last one remembered (asked once per roll). */
+let lastDice: string | undefined;
+let lastExpression = '';
+function initiativeExpression(dice: string): string {
+  if (dice !== lastDice) {
+    lastDice = dice;
+    lastExpression = `${dice}+@init`;
+  }
+  return lastExpression;
+}
+
 /** Rolls initiative for the given combatants and breaks full ties with roll-offs. */
 export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, number> = {}): AnyEvent[] {
   const { state } = ctx;
@@ -49,7 +60,7 @@ export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, nu
       events.push({ type: 'classic/initiative', combatant: id, total: set, rolled: false });
       continue;
     }
-    const roll = ctx.roll(`${state.options.initiativeDice}+@init`, { init: c.stats.initiative });
+    const roll = ctx.roll(initiativeExpression(state.options.initiativeDice), { init: c.stats.initiative });
     rolled.push({ id, total: roll.total, modifier: c.stats.initiative });
     events.push({ type: 'dice/rolled', combatant: id, purpose: 'initiative', roll: roll });
     events.push({ type: 'classic/initiative', combatant: id, total: roll.total, rolled: true });
@@ -61,7 +72,9 @@ export function rollInitiative(ctx: Ctx, ids: string[], fixed: Record<string, nu
     const place = { id, key: [-total, -modifier] };
     places.push(place);
     const k = `${total}:${modifier}`;
-    groups.set(k, [...(groups.get(k) ?? []), place]);
+    const tied = groups.get(k);
+    if (tied) tied.push(place);
+    else groups.set(k, [place]);
   }
   for (const tied of groups.values()) rollOff(ctx, tied, events);
   for (const { id, key } of places) {

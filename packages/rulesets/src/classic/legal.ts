@@ -1,9 +1,11 @@
 import { type ActionDef, type LegalAction, notRunning } from '@roundkeeper/engine';
+import { candidates, catalogWith } from '../memo.js';
 import { CLASSIC_CATALOG, DEATH_SAVE, slotOf } from './catalog.js';
 import type { Dying, State } from './types.js';
 
-export function catalog(state: State): ActionDef[] {
-  return [...CLASSIC_CATALOG, ...state.customActions];
+/** The catalog and the GM's custom actions (read only: the same list for the same custom actions). */
+export function catalog(state: State): readonly ActionDef[] {
+  return catalogWith(CLASSIC_CATALOG, state.customActions);
 }
 
 /** An action the catalog does not have: the ones it has, by name. */
@@ -86,7 +88,8 @@ export function downReason(c: { name: string; cs: { dying?: Dying | null } }): s
 export function legalActions(state: State, id: string, only?: (action: ActionDef) => boolean): LegalAction[] {
   // Death Save is offered to a PC down at 0 HP, not listed greyed out for everyone else.
   const down = Boolean(state.combatants[id]?.cs.dying);
-  const actions = catalog(state).filter((a) => (down || a.id !== DEATH_SAVE) && (!only || only(a)));
+  const all = only ? candidates(catalog(state), only) : catalog(state);
+  const actions = down ? all : all.filter((a) => a.id !== DEATH_SAVE);
   return actions.map((action) => {
     const l = legality(state, id, action);
     return l.ok

@@ -27,7 +27,8 @@ export function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[
     if (!c.active || !key || c.cs.delaying) continue;
     entries.push(turnEntry(ctx, id, round, key));
   }
-  return [...events, ...scheduleTurns(entries)];
+  for (const e of scheduleTurns(entries)) events.push(e);
+  return events;
 }
 
 /** Ends the current turn and starts the next one, or the next round. */
@@ -36,12 +37,17 @@ export function advance(ctx: Ctx): AnyEvent[] {
   const events: AnyEvent[] = [];
   if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
   const next = nextEntry(state, (e) => e.kind === 'turn' && e.at.round === state.round);
-  if (next) return [...events, ...reach(next)];
+  if (next) {
+    for (const e of reach(next)) events.push(e);
+    return events;
+  }
   events.push({ type: 'round/ended', round: state.round });
   if (state.options.rerollEachRound) {
     const ids = state.roster.filter((id) => combatantOf(state, id)?.active);
     const rolled = rollInitiative(ctx, ids);
-    return [...events, ...rolled, ...scheduleRound(ctx, state.round + 1, keysFrom(rolled))];
+    for (const e of rolled) events.push(e);
+    for (const e of scheduleRound(ctx, state.round + 1, keysFrom(rolled))) events.push(e);
+    return events;
   }
   return [...events, ...scheduleRound(ctx, state.round + 1, keysOf(state))];
 }

@@ -1,8 +1,9 @@
-import { updateCombatant } from '@roundkeeper/engine';
+import { editCs } from '../draft-cs.js';
 import type { ClassicCombatant, State } from './types.js';
 
+/** A combatant's state with `patch` applied: in place where only the running fold can hold it (`editCs`). */
 export function patchCs(state: State, id: string, patch: Partial<ClassicCombatant>): State {
-  return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...patch } }));
+  return editCs(state, id, (cs) => Object.assign(cs, patch));
 }
 
 /** A new turn's action economy: the action, the bonus action and the reaction, all unused. */

@@ -81,11 +81,12 @@ export function defenseModifiers(
 ): DefenseModifiers {
   const out: DefenseModifiers = { melee: 0, ranged: 0, fullyCovered: false, notes: [] };
   const c = combatantIn(state, id);
-  const conditions = effectsOn(state, id).filter((e) => dataOf(e).condition);
-  const named = (n: ConditionName) => conditions.filter((e) => dataOf(e).condition === n);
+  const own = effectsOn(state, id);
+  const conditions = own.length ? own.filter((e) => dataOf(e).condition) : own;
+  const named = (n: ConditionName) =>
+    conditions.length ? conditions.filter((e) => dataOf(e).condition === n) : conditions;
   // Surprised: "does not gain melee or ranged defense bonuses including parry and block bonuses from carried equipment"
   const surprised = named('surprised').length > 0;
-  const own = effectsOn(state, id);
   if (!surprised) {
     // Defensive Stance: "double their melee defense bonus (not including any parry or cover bonuses)"
     const stance = own.find((e) => dataOf(e).meleeDefenseDoubled);

@@ -1,4 +1,5 @@
-import { updateCombatant } from '@roundkeeper/engine';
+import { appendTo } from '@roundkeeper/engine';
+import { editCs } from '../draft-cs.js';
 import type { StaminaEvent, StaminaEventOf } from './events.js';
 import {
   type ArcaneStore,
@@ -11,7 +12,7 @@ import {
 import { applyWeaponChange } from './weapons.js';
 
 function patchCs(state: State, id: string, patch: Partial<StaminaCombatant>): State {
-  return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...patch } }));
+  return editCs(state, id, (cs) => Object.assign(cs, patch));
 }
 
 function applyArcane(state: State, event: StaminaEventOf<'stamina/arcane'>): State {
@@ -113,7 +114,8 @@ function applyActed(state: State, event: StaminaEventOf<'stamina/acted'>): State
     reaction: event.reaction,
     during: event.during ?? null,
   };
-  return { ...next, rs: { ...next.rs, spent: [...next.rs.spent, entry] } };
+  // The round's spending grows by an entry per action: appended in place within a fold (see `appendTo`).
+  return { ...next, rs: { ...next.rs, spent: appendTo(next.rs.spent, [entry]) } };
 }
 
 function applyContinues(state: State, event: StaminaEventOf<'stamina/continues'>): State {
@@ -137,7 +139,8 @@ function applyContinues(state: State, event: StaminaEventOf<'stamina/continues'>
     reaction: false,
     during: id,
   };
-  return { ...next, rs: { ...next.rs, spent: [...next.rs.spent, entry] } };
+  // The round's spending grows by an entry per action: appended in place within a fold (see `appendTo`).
+  return { ...next, rs: { ...next.rs, spent: appendTo(next.rs.spent, [entry]) } };
 }
 
 /** Applies one of the stamina ruleset's own events; undefined for any other event. */
@@ -186,10 +189,12 @@ export function evolve(state: State, event: StaminaEvent): State | undefined {
     case 'stamina/turn-began':
       return patchCs(state, event.combatant, { turn: freshTurn(), reactionTaken: null });
     case 'stamina/round-began': {
-      const combatants = { ...state.combatants };
-      for (const [k, c] of Object.entries(combatants))
-        combatants[k] = { ...c, cs: { ...c.cs, roundTaken: [] } };
-      return { ...state, combatants, rs: { ...state.rs, spent: [] } };
+      let s = state;
+      for (const k of Object.keys(state.combatants))
+        s = editCs(s, k, (cs) => {
+          cs.roundTaken = [];
+        });
+      return { ...s, rs: { ...s.rs, spent: [] } };
     }
     case 'stamina/joins-next-round':
       return state;

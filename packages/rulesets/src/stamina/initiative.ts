@@ -96,7 +96,8 @@ export function scheduleRound(ctx: Ctx, round: number, keys: Map<string, number[
     if (!c.active || !key) continue;
     entries.push(turnEntry(ctx, id, round, key));
   }
-  return [...events, ...scheduleTurns(entries)];
+  for (const e of scheduleTurns(entries)) events.push(e);
+  return events;
 }
 
 /** Ends the current turn and starts the next; when everyone has acted, rechecks initiative and starts a new round. */
@@ -105,14 +106,19 @@ export function advance(ctx: Ctx, fixed: Record<string, number> = {}): Fact[] {
   const events: Fact[] = [];
   if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
   const next = nextEntry(state, (e) => e.kind === 'turn' && e.at.round === state.round);
-  if (next) return [...events, ...reach(next)];
+  if (next) {
+    for (const e of reach(next)) events.push(e);
+    return events;
+  }
   events.push({ type: 'round/ended', round: state.round });
   const active = state.roster.filter((id) => state.combatants[id]?.active);
   const recheck = state.options.recheckInitiative
     ? active
     : active.filter((id) => Object.hasOwn(fixed, id) || !state.combatants[id]?.cs.key);
   const rolled = checkInitiative(ctx, recheck, fixed);
-  return [...events, ...rolled, ...scheduleRound(ctx, state.round + 1, keysFrom(rolled))];
+  for (const e of rolled) events.push(e);
+  for (const e of scheduleRound(ctx, state.round + 1, keysFrom(rolled))) events.push(e);
+  return events;
 }
 
 export function orderOf(state: State): string[] {

@@ -1,4 +1,5 @@
 import { type ActionDef, type LegalAction, type Rejection, reject } from '@roundkeeper/engine';
+import { candidates } from '../memo.js';
 import { ACTION_KINDS, isActionKind } from './flags.js';
 import { catalogOf, isRefusal, planUse } from './rules.js';
 import type { State } from './types.js';
@@ -9,7 +10,7 @@ export function legalActions(
   only?: (action: ActionDef) => boolean,
 ): LegalAction[] {
   const catalog = catalogOf(state);
-  return (only ? catalog.filter(only) : catalog).map((action) => {
+  return (only ? candidates(catalog, only) : catalog).map((action) => {
     let use = planUse(state, actor, action);
     // A reducible action refused for its requirement is still open at requirement 0, for its price.
     if (

@@ -180,7 +180,19 @@ export type StaminaOptions = z.output<ReturnType<typeof staminaOptions>>;
 /** A combatant's sheet, as the stats schema gives it. */
 export type StaminaStats = z.output<ReturnType<typeof staminaStats>>;
 /** The numbers dice expressions may refer to: stats and ranks. */
-export function refsOf(stats: StaminaStats): Record<string, number> {
+const REFS = new WeakMap<StaminaStats, Readonly<Record<string, number>>>();
+
+/** The references dice notation may name, made once per stat block (a sheet is replaced, never changed). */
+export function refsOf(stats: StaminaStats): Readonly<Record<string, number>> {
+  let refs = REFS.get(stats);
+  if (refs === undefined) {
+    refs = refsFrom(stats);
+    REFS.set(stats, refs);
+  }
+  return refs;
+}
+
+function refsFrom(stats: StaminaStats): Record<string, number> {
   return {
     ...stats.ranks,
     stamina: stats.stamina,

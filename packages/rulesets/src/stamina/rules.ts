@@ -1,5 +1,6 @@
 import type { ActionDef } from '@roundkeeper/engine';
 import { combatantIn, notRunning } from '@roundkeeper/engine';
+import { catalogWith } from '../memo.js';
 import { STAMINA_CATALOG } from './catalog.js';
 import { fullyCovered, has } from './conditions.js';
 import { FREE_ATTACK_AS, flagsOf, isAttack, kindOf } from './flags.js';
@@ -8,8 +9,8 @@ import type { State } from './types.js';
 import { isWeaponRefusal, type WeaponInput, type WeaponUse, weaponFor } from './weapons.js';
 
 /** The catalog for an encounter: the text's actions, then the GM's custom actions. */
-export function catalogOf(state: State): ActionDef[] {
-  return [...STAMINA_CATALOG, ...state.customActions];
+export function catalogOf(state: State): readonly ActionDef[] {
+  return catalogWith(STAMINA_CATALOG, state.customActions);
 }
 
 /** The first action of `catalogOf(state)` with this id, without building the catalog (asked per command). */

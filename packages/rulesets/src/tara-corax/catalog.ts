@@ -7,6 +7,7 @@ import {
   reject,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
+import { catalogWith } from '../memo.js';
 import { CATEGORIES, CATEGORY_MARKS, type Category, isCategory } from './marks.js';
 
 /** What an action does beyond spending Marks: the rules that are special in 000 get a name. */
@@ -307,9 +308,9 @@ export function validateCustomAction(action: ActionDef): Rejection | undefined {
   return undefined;
 }
 
-/** The catalog and the GM's custom actions. */
-export function taraCatalog(state: { customActions: ActionDef[] }): ActionDef[] {
-  return [...TARA_CATALOG, ...state.customActions];
+/** The catalog and the GM's custom actions (read only: the same list for the same custom actions). */
+export function taraCatalog(state: { customActions: ActionDef[] }): readonly ActionDef[] {
+  return catalogWith(TARA_CATALOG, state.customActions);
 }
 
 export function isFree(info: ActionInfo): boolean {

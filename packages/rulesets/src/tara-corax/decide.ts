@@ -24,8 +24,9 @@ import type { StoredInstant, TaraState, TaraTypes } from './types.js';
 type Ctx = DecideContext<TaraTypes>;
 
 function checkRequest(state: TaraState, req: RollRequest): Rejection | undefined {
-  for (const id of [...Object.keys(req.delay ?? {}), ...Object.keys(req.rolls ?? {})]) {
-    if (!combatantOf(state, id)) return unknownCombatant(state, id);
+  for (const given of [req.delay, req.rolls]) {
+    if (given === undefined) continue;
+    for (const id of Object.keys(given)) if (!combatantOf(state, id)) return unknownCombatant(state, id);
   }
   return undefined;
 }
@@ -50,9 +51,11 @@ function next(ctx: Ctx, req: RollRequest): Decision<TaraEvent> {
   if (state.rs.phase === 'between')
     return noRollToGive(state, req, state.round + 1) ?? startRound(ctx, state.round + 1, req);
   // 000 Delaying: "Your character may always delay their actions once per Round".
-  const delayedAgain = Object.keys(req.delay ?? {})
-    .map((id) => combatantOf(state, id))
-    .find((c) => c?.cs.delaying);
+  const delayedAgain = req.delay
+    ? Object.keys(req.delay)
+        .map((id) => combatantOf(state, id))
+        .find((c) => c?.cs.delaying)
+    : undefined;
   if (delayedAgain) {
     const c = delayedAgain;
     return reject(
@@ -69,7 +72,10 @@ function next(ctx: Ctx, req: RollRequest): Decision<TaraEvent> {
   const events: TaraFact[] = [];
   if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
   const entry = state.agenda.find((e) => e.at.round === state.round);
-  if (entry) return [...events, ...reachEntry(state, entry)];
+  if (entry) {
+    for (const e of reachEntry(state, entry)) events.push(e);
+    return events;
+  }
   // 000 Carry Over: "This IS NOT the case with attacks and movement. If you run out of Initiative, you can't finish".
   // A character still Channeling has used ALL of the Round's Initiative on it: nothing is forfeited.
   for (const id of state.roster) {

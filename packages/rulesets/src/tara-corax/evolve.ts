@@ -1,9 +1,10 @@
-import { appendTo, updateCombatant } from '@roundkeeper/engine';
+import { appendTo } from '@roundkeeper/engine';
+import { editCs } from '../draft-cs.js';
 import type { TaraEvent } from './events.js';
 import type { HistoryMarker, HistorySpan, TaraCombatant, TaraRound, TaraState } from './types.js';
 
 function patchCs(state: TaraState, id: string, patch: Partial<TaraCombatant>): TaraState {
-  return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...patch } }));
+  return editCs(state, id, (cs) => Object.assign(cs, patch));
 }
 
 function patchRs(state: TaraState, patch: Partial<TaraRound>): TaraState {

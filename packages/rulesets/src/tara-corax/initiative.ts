@@ -131,7 +131,12 @@ export function startRound(ctx: Ctx, round: number, req: RollRequest): TaraFact[
   entries.sort((a, b) => compareTuples(a.at.at, b.at.at));
   // Labels name only the combatant itself: a label is shown to whoever sees the entry, and naming a
   // simultaneous partner here would leak a hidden one. The timeline adds the partners a viewer may see.
-  const order = groupSimultaneous(entries).map((g) => g.flatMap((e) => (e.combatant ? [e.combatant] : [])));
+  const order: string[][] = [];
+  for (const group of groupSimultaneous(entries)) {
+    const ids: string[] = [];
+    for (const e of group) if (e.combatant) ids.push(e.combatant);
+    order.push(ids);
+  }
   events.push({ type: 'tara/round-order', round, order });
   events.push(...scheduleAll(entries));
   const first = [...state.agenda.filter((a) => a.at.round === round), ...entries].sort((a, b) =>
@@ -177,9 +182,12 @@ export function reachEntry(
       for (let i = 0; i < here.length; i++) if (at.at[i] !== here[i]) return false;
       return true;
     };
-    const partners = [...state.agenda, ...scheduling]
-      .filter((e) => e.id !== entry.id && e.kind === 'turn' && same(e.at))
-      .flatMap((e) => (e.combatant ? [e.combatant] : []));
+    const partners: string[] = [];
+    const add = (e: AgendaEntry) => {
+      if (e.id !== entry.id && e.kind === 'turn' && e.combatant && same(e.at)) partners.push(e.combatant);
+    };
+    for (const e of state.agenda) add(e);
+    for (const e of scheduling) add(e);
     if (state.now && state.current && state.current !== who && same(state.now))
       partners.unshift(state.current);
     if (partners.length > 0)

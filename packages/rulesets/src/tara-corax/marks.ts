@@ -46,7 +46,12 @@ export function markOf(at: Instant): number {
 
 /** Two instants at the same Mark with the same tie-break key: simultaneous. */
 export function sameMoment(a: Instant, b: Instant): boolean {
-  return a.round === b.round && a.at.slice(0, 4).join(',') === b.at.slice(0, 4).join(',');
+  if (a.round !== b.round) return false;
+  // The first four positions (Mark, the tie-break key): compared one by one, as their joined text would be.
+  const n = Math.min(a.at.length, 4);
+  if (n !== Math.min(b.at.length, 4)) return false;
+  for (let i = 0; i < n; i++) if (a.at[i] !== b.at[i]) return false;
+  return true;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
+import { candidates } from '../memo.js';
 import { type ActionInfo, carriesOver, infoOf, isFree, taraCatalog } from './catalog.js';
 import type { ActParams } from './commands.js';
 import { FULL_ACTION, instantAt, MARKS_PER_ROUND, MAX_CASTING_TIME, markOf } from './marks.js';
@@ -364,7 +365,7 @@ export function legalActions(
   only?: (action: ActionDef) => boolean,
 ): LegalAction[] {
   const catalog = taraCatalog(state);
-  return (only ? catalog.filter(only) : catalog).map((action) => {
+  return (only ? candidates(catalog, only) : catalog).map((action) => {
     const params: ActParams = action.data?.rule === 'cast' ? { castingTime: 15 } : {};
     const plan = check(state, id, action, params);
     if (isRejection(plan))

@@ -1,5 +1,6 @@
 import type { ActionDef, ActionParamRef, JsonObject, Rejection } from '@roundkeeper/engine';
 import { firstFree, reject, slugOf } from '@roundkeeper/engine';
+import { catalogWith } from '../memo.js';
 import { WEAPON_SPEEDS, type WeaponSpeed } from './options.js';
 import type { C, PlanSlot, State } from './types.js';
 
@@ -137,12 +138,17 @@ function makeActionSets(c: C): ActionDef[] {
 }
 
 /** Every action this combatant could take: the catalog, the GM's custom actions, its action sets. */
-export function actionsFor(state: State, c: C | undefined): ActionDef[] {
-  return [...TEMPO_CATALOG, ...state.customActions, ...(c ? actionSetsOf(c) : [])];
+export function actionsFor(state: State, c: C | undefined): readonly ActionDef[] {
+  // Read only: the same list for the same custom actions and action sets (asked on every command).
+  return catalogWith(catalogWith(TEMPO_CATALOG, state.customActions), c ? actionSetsOf(c) : NO_SETS);
 }
 
+/** The first of `actionsFor(state, c)` with this id, without building the list. */
 export function findAction(state: State, c: C | undefined, id: string): ActionDef | undefined {
-  return actionsFor(state, c).find((a) => a.id === id);
+  for (const a of TEMPO_CATALOG) if (a.id === id) return a;
+  for (const a of state.customActions) if (a.id === id) return a;
+  if (c) for (const a of actionSetsOf(c)) if (a.id === id) return a;
+  return undefined;
 }
 
 export function isReaction(a: ActionDef): boolean {

@@ -1,9 +1,9 @@
-import { updateCombatant } from '@roundkeeper/engine';
+import { editCs } from '../draft-cs.js';
 import type { TempoEvent } from './events.js';
 import type { State, TempoCombatant } from './types.js';
 
 function patch(state: State, id: string, f: (cs: TempoCombatant) => Partial<TempoCombatant>): State {
-  return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...f(c.cs) } }));
+  return editCs(state, id, (cs) => Object.assign(cs, f(cs)));
 }
 
 /** Applies the ruleset's own events. */
@@ -13,14 +13,14 @@ export function evolve(state: State, event: TempoEvent): State | undefined {
       // A new round: plans, reactions, Guard and Rest belong to the round that ends.
       let s: State = { ...state, rs: { ...state.rs, phase: 'planning' } };
       for (const cid of s.roster) {
-        s = patch(s, cid, () => ({
-          plan: [],
-          exertActions: 0,
-          turn: null,
-          reactions: [],
-          guarding: null,
-          rested: false,
-        }));
+        s = editCs(s, cid, (cs) => {
+          cs.plan = [];
+          cs.exertActions = 0;
+          cs.turn = null;
+          cs.reactions = [];
+          cs.guarding = null;
+          cs.rested = false;
+        });
       }
       return s;
     }
@@ -30,40 +30,38 @@ export function evolve(state: State, event: TempoEvent): State | undefined {
     case 'tempo/planned': {
       const item = event.plan;
       const replaces = event.replaces;
-      return patch(state, event.combatant, (cs) => ({
-        plan: replaces ? cs.plan.map((p) => (p.id === replaces ? item : p)) : [...cs.plan, item],
-      }));
+      return editCs(state, event.combatant, (cs) => {
+        cs.plan = replaces ? cs.plan.map((p) => (p.id === replaces ? item : p)) : [...cs.plan, item];
+      });
     }
     case 'tempo/unplanned':
       return patch(state, event.combatant, (cs) => ({ plan: cs.plan.filter((p) => p.id !== event.plan) }));
     case 'tempo/action-taken': {
-      const s = patch(state, event.combatant, (cs) => ({
-        plan: cs.plan.map((p) => (p.id === event.plan ? { ...p, taken: true } : p)),
-        turn: {
+      const s = editCs(state, event.combatant, (cs) => {
+        cs.plan = cs.plan.map((p) => (p.id === event.plan ? { ...p, taken: true } : p));
+        cs.turn = {
           plan: event.plan,
           action: event.action,
           slot: event.slot,
           number: event.turn,
           moveLeft: event.moveLeft,
           acted: false,
-        },
-      }));
+        };
+      });
       return { ...s, rs: { ...s.rs, turnNumber: event.turn } };
     }
     case 'tempo/acted':
-      return patch(state, event.combatant, (cs) => ({
-        turn: cs.turn
-          ? {
-              ...cs.turn,
-              acted: true,
-              ...(event.weapon !== undefined ? { weapon: event.weapon } : {}),
-              ...(event.moveLeft !== undefined ? { moveLeft: event.moveLeft } : {}),
-            }
-          : null,
-        ...(event.guarding !== undefined ? { guarding: event.guarding } : {}),
-        ...(event.rested === true ? { rested: true } : {}),
-        ...(event.held !== undefined ? { held: event.held } : {}),
-      }));
+      return editCs(state, event.combatant, (cs) => {
+        if (cs.turn) {
+          const turn = { ...cs.turn, acted: true };
+          if (event.weapon !== undefined) turn.weapon = event.weapon;
+          if (event.moveLeft !== undefined) turn.moveLeft = event.moveLeft;
+          cs.turn = turn;
+        }
+        if (event.guarding !== undefined) cs.guarding = event.guarding;
+        if (event.rested === true) cs.rested = true;
+        if (event.held !== undefined) cs.held = event.held;
+      });
     case 'tempo/moved':
       return patch(state, event.combatant, (cs) => ({
         turn: cs.turn ? { ...cs.turn, moveLeft: event.left } : null,

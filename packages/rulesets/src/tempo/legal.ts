@@ -1,4 +1,5 @@
 import type { ActionDef, Instant, LegalAction } from '@roundkeeper/engine';
+import { candidates } from '../memo.js';
 import { actionsFor, isReaction } from './catalog.js';
 import { planLegality, reactionLegality } from './rules.js';
 import type { State } from './types.js';
@@ -11,7 +12,7 @@ export function legalActions(
 ): LegalAction[] {
   const c = state.combatants[actor];
   const actions = actionsFor(state, c);
-  return (only ? actions.filter(only) : actions).map((action): LegalAction => {
+  return (only ? candidates(actions, only) : actions).map((action): LegalAction => {
     if (!c)
       return {
         action,
