@@ -30,6 +30,7 @@ import {
   type Choice,
   choose,
   DEFAULT_POLICY,
+  deepFreeze,
   momentOf,
   type PolicyRule,
   readPath as readEventPath,
@@ -215,7 +216,14 @@ interface Prepared {
   rollers: Set<string>;
   /** Whether an action (by id) is an attack by the ruleset's declaration (kind or tag `attack`, `data.attack`). */
   attack: Map<string, boolean>;
+  /** The GM's rolling commands with the `on: roll` choices, by command and choices (see `withRoll`). */
+  rolled: WeakMap<Command, Map<string, Command>>;
 }
+
+/** The GM's commands, frozen: the engine checks a frozen command once and remembers it. */
+const NEXT: Command = Object.freeze({ type: 'next' });
+const START: Command = Object.freeze({ type: 'start' });
+const NO_LEGAL = (): readonly LegalAction[] => [];
 
 /** An attack by what the action is, as the ruleset declares it: its kind, its tags, or its data. */
 export function isAttack(action: ActionDef): boolean {
@@ -245,7 +253,8 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
   }
   const ruleset = registry[scenario.ruleset];
   if (!ruleset) return reject('ruleset/unknown', `The ruleset "${scenario.ruleset}" is not installed.`);
-  const prelude = scenario.commands.map((step): Command => step.command);
+  // Frozen copies: sent at the start of every trial, each is checked once (see `checkFrozenCommand`).
+  const prelude = scenario.commands.map((step): Command => deepFreeze(structuredClone(step.command)));
   for (const [owner, policy] of Object.entries(sim.policies)) {
     const problem = checkPolicy(ruleset, enc.state, owner, policy);
     if (problem) return reject('policy/invalid', problem);
@@ -285,6 +294,7 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
   return {
     answers,
     answering: answers.size > 0,
+    rolled: new WeakMap(),
     planners,
     rollers,
     attack,
@@ -781,7 +791,7 @@ class Trial {
         if (this.state.current === id && this.state.status === 'running') {
           const passed = this.turn(id, rng, 1);
           if (!passed && this.state.status === 'running' && this.state.current === id) {
-            const r = this.exec({ type: 'next' });
+            const r = this.exec(NEXT);
             if (isRejection(r)) this.refused(r);
           }
         }
@@ -829,16 +839,35 @@ class Trial {
    */
   withRoll(command: Command, rng: StateRng): Command {
     if (!this.p.rollers.size) return command;
-    const out: Command = { ...command };
+    // Which rule each roller chose: the same choices make the same command, made once and frozen (the
+    // engine checks a frozen command once).
+    let key = '';
+    const chosen: Array<[string, number]> = [];
     for (const id of this.p.roster) {
       if (!this.p.rollers.has(id) || !this.state.combatants[id]?.active) continue;
       const policy = this.p.policies.get(id)!;
-      const choice = choose(this.state, id, policy, () => [], [], 0, rng, 'roll');
+      const choice = choose(this.state, id, policy, NO_LEGAL, [], 0, rng, 'roll');
       if (!choice) continue;
-      for (const [k, v] of Object.entries(policy[choice.rule]!.with ?? {})) {
-        const into = (out[k] ?? {}) as JsonObject;
-        out[k] = { ...into, [id]: v };
+      chosen.push([id, choice.rule]);
+      key += `${id}\u0000${choice.rule}\u0000`;
+    }
+    let byKey = this.p.rolled.get(command);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.p.rolled.set(command, byKey);
+    }
+    let out = byKey.get(key);
+    if (out === undefined) {
+      out = { ...command };
+      for (const [id, rule] of chosen) {
+        for (const [k, v] of Object.entries(this.p.policies.get(id)![rule]!.with ?? {})) {
+          const into = (out[k] ?? {}) as JsonObject;
+          out[k] = { ...into, [id]: structuredClone(v) };
+        }
       }
+      out = deepFreeze(out);
+      if (byKey.size >= 1000) byKey.clear();
+      byKey.set(key, out);
     }
     return out;
   }
@@ -862,7 +891,7 @@ class Trial {
       const r = this.exec(command);
       if (isRejection(r)) this.refused(r);
     }
-    if (this.state.status === 'setup') this.gm({ type: 'start' }, rng);
+    if (this.state.status === 'setup') this.gm(START, rng);
     const untilEnd = this.plan.sim.until === 'end';
     for (let guard = 0; guard < 100_000; guard++) {
       if (this.state.status !== 'running' || this.roundNow() > this.limit) break;
@@ -873,7 +902,7 @@ class Trial {
       if (this.state.status !== 'running' || (untilEnd && this.sideDown())) break;
       // A "next" after a turn that passed by itself would end the next combatant's turn unplayed.
       if (passed) continue;
-      if (!this.gm({ type: 'next' }, rng)) break;
+      if (!this.gm(NEXT, rng)) break;
     }
     this.endRound();
     this.finish();

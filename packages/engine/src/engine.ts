@@ -1,6 +1,7 @@
 import { compareInstants } from './clock.js';
 import {
   checkCommand,
+  checkFrozenCommand,
   coreCommandSchemas,
   explainZodError,
   isCoreCommand,
@@ -210,15 +211,21 @@ function decideUnsafe(
     return notRunning(state, 'encounter')!;
   }
 
-  const { type, ...payload } = command;
-  if (!isCoreCommand(type) && !Object.hasOwn(ruleset.commands, type)) {
+  const type = command.type;
+  const core = isCoreCommand(type);
+  if (!core && !Object.hasOwn(ruleset.commands, type)) {
     const known = [...Object.keys(ruleset.commands), ...Object.keys(coreCommandSchemas)].join(', ');
     return reject('command/unknown', `"${type}" is not a command here. Known commands: ${known}.`, { type });
   }
   const by = options.by ?? { role: 'gm' };
-  const checked = isCoreCommand(type)
-    ? checkCommand(coreCommandSchemas, type, payload)
-    : checkCommand(ruleset.commands, type, payload);
+  // A frozen command (a simulator's, sent again and again) is checked once, remembered by identity.
+  const checked = Object.isFrozen(command)
+    ? core
+      ? checkFrozenCommand(coreCommandSchemas, command as Command & { type: typeof type })
+      : checkFrozenCommand(ruleset.commands, command)
+    : core
+      ? checkCommand(coreCommandSchemas, type, withoutType(command))
+      : checkCommand(ruleset.commands, type, withoutType(command));
   if ('error' in checked) {
     return reject('command/invalid', explainCommandError(checked.error, type, checked.schema), { type });
   }
@@ -229,6 +236,12 @@ function decideUnsafe(
   const decided = isEngineCommand(valid) ? decideCore(ctx, valid, ruleset) : ruleset.decide(ctx, valid);
   if (isRejection(decided)) return decided;
   return settle(ctx, ruleset, decided, options.draft);
+}
+
+/** A command's payload: its fields without `type`. */
+function withoutType(command: Command): Record<string, unknown> {
+  const { type: _, ...payload } = command;
+  return payload;
 }
 
 /**
