@@ -707,7 +707,8 @@ class Trial {
     let seen: EncounterState | undefined;
     let list: readonly LegalAction[] = [];
     return (only) => {
-      if (only && seen !== this.state) return this.p.ruleset.legalActions(this.state, actor, only);
+      // Lean: a policy reads only whether each candidate is enabled (no sentences, no previews).
+      if (only && seen !== this.state) return this.p.ruleset.legalActions(this.state, actor, only, true);
       if (seen !== this.state) {
         seen = this.state;
         list = this.p.ruleset.legalActions(this.state, actor);

@@ -100,11 +100,18 @@ function previewOf(
 }
 
 /** Every action of the encounter's catalog for `id`, with its cost in seconds and why not when disabled. */
-export function legalActions(state: State, id: string, only?: (action: ActionDef) => boolean): LegalAction[] {
+export function legalActions(
+  state: State,
+  id: string,
+  only?: (action: ActionDef) => boolean,
+  lean?: boolean,
+): LegalAction[] {
   const actions = actionsOf(state);
   return (only ? actions.filter(only) : actions).map((action) => {
     const v = legality(state, id, action);
     const cost = { seconds: v.seconds };
+    // Lean (a simulation's policy): the verdict and its cost, without the words and the clock preview.
+    if (lean) return v.ok ? { action, enabled: true, cost } : { action, enabled: false, code: v.code, cost };
     if (!v.ok) return { action, enabled: false, reason: v.reason, code: v.code, cost };
     const c = combatantOf(state, id);
     const preview = c ? previewOf(state, c, v.seconds) : undefined;
