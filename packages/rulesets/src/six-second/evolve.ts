@@ -1,5 +1,5 @@
 import type { Instant } from '@roundkeeper/engine';
-import { updateCombatant } from '@roundkeeper/engine';
+import { appendTo, updateCombatant } from '@roundkeeper/engine';
 import { shiftInstant, shiftTuple } from './clock.js';
 import type { SixSecondEvent } from './events.js';
 import type { SixSecondCombatant, SpentSeconds, State } from './types.js';
@@ -9,10 +9,15 @@ function patchCs(
   id: string,
   f: (cs: SixSecondCombatant) => Partial<SixSecondCombatant>,
 ): State {
+  // The combatant and its `cs` are copied once per fold (per trial in a simulation), then written in place.
   return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...f(c.cs) } }));
 }
 
-const record = (cs: SixSecondCombatant, h: SpentSeconds): SpentSeconds[] => [...cs.history, h];
+/**
+ * The history with `h` added: in place within a fold that already copied it (see `appendTo`), so a
+ * history that grows all fight long is copied once per command (once per trial in a simulation), not per event.
+ */
+const record = (cs: SixSecondCombatant, h: SpentSeconds): SpentSeconds[] => appendTo(cs.history, [h]);
 
 /** A late arrival took slot `from`: every instant at that slot or later moves down one place. */
 function shiftSlots(state: State, from: number): State {
