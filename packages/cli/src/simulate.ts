@@ -625,12 +625,14 @@ class Trial {
 
   /**
    * Decides and applies a command; returns the attacks its events name for the actor, or the refusal.
-   * `accepted` sees its events once decided, before any is applied.
+   * `taken`: the command is `actor`'s choice, counted as an action (act, react, interrupt) once accepted,
+   * in the round it is taken in (before its events are applied: they may move the clock on — on a tick
+   * timeline, to the next marker, in the next stretch of ticks).
    */
   exec(
     command: Command,
     actor?: string,
-    accepted?: (events: readonly EngineEvent[]) => void,
+    taken = false,
   ): number | Rejection {
     // The engine settles the command's events into the state it returns: folding them again here would
     // apply every event twice. The round (or stretch of ticks) each event falls in is read off the events.
@@ -643,7 +645,12 @@ class Trial {
       return settled;
     }
     const events = settled.events;
-    accepted?.(events);
+    if (taken && actor !== undefined) {
+      const type = command.type;
+      const now = this.roundNow();
+      if (now <= this.limit && now >= 1 && (type === 'act' || type === 'react' || type === 'interrupt'))
+        this.count(actor, 'actions');
+    }
     // Who has attacks named by their own events in this command (tara-corax's one per blow): their
     // `<ruleset>/acted` is not counted again as an attack.
     let named: Set<string> | undefined;
@@ -704,6 +711,18 @@ class Trial {
    * picks among some actions only asks about those (`only`), unless the whole list is known already.
    */
   legalFor(actor: string): (only?: (action: ActionDef) => boolean) => readonly LegalAction[] {
+    // One per combatant per trial: it asks again whenever the state has changed.
+    let legal = this.legals.get(actor);
+    if (legal === undefined) {
+      legal = this.newLegal(actor);
+      this.legals.set(actor, legal);
+    }
+    return legal;
+  }
+
+  readonly legals = new Map<string, (only?: (action: ActionDef) => boolean) => readonly LegalAction[]>();
+
+  newLegal(actor: string): (only?: (action: ActionDef) => boolean) => readonly LegalAction[] {
     let seen: EncounterState | undefined;
     let list: readonly LegalAction[] = [];
     return (only) => {
@@ -718,15 +737,8 @@ class Trial {
   }
 
   /** Sends a policy's choice; counts it, or its refusal under the rule that asked for it. */
-  send(actor: string, choice: Choice, rng: StateRng, onAccepted?: () => void): boolean {
-    const type = choice.command.type;
-    const result = this.exec(choice.command, actor, () => {
-      onAccepted?.();
-      // Counted when taken, in the round it is taken in: its own events may move the clock on (on a
-      // tick timeline, to the next marker, in the next stretch of ticks).
-      if (this.roundNow() > this.limit || this.roundNow() < 1) return;
-      if (type === 'act' || type === 'react' || type === 'interrupt') this.count(actor, 'actions');
-    });
+  send(actor: string, choice: Choice, rng: StateRng): boolean {
+    const result = this.exec(choice.command, actor, true);
     if (isRejection(result)) {
       const policy = this.p.policies.get(actor) ?? DEFAULT_POLICY;
       this.refused(result, ruleLabel(actor, choice.rule, policy[choice.rule]!));
@@ -765,7 +777,8 @@ class Trial {
       );
       if (!choice) return false;
       used[choice.rule]!++;
-      if (!this.send(actor, choice, rng, () => acts++)) continue;
+      if (!this.send(actor, choice, rng)) continue;
+      acts++;
       if (depth === 0 && this.p.answering) this.answer(actor, rng);
     }
     return passed();

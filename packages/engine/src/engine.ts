@@ -253,6 +253,8 @@ function checkTarget(state: EncounterState, command: Command, by: Viewer): Rejec
   const target = command.target;
   if (isCoreCommand(command.type) || typeof target !== 'string' || target.length === 0) return undefined;
   const c = Object.hasOwn(state.combatants, target) ? state.combatants[target] : undefined;
+  // The common case first, with nothing made for it: a GM's command, a visible target.
+  if (c && (by.role === 'gm' || !c.hidden)) return undefined;
   const visible = (x: Combatant) =>
     by.role === 'gm' || !x.hidden || (by.role === 'player' && by.combatants.includes(x.id));
   if (c && visible(c)) return undefined;
