@@ -270,7 +270,9 @@ function momentsOf(policy: readonly PolicyRule[]): Moment[] {
 const COMMANDS = new WeakMap<
   PolicyRule,
   {
-    last: { actor: string; action: string | undefined; target: string | undefined; command: Command } | undefined;
+    last:
+      | { actor: string; action: string | undefined; target: string | undefined; command: Command }
+      | undefined;
     all: Map<string, Command>;
   }
 >();

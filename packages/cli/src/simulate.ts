@@ -629,11 +629,7 @@ class Trial {
    * in the round it is taken in (before its events are applied: they may move the clock on — on a tick
    * timeline, to the next marker, in the next stretch of ticks).
    */
-  exec(
-    command: Command,
-    actor?: string,
-    taken = false,
-  ): number | Rejection {
+  exec(command: Command, actor?: string, taken = false): number | Rejection {
     // The engine settles the command's events into the state it returns: folding them again here would
     // apply every event twice. The round (or stretch of ticks) each event falls in is read off the events.
     const settled = decideSettled(this.state, command, this.p.registry, this.decideOptions);
