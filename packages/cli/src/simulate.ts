@@ -8,6 +8,7 @@ import {
   type EngineEvent,
   type Instant,
   isRejection,
+  isSettled,
   type Json,
   type JsonObject,
   KERNEL_METRICS,
@@ -634,7 +635,7 @@ class Trial {
     // apply every event twice. The round (or stretch of ticks) each event falls in is read off the events.
     const settled = decideSettled(this.state, command, this.p.registry, this.decideOptions);
     this.commands++;
-    if (isRejection(settled)) {
+    if (!isSettled(settled)) {
       // A command stopped part-way through its fold (a rule looping, a ruleset's internal error) may have
       // changed the trial's state in place: the trial ends there, its refusal counted as always.
       if (this.decideOptions.draft.spoiled) this.state = { ...this.state, status: 'ended', current: null };

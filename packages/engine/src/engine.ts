@@ -1,11 +1,11 @@
 import { compareInstants } from './clock.js';
 import {
+  type CoreCommand,
   checkCommand,
   checkFrozenCommand,
   coreCommandSchemas,
   explainZodError,
   isCoreCommand,
-  isEngineCommand,
   unknownOptions,
 } from './commands.js';
 import { decideCore, resolveExpiry } from './core-decide.js';
@@ -148,6 +148,14 @@ export interface Settled {
 }
 
 /**
+ * Whether `decideSettled` decided (rather than refused): `isRejection` for this one pair of shapes, which
+ * a hot loop (a simulator's) asks without the general check's cost.
+ */
+export function isSettled(x: Settled | Rejection): x is Settled {
+  return (x as Partial<Settled>).events !== undefined;
+}
+
+/**
  * Decides a command against the current state: the events it causes (cascades included, in order,
  * each consequence right after its cause) or a rejection. Never throws on malformed input.
  */
@@ -158,7 +166,7 @@ export function decide(
   options: DecideOptions = {},
 ): EngineEvent[] | Rejection {
   const settled = decideSettled(state, command, registry, options);
-  return isRejection(settled) ? settled : settled.events;
+  return isSettled(settled) ? settled.events : settled;
 }
 
 /** `decide`, with the state the events settled to (the log appends both instead of folding twice). */
@@ -171,7 +179,7 @@ export function decideSettled(
   try {
     const decided = decideUnsafe(state, command, registry, options);
     // A refusal sent to a player or the table never names what their view hides.
-    if (isRejection(decided) && options.by && options.by.role !== 'gm') {
+    if (!isSettled(decided) && options.by && options.by.role !== 'gm') {
       return viewRejection(decided, options.by, state);
     }
     return decided;
@@ -205,8 +213,8 @@ function decideUnsafe(
   if (typeof command.type !== 'string' || command.type.length === 0) {
     return reject('command/invalid', 'A command needs a "type" naming what to do, like "next" or "act".');
   }
-  const ruleset = rulesetFor(state, registry);
-  if (isRejection(ruleset)) return ruleset;
+  const ruleset = Object.hasOwn(registry, state.ruleset) ? registry[state.ruleset] : undefined;
+  if (!ruleset) return rulesetFor(state, registry) as Rejection;
   if (state.status === 'ended' && !['undo', 'redo', 'note'].includes(command.type)) {
     return notRunning(state, 'encounter')!;
   }
@@ -217,7 +225,7 @@ function decideUnsafe(
     const known = [...Object.keys(ruleset.commands), ...Object.keys(coreCommandSchemas)].join(', ');
     return reject('command/unknown', `"${type}" is not a command here. Known commands: ${known}.`, { type });
   }
-  const by = options.by ?? { role: 'gm' };
+  const by = options.by ?? GM;
   // A frozen command (a simulator's, sent again and again) is checked once, remembered by identity.
   const checked = Object.isFrozen(command)
     ? core
@@ -230,11 +238,15 @@ function decideUnsafe(
     return reject('command/invalid', explainCommandError(checked.error, type, checked.schema), { type });
   }
   const valid = checked.command;
-  const unknownTarget = checkTarget(state, valid, by);
+  const unknownTarget = core ? undefined : checkTarget(state, valid, by);
   if (unknownTarget) return unknownTarget;
   const ctx = new Context(state, valid, by, state.dice, state.seq, ruleset);
-  const decided = isEngineCommand(valid) ? decideCore(ctx, valid, ruleset) : ruleset.decide(ctx, valid);
-  if (isRejection(decided)) return decided;
+  const decided = core ? decideCore(ctx, valid as CoreCommand, ruleset) : ruleset.decide(ctx, valid);
+  // A decision is its events (an array) or a refusal.
+  if (!Array.isArray(decided)) {
+    if (isRejection(decided)) return decided;
+    throw new Error('a decision must be a list of events or a refusal');
+  }
   return settle(ctx, ruleset, decided, options.draft);
 }
 
@@ -244,6 +256,9 @@ function withoutType(command: Command): Record<string, unknown> {
   return payload;
 }
 
+/** The viewer a command is decided for when none is named. */
+const GM: Viewer = Object.freeze({ role: 'gm' });
+
 /**
  * A ruleset command's `target` names a combatant of this encounter: a typo or a combatant removed by an
  * undo is refused here, once for every ruleset. To a viewer who may not see a hidden combatant, the hidden
@@ -251,7 +266,7 @@ function withoutType(command: Command): Record<string, unknown> {
  */
 function checkTarget(state: EncounterState, command: Command, by: Viewer): Rejection | undefined {
   const target = command.target;
-  if (isCoreCommand(command.type) || typeof target !== 'string' || target.length === 0) return undefined;
+  if (typeof target !== 'string' || target.length === 0) return undefined;
   const c = Object.hasOwn(state.combatants, target) ? state.combatants[target] : undefined;
   // The common case first, with nothing made for it: a GM's command, a visible target.
   if (c && (by.role === 'gm' || !c.hidden)) return undefined;
@@ -285,7 +300,7 @@ function settle(
   // stops it part-way leaves the caller's latest state half-changed, which the draft then says.
   try {
     const settled = drafting(() => settleDrafted(ctx, ruleset, decided), draft);
-    if (isRejection(settled)) draft.spoiled = true;
+    if (!isSettled(settled)) draft.spoiled = true;
     return settled;
   } catch (error) {
     draft.spoiled = true;
