@@ -183,7 +183,7 @@ export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixS
   };
   if (command.target !== undefined) acted.target = command.target;
   const events: SixSecondFact[] = [acted];
-  if (now > 0) events.push(...spendSeconds(state, id, used + 1, used + now));
-  if (v.carry === 0) events.push(...complete(ctx, c, action.id, used + now, delay, effect));
+  if (now > 0) for (const e of spendSeconds(state, id, used + 1, used + now)) events.push(e);
+  if (v.carry === 0) for (const e of complete(ctx, c, action.id, used + now, delay, effect)) events.push(e);
   return events;
 }

@@ -113,13 +113,16 @@ export function spendSeconds(state: State, id: string, from: number, to: number)
   const c = combatantOf(state, id);
   const base = c?.cs.base;
   if (!c || !base || to < from) return [];
-  const stops = new Set<number>();
-  for (const p of c.cs.pending) {
-    if (p.due.turn === c.cs.turnNo && p.due.second >= from && p.due.second < to) stops.add(p.due.second);
-  }
   const out: SixSecondFact[] = [];
-  for (const s of [...stops].sort((a, b) => a - b)) {
-    out.push({ type: 'clock/advanced', to: secondOf(state.round, base, s) });
+  // Most actions pass no pending effect's second: nothing to collect or sort then.
+  if (c.cs.pending.length > 0) {
+    const stops = new Set<number>();
+    for (const p of c.cs.pending) {
+      if (p.due.turn === c.cs.turnNo && p.due.second >= from && p.due.second < to) stops.add(p.due.second);
+    }
+    for (const s of [...stops].sort((a, b) => a - b)) {
+      out.push({ type: 'clock/advanced', to: secondOf(state.round, base, s) });
+    }
   }
   out.push({ type: 'clock/advanced', to: secondOf(state.round, base, to) });
   return out;
