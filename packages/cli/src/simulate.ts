@@ -210,6 +210,8 @@ interface Prepared {
   policies: Map<string, PolicyRule[]>;
   matchers: Matcher[];
   matchersByType: Map<string, Matcher[]>;
+  /** An event type's kind and matchers, looked up once per event (see `TypeInfo`). */
+  typeInfo(type: string): TypeInfo;
   /** Combatants with rules for someone else's turn, for the planning, for the initiative roll. */
   answers: Set<string>;
   answering: boolean;
@@ -307,6 +309,7 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
     policies,
     matchers,
     matchersByType,
+    typeInfo: typeInfos(matchersByType),
   };
 }
 
@@ -398,6 +401,25 @@ export function mergeTally(into: SimTally, from: SimTally): void {
   }
 }
 
+/** What an event type is to this plan's counts: its kind and the named events that may match it. */
+interface TypeInfo {
+  kind: EventKind;
+  matchers: readonly Matcher[] | undefined;
+}
+
+/** `typeInfo` for a plan's matchers: each type's answer made once. */
+function typeInfos(matchersByType: ReadonlyMap<string, Matcher[]>): (type: string) => TypeInfo {
+  const known = new Map<string, TypeInfo>();
+  return (type) => {
+    let info = known.get(type);
+    if (info === undefined) {
+      info = { kind: kindOf(type), matchers: matchersByType.get(type) };
+      if (known.size < 10_000) known.set(type, info);
+    }
+    return info;
+  };
+}
+
 /** What an event type is to the counts, by its name's ending (`<ruleset>/attack`…). */
 const EventKind = { Other: 0, TurnStarted: 1, Attack: 2, Forfeit: 3, Acted: 4, Reacted: 5 } as const;
 type EventKind = (typeof EventKind)[keyof typeof EventKind];
@@ -446,6 +468,8 @@ class Trial {
   readonly atRound = new Map<string, number>();
   readonly atTrial = new Map<string, number>();
   readonly questionRounds: number[];
+  /** Each event's type, looked up once per event of the command being counted (reused from command to command). */
+  readonly infos: TypeInfo[] = [];
   /** The last command's events (what an `on: others` rule answers). */
   last: readonly EngineEvent[] = [];
   /** Uses of each combatant's `on: others` rules in the round they were used in. */
@@ -563,6 +587,7 @@ class Trial {
    */
   observe(
     e: EngineEvent,
+    info: TypeInfo,
     actor: string | undefined,
     named: ReadonlySet<string> | undefined,
     round: number,
@@ -573,7 +598,7 @@ class Trial {
     this.position++;
     const who = typeof e.combatant === 'string' ? e.combatant : undefined;
     let attacks = 0;
-    const kind = who === undefined ? EventKind.Other : kindOf(e.type);
+    const kind = who === undefined ? EventKind.Other : info.kind;
     if (kind === EventKind.TurnStarted && who) {
       this.count(who, 'turns');
       if (this.firstThisRound === null) {
@@ -601,7 +626,7 @@ class Trial {
       const carried = e.carryOver ?? e.carry;
       if (typeof carried === 'number' && carried > 0) this.count(who, 'carry');
     }
-    const matchers = this.p.matchersByType.get(e.type);
+    const matchers = info.matchers;
     if (matchers) {
       for (const m of matchers) {
         if (!matches(m, e)) continue;
@@ -651,8 +676,12 @@ class Trial {
     // Who has attacks named by their own events in this command (tara-corax's one per blow): their
     // `<ruleset>/acted` is not counted again as an attack.
     let named: Set<string> | undefined;
-    for (const e of events) {
-      if (typeof e.combatant !== 'string' || kindOf(e.type) !== EventKind.Attack) continue;
+    const infos = this.infos;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      const info = this.p.typeInfo(e.type);
+      infos[i] = info;
+      if (typeof e.combatant !== 'string' || info.kind !== EventKind.Attack) continue;
       named ??= new Set();
       named.add(e.combatant);
     }
@@ -662,10 +691,11 @@ class Trial {
     const before = this.state;
     this.state = settled.state;
     let attacks = 0;
-    for (const e of events) {
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
       if (e.type === 'round/started' && typeof e.round === 'number') round = e.round;
       else if (e.type === 'clock/advanced' && e.to) now = e.to as Instant;
-      attacks += this.observe(e, actor, named, periods ? (now ? periods.of(now) : 0) : round);
+      attacks += this.observe(e, infos[i]!, actor, named, periods ? (now ? periods.of(now) : 0) : round);
     }
     this.last = events;
     if (this.held.length) this.follow();
