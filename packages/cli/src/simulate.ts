@@ -315,9 +315,20 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
 
 /** Whether an event of the matcher's type has its fields, reaches its numbers and begins with its text. */
 function matches(m: Matcher, e: EngineEvent): boolean {
-  for (const [k, v] of m.fields) if (!sameJson(e[k], v)) return false;
-  for (const [k, n] of m.atLeast) if (!(Number(readEventPath(e, k)) >= n)) return false;
-  for (const [k, t] of m.startsWith) if (!String(readEventPath(e, k) ?? '').startsWith(t)) return false;
+  // Indexed loops: asked of every event of a named type, with nothing made per check.
+  const { fields, atLeast, startsWith } = m;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (!sameJson(e[f[0]], f[1])) return false;
+  }
+  for (let i = 0; i < atLeast.length; i++) {
+    const f = atLeast[i]!;
+    if (!(Number(readEventPath(e, f[0])) >= f[1])) return false;
+  }
+  for (let i = 0; i < startsWith.length; i++) {
+    const f = startsWith[i]!;
+    if (!String(readEventPath(e, f[0]) ?? '').startsWith(f[1])) return false;
+  }
   return true;
 }
 

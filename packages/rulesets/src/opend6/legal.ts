@@ -1,4 +1,10 @@
-import { type ActionDef, type Combatant, combatantOf, type LegalAction } from '@roundkeeper/engine';
+import {
+  type ActionDef,
+  type Combatant,
+  candidates,
+  combatantOf,
+  type LegalAction,
+} from '@roundkeeper/engine';
 import { catalog, legality, modeFor } from './actions.js';
 import { flagsOf } from './catalog.js';
 import { MOVE_UP_LABEL } from './commands.js';
@@ -66,8 +72,8 @@ export function legalActions(
   if (!c) return [];
   const penalty = penaltyOf(c);
   const actions = catalog(state);
-  if (lean) return leanActions(state, c, only ? actions.filter(only) : actions);
-  return (only ? actions.filter(only) : actions).map((action: ActionDef) => {
+  if (lean) return leanActions(state, c, only ? candidates(actions, only) : actions);
+  return (only ? candidates(actions, only) : actions).map((action: ActionDef) => {
     const flags = flagsOf(action);
     const mode = modeFor(state, c, action);
     const cost = { actions: flags.free ? 0 : 1, penalty };

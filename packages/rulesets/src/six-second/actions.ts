@@ -1,6 +1,7 @@
 import {
   type ActionDef,
   type Combatant,
+  candidates,
   combatantOf,
   type Decision,
   type Instant,
@@ -107,7 +108,7 @@ export function legalActions(
   lean?: boolean,
 ): LegalAction[] {
   const actions = actionsOf(state);
-  return (only ? actions.filter(only) : actions).map((action) => {
+  return (only ? candidates(actions, only) : actions).map((action) => {
     const v = legality(state, id, action);
     const cost = { seconds: v.seconds };
     // Lean (a simulation's policy): the verdict and its cost, without the words and the clock preview.
