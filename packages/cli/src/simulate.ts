@@ -503,7 +503,7 @@ class Trial {
    * The trial holds its states alone and keeps only the latest (`before` in `exec` is compared, never
    * read): each command's events are folded in place into what earlier commands' folds made.
    */
-  readonly decideOptions = { draft: newDraft() };
+  decideOptions = { draft: newDraft() };
 
   constructor(
     readonly p: Prepared,
@@ -527,6 +527,41 @@ class Trial {
       spent: p.roster.map(() => 0),
       outAt: p.roster.map(() => -1),
     }));
+  }
+
+  /**
+   * Makes this the next trial, from `seed`, exactly as a new `Trial` would start (a run of trials reuses
+   * one: its maps and counts are cleared, not made again for every trial).
+   */
+  reset(seed: number): void {
+    this.state = { ...this.p.base, dice: seededDice(seed) };
+    this.round = 0;
+    this.rounds = 0;
+    this.combatantRounds = 0;
+    this.commands = 0;
+    this.position = 0;
+    for (const counts of this.trialCounts.values()) for (const k of METRICS) counts[k] = 0;
+    for (const id of this.roundAttacks.keys()) this.roundAttacks.set(id, 0);
+    this.firstThisRound = null;
+    this.eventTrial.clear();
+    this.eventRound.clear();
+    this.eventCount.clear();
+    this.atRound.clear();
+    this.atTrial.clear();
+    this.questionRounds.fill(0);
+    this.last = [];
+    this.answered.clear();
+    this.legals.clear();
+    this.planned = -1;
+    this.p.roster.forEach((id, i) => {
+      for (const h of this.held) {
+        h.last[i] = this.valueOf(id, h.path);
+        h.spent[i] = 0;
+        h.outAt[i] = -1;
+      }
+    });
+    this.outs = 0;
+    this.decideOptions = { draft: newDraft() };
   }
 
   /** A followed resource's value: a path in the ruleset state, or (no path) the hit points. */
@@ -1117,9 +1152,11 @@ export function createSimulator(
     run(tally, seed, from, to, onProgress) {
       tally.path = 'engine';
       tally.reason = kernel;
+      let trial: Trial | undefined;
       for (let i = from; i < to; i++) {
         const s = trialSeed(seed, i);
-        const trial = new Trial(p, plan, limit, tally, s);
+        if (trial === undefined) trial = new Trial(p, plan, limit, tally, s);
+        else trial.reset(s);
         trial.run(new StateRng(seededDice(s ^ 0x5eed5eed)));
         if (onProgress && (i - from + 1) % 256 === 0) onProgress(i - from + 1);
       }
