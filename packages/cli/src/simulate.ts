@@ -598,13 +598,20 @@ class Trial {
   /** Closes the round being counted: histograms and per-round questions. */
   endRound(): void {
     if (this.round < 1) return;
-    for (const [id, n] of this.roundAttacks) {
+    // Indexed loops: once a round, with nothing made for them.
+    const roster = this.p.roster;
+    for (let i = 0; i < roster.length; i++) {
+      const id = roster[i]!;
+      const n = this.roundAttacks.get(id);
+      if (n === undefined) continue;
       this.tally.attackHistogram[id]![Math.min(n, HIST_MAX)]!++;
       this.roundAttacks.set(id, 0);
     }
-    this.plan.sim.questions.forEach((q, i) => {
+    const questions = this.plan.sim.questions;
+    for (let i = 0; i < questions.length; i++) {
+      const q = questions[i]!;
       if (q.per === 'round' && inOrder(q.order, this.atRound, q.missingIsLate)) this.questionRounds[i]!++;
-    });
+    }
     this.eventRound.clear();
     this.atRound.clear();
   }
