@@ -29,6 +29,21 @@ export function catalog(state: State): readonly ActionDef[] {
   return list;
 }
 
+/** Each catalog list's actions by id (the first of an id, as `find` would give). */
+const BY_ID = new WeakMap<readonly ActionDef[], Map<string, ActionDef>>();
+
+/** The action `id` of this encounter's catalog (`catalog(state).find` by id, without the walk). */
+export function actionOf(state: State, id: string): ActionDef | undefined {
+  const list = catalog(state);
+  let byId = BY_ID.get(list);
+  if (byId === undefined) {
+    byId = new Map();
+    for (const a of list) if (!byId.has(a.id)) byId.set(a.id, a);
+    BY_ID.set(list, byId);
+  }
+  return byId.get(id);
+}
+
 /**
  * How an action is being taken: on the character's turn, as an interrupt after waiting, waiting again
  * right after an interrupt, or moved up.

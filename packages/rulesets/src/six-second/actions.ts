@@ -9,7 +9,7 @@ import {
   notRunning,
   reject,
 } from '@roundkeeper/engine';
-import { actionsOf, defaultDelay, isVariable, secondsOf } from './catalog.js';
+import { actionById, actionsOf, defaultDelay, isVariable, secondsOf } from './catalog.js';
 import { nextNormalRound, secondOf, secondsLeft, slotOf } from './clock.js';
 import type { SixSecondCommandOf } from './commands.js';
 import type { SixSecondEvent, SixSecondEventOf, SixSecondFact } from './events.js';
@@ -136,12 +136,13 @@ export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixS
       'combatant/unknown',
       `There is no combatant "${id}" (combatants: ${state.roster.join(', ')}).`,
     );
-  const catalog = actionsOf(state);
-  const action = catalog.find((x) => x.id === command.action);
+  const action = actionById(state, command.action);
   if (!action) {
     return reject(
       'action/unknown',
-      `There is no action "${command.action}" here; pick one of ${catalog.map((x) => x.name).join(', ')}.`,
+      `There is no action "${command.action}" here; pick one of ${actionsOf(state)
+        .map((x) => x.name)
+        .join(', ')}.`,
     );
   }
   let seconds = secondsOf(action);
