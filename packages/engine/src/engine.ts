@@ -68,17 +68,24 @@ export function rulesetFor(state: EncounterState, registry: RulesetRegistry): An
 }
 
 class Context implements DecideContext {
-  readonly rng: StateRng;
+  /** Made when the decision first rolls: most commands roll nothing. */
+  private cursor: StateRng | undefined = undefined;
   private ids = 0;
   constructor(
     public state: EncounterState,
     readonly command: Command,
     readonly by: Viewer,
-    dice: DiceState,
+    private readonly dice: DiceState,
     private readonly baseSeq: number,
     private readonly ruleset: AnyRuleset,
-  ) {
-    this.rng = new StateRng(dice);
+  ) {}
+  get rng(): StateRng {
+    this.cursor ??= new StateRng(this.dice);
+    return this.cursor;
+  }
+  /** How many faces this decision rolled. */
+  get rolled(): number {
+    return this.cursor?.count ?? 0;
   }
   expiry(duration: Duration): EffectExpiry | Rejection {
     return resolveExpiry(this.state, this.ruleset, duration);
@@ -334,7 +341,7 @@ function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]
     for (let i = timed.length - 1; i >= 0; i--) pending.push(timed[i]!);
     for (let i = expired.length - 1; i >= 0; i--) pending.push(expired[i]!);
   }
-  if (ctx.rng.count > 0) {
+  if (ctx.rolled > 0) {
     const dice: CoreEvent = { type: 'dice/state', dice: ctx.rng.snapshot() };
     out.push(dice);
     draft = evolve(draft, dice, ruleset);
