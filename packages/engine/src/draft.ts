@@ -68,14 +68,18 @@ export function withCombatants<S extends { combatants: Record<string, unknown> }
   state: S,
   change: (combatants: S['combatants']) => void,
 ): S {
-  let combatants = state.combatants;
-  if (!owned?.has(combatants)) {
-    combatants = { ...combatants };
-    foldWork.entriesCopied += Object.keys(combatants).length;
-    owned?.add(combatants);
-  }
+  const combatants = ownRecord(state.combatants);
   change(combatants);
   return { ...state, combatants };
+}
+
+/** The combatants record to write into: itself when this fold made it, else a copy it then owns. */
+function ownRecord<R extends Record<string, unknown>>(record: R): R {
+  if (owned?.has(record)) return record;
+  const copy = { ...record };
+  foldWork.entriesCopied += Object.keys(copy).length;
+  owned?.add(copy);
+  return copy;
 }
 
 /** `state` with combatant `id` replaced by what `f` makes of it; the same state when there is none. */
@@ -130,11 +134,11 @@ export function writeCombatant<S extends { combatants: Record<string, object> }>
 ): S {
   const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
   if (c === undefined) return state;
-  return withCombatants(state, (all) => {
-    const w = own(c as S['combatants'][string]);
-    write(w);
-    (all as Record<string, object>)[id] = w;
-  });
+  const all = ownRecord(state.combatants);
+  const w = own(c as S['combatants'][string]);
+  write(w);
+  (all as Record<string, object>)[id] = w;
+  return { ...state, combatants: all };
 }
 
 /**
@@ -148,13 +152,13 @@ export function writeCs<S extends { combatants: Record<string, { cs: object }> }
 ): S {
   const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
   if (c === undefined) return state;
-  return withCombatants(state, (all) => {
-    const w = own(c as S['combatants'][string]);
-    const cs = own(w.cs as S['combatants'][string]['cs']);
-    (w as { cs: object }).cs = cs;
-    write(cs, w);
-    (all as Record<string, object>)[id] = w;
-  });
+  const all = ownRecord(state.combatants);
+  const w = own(c as S['combatants'][string]);
+  const cs = own(w.cs as S['combatants'][string]['cs']);
+  (w as { cs: object }).cs = cs;
+  write(cs, w);
+  (all as Record<string, object>)[id] = w;
+  return { ...state, combatants: all };
 }
 
 /**
