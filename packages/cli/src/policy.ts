@@ -121,6 +121,18 @@ function triggered(
 
 export { readPath };
 
+/** A condition's `cs` paths and wants, listed once per condition (a policy is never changed while it plays). */
+const CS_ENTRIES = new WeakMap<NonNullable<Condition['cs']>, Array<[string, Range | string | boolean]>>();
+
+function csEntries(cs: NonNullable<Condition['cs']>): Array<[string, Range | string | boolean]> {
+  let entries = CS_ENTRIES.get(cs);
+  if (entries === undefined) {
+    entries = Object.entries(cs);
+    CS_ENTRIES.set(cs, entries);
+  }
+  return entries;
+}
+
 export function holds(
   state: EncounterState,
   actor: string,
@@ -141,7 +153,7 @@ export function holds(
     if (!inRange(c.hp.current / c.hp.max, when.hp)) return false;
   }
   if (when.cs) {
-    for (const [path, want] of Object.entries(when.cs)) {
+    for (const [path, want] of csEntries(when.cs)) {
       const got = readPath(c.cs, path);
       if (typeof want === 'string' || typeof want === 'boolean') {
         if (got !== want) return false;
@@ -254,6 +266,61 @@ function momentsOf(policy: readonly PolicyRule[]): Moment[] {
   return moments;
 }
 
+/** The commands each rule has sent, by actor, action and target: made once, deeply frozen (see `commandOf`). */
+const COMMANDS = new WeakMap<
+  PolicyRule,
+  {
+    last:
+      | { actor: string; action: string | undefined; target: string | undefined; command: Command }
+      | undefined;
+    all: Map<string, Command>;
+  }
+>();
+
+/**
+ * The command a rule sends for this actor, action and target. Made once and deeply frozen: the engine
+ * checks a frozen command once and remembers it (`checkFrozenCommand`), where a fresh object would be
+ * checked by its JSON text at every send. The rule's `with` fields are copied, never frozen in the rule.
+ */
+function commandOf(
+  rule: PolicyRule,
+  actor: string,
+  action: string | undefined,
+  target: string | undefined,
+): Command {
+  let byKey = COMMANDS.get(rule);
+  if (byKey === undefined) {
+    byKey = { last: undefined, all: new Map() };
+    COMMANDS.set(rule, byKey);
+  }
+  // Most sends repeat the rule's last one (the same actor, action and target): no key is made for it.
+  const last = byKey.last;
+  if (last !== undefined && last.actor === actor && last.action === action && last.target === target)
+    return last.command;
+  const key = `${actor}\u0000${action ?? ''}\u0000${target ?? ''}`;
+  let command = byKey.all.get(key);
+  if (command === undefined) {
+    const type = rule.command ?? 'act';
+    const bare: Command = action !== undefined ? { type, actor, action } : { type, actor };
+    command = rule.with ? { ...bare, ...(structuredClone(rule.with) as JsonObject) } : bare;
+    if (target !== undefined) command.target = target;
+    command = deepFreeze(command);
+    if (byKey.all.size >= 1000) byKey.all.clear();
+    byKey.all.set(key, command);
+  }
+  byKey.last = { actor, action, target, command };
+  return command;
+}
+
+/** `v`, frozen through and through. */
+export function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const x of Object.values(v)) deepFreeze(x);
+  }
+  return v;
+}
+
 /**
  * The first rule of this moment that fits now: its action enabled, its conditions true, its uses this
  * turn not spent. `used[i]` counts rule i's uses this turn; `legal` is asked only when a rule needs it.
@@ -292,16 +359,12 @@ export function choose(
       if (!pick) continue;
       action = pick.action.id;
     }
-    const type = rule.command ?? 'act';
-    const bare: Command = action !== undefined ? { type, actor, action } : { type, actor };
-    const command: Command = rule.with ? { ...bare, ...(rule.with as JsonObject) } : bare;
     let target: string | undefined;
     if (rule.target) {
       target = resolveTarget(state, actor, rule.target, rng);
       if (target === undefined) continue;
-      command.target = target;
     }
-    const choice: Choice = { rule: i, command };
+    const choice: Choice = { rule: i, command: commandOf(rule, actor, action, target) };
     if (target !== undefined) choice.target = target;
     if (rule.damage !== undefined) choice.damage = rule.damage;
     return choice;

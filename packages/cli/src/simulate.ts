@@ -8,6 +8,7 @@ import {
   type EngineEvent,
   type Instant,
   isRejection,
+  isSettled,
   type Json,
   type JsonObject,
   KERNEL_METRICS,
@@ -30,6 +31,7 @@ import {
   type Choice,
   choose,
   DEFAULT_POLICY,
+  deepFreeze,
   momentOf,
   type PolicyRule,
   readPath as readEventPath,
@@ -208,6 +210,8 @@ interface Prepared {
   policies: Map<string, PolicyRule[]>;
   matchers: Matcher[];
   matchersByType: Map<string, Matcher[]>;
+  /** An event type's kind and matchers, looked up once per event (see `TypeInfo`). */
+  typeInfo(type: string): TypeInfo;
   /** Combatants with rules for someone else's turn, for the planning, for the initiative roll. */
   answers: Set<string>;
   answering: boolean;
@@ -215,7 +219,14 @@ interface Prepared {
   rollers: Set<string>;
   /** Whether an action (by id) is an attack by the ruleset's declaration (kind or tag `attack`, `data.attack`). */
   attack: Map<string, boolean>;
+  /** The GM's rolling commands with the `on: roll` choices, by command and choices (see `withRoll`). */
+  rolled: WeakMap<Command, Map<string, Command>>;
 }
+
+/** The GM's commands, frozen: the engine checks a frozen command once and remembers it. */
+const NEXT: Command = Object.freeze({ type: 'next' });
+const START: Command = Object.freeze({ type: 'start' });
+const NO_LEGAL = (): readonly LegalAction[] => [];
 
 /** An attack by what the action is, as the ruleset declares it: its kind, its tags, or its data. */
 export function isAttack(action: ActionDef): boolean {
@@ -245,7 +256,8 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
   }
   const ruleset = registry[scenario.ruleset];
   if (!ruleset) return reject('ruleset/unknown', `The ruleset "${scenario.ruleset}" is not installed.`);
-  const prelude = scenario.commands.map((step): Command => step.command);
+  // Frozen copies: sent at the start of every trial, each is checked once (see `checkFrozenCommand`).
+  const prelude = scenario.commands.map((step): Command => deepFreeze(structuredClone(step.command)));
   for (const [owner, policy] of Object.entries(sim.policies)) {
     const problem = checkPolicy(ruleset, enc.state, owner, policy);
     if (problem) return reject('policy/invalid', problem);
@@ -285,6 +297,7 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
   return {
     answers,
     answering: answers.size > 0,
+    rolled: new WeakMap(),
     planners,
     rollers,
     attack,
@@ -296,14 +309,26 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
     policies,
     matchers,
     matchersByType,
+    typeInfo: typeInfos(matchersByType),
   };
 }
 
 /** Whether an event of the matcher's type has its fields, reaches its numbers and begins with its text. */
 function matches(m: Matcher, e: EngineEvent): boolean {
-  for (const [k, v] of m.fields) if (!sameJson(e[k], v)) return false;
-  for (const [k, n] of m.atLeast) if (!(Number(readEventPath(e, k)) >= n)) return false;
-  for (const [k, t] of m.startsWith) if (!String(readEventPath(e, k) ?? '').startsWith(t)) return false;
+  // Indexed loops: asked of every event of a named type, with nothing made per check.
+  const { fields, atLeast, startsWith } = m;
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    if (!sameJson(e[f[0]], f[1])) return false;
+  }
+  for (let i = 0; i < atLeast.length; i++) {
+    const f = atLeast[i]!;
+    if (!(Number(readEventPath(e, f[0])) >= f[1])) return false;
+  }
+  for (let i = 0; i < startsWith.length; i++) {
+    const f = startsWith[i]!;
+    if (!String(readEventPath(e, f[0]) ?? '').startsWith(f[1])) return false;
+  }
   return true;
 }
 
@@ -387,6 +412,25 @@ export function mergeTally(into: SimTally, from: SimTally): void {
   }
 }
 
+/** What an event type is to this plan's counts: its kind and the named events that may match it. */
+interface TypeInfo {
+  kind: EventKind;
+  matchers: readonly Matcher[] | undefined;
+}
+
+/** `typeInfo` for a plan's matchers: each type's answer made once. */
+function typeInfos(matchersByType: ReadonlyMap<string, Matcher[]>): (type: string) => TypeInfo {
+  const known = new Map<string, TypeInfo>();
+  return (type) => {
+    let info = known.get(type);
+    if (info === undefined) {
+      info = { kind: kindOf(type), matchers: matchersByType.get(type) };
+      if (known.size < 10_000) known.set(type, info);
+    }
+    return info;
+  };
+}
+
 /** What an event type is to the counts, by its name's ending (`<ruleset>/attack`…). */
 const EventKind = { Other: 0, TurnStarted: 1, Attack: 2, Forfeit: 3, Acted: 4, Reacted: 5 } as const;
 type EventKind = (typeof EventKind)[keyof typeof EventKind];
@@ -435,6 +479,8 @@ class Trial {
   readonly atRound = new Map<string, number>();
   readonly atTrial = new Map<string, number>();
   readonly questionRounds: number[];
+  /** Each event's type, looked up once per event of the command being counted (reused from command to command). */
+  readonly infos: TypeInfo[] = [];
   /** The last command's events (what an `on: others` rule answers). */
   last: readonly EngineEvent[] = [];
   /** Uses of each combatant's `on: others` rules in the round they were used in. */
@@ -457,7 +503,7 @@ class Trial {
    * The trial holds its states alone and keeps only the latest (`before` in `exec` is compared, never
    * read): each command's events are folded in place into what earlier commands' folds made.
    */
-  readonly decideOptions = { draft: newDraft() };
+  decideOptions = { draft: newDraft() };
 
   constructor(
     readonly p: Prepared,
@@ -481,6 +527,41 @@ class Trial {
       spent: p.roster.map(() => 0),
       outAt: p.roster.map(() => -1),
     }));
+  }
+
+  /**
+   * Makes this the next trial, from `seed`, exactly as a new `Trial` would start (a run of trials reuses
+   * one: its maps and counts are cleared, not made again for every trial).
+   */
+  reset(seed: number): void {
+    this.state = { ...this.p.base, dice: seededDice(seed) };
+    this.round = 0;
+    this.rounds = 0;
+    this.combatantRounds = 0;
+    this.commands = 0;
+    this.position = 0;
+    for (const counts of this.trialCounts.values()) for (const k of METRICS) counts[k] = 0;
+    for (const id of this.roundAttacks.keys()) this.roundAttacks.set(id, 0);
+    this.firstThisRound = null;
+    this.eventTrial.clear();
+    this.eventRound.clear();
+    this.eventCount.clear();
+    this.atRound.clear();
+    this.atTrial.clear();
+    this.questionRounds.fill(0);
+    this.last = [];
+    this.answered.clear();
+    this.legals.clear();
+    this.planned = -1;
+    this.p.roster.forEach((id, i) => {
+      for (const h of this.held) {
+        h.last[i] = this.valueOf(id, h.path);
+        h.spent[i] = 0;
+        h.outAt[i] = -1;
+      }
+    });
+    this.outs = 0;
+    this.decideOptions = { draft: newDraft() };
   }
 
   /** A followed resource's value: a path in the ruleset state, or (no path) the hit points. */
@@ -517,13 +598,20 @@ class Trial {
   /** Closes the round being counted: histograms and per-round questions. */
   endRound(): void {
     if (this.round < 1) return;
-    for (const [id, n] of this.roundAttacks) {
+    // Indexed loops: once a round, with nothing made for them.
+    const roster = this.p.roster;
+    for (let i = 0; i < roster.length; i++) {
+      const id = roster[i]!;
+      const n = this.roundAttacks.get(id);
+      if (n === undefined) continue;
       this.tally.attackHistogram[id]![Math.min(n, HIST_MAX)]!++;
       this.roundAttacks.set(id, 0);
     }
-    this.plan.sim.questions.forEach((q, i) => {
+    const questions = this.plan.sim.questions;
+    for (let i = 0; i < questions.length; i++) {
+      const q = questions[i]!;
       if (q.per === 'round' && inOrder(q.order, this.atRound, q.missingIsLate)) this.questionRounds[i]!++;
-    });
+    }
     this.eventRound.clear();
     this.atRound.clear();
   }
@@ -552,6 +640,7 @@ class Trial {
    */
   observe(
     e: EngineEvent,
+    info: TypeInfo,
     actor: string | undefined,
     named: ReadonlySet<string> | undefined,
     round: number,
@@ -562,7 +651,7 @@ class Trial {
     this.position++;
     const who = typeof e.combatant === 'string' ? e.combatant : undefined;
     let attacks = 0;
-    const kind = who === undefined ? EventKind.Other : kindOf(e.type);
+    const kind = who === undefined ? EventKind.Other : info.kind;
     if (kind === EventKind.TurnStarted && who) {
       this.count(who, 'turns');
       if (this.firstThisRound === null) {
@@ -590,7 +679,7 @@ class Trial {
       const carried = e.carryOver ?? e.carry;
       if (typeof carried === 'number' && carried > 0) this.count(who, 'carry');
     }
-    const matchers = this.p.matchersByType.get(e.type);
+    const matchers = info.matchers;
     if (matchers) {
       for (const m of matchers) {
         if (!matches(m, e)) continue;
@@ -615,30 +704,37 @@ class Trial {
 
   /**
    * Decides and applies a command; returns the attacks its events name for the actor, or the refusal.
-   * `accepted` sees its events once decided, before any is applied.
+   * `taken`: the command is `actor`'s choice, counted as an action (act, react, interrupt) once accepted,
+   * in the round it is taken in (before its events are applied: they may move the clock on — on a tick
+   * timeline, to the next marker, in the next stretch of ticks).
    */
-  exec(
-    command: Command,
-    actor?: string,
-    accepted?: (events: readonly EngineEvent[]) => void,
-  ): number | Rejection {
+  exec(command: Command, actor?: string, taken = false): number | Rejection {
     // The engine settles the command's events into the state it returns: folding them again here would
     // apply every event twice. The round (or stretch of ticks) each event falls in is read off the events.
     const settled = decideSettled(this.state, command, this.p.registry, this.decideOptions);
     this.commands++;
-    if (isRejection(settled)) {
+    if (!isSettled(settled)) {
       // A command stopped part-way through its fold (a rule looping, a ruleset's internal error) may have
       // changed the trial's state in place: the trial ends there, its refusal counted as always.
       if (this.decideOptions.draft.spoiled) this.state = { ...this.state, status: 'ended', current: null };
       return settled;
     }
     const events = settled.events;
-    accepted?.(events);
+    if (taken && actor !== undefined) {
+      const type = command.type;
+      const now = this.roundNow();
+      if (now <= this.limit && now >= 1 && (type === 'act' || type === 'react' || type === 'interrupt'))
+        this.count(actor, 'actions');
+    }
     // Who has attacks named by their own events in this command (tara-corax's one per blow): their
     // `<ruleset>/acted` is not counted again as an attack.
     let named: Set<string> | undefined;
-    for (const e of events) {
-      if (typeof e.combatant !== 'string' || kindOf(e.type) !== EventKind.Attack) continue;
+    const infos = this.infos;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      const info = this.p.typeInfo(e.type);
+      infos[i] = info;
+      if (typeof e.combatant !== 'string' || info.kind !== EventKind.Attack) continue;
       named ??= new Set();
       named.add(e.combatant);
     }
@@ -648,10 +744,11 @@ class Trial {
     const before = this.state;
     this.state = settled.state;
     let attacks = 0;
-    for (const e of events) {
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
       if (e.type === 'round/started' && typeof e.round === 'number') round = e.round;
       else if (e.type === 'clock/advanced' && e.to) now = e.to as Instant;
-      attacks += this.observe(e, actor, named, periods ? (now ? periods.of(now) : 0) : round);
+      attacks += this.observe(e, infos[i]!, actor, named, periods ? (now ? periods.of(now) : 0) : round);
     }
     this.last = events;
     if (this.held.length) this.follow();
@@ -694,10 +791,23 @@ class Trial {
    * picks among some actions only asks about those (`only`), unless the whole list is known already.
    */
   legalFor(actor: string): (only?: (action: ActionDef) => boolean) => readonly LegalAction[] {
+    // One per combatant per trial: it asks again whenever the state has changed.
+    let legal = this.legals.get(actor);
+    if (legal === undefined) {
+      legal = this.newLegal(actor);
+      this.legals.set(actor, legal);
+    }
+    return legal;
+  }
+
+  readonly legals = new Map<string, (only?: (action: ActionDef) => boolean) => readonly LegalAction[]>();
+
+  newLegal(actor: string): (only?: (action: ActionDef) => boolean) => readonly LegalAction[] {
     let seen: EncounterState | undefined;
     let list: readonly LegalAction[] = [];
     return (only) => {
-      if (only && seen !== this.state) return this.p.ruleset.legalActions(this.state, actor, only);
+      // Lean: a policy reads only whether each candidate is enabled (no sentences, no previews).
+      if (only && seen !== this.state) return this.p.ruleset.legalActions(this.state, actor, only, true);
       if (seen !== this.state) {
         seen = this.state;
         list = this.p.ruleset.legalActions(this.state, actor);
@@ -707,15 +817,8 @@ class Trial {
   }
 
   /** Sends a policy's choice; counts it, or its refusal under the rule that asked for it. */
-  send(actor: string, choice: Choice, rng: StateRng, onAccepted?: () => void): boolean {
-    const type = choice.command.type;
-    const result = this.exec(choice.command, actor, () => {
-      onAccepted?.();
-      // Counted when taken, in the round it is taken in: its own events may move the clock on (on a
-      // tick timeline, to the next marker, in the next stretch of ticks).
-      if (this.roundNow() > this.limit || this.roundNow() < 1) return;
-      if (type === 'act' || type === 'react' || type === 'interrupt') this.count(actor, 'actions');
-    });
+  send(actor: string, choice: Choice, rng: StateRng): boolean {
+    const result = this.exec(choice.command, actor, true);
     if (isRejection(result)) {
       const policy = this.p.policies.get(actor) ?? DEFAULT_POLICY;
       this.refused(result, ruleLabel(actor, choice.rule, policy[choice.rule]!));
@@ -754,7 +857,8 @@ class Trial {
       );
       if (!choice) return false;
       used[choice.rule]!++;
-      if (!this.send(actor, choice, rng, () => acts++)) continue;
+      if (!this.send(actor, choice, rng)) continue;
+      acts++;
       if (depth === 0 && this.p.answering) this.answer(actor, rng);
     }
     return passed();
@@ -781,7 +885,7 @@ class Trial {
         if (this.state.current === id && this.state.status === 'running') {
           const passed = this.turn(id, rng, 1);
           if (!passed && this.state.status === 'running' && this.state.current === id) {
-            const r = this.exec({ type: 'next' });
+            const r = this.exec(NEXT);
             if (isRejection(r)) this.refused(r);
           }
         }
@@ -829,16 +933,35 @@ class Trial {
    */
   withRoll(command: Command, rng: StateRng): Command {
     if (!this.p.rollers.size) return command;
-    const out: Command = { ...command };
+    // Which rule each roller chose: the same choices make the same command, made once and frozen (the
+    // engine checks a frozen command once).
+    let key = '';
+    const chosen: Array<[string, number]> = [];
     for (const id of this.p.roster) {
       if (!this.p.rollers.has(id) || !this.state.combatants[id]?.active) continue;
       const policy = this.p.policies.get(id)!;
-      const choice = choose(this.state, id, policy, () => [], [], 0, rng, 'roll');
+      const choice = choose(this.state, id, policy, NO_LEGAL, [], 0, rng, 'roll');
       if (!choice) continue;
-      for (const [k, v] of Object.entries(policy[choice.rule]!.with ?? {})) {
-        const into = (out[k] ?? {}) as JsonObject;
-        out[k] = { ...into, [id]: v };
+      chosen.push([id, choice.rule]);
+      key += `${id}\u0000${choice.rule}\u0000`;
+    }
+    let byKey = this.p.rolled.get(command);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.p.rolled.set(command, byKey);
+    }
+    let out = byKey.get(key);
+    if (out === undefined) {
+      out = { ...command };
+      for (const [id, rule] of chosen) {
+        for (const [k, v] of Object.entries(this.p.policies.get(id)![rule]!.with ?? {})) {
+          const into = (out[k] ?? {}) as JsonObject;
+          out[k] = { ...into, [id]: structuredClone(v) };
+        }
       }
+      out = deepFreeze(out);
+      if (byKey.size >= 1000) byKey.clear();
+      byKey.set(key, out);
     }
     return out;
   }
@@ -862,7 +985,7 @@ class Trial {
       const r = this.exec(command);
       if (isRejection(r)) this.refused(r);
     }
-    if (this.state.status === 'setup') this.gm({ type: 'start' }, rng);
+    if (this.state.status === 'setup') this.gm(START, rng);
     const untilEnd = this.plan.sim.until === 'end';
     for (let guard = 0; guard < 100_000; guard++) {
       if (this.state.status !== 'running' || this.roundNow() > this.limit) break;
@@ -873,7 +996,7 @@ class Trial {
       if (this.state.status !== 'running' || (untilEnd && this.sideDown())) break;
       // A "next" after a turn that passed by itself would end the next combatant's turn unplayed.
       if (passed) continue;
-      if (!this.gm({ type: 'next' }, rng)) break;
+      if (!this.gm(NEXT, rng)) break;
     }
     this.endRound();
     this.finish();
@@ -1036,9 +1159,11 @@ export function createSimulator(
     run(tally, seed, from, to, onProgress) {
       tally.path = 'engine';
       tally.reason = kernel;
+      let trial: Trial | undefined;
       for (let i = from; i < to; i++) {
         const s = trialSeed(seed, i);
-        const trial = new Trial(p, plan, limit, tally, s);
+        if (trial === undefined) trial = new Trial(p, plan, limit, tally, s);
+        else trial.reset(s);
         trial.run(new StateRng(seededDice(s ^ 0x5eed5eed)));
         if (onProgress && (i - from + 1) % 256 === 0) onProgress(i - from + 1);
       }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { checkCommand, jsonKey } from './commands.js';
+import { checkCommand, checkFrozenCommand, jsonKey } from './commands.js';
 
 const schemas = {
   hit: z.object({
@@ -70,5 +70,53 @@ describe('checkCommand remembers what a schema accepted', () => {
     const nullable = { n: z.object({ x: z.number().nullable() }) };
     expect('command' in checkCommand(nullable, 'n', { x: null })).toBe(true);
     expect('error' in checkCommand(nullable, 'n', { x: Number.NaN })).toBe(true);
+  });
+});
+
+describe('checkFrozenCommand remembers a deeply frozen command by identity', () => {
+  const freeze = <T>(v: T): T => {
+    if (typeof v === 'object' && v !== null) {
+      for (const x of Object.values(v)) freeze(x);
+      Object.freeze(v);
+    }
+    return v;
+  };
+
+  it('gives what checkCommand gives, for any command, frozen or not', () => {
+    fc.assert(
+      fc.property(
+        fc.record(
+          { target: fc.string(), amount: fc.oneof(fc.integer(), fc.double()), tags: fc.array(fc.string()) },
+          { requiredKeys: [] },
+        ),
+        fc.boolean(),
+        (payload, frozen) => {
+          const command = { type: 'hit' as const, ...structuredClone(payload) };
+          const want = checkCommand(schemas, 'hit', payload);
+          const sent = frozen ? freeze(command) : command;
+          for (let i = 0; i < 2; i++) {
+            const got = checkFrozenCommand(schemas, sent);
+            if ('error' in want) expect('error' in got).toBe(true);
+            else expect(got).toEqual(want);
+          }
+        },
+      ),
+    );
+  });
+
+  it('answers a frozen command from memory, and checks one with a field still writable every time', () => {
+    const frozen = freeze({ type: 'hit' as const, target: 'orc', tags: ['x'] });
+    const a = checkFrozenCommand(schemas, frozen);
+    const b = checkFrozenCommand(schemas, frozen);
+    if (!('command' in a) || !('command' in b)) throw new Error('refused');
+    expect(b.command).toBe(a.command);
+    expect(Object.isFrozen(a.command)).toBe(true);
+    // Frozen on the outside only: its tags can still change, so it is never remembered.
+    const shallow = Object.freeze({ type: 'hit' as const, target: 'orc', tags: ['x'] });
+    const c = checkFrozenCommand(schemas, shallow);
+    shallow.tags.push('y');
+    const d = checkFrozenCommand(schemas, shallow);
+    if (!('command' in c) || !('command' in d)) throw new Error('refused');
+    expect(d.command.tags).toEqual(['x', 'y']);
   });
 });

@@ -257,6 +257,38 @@ export function checkCommand<S extends Record<string, z.ZodType>>(
   return { command: Object.assign({ type }, parsed.data) as CommandOf<S> };
 }
 
+/**
+ * `checkCommand` for a whole command (`type` and payload together) that is deeply frozen, remembered by
+ * the object itself: a caller that sends the same frozen command again and again (a simulator's `next`,
+ * a policy's attack, made once and frozen) has it checked once, with no JSON key made per send. A frozen
+ * command cannot change, so what the schema made of it then is what it would make now. A command that is
+ * not deeply frozen is checked as `checkCommand` checks it.
+ */
+export function checkFrozenCommand<S extends Record<string, z.ZodType>>(
+  schemas: S,
+  command: { type: keyof S & string },
+): { command: CommandOf<S> } | { error: z.ZodError; schema: z.ZodType } {
+  const schema = schemas[command.type];
+  const known = schema === undefined ? undefined : FROZEN.get(command);
+  if (known !== undefined && known.schema === schema) return { command: known.command as CommandOf<S> };
+  const { type, ...payload } = command;
+  const checked = checkCommand(schemas, type, payload);
+  if ('command' in checked && deeplyFrozen(command, 0)) {
+    FROZEN.set(command, { schema: schema!, command: deepFreeze(checked.command) });
+  }
+  return checked;
+}
+
+/** Deeply frozen commands already checked, with the schema that checked them and its output (frozen). */
+const FROZEN = new WeakMap<object, { schema: z.ZodType; command: unknown }>();
+
+function deeplyFrozen(v: unknown, depth: number): boolean {
+  if (typeof v !== 'object' || v === null) return true;
+  if (depth > 8 || !Object.isFrozen(v)) return false;
+  for (const x of Object.values(v)) if (!deeplyFrozen(x, depth + 1)) return false;
+  return true;
+}
+
 /** Payloads each command schema accepted, by their JSON text, with what it made of them. */
 const ACCEPTED = new WeakMap<z.ZodType, Map<string, unknown>>();
 const ACCEPTED_MAX = 256;

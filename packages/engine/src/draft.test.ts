@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { appendTo, drafting, foldWork, sealDraft, updateCombatant, withCombatants } from './draft.js';
+import {
+  appendTo,
+  drafting,
+  foldWork,
+  newDraft,
+  sealDraft,
+  updateCombatant,
+  withCombatants,
+  writeCombatant,
+  writeCs,
+  writeRs,
+} from './draft.js';
 
 type S = { round: number; combatants: Record<string, { hp: number }> };
 const base = (): S => ({ round: 1, combatants: { a: { hp: 1 }, b: { hp: 2 } } });
@@ -81,5 +92,69 @@ describe('appendTo: a list that grows within one fold', () => {
       expect(appendTo(b, [4])).not.toBe(b);
       expect(b).toEqual([1, 2, 3]);
     });
+  });
+});
+
+describe('writing a combatant, its cs and the round state in place', () => {
+  type W = { rs: { n: number }; combatants: Record<string, { hp: number; cs: { used: number } }> };
+  const start = (): W => ({
+    rs: { n: 0 },
+    combatants: { a: { hp: 3, cs: { used: 0 } }, b: { hp: 2, cs: { used: 0 } } },
+  });
+  const use = (s: W, id: string) =>
+    writeCs(s, id, (cs) => {
+      cs.used++;
+    });
+  const hurt = (s: W, id: string) =>
+    writeCombatant(s, id, (c) => {
+      c.hp--;
+    });
+  const tick = (s: W) =>
+    writeRs(s, (rs) => {
+      rs.n++;
+    });
+
+  it('outside a fold, copies every time and never writes the given state', () => {
+    const s0 = start();
+    const s1 = tick(hurt(use(s0, 'a'), 'a'));
+    const s2 = tick(hurt(use(s1, 'a'), 'a'));
+    expect(s0).toEqual(start());
+    expect(s1.combatants.a).toEqual({ hp: 2, cs: { used: 1 } });
+    expect(s1.rs).toEqual({ n: 1 });
+    expect(s2.combatants.a).not.toBe(s1.combatants.a);
+    expect(s2.combatants.a!.cs).not.toBe(s1.combatants.a!.cs);
+    expect(s2.rs).not.toBe(s1.rs);
+    expect(s2.combatants.a).toEqual({ hp: 1, cs: { used: 2 } });
+    expect(use(s0, 'nobody')).toBe(s0);
+  });
+
+  it('inside a fold, copies once and then writes into its copies; the input is untouched', () => {
+    const s0 = start();
+    const out = drafting(() => {
+      const s1 = tick(hurt(use(s0, 'a'), 'a'));
+      const s2 = tick(hurt(use(s1, 'a'), 'a'));
+      expect(s2.combatants.a).toBe(s1.combatants.a);
+      expect(s2.combatants.a!.cs).toBe(s1.combatants.a!.cs);
+      expect(s2.rs).toBe(s1.rs);
+      expect(s2).not.toBe(s1);
+      return s2;
+    });
+    expect(out.combatants.a).toEqual({ hp: 1, cs: { used: 2 } });
+    expect(out.combatants.b).toBe(s0.combatants.b);
+    expect(out.rs).toEqual({ n: 2 });
+    expect(s0).toEqual(start());
+  });
+
+  it("under a caller's draft, the next fold writes into what the last one copied; without it, it copies", () => {
+    const s0 = start();
+    const draft = newDraft();
+    const s1 = drafting(() => use(s0, 'a'), draft);
+    const s2 = drafting(() => use(s1, 'a'), draft);
+    expect(s2.combatants.a!.cs).toBe(s1.combatants.a!.cs);
+    const s3 = drafting(() => use(s2, 'a'));
+    expect(s3.combatants.a!.cs).not.toBe(s2.combatants.a!.cs);
+    expect(s2.combatants.a!.cs).toEqual({ used: 2 });
+    expect(s3.combatants.a!.cs).toEqual({ used: 3 });
+    expect(s0).toEqual(start());
   });
 });

@@ -10,8 +10,9 @@
  * Outside `drafting` every change copies, exactly as the plain fold does.
  *
  * What this asks of an `evolve`: read a combatant from the state it was given before changing that state,
- * not after (inside a fold, the given state and the changed one may share the record). Combatant objects
- * themselves are never written to — a change puts a new one in the record.
+ * not after (inside a fold, the given state and the changed one may share the record). A combatant object
+ * is written to only by `writeCombatant` and `writeCs`, and only when this fold copied it itself;
+ * otherwise a change puts a new one in the record.
  */
 
 /** Records copied by this fold, writable in place until the fold ends or seals them. */
@@ -67,14 +68,18 @@ export function withCombatants<S extends { combatants: Record<string, unknown> }
   state: S,
   change: (combatants: S['combatants']) => void,
 ): S {
-  let combatants = state.combatants;
-  if (!owned?.has(combatants)) {
-    combatants = { ...combatants };
-    foldWork.entriesCopied += Object.keys(combatants).length;
-    owned?.add(combatants);
-  }
+  const combatants = ownRecord(state.combatants);
   change(combatants);
   return { ...state, combatants };
+}
+
+/** The combatants record to write into: itself when this fold made it, else a copy it then owns. */
+function ownRecord<R extends Record<string, unknown>>(record: R): R {
+  if (owned?.has(record)) return record;
+  const copy = { ...record };
+  foldWork.entriesCopied += Object.keys(copy).length;
+  owned?.add(copy);
+  return copy;
 }
 
 /** `state` with combatant `id` replaced by what `f` makes of it; the same state when there is none. */
@@ -104,4 +109,65 @@ export function appendTo<T>(list: readonly T[], items: readonly T[]): T[] {
   const copy = list.concat(items);
   owned?.add(copy);
   return copy;
+}
+
+/** `c` to write into: itself when this fold made it, else a copy that a running fold then owns. */
+function own<T extends object>(c: T): T {
+  if (owned?.has(c)) return c;
+  const copy = { ...c };
+  owned?.add(copy);
+  return copy;
+}
+
+/**
+ * `state` with combatant `id` changed by `write`, which writes the combatant's fields directly: into the
+ * combatant itself when this fold (or the caller's draft) copied it already, else into a copy that a
+ * running fold then owns — so the events of a command (of a trial, under a simulation's draft) that change
+ * one combatant copy it once, and no object is made per change. Outside a fold, always a copy: the state
+ * given is never written to. The same state when there is no such combatant. `write` reads what it
+ * needs from the combatant it is given (the one being written) or from the event.
+ */
+export function writeCombatant<S extends { combatants: Record<string, object> }>(
+  state: S,
+  id: string,
+  write: (c: S['combatants'][string]) => void,
+): S {
+  const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
+  if (c === undefined) return state;
+  const all = ownRecord(state.combatants);
+  const w = own(c as S['combatants'][string]);
+  write(w);
+  (all as Record<string, object>)[id] = w;
+  return { ...state, combatants: all };
+}
+
+/**
+ * `writeCombatant` for a combatant's ruleset state (`cs`, a plain object): `write` writes its fields,
+ * into the `cs` itself when this fold copied it already, else into a copy. See `writeCombatant`.
+ */
+export function writeCs<S extends { combatants: Record<string, { cs: object }> }>(
+  state: S,
+  id: string,
+  write: (cs: S['combatants'][string]['cs'], c: S['combatants'][string]) => void,
+): S {
+  const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
+  if (c === undefined) return state;
+  const all = ownRecord(state.combatants);
+  const w = own(c as S['combatants'][string]);
+  const cs = own(w.cs as S['combatants'][string]['cs']);
+  (w as { cs: object }).cs = cs;
+  write(cs, w);
+  (all as Record<string, object>)[id] = w;
+  return { ...state, combatants: all };
+}
+
+/**
+ * `state` with its ruleset state (`rs`, a plain object) changed by `write`, which writes its fields: into
+ * the `rs` itself when this fold copied it already, else into a copy that a running fold then owns (see
+ * `writeCombatant`). The state object itself is always new.
+ */
+export function writeRs<S extends { rs: object }>(state: S, write: (rs: S['rs']) => void): S {
+  const rs = own(state.rs);
+  write(rs);
+  return { ...state, rs };
 }

@@ -1,10 +1,11 @@
 import { compareInstants } from './clock.js';
 import {
+  type CoreCommand,
   checkCommand,
+  checkFrozenCommand,
   coreCommandSchemas,
   explainZodError,
   isCoreCommand,
-  isEngineCommand,
   unknownOptions,
 } from './commands.js';
 import { decideCore, resolveExpiry } from './core-decide.js';
@@ -67,17 +68,24 @@ export function rulesetFor(state: EncounterState, registry: RulesetRegistry): An
 }
 
 class Context implements DecideContext {
-  readonly rng: StateRng;
+  /** Made when the decision first rolls: most commands roll nothing. */
+  private cursor: StateRng | undefined = undefined;
   private ids = 0;
   constructor(
     public state: EncounterState,
     readonly command: Command,
     readonly by: Viewer,
-    dice: DiceState,
+    private readonly dice: DiceState,
     private readonly baseSeq: number,
     private readonly ruleset: AnyRuleset,
-  ) {
-    this.rng = new StateRng(dice);
+  ) {}
+  get rng(): StateRng {
+    this.cursor ??= new StateRng(this.dice);
+    return this.cursor;
+  }
+  /** How many faces this decision rolled. */
+  get rolled(): number {
+    return this.cursor?.count ?? 0;
   }
   expiry(duration: Duration): EffectExpiry | Rejection {
     return resolveExpiry(this.state, this.ruleset, duration);
@@ -147,6 +155,14 @@ export interface Settled {
 }
 
 /**
+ * Whether `decideSettled` decided (rather than refused): `isRejection` for this one pair of shapes, which
+ * a hot loop (a simulator's) asks without the general check's cost.
+ */
+export function isSettled(x: Settled | Rejection): x is Settled {
+  return (x as Partial<Settled>).events !== undefined;
+}
+
+/**
  * Decides a command against the current state: the events it causes (cascades included, in order,
  * each consequence right after its cause) or a rejection. Never throws on malformed input.
  */
@@ -157,7 +173,7 @@ export function decide(
   options: DecideOptions = {},
 ): EngineEvent[] | Rejection {
   const settled = decideSettled(state, command, registry, options);
-  return isRejection(settled) ? settled : settled.events;
+  return isSettled(settled) ? settled.events : settled;
 }
 
 /** `decide`, with the state the events settled to (the log appends both instead of folding twice). */
@@ -170,7 +186,7 @@ export function decideSettled(
   try {
     const decided = decideUnsafe(state, command, registry, options);
     // A refusal sent to a player or the table never names what their view hides.
-    if (isRejection(decided) && options.by && options.by.role !== 'gm') {
+    if (!isSettled(decided) && options.by && options.by.role !== 'gm') {
       return viewRejection(decided, options.by, state);
     }
     return decided;
@@ -204,32 +220,51 @@ function decideUnsafe(
   if (typeof command.type !== 'string' || command.type.length === 0) {
     return reject('command/invalid', 'A command needs a "type" naming what to do, like "next" or "act".');
   }
-  const ruleset = rulesetFor(state, registry);
-  if (isRejection(ruleset)) return ruleset;
+  const ruleset = Object.hasOwn(registry, state.ruleset) ? registry[state.ruleset] : undefined;
+  if (!ruleset) return rulesetFor(state, registry) as Rejection;
   if (state.status === 'ended' && !['undo', 'redo', 'note'].includes(command.type)) {
     return notRunning(state, 'encounter')!;
   }
 
-  const { type, ...payload } = command;
-  if (!isCoreCommand(type) && !Object.hasOwn(ruleset.commands, type)) {
+  const type = command.type;
+  const core = isCoreCommand(type);
+  if (!core && !Object.hasOwn(ruleset.commands, type)) {
     const known = [...Object.keys(ruleset.commands), ...Object.keys(coreCommandSchemas)].join(', ');
     return reject('command/unknown', `"${type}" is not a command here. Known commands: ${known}.`, { type });
   }
-  const by = options.by ?? { role: 'gm' };
-  const checked = isCoreCommand(type)
-    ? checkCommand(coreCommandSchemas, type, payload)
-    : checkCommand(ruleset.commands, type, payload);
+  const by = options.by ?? GM;
+  // A frozen command (a simulator's, sent again and again) is checked once, remembered by identity.
+  const checked = Object.isFrozen(command)
+    ? core
+      ? checkFrozenCommand(coreCommandSchemas, command as Command & { type: typeof type })
+      : checkFrozenCommand(ruleset.commands, command)
+    : core
+      ? checkCommand(coreCommandSchemas, type, withoutType(command))
+      : checkCommand(ruleset.commands, type, withoutType(command));
   if ('error' in checked) {
     return reject('command/invalid', explainCommandError(checked.error, type, checked.schema), { type });
   }
   const valid = checked.command;
-  const unknownTarget = checkTarget(state, valid, by);
+  const unknownTarget = core ? undefined : checkTarget(state, valid, by);
   if (unknownTarget) return unknownTarget;
   const ctx = new Context(state, valid, by, state.dice, state.seq, ruleset);
-  const decided = isEngineCommand(valid) ? decideCore(ctx, valid, ruleset) : ruleset.decide(ctx, valid);
-  if (isRejection(decided)) return decided;
+  const decided = core ? decideCore(ctx, valid as CoreCommand, ruleset) : ruleset.decide(ctx, valid);
+  // A decision is its events (an array) or a refusal.
+  if (!Array.isArray(decided)) {
+    if (isRejection(decided)) return decided;
+    throw new Error('a decision must be a list of events or a refusal');
+  }
   return settle(ctx, ruleset, decided, options.draft);
 }
+
+/** A command's payload: its fields without `type`. */
+function withoutType(command: Command): Record<string, unknown> {
+  const { type: _, ...payload } = command;
+  return payload;
+}
+
+/** The viewer a command is decided for when none is named. */
+const GM: Viewer = Object.freeze({ role: 'gm' });
 
 /**
  * A ruleset command's `target` names a combatant of this encounter: a typo or a combatant removed by an
@@ -238,8 +273,10 @@ function decideUnsafe(
  */
 function checkTarget(state: EncounterState, command: Command, by: Viewer): Rejection | undefined {
   const target = command.target;
-  if (isCoreCommand(command.type) || typeof target !== 'string' || target.length === 0) return undefined;
+  if (typeof target !== 'string' || target.length === 0) return undefined;
   const c = Object.hasOwn(state.combatants, target) ? state.combatants[target] : undefined;
+  // The common case first, with nothing made for it: a GM's command, a visible target.
+  if (c && (by.role === 'gm' || !c.hidden)) return undefined;
   const visible = (x: Combatant) =>
     by.role === 'gm' || !x.hidden || (by.role === 'player' && by.combatants.includes(x.id));
   if (c && visible(c)) return undefined;
@@ -270,7 +307,7 @@ function settle(
   // stops it part-way leaves the caller's latest state half-changed, which the draft then says.
   try {
     const settled = drafting(() => settleDrafted(ctx, ruleset, decided), draft);
-    if (isRejection(settled)) draft.spoiled = true;
+    if (!isSettled(settled)) draft.spoiled = true;
     return settled;
   } catch (error) {
     draft.spoiled = true;
@@ -304,7 +341,7 @@ function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]
     for (let i = timed.length - 1; i >= 0; i--) pending.push(timed[i]!);
     for (let i = expired.length - 1; i >= 0; i--) pending.push(expired[i]!);
   }
-  if (ctx.rng.count > 0) {
+  if (ctx.rolled > 0) {
     const dice: CoreEvent = { type: 'dice/state', dice: ctx.rng.snapshot() };
     out.push(dice);
     draft = evolve(draft, dice, ruleset);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { compareInstants } from './clock.js';
-import { updateCombatant, withCombatants } from './draft.js';
+import { updateCombatant, withCombatants, writeCombatant } from './draft.js';
 import {
   type CoreEvent,
   type CoreEventSchemas,
@@ -130,13 +130,20 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
         current: state.current === id ? null : state.current,
       };
     }
+    // Written into the combatant when this fold copied it already (see `writeCombatant`).
     case 'combatant/defeated':
-      return withCombatant(state, event.combatant, (c) => ({ ...c, active: false }));
+      return writeCombatant(state, event.combatant, (c) => {
+        c.active = false;
+      });
     case 'combatant/revived':
-      return withCombatant(state, event.combatant, (c) => ({ ...c, active: true }));
+      return writeCombatant(state, event.combatant, (c) => {
+        c.active = true;
+      });
     case 'hp/changed': {
       const hp = event.hp;
-      return withCombatant(state, event.combatant, (c) => ({ ...c, hp }));
+      return writeCombatant(state, event.combatant, (c) => {
+        c.hp = hp;
+      });
     }
     case 'effect/added':
       return { ...state, effects: [...state.effects, event.effect] };
@@ -182,13 +189,23 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
       return state;
     case 'turn/started': {
       const id = event.combatant;
-      const s = withCombatant(state, id, (c) => ({ ...c, turnsStarted: c.turnsStarted + 1 }));
-      return { ...s, current: id };
+      const s = writeCombatant(state, id, (c) => {
+        c.turnsStarted++;
+      });
+      // A state the change made is this fold's own, not yet handed to anyone: its turn is set in place.
+      if (s === state) return { ...state, current: id };
+      s.current = id;
+      return s;
     }
     case 'turn/ended': {
       const id = event.combatant;
-      const s = withCombatant(state, id, (c) => ({ ...c, turnsEnded: c.turnsEnded + 1 }));
-      return { ...s, current: s.current === id ? null : s.current };
+      const s = writeCombatant(state, id, (c) => {
+        c.turnsEnded++;
+      });
+      const current = s.current === id ? null : s.current;
+      if (s === state) return { ...state, current };
+      s.current = current;
+      return s;
     }
     case 'clock/advanced':
       return { ...state, now: event.to };

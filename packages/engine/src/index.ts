@@ -15,6 +15,9 @@ export {
   newDraft,
   updateCombatant,
   withCombatants,
+  writeCombatant,
+  writeCs,
+  writeRs,
 } from './draft.js';
 export * from './engine.js';
 export * from './events.js';

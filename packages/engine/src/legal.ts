@@ -12,6 +12,32 @@ import type { AnyRuleset, RulesetRegistry } from './ruleset.js';
 import { type ActionDef, type EncounterState, isRejection, type LegalAction } from './types.js';
 
 /** The ruleset's catalog plus the encounter's custom actions. */
+/** `candidates`' answers, by catalog list and predicate. */
+const CANDIDATES = new WeakMap<readonly ActionDef[], WeakMap<(action: ActionDef) => boolean, ActionDef[]>>();
+
+/**
+ * The actions of `actions` that `only` keeps (see `Ruleset.legalActions`), filtered once per list and
+ * predicate: a simulation asks about the same candidates of the same catalog at every choice. `only` must
+ * answer by the action alone, and `actions` must never change (a ruleset's catalog list, made once).
+ * Read the answer, never change it.
+ */
+export function candidates(
+  actions: readonly ActionDef[],
+  only: (action: ActionDef) => boolean,
+): readonly ActionDef[] {
+  let byOnly = CANDIDATES.get(actions);
+  if (byOnly === undefined) {
+    byOnly = new WeakMap();
+    CANDIDATES.set(actions, byOnly);
+  }
+  let kept = byOnly.get(only);
+  if (kept === undefined) {
+    kept = actions.filter(only);
+    byOnly.set(only, kept);
+  }
+  return kept;
+}
+
 export function fullCatalog(state: EncounterState, registry: RulesetRegistry): ActionDef[] {
   const ruleset = rulesetFor(state, registry);
   if (isRejection(ruleset)) return [];

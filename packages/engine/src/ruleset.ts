@@ -127,9 +127,17 @@ export interface Ruleset<T extends RulesetTypes = RulesetTypes> {
   /**
    * Every catalog action for the actor, enabled or with the reason it is not. With `only`, a ruleset may
    * leave out the actions `only` rejects (a simulation's policy asks about its candidates alone); what it
-   * returns for the others is the same either way.
+   * returns for the others is the same either way (`only` answers by the action alone: a ruleset may
+   * remember which actions it keeps, see `candidates`). With `lean`, the caller reads only each answer's
+   * `action`, `enabled`, `code` and `cost` (a simulation's policy): a ruleset may leave out the words and
+   * pictures written for a person (`reason`, `preview`, `params`); those four fields are the same either way.
    */
-  legalActions(state: EncounterState<T>, actor: string, only?: (action: ActionDef) => boolean): LegalAction[];
+  legalActions(
+    state: EncounterState<T>,
+    actor: string,
+    only?: (action: ActionDef) => boolean,
+    lean?: boolean,
+  ): LegalAction[];
   timeline(state: EncounterState<T>): Timeline;
 
   /** Removes the ruleset's secrets from state for a non-GM viewer (secret plans, hidden rolls). */

@@ -121,9 +121,22 @@ export function parseScenario(data: unknown): Scenario | Rejection {
 }
 
 /** Reads a dot path ("combatants.mage.cs.marksLeft", "agenda.0.kind") out of a JSON value. */
+/** Paths split before: a simulation reads the same few paths (`roll.total`) millions of times. */
+const PATHS = new Map<string, readonly string[]>();
+
+function keysOf(path: string): readonly string[] {
+  let keys = PATHS.get(path);
+  if (keys === undefined) {
+    keys = path.split('.');
+    if (PATHS.size >= 1000) PATHS.clear();
+    PATHS.set(path, keys);
+  }
+  return keys;
+}
+
 export function readPath(value: unknown, path: string): unknown {
   let v: unknown = value;
-  for (const key of path.split('.')) {
+  for (const key of keysOf(path)) {
     if (v === null || typeof v !== 'object') return undefined;
     v = (v as Record<string, unknown>)[key];
   }

@@ -242,7 +242,8 @@ export interface Rejection {
 }
 
 export function isRejection(x: unknown): x is Rejection {
-  return typeof x === 'object' && x !== null && 'code' in x && 'message' in x && !Array.isArray(x);
+  // Arrays first: most answers checked are a decision's events (an array), and `in` on one is a miss.
+  return typeof x === 'object' && x !== null && !Array.isArray(x) && 'code' in x && 'message' in x;
 }
 
 export function reject(code: string, message: string, details?: JsonObject): Rejection {

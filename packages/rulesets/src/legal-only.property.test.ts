@@ -1,4 +1,4 @@
-import type { ActionDef } from '@roundkeeper/engine';
+import type { ActionDef, LegalAction } from '@roundkeeper/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rulesets } from './index.js';
@@ -9,6 +9,9 @@ import { fresh, play, stepArb } from './testing/random-play.js';
  * every action `only` keeps exactly what the full list answers, in the same order, in every ruleset —
  * whether the ruleset checks only those or all of them.
  */
+/** What a lean answer keeps (see `Ruleset.legalActions`). */
+const core = (l: LegalAction) => ({ action: l.action, enabled: l.enabled, code: l.code, cost: l.cost });
+
 describe.each(Object.keys(rulesets).sort())('legal actions for some candidates only: %s', (id) => {
   it('are the full list’s answers for those candidates, in every state of random play', () => {
     const ruleset = rulesets[id]!;
@@ -31,6 +34,9 @@ describe.each(Object.keys(rulesets).sort())('legal actions for some candidates o
             for (const only of onlys) {
               const asked = ruleset.legalActions(state, actor, only).filter((l) => only(l.action));
               expect(asked).toEqual(all.filter((l) => only(l.action)));
+              // Lean (a policy reads only these four): the same answers, words and previews aside.
+              const lean = ruleset.legalActions(state, actor, only, true).filter((l) => only(l.action));
+              expect(lean.map(core)).toEqual(asked.map(core));
             }
           }
         }

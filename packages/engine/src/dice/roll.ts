@@ -63,7 +63,7 @@ export function rollDice(
 ): DiceRoll {
   const tree = typeof expr === 'string' ? parseDice(expr) : expr;
   // The parser refuses such notation; a tree built by hand is held to the same budget.
-  const over = overBudget(diceWork(tree));
+  const over = overBudgetOf(tree);
   if (over) throw new DiceLimitError(`Too many dice in '${formatDice(tree)}': ${over}`);
   checkRefs(tree, refs);
   const run = new Breakdown(rng, refs, options.complication ?? 'none');
@@ -78,6 +78,17 @@ export function rollDice(
   }
   roll.text = `${notation}: ${text} = ${total}${suffix}`;
   return roll;
+}
+
+/** Trees within the budget, checked once each (a tree is only read, never changed). */
+const WITHIN_BUDGET = new WeakSet<DiceExpr>();
+
+/** `overBudget(diceWork(tree))`, remembered for a tree within the budget. */
+function overBudgetOf(tree: DiceExpr): string | undefined {
+  if (WITHIN_BUDGET.has(tree)) return undefined;
+  const over = overBudget(diceWork(tree));
+  if (over === undefined) WITHIN_BUDGET.add(tree);
+  return over;
 }
 
 function complicationNote(mode: WildComplicationMode): string {
@@ -141,14 +152,17 @@ class Breakdown {
 
   private die(sides: number, cap: number): DieResult {
     let face = this.rng.int(1, sides);
+    this.faces.push(face);
+    // Most dice do not explode: one face, no loop.
+    if (face !== sides || cap === 0) return { faces: [face], value: face };
     const faces = [face];
     let value = face;
     for (let extra = 0; face === sides && extra < cap; extra++) {
       face = this.rng.int(1, sides);
       faces.push(face);
+      this.faces.push(face);
       value += face;
     }
-    for (const f of faces) this.faces.push(f);
     return { faces, value };
   }
 
@@ -201,8 +215,16 @@ function countedSum(dice: readonly DieResult[]): number {
 }
 
 function showDice(dice: readonly DieResult[]): string {
-  const shown = dice.map((d) => `${d.dropped ? 'dropped ' : ''}${d.wild ? 'wild ' : ''}${d.faces.join('→')}`);
-  return `[${shown.join(', ')}]`;
+  let out = '[';
+  for (let i = 0; i < dice.length; i++) {
+    const d = dice[i]!;
+    if (i > 0) out += ', ';
+    if (d.dropped) out += 'dropped ';
+    if (d.wild) out += 'wild ';
+    const faces = d.faces;
+    out += faces.length === 1 ? String(faces[0]) : faces.join('→');
+  }
+  return `${out}]`;
 }
 
 /**

@@ -174,8 +174,20 @@ export const OPEND6_CATALOG: ActionDef[] = [
   ),
 ];
 
-/** The flags of an action, catalog or custom, with the defaults for anything not said. */
+/** Each action's flags, read once per action object (an action is never changed; a new one is a new object). */
+const FLAGS = new WeakMap<ActionDef, ActionFlags>();
+
+/** The flags of an action, catalog or custom, with the defaults for anything not said. Read only. */
 export function flagsOf(action: ActionDef): ActionFlags {
+  let flags = FLAGS.get(action);
+  if (flags === undefined) {
+    flags = readFlags(action);
+    FLAGS.set(action, flags);
+  }
+  return flags;
+}
+
+function readFlags(action: ActionDef): ActionFlags {
   const d = action.data ?? {};
   const skills = Array.isArray(d.skills) ? d.skills.filter((s): s is string => typeof s === 'string') : [];
   return {

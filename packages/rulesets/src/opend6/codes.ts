@@ -19,6 +19,13 @@ export const dieCodeSchema = () =>
 const READ = new Map<string, DieCode>();
 
 export function parseCode(code: string): DieCode {
+  const read = readCode(code);
+  // A copy: callers may change what they are given.
+  return { dice: read.dice, pips: read.pips };
+}
+
+/** `parseCode`'s remembered answer itself, for the readers here that only read it. */
+function readCode(code: string): Readonly<DieCode> {
   let read = READ.get(code);
   if (read === undefined) {
     const m = CODE.exec(code.trim());
@@ -26,8 +33,7 @@ export function parseCode(code: string): DieCode {
     if (READ.size >= 1000) READ.clear();
     READ.set(code, read);
   }
-  // A copy: callers may change what they are given.
-  return { dice: read.dice, pips: read.pips };
+  return read;
 }
 
 export function formatCode(code: DieCode): string {
@@ -37,7 +43,7 @@ export function formatCode(code: DieCode): string {
 
 /** Three pips make a die: used only to compare codes (tie-breaks) and measure "2D over" a code. */
 export function pipsOf(code: string): number {
-  const c = parseCode(code);
+  const c = readCode(code);
   return c.dice * 3 + c.pips;
 }
 
@@ -46,7 +52,7 @@ export function pipsOf(code: string): number {
  * (dodge `4D+1` at −1D is `3D+1`).
  */
 export function reduceCode(code: string, penalty: number): DieCode {
-  const c = parseCode(code);
+  const c = readCode(code);
   return { dice: c.dice - penalty, pips: c.pips };
 }
 

@@ -13,7 +13,7 @@ import {
   unschedule,
 } from '@roundkeeper/engine';
 import {
-  catalog,
+  actionOf,
   justInterrupted,
   type Mode,
   modeFor,
@@ -117,7 +117,7 @@ function act(ctx: Ctx, command: Opend6CommandOf<'act'>): Decision<Opend6Event> {
   const id = command.actor;
   const c = actingCombatant(state, id);
   if (isRejection(c)) return c;
-  const chosen = catalog(state).find((a) => a.id === command.action);
+  const chosen = actionOf(state, command.action);
   const mode: Mode = state.rs.acting.includes(id)
     ? 'turn'
     : chosen && modeFor(state, c, chosen) === 'wait-again'

@@ -1,4 +1,4 @@
-import { appendTo } from '@roundkeeper/engine';
+import { appendTo, writeCs, writeRs } from '@roundkeeper/engine';
 import type { Opend6Event } from './events.js';
 import { patchCs, patchRs } from './state.js';
 import type { State } from './types.js';
@@ -8,10 +8,16 @@ export function evolve(state: State, event: Opend6Event): State | undefined {
   switch (event.type) {
     case 'opend6/initiative': {
       let s = state;
-      for (const m of event.members) s = patchCs(s, m, { initiative: event.total, orderKey: event.key });
+      for (const m of event.members)
+        s = writeCs(s, m, (cs) => {
+          cs.initiative = event.total;
+          cs.orderKey = event.key;
+        });
       const spent = event.characterPoints ?? 0;
-      const c = s.combatants[event.combatant];
-      if (c && spent > 0) s = patchCs(s, event.combatant, { characterPoints: c.cs.characterPoints - spent });
+      if (spent > 0)
+        s = writeCs(s, event.combatant, (cs) => {
+          cs.characterPoints -= spent;
+        });
       return s;
     }
     case 'opend6/round-begins':
@@ -27,15 +33,24 @@ export function evolve(state: State, event: Opend6Event): State | undefined {
         happened: s.rs.happened.filter((x) => x.round >= round - 1),
       });
     }
+    // The hot events write `cs` and `rs` directly (copied once per fold, see `writeCs`, `writeRs`).
     case 'opend6/slots':
-      return patchRs(state, { slots: appendTo(state.rs.slots, event.slots) });
+      return writeRs(state, (rs) => {
+        rs.slots = appendTo(rs.slots, event.slots);
+      });
     case 'opend6/slot-added':
       return patchRs(state, { slots: appendTo(state.rs.slots, [event.slot]) });
     case 'opend6/turn':
-      return patchRs(state, { acting: event.members, openRoll: null });
+      return writeRs(state, (rs) => {
+        rs.acting = event.members;
+        rs.openRoll = null;
+      });
     case 'opend6/declared': {
       let s = state;
-      for (const m of event.combatants) s = patchCs(s, m, { declared: event.actions });
+      for (const m of event.combatants)
+        s = writeCs(s, m, (cs) => {
+          cs.declared = event.actions;
+        });
       return s;
     }
     case 'opend6/acted': {
@@ -44,7 +59,11 @@ export function evolve(state: State, event: Opend6Event): State | undefined {
       if (!c || event.number === null) return state;
       // Waiting sets the watch; any other action taken afterwards ends it (as an interrupt too): to
       // interrupt again, the character waits again.
-      return patchCs(state, event.combatant, { used: event.number, waiting: event.wait });
+      const used = event.number;
+      return writeCs(state, event.combatant, (cs) => {
+        cs.used = used;
+        cs.waiting = event.wait;
+      });
     }
     case 'opend6/interrupted':
       return state;
@@ -52,11 +71,17 @@ export function evolve(state: State, event: Opend6Event): State | undefined {
       return patchCs(state, event.combatant, { waiting: false });
     case 'opend6/happened':
       // Appended in place within a command's fold (see `appendTo` in the engine).
-      return patchRs(state, { happened: appendTo(state.rs.happened, [event.happening]) });
+      return writeRs(state, (rs) => {
+        rs.happened = appendTo(rs.happened, [event.happening]);
+      });
     case 'opend6/roll-open':
-      return patchRs(state, { openRoll: { combatant: event.combatant, purpose: event.purpose } });
+      return writeRs(state, (rs) => {
+        rs.openRoll = { combatant: event.combatant, purpose: event.purpose };
+      });
     case 'opend6/result-declared':
-      return patchRs(state, { openRoll: null });
+      return writeRs(state, (rs) => {
+        rs.openRoll = null;
+      });
     case 'opend6/actions-lost': {
       const c = state.combatants[event.combatant];
       if (!c) return state;

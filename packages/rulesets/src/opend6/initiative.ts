@@ -203,9 +203,12 @@ export function checkPoints(state: State, spent: InitiativePoints, rolling: bool
       `Fate Points cannot be spent on initiative (the rules: "Character Points, but not Fate Points"); spend Character Points for ${name} instead.`,
     );
   }
-  const leaders = new Set(unitsOf(state).map((u) => u.leader));
-  for (const [id, n] of Object.entries(spent.characterPoints ?? {})) {
+  const points = spent.characterPoints;
+  if (points === undefined) return undefined;
+  let leaders: Set<string> | undefined;
+  for (const [id, n] of Object.entries(points)) {
     if (n === 0) continue;
+    leaders ??= new Set(unitsOf(state).map((u) => u.leader));
     const c = combatantOf(state, id);
     if (!c) return unknownCombatant(state, id);
     if (!rolling) {

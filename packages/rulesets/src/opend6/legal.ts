@@ -1,4 +1,10 @@
-import { type ActionDef, type Combatant, combatantOf, type LegalAction } from '@roundkeeper/engine';
+import {
+  type ActionDef,
+  type Combatant,
+  candidates,
+  combatantOf,
+  type LegalAction,
+} from '@roundkeeper/engine';
 import { catalog, legality, modeFor } from './actions.js';
 import { flagsOf } from './catalog.js';
 import { MOVE_UP_LABEL } from './commands.js';
@@ -27,12 +33,47 @@ function penaltyChoices(c: Combatant<Opend6Types>, skills: string[]): string {
   return `Declaring ${parts.join('; ')}.`;
 }
 
-export function legalActions(state: State, id: string, only?: (action: ActionDef) => boolean): LegalAction[] {
+/**
+ * Lean (a simulation's policy, which reads only `enabled`, `code` and `cost`): the same verdicts without
+ * the sentences and previews written for a person.
+ */
+function leanActions(state: State, c: Combatant<Opend6Types>, actions: readonly ActionDef[]): LegalAction[] {
+  const penalty = penaltyOf(c);
+  return actions.map((action) => {
+    const flags = flagsOf(action);
+    const mode = modeFor(state, c, action);
+    const cost = { actions: flags.free ? 0 : 1, penalty };
+    const l = legality(state, c, action, mode, c.cs.declared);
+    if (mode === 'move-up' && (l.ok || l.code === 'actions/undeclared'))
+      return { action, enabled: false, code: 'turn/not-yours', cost };
+    if (!l.ok) return { action, enabled: false, code: l.code, cost };
+    if (flags.roll) {
+      let traits = 0;
+      let unusable = 0;
+      for (const s of flags.skills) {
+        const t = traitOf(c, s);
+        if (t === undefined) continue;
+        traits++;
+        if (!effective(t.code, penalty).usable) unusable++;
+      }
+      if (traits > 0 && unusable === traits) return { action, enabled: false, code: 'skill/zero', cost };
+    }
+    return { action, enabled: true, cost };
+  });
+}
+
+export function legalActions(
+  state: State,
+  id: string,
+  only?: (action: ActionDef) => boolean,
+  lean?: boolean,
+): LegalAction[] {
   const c = combatantOf(state, id);
   if (!c) return [];
   const penalty = penaltyOf(c);
   const actions = catalog(state);
-  return (only ? actions.filter(only) : actions).map((action: ActionDef) => {
+  if (lean) return leanActions(state, c, only ? candidates(actions, only) : actions);
+  return (only ? candidates(actions, only) : actions).map((action: ActionDef) => {
     const flags = flagsOf(action);
     const mode = modeFor(state, c, action);
     const cost = { actions: flags.free ? 0 : 1, penalty };

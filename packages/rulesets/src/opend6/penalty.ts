@@ -12,11 +12,32 @@ export type RollKind = 'skill' | 'attribute' | 'damage' | 'damage-resistance';
 
 const key = (name: string) => name.trim().toLowerCase();
 
-/** A trait on the sheet: a skill first, then Perception, Reflexes and the other attributes. */
-export function traitOf(
-  c: C,
-  name: string,
-): { name: string; code: string; kind: 'skill' | 'attribute' } | undefined {
+type Trait = { name: string; code: string; kind: 'skill' | 'attribute' };
+
+/** Traits found before, by sheet (a sheet is never changed: a new one is a new object) and name; null: none. */
+const TRAITS = new WeakMap<C['stats'], Map<string, Readonly<Trait> | null>>();
+
+/**
+ * A trait on the sheet: a skill first, then Perception, Reflexes and the other attributes. Read once per
+ * sheet and name (every roll and legality check asks), not by walking the sheet each time. Read only.
+ */
+export function traitOf(c: C, name: string): Readonly<Trait> | undefined {
+  let byName = TRAITS.get(c.stats);
+  if (byName === undefined) {
+    byName = new Map();
+    TRAITS.set(c.stats, byName);
+  }
+  let trait = byName.get(name);
+  if (trait === undefined) {
+    const found = findTrait(c, name);
+    trait = found ? Object.freeze(found) : null;
+    if (byName.size >= 1000) byName.clear();
+    byName.set(name, trait);
+  }
+  return trait ?? undefined;
+}
+
+function findTrait(c: C, name: string): Trait | undefined {
   const k = key(name);
   for (const [skill, code] of Object.entries(c.stats.skills))
     if (key(skill) === k) return { name: skill, code, kind: 'skill' };
@@ -45,7 +66,27 @@ export function penalized(kind: RollKind): boolean {
   return kind === 'skill' || kind === 'attribute';
 }
 
-export function effective(code: string, penalty: number): EffectiveCode {
+/** Effective codes worked out before, by code and penalty: a fight rolls the same few codes over and over. */
+const EFFECTIVE = new Map<string, Array<Readonly<EffectiveCode> | undefined>>();
+
+/** A code at a penalty: as written, as rolled, and whether it may be rolled at all. Read only. */
+export function effective(code: string, penalty: number): Readonly<EffectiveCode> {
+  let byPenalty = EFFECTIVE.get(code);
+  if (byPenalty === undefined) {
+    if (EFFECTIVE.size >= 1000) EFFECTIVE.clear();
+    byPenalty = [];
+    EFFECTIVE.set(code, byPenalty);
+  }
+  const small = Number.isInteger(penalty) && penalty >= 0 && penalty < 64;
+  let e = small ? byPenalty[penalty] : undefined;
+  if (e === undefined) {
+    e = Object.freeze(effectiveOf(code, penalty));
+    if (small) byPenalty[penalty] = e;
+  }
+  return e;
+}
+
+function effectiveOf(code: string, penalty: number): EffectiveCode {
   const reduced: DieCode = reduceCode(code, penalty);
   // A code reduced below one die is "reduced to zero": shown as 0D, never as a negative code ("-1D+2").
   const shown = reduced.dice < 1 ? { dice: 0, pips: 0 } : reduced;

@@ -75,16 +75,16 @@ export function lostHappening(
 export function reachTurn(state: State, entry: AgendaEntry): AnyEvent[] {
   const members = entryMembers(state, entry);
   // The leader's turn/started comes last, so the engine's `current` names the leader.
-  const ordered = [
-    ...members.filter((m) => m !== entry.combatant),
-    ...members.filter((m) => m === entry.combatant),
-  ];
-  return [
+  const ordered: string[] = [];
+  for (const m of members) if (m !== entry.combatant) ordered.push(m);
+  for (const m of members) if (m === entry.combatant) ordered.push(m);
+  const out: AnyEvent[] = [
     { type: 'agenda/removed', entry: entry.id, reason: 'reached' },
     { type: 'clock/advanced', to: entry.at },
-    ...ordered.map((id): AnyEvent => ({ type: 'turn/started', combatant: id })),
-    { type: 'opend6/turn', members: ordered, at: entry.at.at, resumed: entry.data?.resumed === true },
   ];
+  for (const id of ordered) out.push({ type: 'turn/started', combatant: id });
+  out.push({ type: 'opend6/turn', members: ordered, at: entry.at.at, resumed: entry.data?.resumed === true });
+  return out;
 }
 
 /**
@@ -158,7 +158,8 @@ export function beginRound(ctx: Ctx, round: number): AnyEvent[] {
 /** After the round's turns are scheduled: reach the first one. */
 export function reachFirst(state: State): AnyEvent[] {
   const { lost, next } = nextTurn(state);
-  return next ? [...lost, ...reachTurn(state, next)] : lost;
+  if (next) for (const e of reachTurn(state, next)) lost.push(e);
+  return lost;
 }
 
 /**
@@ -169,8 +170,11 @@ export function advance(ctx: Ctx, characterPoints: Record<string, number>): AnyE
   const { state } = ctx;
   const events: AnyEvent[] = state.rs.acting.map((id): AnyEvent => ({ type: 'turn/ended', combatant: id }));
   const { lost, next } = nextTurn(state);
-  events.push(...lost);
-  if (next) return [...events, ...reachTurn(state, next)];
+  for (const e of lost) events.push(e);
+  if (next) {
+    for (const e of reachTurn(state, next)) events.push(e);
+    return events;
+  }
   // 002: "Any actions calculated into the multi-action penalty but that the character did not use by the
   // end of the round are lost."
   for (const id of state.roster) {
@@ -186,7 +190,7 @@ export function advance(ctx: Ctx, characterPoints: Record<string, number>): AnyE
   }
   events.push({ type: 'round/ended', round: state.round });
   if (state.options.initiativeMethod === 'perception-per-round')
-    events.push(...rollAll(ctx, characterPoints));
+    for (const e of rollAll(ctx, characterPoints)) events.push(e);
   events.push({ type: 'opend6/round-begins', round: state.round + 1 });
   return events;
 }
@@ -199,7 +203,7 @@ export function rollAll(ctx: Ctx, characterPoints: Record<string, number>): AnyE
     // Nobody able to act in it: it loses its action anyway, so nothing is rolled.
     if (!unit.members.some((id) => canAct(combatantIn(state, id)))) continue;
     const points = unit.members.reduce((sum, id) => sum + (characterPoints[id] ?? 0), 0);
-    events.push(...rollInitiative(ctx, unit, points, state.roster.indexOf(unit.leader)));
+    for (const e of rollInitiative(ctx, unit, points, state.roster.indexOf(unit.leader))) events.push(e);
   }
   return events;
 }

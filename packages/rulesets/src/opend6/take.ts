@@ -7,7 +7,7 @@ import {
   schedule,
   unschedule,
 } from '@roundkeeper/engine';
-import { catalog, legality, type Mode, skillRoll } from './actions.js';
+import { actionOf, catalog, legality, type Mode, skillRoll } from './actions.js';
 import { flagsOf } from './catalog.js';
 import type { Opend6CommandOf } from './commands.js';
 import type { AnyEvent, Opend6Event, Opend6EventOf } from './events.js';
@@ -60,7 +60,7 @@ export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision
   const { state } = ctx;
   const id = command.actor;
   const c = combatantIn(state, id);
-  const action = catalog(state).find((a) => a.id === command.action);
+  const action = actionOf(state, command.action);
   if (!action) {
     return reject(
       'action/unknown',

@@ -1,6 +1,7 @@
 import {
   type ActionDef,
   type Combatant,
+  candidates,
   combatantOf,
   type Decision,
   type Instant,
@@ -8,7 +9,7 @@ import {
   notRunning,
   reject,
 } from '@roundkeeper/engine';
-import { actionsOf, defaultDelay, isVariable, secondsOf } from './catalog.js';
+import { actionById, actionsOf, defaultDelay, isVariable, secondsOf } from './catalog.js';
 import { nextNormalRound, secondOf, secondsLeft, slotOf } from './clock.js';
 import type { SixSecondCommandOf } from './commands.js';
 import type { SixSecondEvent, SixSecondEventOf, SixSecondFact } from './events.js';
@@ -100,11 +101,18 @@ function previewOf(
 }
 
 /** Every action of the encounter's catalog for `id`, with its cost in seconds and why not when disabled. */
-export function legalActions(state: State, id: string, only?: (action: ActionDef) => boolean): LegalAction[] {
+export function legalActions(
+  state: State,
+  id: string,
+  only?: (action: ActionDef) => boolean,
+  lean?: boolean,
+): LegalAction[] {
   const actions = actionsOf(state);
-  return (only ? actions.filter(only) : actions).map((action) => {
+  return (only ? candidates(actions, only) : actions).map((action) => {
     const v = legality(state, id, action);
     const cost = { seconds: v.seconds };
+    // Lean (a simulation's policy): the verdict and its cost, without the words and the clock preview.
+    if (lean) return v.ok ? { action, enabled: true, cost } : { action, enabled: false, code: v.code, cost };
     if (!v.ok) return { action, enabled: false, reason: v.reason, code: v.code, cost };
     const c = combatantOf(state, id);
     const preview = c ? previewOf(state, c, v.seconds) : undefined;
@@ -128,12 +136,13 @@ export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixS
       'combatant/unknown',
       `There is no combatant "${id}" (combatants: ${state.roster.join(', ')}).`,
     );
-  const catalog = actionsOf(state);
-  const action = catalog.find((x) => x.id === command.action);
+  const action = actionById(state, command.action);
   if (!action) {
     return reject(
       'action/unknown',
-      `There is no action "${command.action}" here; pick one of ${catalog.map((x) => x.name).join(', ')}.`,
+      `There is no action "${command.action}" here; pick one of ${actionsOf(state)
+        .map((x) => x.name)
+        .join(', ')}.`,
     );
   }
   let seconds = secondsOf(action);
@@ -176,7 +185,7 @@ export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixS
   };
   if (command.target !== undefined) acted.target = command.target;
   const events: SixSecondFact[] = [acted];
-  if (now > 0) events.push(...spendSeconds(state, id, used + 1, used + now));
-  if (v.carry === 0) events.push(...complete(ctx, c, action.id, used + now, delay, effect));
+  if (now > 0) for (const e of spendSeconds(state, id, used + 1, used + now)) events.push(e);
+  if (v.carry === 0) for (const e of complete(ctx, c, action.id, used + now, delay, effect)) events.push(e);
   return events;
 }

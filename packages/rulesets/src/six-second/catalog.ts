@@ -92,9 +92,42 @@ export function builtInCatalog(state: Encounter): ActionDef[] {
   });
 }
 
-/** Every action this encounter knows: the catalog, then the GM's custom actions. */
-export function actionsOf(state: Encounter): ActionDef[] {
-  return [...builtInCatalog(state), ...state.customActions];
+/** `actionsOf`'s lists, by the encounter's times and custom actions (a new state keeps both objects). */
+const ACTIONS = new WeakMap<object, WeakMap<readonly ActionDef[], readonly ActionDef[]>>();
+
+/**
+ * Every action this encounter knows: the catalog, then the GM's custom actions. Made once per set of
+ * times and custom actions (states are never changed, and the fold gives a changed one a new object),
+ * not at every legality check: read it, never change it.
+ */
+export function actionsOf(state: Encounter): readonly ActionDef[] {
+  const times = state.options.actionSeconds;
+  let byCustom = ACTIONS.get(times);
+  if (byCustom === undefined) {
+    byCustom = new WeakMap();
+    ACTIONS.set(times, byCustom);
+  }
+  let list = byCustom.get(state.customActions);
+  if (list === undefined) {
+    list = [...builtInCatalog(state), ...state.customActions];
+    byCustom.set(state.customActions, list);
+  }
+  return list;
+}
+
+/** Each action list's actions by id (the first of an id, as `find` would give). */
+const BY_ID = new WeakMap<readonly ActionDef[], Map<string, ActionDef>>();
+
+/** The action `id` this encounter knows (`actionsOf(state).find` by id, without the walk). */
+export function actionById(state: Encounter, id: string): ActionDef | undefined {
+  const list = actionsOf(state);
+  let byId = BY_ID.get(list);
+  if (byId === undefined) {
+    byId = new Map();
+    for (const a of list) if (!byId.has(a.id)) byId.set(a.id, a);
+    BY_ID.set(list, byId);
+  }
+  return byId.get(id);
 }
 
 /** How many seconds an action takes: `cost.seconds`, else `data.seconds`, else 1. */

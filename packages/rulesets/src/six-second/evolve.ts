@@ -1,5 +1,5 @@
 import type { Instant } from '@roundkeeper/engine';
-import { updateCombatant } from '@roundkeeper/engine';
+import { appendTo, updateCombatant, writeCs } from '@roundkeeper/engine';
 import { shiftInstant, shiftTuple } from './clock.js';
 import type { SixSecondEvent } from './events.js';
 import type { SixSecondCombatant, SpentSeconds, State } from './types.js';
@@ -9,10 +9,15 @@ function patchCs(
   id: string,
   f: (cs: SixSecondCombatant) => Partial<SixSecondCombatant>,
 ): State {
+  // The combatant and its `cs` are copied once per fold (per trial in a simulation), then written in place.
   return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...f(c.cs) } }));
 }
 
-const record = (cs: SixSecondCombatant, h: SpentSeconds): SpentSeconds[] => [...cs.history, h];
+/**
+ * The history with `h` added: in place within a fold that already copied it (see `appendTo`), so a
+ * history that grows all fight long is copied once per command (once per trial in a simulation), not per event.
+ */
+const record = (cs: SixSecondCombatant, h: SpentSeconds): SpentSeconds[] => appendTo(cs.history, [h]);
 
 /** A late arrival took slot `from`: every instant at that slot or later moves down one place. */
 function shiftSlots(state: State, from: number): State {
@@ -37,7 +42,9 @@ export function evolve(state: State, event: SixSecondEvent): State | undefined {
   const n = state.options.turnSeconds;
   switch (event.type) {
     case 'six-second/initiative':
-      return patchCs(state, event.combatant, () => ({ initiative: event.total }));
+      return writeCs(state, event.combatant, (cs) => {
+        cs.initiative = event.total;
+      });
     case 'six-second/roll-off': {
       const { combatants, totals } = event;
       return combatants.reduce((s, x, i) => {
@@ -49,42 +56,39 @@ export function evolve(state: State, event: SixSecondEvent): State | undefined {
       const shifted = event.shiftFrom !== undefined ? shiftSlots(state, event.shiftFrom) : state;
       return { ...shifted, rs: { ...shifted.rs, order: event.order } };
     }
+    // The hot events write the combatant's `cs` directly (copied once per fold, see `writeCs`).
     case 'six-second/turn-began':
-      return patchCs(state, event.combatant, (cs) => ({
-        turnNo: event.turn,
-        base: event.base,
-        secondsUsed: 0,
-        zeroUsed: event.delayed ? cs.zeroUsed : 0,
-        delaying: false,
-      }));
+      return writeCs(state, event.combatant, (cs) => {
+        cs.turnNo = event.turn;
+        cs.base = event.base;
+        cs.secondsUsed = 0;
+        if (!event.delayed) cs.zeroUsed = 0;
+        cs.delaying = false;
+      });
     case 'six-second/acted':
-      return patchCs(state, event.combatant, (cs) => {
+      return writeCs(state, event.combatant, (cs) => {
         const { from, to, carry, seconds } = event;
-        const h: SpentSeconds = {
+        cs.secondsUsed = to;
+        if (seconds === 0) cs.zeroUsed++;
+        cs.history = record(cs, {
           round: event.round,
           turn: event.turn,
-          from,
+          from: seconds === 0 ? to + 1 : from,
           to,
           kind: event.kind,
           label: event.name,
-        };
-        return {
-          secondsUsed: to,
-          zeroUsed: seconds === 0 ? cs.zeroUsed + 1 : cs.zeroUsed,
-          history: record(cs, seconds === 0 ? { ...h, from: to + 1 } : h),
-          carry:
-            carry > 0
-              ? {
-                  action: event.action,
-                  name: event.name,
-                  kind: event.kind,
-                  total: seconds,
-                  secondsLeft: carry,
-                  delay: event.delay ?? null,
-                  effect: event.effect,
-                }
-              : cs.carry,
-        };
+        });
+        if (carry > 0) {
+          cs.carry = {
+            action: event.action,
+            name: event.name,
+            kind: event.kind,
+            total: seconds,
+            secondsLeft: carry,
+            delay: event.delay ?? null,
+            effect: event.effect,
+          };
+        }
       });
     case 'six-second/continued':
       return patchCs(state, event.combatant, (cs) => {
@@ -124,7 +128,9 @@ export function evolve(state: State, event: SixSecondEvent): State | undefined {
         pending: cs.pending.filter((p) => p.id !== event.effect),
       }));
     case 'six-second/turn-closed':
-      return patchCs(state, event.combatant, () => ({ secondsUsed: n }));
+      return writeCs(state, event.combatant, (cs) => {
+        cs.secondsUsed = n;
+      });
     case 'six-second/turn-delayed':
       return patchCs(state, event.combatant, (cs) => ({
         delaying: true,

@@ -78,15 +78,23 @@ export function endTurn(ctx: Ctx, opts: { elapse: boolean }): SixSecondFact[] {
   }
   // "… and the other character finishes": the innermost paused turn whose character is still in the fight.
   // One defeated or removed meanwhile has no turn to finish; it is dropped from the stack.
-  const resuming = [...state.rs.interrupted].reverse().find((x) => state.combatants[x]?.active);
-  if (state.rs.interrupted.length > 0) {
+  const interrupted = state.rs.interrupted;
+  if (interrupted.length > 0) {
+    let resuming: string | undefined;
+    for (let i = interrupted.length - 1; i >= 0 && resuming === undefined; i--) {
+      if (state.combatants[interrupted[i]!]?.active) resuming = interrupted[i];
+    }
     out.push({ type: 'six-second/turn-resumed', combatant: resuming ?? null });
     if (resuming) return out;
   }
   const next = nextEntry(state, (e) => e.kind === 'turn' && e.at.round === state.round);
-  if (next) return [...out, ...reachTurn(state, next)];
+  if (next) {
+    for (const e of reachTurn(state, next)) out.push(e);
+    return out;
+  }
   out.push({ type: 'round/ended', round: state.round });
-  return [...out, ...startRound(ctx, state.round + 1)];
+  for (const e of startRound(ctx, state.round + 1)) out.push(e);
+  return out;
 }
 
 /**
@@ -113,13 +121,16 @@ export function spendSeconds(state: State, id: string, from: number, to: number)
   const c = combatantOf(state, id);
   const base = c?.cs.base;
   if (!c || !base || to < from) return [];
-  const stops = new Set<number>();
-  for (const p of c.cs.pending) {
-    if (p.due.turn === c.cs.turnNo && p.due.second >= from && p.due.second < to) stops.add(p.due.second);
-  }
   const out: SixSecondFact[] = [];
-  for (const s of [...stops].sort((a, b) => a - b)) {
-    out.push({ type: 'clock/advanced', to: secondOf(state.round, base, s) });
+  // Most actions pass no pending effect's second: nothing to collect or sort then.
+  if (c.cs.pending.length > 0) {
+    const stops = new Set<number>();
+    for (const p of c.cs.pending) {
+      if (p.due.turn === c.cs.turnNo && p.due.second >= from && p.due.second < to) stops.add(p.due.second);
+    }
+    for (const s of [...stops].sort((a, b) => a - b)) {
+      out.push({ type: 'clock/advanced', to: secondOf(state.round, base, s) });
+    }
   }
   out.push({ type: 'clock/advanced', to: secondOf(state.round, base, to) });
   return out;
