@@ -38,6 +38,42 @@ export function candidates(
   return kept;
 }
 
+/** `catalogWith`'s lists, by built-in catalog and custom-action list. */
+const CATALOGS = new WeakMap<readonly ActionDef[], WeakMap<readonly ActionDef[], readonly ActionDef[]>>();
+
+/**
+ * `[...base, ...custom]`: a ruleset's catalog then the encounter's custom actions, the same list each time
+ * for the same two lists (a state's custom actions are never changed in place: a change makes a new
+ * list), so a simulation asking at every choice does not build it again. Read the answer, never change it.
+ */
+export function catalogWith(base: readonly ActionDef[], custom: readonly ActionDef[]): readonly ActionDef[] {
+  let byCustom = CATALOGS.get(base);
+  if (byCustom === undefined) {
+    byCustom = new WeakMap();
+    CATALOGS.set(base, byCustom);
+  }
+  let list = byCustom.get(custom);
+  if (list === undefined) {
+    list = [...base, ...custom];
+    byCustom.set(custom, list);
+  }
+  return list;
+}
+
+/** Each action list's actions by id (the first of an id, as `find` would give). */
+const BY_ID = new WeakMap<readonly ActionDef[], Map<string, ActionDef>>();
+
+/** The action `id` of `list` (`list.find` by id, without the walk; `list` must never change). */
+export function actionById(list: readonly ActionDef[], id: string): ActionDef | undefined {
+  let byId = BY_ID.get(list);
+  if (byId === undefined) {
+    byId = new Map();
+    for (const a of list) if (!byId.has(a.id)) byId.set(a.id, a);
+    BY_ID.set(list, byId);
+  }
+  return byId.get(id);
+}
+
 export function fullCatalog(state: EncounterState, registry: RulesetRegistry): ActionDef[] {
   const ruleset = rulesetFor(state, registry);
   if (isRejection(ruleset)) return [];

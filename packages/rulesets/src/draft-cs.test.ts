@@ -1,7 +1,6 @@
-import { decideSettled, type EncounterState, isRejection, newDraft } from '@roundkeeper/engine';
+import { decideSettled, type EncounterState, isRejection, newDraft, writeCs } from '@roundkeeper/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { editCs } from './draft-cs.js';
 import { rulesets } from './index.js';
 import { fresh, play, type Step, stepArb } from './testing/random-play.js';
 
@@ -22,12 +21,12 @@ const start = (): S =>
   });
 
 const bump = (s: S, id: string) =>
-  editCs(s, id, (cs) => {
+  writeCs(s, id, (cs) => {
     cs.n += 1;
     cs.list = [...cs.list, cs.n];
   });
 
-describe('editCs: a combatant state written in place only where nobody else can hold it', () => {
+describe('writeCs: a combatant state written in place only where nobody else can hold it', () => {
   it('outside a fold, copies every time and never writes what it was given', () => {
     const s0 = start();
     const s1 = bump(s0, 'a');

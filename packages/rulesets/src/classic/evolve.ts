@@ -1,4 +1,4 @@
-import { editCs } from '../draft-cs.js';
+import { writeCs } from '@roundkeeper/engine';
 import type { ClassicEvent } from './events.js';
 import { fresh, patchCs } from './state.js';
 import type { State } from './types.js';
@@ -16,7 +16,7 @@ export function evolve(state: State, event: ClassicEvent): State | undefined {
       const c = state.combatants[event.combatant];
       if (!c || event.slot === 'free') return state;
       const slot = event.slot;
-      return editCs(state, event.combatant, (cs) => {
+      return writeCs(state, event.combatant, (cs) => {
         // A copy with one slot set (a computed key in the literal makes a slow, dictionary-mode object).
         const used = { ...cs.used };
         used[slot] = true;

@@ -1,5 +1,4 @@
-import { type ActionDef, type LegalAction, notRunning } from '@roundkeeper/engine';
-import { candidates, catalogWith } from '../memo.js';
+import { type ActionDef, candidates, catalogWith, type LegalAction, notRunning } from '@roundkeeper/engine';
 import { CLASSIC_CATALOG, DEATH_SAVE, slotOf } from './catalog.js';
 import type { Dying, State } from './types.js';
 

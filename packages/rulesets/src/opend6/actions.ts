@@ -1,6 +1,8 @@
 import {
   type ActionDef,
+  actionById,
   type Combatant,
+  catalogWith,
   compareTuples,
   notRunning,
   type Rejection,
@@ -13,35 +15,17 @@ import type { Ctx, Opend6Types, State } from './types.js';
 
 type C = Combatant<Opend6Types>;
 
-/** `catalog`'s lists, by the encounter's custom actions (a new state keeps the same array). */
-const CATALOGS = new WeakMap<readonly ActionDef[], readonly ActionDef[]>();
-
 /**
- * The built-in catalog, then the GM's custom actions: made once per custom-action list (states are never
- * changed, and the fold gives a changed list a new array), not at every legality check. Read only.
+ * The built-in catalog, then the GM's custom actions: made once per custom-action list (`catalogWith`), not
+ * at every legality check. Read only.
  */
 export function catalog(state: State): readonly ActionDef[] {
-  let list = CATALOGS.get(state.customActions);
-  if (list === undefined) {
-    list = [...OPEND6_CATALOG, ...state.customActions];
-    CATALOGS.set(state.customActions, list);
-  }
-  return list;
+  return catalogWith(OPEND6_CATALOG, state.customActions);
 }
-
-/** Each catalog list's actions by id (the first of an id, as `find` would give). */
-const BY_ID = new WeakMap<readonly ActionDef[], Map<string, ActionDef>>();
 
 /** The action `id` of this encounter's catalog (`catalog(state).find` by id, without the walk). */
 export function actionOf(state: State, id: string): ActionDef | undefined {
-  const list = catalog(state);
-  let byId = BY_ID.get(list);
-  if (byId === undefined) {
-    byId = new Map();
-    for (const a of list) if (!byId.has(a.id)) byId.set(a.id, a);
-    BY_ID.set(list, byId);
-  }
-  return byId.get(id);
+  return actionById(catalog(state), id);
 }
 
 /**

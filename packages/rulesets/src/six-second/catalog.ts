@@ -1,6 +1,7 @@
 import {
   type ActionDef,
   type ActionParamRef,
+  actionById as byId,
   type JsonObject,
   once,
   type Rejection,
@@ -115,19 +116,9 @@ export function actionsOf(state: Encounter): readonly ActionDef[] {
   return list;
 }
 
-/** Each action list's actions by id (the first of an id, as `find` would give). */
-const BY_ID = new WeakMap<readonly ActionDef[], Map<string, ActionDef>>();
-
 /** The action `id` this encounter knows (`actionsOf(state).find` by id, without the walk). */
 export function actionById(state: Encounter, id: string): ActionDef | undefined {
-  const list = actionsOf(state);
-  let byId = BY_ID.get(list);
-  if (byId === undefined) {
-    byId = new Map();
-    for (const a of list) if (!byId.has(a.id)) byId.set(a.id, a);
-    BY_ID.set(list, byId);
-  }
-  return byId.get(id);
+  return byId(actionsOf(state), id);
 }
 
 /** How many seconds an action takes: `cost.seconds`, else `data.seconds`, else 1. */

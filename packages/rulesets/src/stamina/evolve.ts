@@ -1,5 +1,4 @@
-import { appendTo } from '@roundkeeper/engine';
-import { editCs } from '../draft-cs.js';
+import { appendTo, writeCs } from '@roundkeeper/engine';
 import type { StaminaEvent, StaminaEventOf } from './events.js';
 import {
   type ArcaneStore,
@@ -12,7 +11,7 @@ import {
 import { applyWeaponChange } from './weapons.js';
 
 function patchCs(state: State, id: string, patch: Partial<StaminaCombatant>): State {
-  return editCs(state, id, (cs) => Object.assign(cs, patch));
+  return writeCs(state, id, (cs) => Object.assign(cs, patch));
 }
 
 function applyArcane(state: State, event: StaminaEventOf<'stamina/arcane'>): State {
@@ -191,7 +190,7 @@ export function evolve(state: State, event: StaminaEvent): State | undefined {
     case 'stamina/round-began': {
       let s = state;
       for (const k of Object.keys(state.combatants))
-        s = editCs(s, k, (cs) => {
+        s = writeCs(s, k, (cs) => {
           cs.roundTaken = [];
         });
       return { ...s, rs: { ...s.rs, spent: [] } };

@@ -1,5 +1,4 @@
-import { type ActionDef, type LegalAction, type Rejection, reject } from '@roundkeeper/engine';
-import { candidates } from '../memo.js';
+import { type ActionDef, candidates, type LegalAction, type Rejection, reject } from '@roundkeeper/engine';
 import { ACTION_KINDS, isActionKind } from './flags.js';
 import { catalogOf, isRefusal, planUse } from './rules.js';
 import type { State } from './types.js';

@@ -1,6 +1,5 @@
 import type { ActionDef } from '@roundkeeper/engine';
-import { combatantIn, notRunning } from '@roundkeeper/engine';
-import { catalogWith } from '../memo.js';
+import { catalogWith, combatantIn, notRunning } from '@roundkeeper/engine';
 import { STAMINA_CATALOG } from './catalog.js';
 import { fullyCovered, has } from './conditions.js';
 import { FREE_ATTACK_AS, flagsOf, isAttack, kindOf } from './flags.js';

@@ -1,13 +1,13 @@
 import {
   type ActionDef,
   type ActionParamRef,
+  catalogWith,
   once,
   perObject,
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
 import { z } from 'zod';
-import { catalogWith } from '../memo.js';
 import { CATEGORIES, CATEGORY_MARKS, type Category, isCategory } from './marks.js';
 
 /** What an action does beyond spending Marks: the rules that are special in 000 get a name. */

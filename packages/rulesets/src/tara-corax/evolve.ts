@@ -1,10 +1,9 @@
-import { appendTo } from '@roundkeeper/engine';
-import { editCs } from '../draft-cs.js';
+import { appendTo, writeCs } from '@roundkeeper/engine';
 import type { TaraEvent } from './events.js';
 import type { HistoryMarker, HistorySpan, TaraCombatant, TaraRound, TaraState } from './types.js';
 
 function patchCs(state: TaraState, id: string, patch: Partial<TaraCombatant>): TaraState {
-  return editCs(state, id, (cs) => Object.assign(cs, patch));
+  return writeCs(state, id, (cs) => Object.assign(cs, patch));
 }
 
 function patchRs(state: TaraState, patch: Partial<TaraRound>): TaraState {

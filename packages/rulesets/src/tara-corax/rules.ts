@@ -1,6 +1,7 @@
 import {
   type ActionDef,
   type Combatant,
+  candidates,
   compareInstants,
   isRejection,
   type LegalAction,
@@ -8,7 +9,6 @@ import {
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
-import { candidates } from '../memo.js';
 import { type ActionInfo, carriesOver, infoOf, isFree, taraCatalog } from './catalog.js';
 import type { ActParams } from './commands.js';
 import { FULL_ACTION, instantAt, MARKS_PER_ROUND, MAX_CASTING_TIME, markOf } from './marks.js';

@@ -1,6 +1,5 @@
 import type { ActionDef, ActionParamRef, JsonObject, Rejection } from '@roundkeeper/engine';
-import { firstFree, reject, slugOf } from '@roundkeeper/engine';
-import { catalogWith } from '../memo.js';
+import { catalogWith, firstFree, reject, slugOf } from '@roundkeeper/engine';
 import { WEAPON_SPEEDS, type WeaponSpeed } from './options.js';
 import type { C, PlanSlot, State } from './types.js';
 

@@ -1,9 +1,9 @@
-import { editCs } from '../draft-cs.js';
+import { writeCs } from '@roundkeeper/engine';
 import type { TempoEvent } from './events.js';
 import type { State, TempoCombatant } from './types.js';
 
 function patch(state: State, id: string, f: (cs: TempoCombatant) => Partial<TempoCombatant>): State {
-  return editCs(state, id, (cs) => Object.assign(cs, f(cs)));
+  return writeCs(state, id, (cs) => Object.assign(cs, f(cs)));
 }
 
 /** Applies the ruleset's own events. */
@@ -13,7 +13,7 @@ export function evolve(state: State, event: TempoEvent): State | undefined {
       // A new round: plans, reactions, Guard and Rest belong to the round that ends.
       let s: State = { ...state, rs: { ...state.rs, phase: 'planning' } };
       for (const cid of s.roster) {
-        s = editCs(s, cid, (cs) => {
+        s = writeCs(s, cid, (cs) => {
           cs.plan = [];
           cs.exertActions = 0;
           cs.turn = null;
@@ -30,14 +30,14 @@ export function evolve(state: State, event: TempoEvent): State | undefined {
     case 'tempo/planned': {
       const item = event.plan;
       const replaces = event.replaces;
-      return editCs(state, event.combatant, (cs) => {
+      return writeCs(state, event.combatant, (cs) => {
         cs.plan = replaces ? cs.plan.map((p) => (p.id === replaces ? item : p)) : [...cs.plan, item];
       });
     }
     case 'tempo/unplanned':
       return patch(state, event.combatant, (cs) => ({ plan: cs.plan.filter((p) => p.id !== event.plan) }));
     case 'tempo/action-taken': {
-      const s = editCs(state, event.combatant, (cs) => {
+      const s = writeCs(state, event.combatant, (cs) => {
         cs.plan = cs.plan.map((p) => (p.id === event.plan ? { ...p, taken: true } : p));
         cs.turn = {
           plan: event.plan,
@@ -51,7 +51,7 @@ export function evolve(state: State, event: TempoEvent): State | undefined {
       return { ...s, rs: { ...s.rs, turnNumber: event.turn } };
     }
     case 'tempo/acted':
-      return editCs(state, event.combatant, (cs) => {
+      return writeCs(state, event.combatant, (cs) => {
         if (cs.turn) {
           const turn = { ...cs.turn, acted: true };
           if (event.weapon !== undefined) turn.weapon = event.weapon;

@@ -1,5 +1,5 @@
 import type { ActionDef, Instant, LegalAction } from '@roundkeeper/engine';
-import { candidates } from '../memo.js';
+import { candidates } from '@roundkeeper/engine';
 import { actionsFor, isReaction } from './catalog.js';
 import { planLegality, reactionLegality } from './rules.js';
 import type { State } from './types.js';
