@@ -3,12 +3,7 @@ import { lazy, Suspense, useCallback, useDeferredValue, useMemo, useState } from
 import { CombatantCard } from '../../cards/CombatantCard.js';
 import { CommandForm } from '../../commands/CommandForm.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
-import { AddCombatant } from '../../forms/AddCombatant.js';
-import { OptionsForm } from '../../forms/OptionsForm.js';
 import { GmQuick } from '../../gm-tools/GmQuick.js';
-import { HpShownForm } from '../../gm-tools/HpShown.js';
-import { Share } from '../../gm-tools/Share.js';
-import { DicePanel } from '../../log/DicePanel.js';
 import { groupLine, LogView } from '../../log/LogView.js';
 import { otherForms, roundOrder, rulesetOf } from '../../model.js';
 import { Palette } from '../../palette/Palette.js';
@@ -20,7 +15,7 @@ import { HelpOverlay } from '../help.js';
 import { useCardActions } from './card-actions.js';
 import { EndFight } from './EndFight.js';
 import type { Prompt } from './KeyPrompt.js';
-import { TimedEvents, TurnNow } from './lazy.js';
+import { AddCombatant, DicePanel, HpShownForm, OptionsForm, Share, TimedEvents, TurnNow } from './lazy.js';
 import { useActorInView, useBarHeight } from './reach.js';
 import { useGmKeys } from './use-gm-keys.js';
 

@@ -12,8 +12,7 @@ import { useEndTurn } from '../../screen/react.js';
 import { useEncounter, useRun } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
-import { FiredLine, TurnTimer } from './lazy.js';
-import { OwnConditions } from './OwnConditions.js';
+import { FiredLine, OwnConditions, TurnTimer } from './lazy.js';
 
 /**
  * The player's controller: phone-sized, only their own characters, live. What they can do comes first
