@@ -23,16 +23,17 @@ interface Chunk {
 /**
  * kB gzipped a page may load at first, with the largest ruleset (stamina): what each reaches, rounded up to
  * the next half kB. The redesign's target is 150 for every page: home and table meet it (the table's
- * timeline is drawn after its first paint). Before any screen an encounter's page carries React (69 kB),
- * the engine with zod (45 kB), the encounter page and its store (5 kB) and its ruleset (up to 21 kB), and
- * a page with forms zod's JSON-Schema code (7 kB): 147 kB, which leaves a screen with forms 3 kB where the
- * player's palette, cards, forms and timeline take 26 kB and the GM's 28 kB (docs/web.md, "Bundle").
+ * and the player's timeline are drawn after their first paint). Before any screen an encounter's page
+ * carries React (69 kB), the engine with zod (45 kB), the encounter page and its store (5 kB) and its
+ * ruleset (up to 21 kB), and a page with forms zod's JSON-Schema code (7 kB): 147 kB, which leaves a
+ * screen with forms 3 kB where the player's palette, card and forms take 20 kB and the GM's cards,
+ * palette, quick tools and timeline 28 kB (docs/web.md, "Bundle").
  * Lower these as the screens shed code, down to the target.
  */
 const CEILING_KB: Record<string, number> = {
   home: 148.5,
   table: 147.5,
-  player: 172.5,
+  player: 167,
   gm: 175.5,
 };
 
@@ -156,7 +157,7 @@ describe('a page loads only its ruleset', () => {
         'src/log/DicePanel.tsx',
       ],
       table: ['src/timeline/TimelineView.tsx'],
-      player: ['src/screens/player/OwnConditions.tsx'],
+      player: ['src/screens/player/OwnConditions.tsx', 'src/timeline/TimelineView.tsx'],
     };
     // A module another page imports at once sits in a shared chunk named after it (the timeline).
     const chunkOf = (src: string) =>

@@ -10,9 +10,8 @@ import { otherForms, rulesetOf } from '../../model.js';
 import { Palette } from '../../palette/Palette.js';
 import { useEndTurn } from '../../screen/react.js';
 import { useEncounter, useRun } from '../../store/react.js';
-import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
-import { FiredLine, OwnConditions, TurnTimer } from './lazy.js';
+import { FiredLine, OwnConditions, TimelineView, TurnTimer } from './lazy.js';
 
 /**
  * The player's controller: phone-sized, only their own characters, live. What they can do comes first

@@ -1,5 +1,6 @@
 import type { ComponentProps } from 'react';
 import type { FiredLine as FiredLinePart } from '../../timeline/FiredLine.js';
+import type { TimelineView as TimelineViewPart } from '../../timeline/TimelineView.js';
 import { part } from '../lazy-parts.js';
 import type { TurnTimer as TurnTimerPart } from '../TurnTimer.js';
 import type { OwnConditions as OwnConditionsPart } from './OwnConditions.js';
@@ -17,4 +18,9 @@ export const FiredLine = part<ComponentProps<typeof FiredLinePart>>(() =>
 /** The player's own conditions, drawn only where the GM lets players set them: in a chunk of its own. */
 export const OwnConditions = part<ComponentProps<typeof OwnConditionsPart>>(() =>
   import('./OwnConditions.js').then((m) => m.OwnConditions),
+);
+
+/** The round's timeline, last on the player's page (under everyone's list): in a chunk of its own. */
+export const TimelineView = part<ComponentProps<typeof TimelineViewPart>>(() =>
+  import('../../timeline/TimelineView.js').then((m) => m.TimelineView),
 );
