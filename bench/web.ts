@@ -67,9 +67,9 @@ const PAGES: Record<string, { route: string[]; forms: boolean }> = {
 
 /**
  * Gzipped JavaScript of each page's first load, counted from the build's manifest as
- * packages/web/src/bundle.test.ts counts it: the entry, the chunks the page's route imports, the largest
- * ruleset's chunk, and zod's JSON-Schema chunk for a page with forms, each with its static imports, once.
- * And the whole build's JavaScript.
+ * packages/web/src/bundle.test.ts counts it: the entry, the chunks the page's first paint needs (the
+ * build's `.vite/first-paint.json`: its route, its screen, zod's JSON-Schema chunk for a page with forms),
+ * the largest ruleset's chunk, each with its static imports, once. And the whole build's JavaScript.
  */
 function bundleSizes(): { pages: Record<string, number>; total: number } {
   const manifest = JSON.parse(readFileSync(join(DIST, '.vite', 'manifest.json'), 'utf8')) as Record<
@@ -96,11 +96,22 @@ function bundleSizes(): { pages: Record<string, number>; total: number } {
   const entry = keys.filter((k) => manifest[k]!.isEntry);
   const rulesetChunks = keys.filter((k) => /rulesets\/src\/[^/]+\/index\.ts$/.test(k));
   const jsonSchema = keys.filter((k) => k.includes('lazy-json-schema-real'));
+  // What each page draws its first paint with, as the build lists it for the server to preload (a build
+  // from before that list: by the modules' names).
+  const listed = join(DIST, '.vite', 'first-paint.json');
+  const firstPaint: Record<string, string[]> = existsSync(listed)
+    ? (JSON.parse(readFileSync(listed, 'utf8')) as Record<string, string[]>)
+    : Object.fromEntries(
+        Object.entries(PAGES).map(([page, { route, forms }]) => [
+          page,
+          [...route.map(bySource), ...(forms ? jsonSchema : [])],
+        ]),
+      );
   const pages: Record<string, number> = {};
-  for (const [page, { route, forms }] of Object.entries(PAGES)) {
+  for (const [page, roots] of Object.entries(firstPaint)) {
     let worst = 0;
     for (const ruleset of rulesetChunks) {
-      const load = closure([...entry, ...route.map(bySource), ruleset, ...(forms ? jsonSchema : [])]);
+      const load = closure([...entry, ...roots, ruleset]);
       worst = Math.max(
         worst,
         [...load].reduce((sum, k) => sum + gz(manifest[k]!.file), 0),
@@ -118,8 +129,9 @@ function bundleSizes(): { pages: Record<string, number>; total: number } {
 export async function startServer(
   dir: string,
   webRoot?: string,
+  bin = BIN,
 ): Promise<{ url: string; proc: ChildProcess }> {
-  const args = [BIN, '--port', '0', '--data-dir', dir, '--rate-limit', '0'];
+  const args = [bin, '--port', '0', '--data-dir', dir, '--rate-limit', '0'];
   if (webRoot) args.push('--web-root', webRoot);
   const proc = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
@@ -181,12 +193,13 @@ const INSTRUMENT = `(() => {
 })();`;
 
 /**
- * Installed with INSTRUMENT for a cold load of the GM page: records when the tracker first shows its 30
- * cards (`__rendered`) and the end of the first frame after that (`__interactive`).
+ * Installed with INSTRUMENT for a cold load: records when the page first shows what `selector` finds,
+ * `count` times (the GM tracker's 30 cards; the table's and a player's headline) (`__rendered`), and the
+ * end of the first frame after that (`__interactive`).
  */
-const INSTRUMENT_LOAD = `(() => {
+const instrumentLoad = (selector: string, count: number) => `(() => {
   const seen = new MutationObserver(() => {
-    if (document.querySelectorAll('[data-testid="combatants"] li.card').length < 30) return;
+    if (document.querySelectorAll(${JSON.stringify(selector)}).length < ${count}) return;
     seen.disconnect();
     window.__rendered = performance.now();
     requestAnimationFrame(() => {
@@ -197,6 +210,13 @@ const INSTRUMENT_LOAD = `(() => {
   });
   seen.observe(document, { childList: true, subtree: true });
 })();`;
+
+/** What a cold load waits for on each page: the GM's 30 cards, the others' headline. */
+const LOADED: Record<'gm' | 'table' | 'player', string> = {
+  gm: instrumentLoad('[data-testid="combatants"] li.card', 30),
+  table: instrumentLoad('[data-testid="clock"]', 1),
+  player: instrumentLoad('[data-testid="clock"]', 1),
+};
 
 /** In the page: the headline's text (the clock and whose turn it is), which every change moves. */
 const CLOCK = `() => (document.querySelector('[data-testid="clock"]')?.textContent ?? '') +
@@ -250,13 +270,32 @@ const INTERACT = `({ key, watch }) => new Promise((resolve, reject) => {
   window.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
 })`;
 
-/** Time to interactive of a fresh load (new browser context, so a cold HTTP cache), in ms. */
-async function loadOnce(browser: Browser, url: string): Promise<number> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 1000 }, bypassCSP: true });
+/**
+ * Time to interactive of a fresh load (new browser context, so a cold HTTP cache), in ms. `latency` adds
+ * that many ms to every request (Chromium's network emulation), as a phone's network would.
+ */
+async function loadOnce(
+  browser: Browser,
+  url: string,
+  kind: 'gm' | 'table' | 'player' = 'gm',
+  latency = 0,
+): Promise<number> {
+  const viewport = kind === 'player' ? { width: 360, height: 740 } : { width: 1440, height: 1000 };
+  const ctx = await browser.newContext({ viewport, bypassCSP: true });
   try {
     const page = await ctx.newPage();
+    if (latency > 0) {
+      const cdp = await ctx.newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency,
+        downloadThroughput: -1,
+        uploadThroughput: -1,
+      });
+    }
     await page.addInitScript({ content: INSTRUMENT });
-    await page.addInitScript({ content: INSTRUMENT_LOAD });
+    await page.addInitScript({ content: LOADED[kind] });
     await page.goto(url);
     await page.waitForFunction('window.__interactive', null, { timeout: 20_000 });
     return (await page.evaluate('window.__interactive')) as number;
@@ -278,7 +317,7 @@ export async function benchWeb(): Promise<Row[]> {
   const size = bundleSizes();
   for (const [page, bytes] of Object.entries(size.pages)) {
     rows.push({
-      name: `web: first load of the ${page} page, gzipped (entry + route + largest ruleset)`,
+      name: `web: first load of the ${page} page, gzipped (entry + first paint + largest ruleset)`,
       value: kb(bytes),
       target: '≤ 150 kB',
       met: bytes <= 150_000,
@@ -524,11 +563,82 @@ export async function pairWeb(
   return out;
 }
 
+/**
+ * The time to interactive of two builds, each served by its own server (`RK_SERVER_MAIN` for A,
+ * `RK_SERVER_MAIN_B` for B: another build of the server, as for `npm run bench -- --pair`; this one's
+ * by default), alternated load by load (which goes first alternates too), with a 30-combatant encounter
+ * each: best and median per page, and the median of the paired differences. Only the cold loads, so it is
+ * light enough for a shared machine.
+ */
+export async function ttiWeb(
+  rootA: string,
+  rootB: string,
+  loads: number,
+  pages: readonly ('gm' | 'table' | 'player')[],
+  latency: number,
+): Promise<string[]> {
+  const executablePath = CHROMIUM.find((p) => existsSync(p));
+  if (!executablePath) throw new Error('Chromium is missing: apt-get install -y chromium');
+  const bins = [process.env.RK_SERVER_MAIN ?? BIN, process.env.RK_SERVER_MAIN_B ?? BIN];
+  const dirs = [mkdtempSync(join(tmpdir(), 'rk-tti-a-')), mkdtempSync(join(tmpdir(), 'rk-tti-b-'))];
+  const servers = [await startServer(dirs[0]!, rootA, bins[0]), await startServer(dirs[1]!, rootB, bins[1])];
+  const browser = await chromium.launch({
+    executablePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  const out: string[] = [];
+  try {
+    const encs = [await createEncounter(servers[0]!.url, 30), await createEncounter(servers[1]!.url, 30)];
+    for (const kind of pages) {
+      const urls = [0, 1].map((k) => {
+        const enc = encs[k]!;
+        const token = kind === 'gm' ? enc.gm : kind === 'table' ? enc.table : enc.player;
+        return pageUrl(servers[k]!.url, enc.id, token);
+      });
+      // Warm-up: the servers' first reads, Chromium's first start.
+      for (const u of urls) await loadOnce(browser, u, kind, latency);
+      const times: [number[], number[]] = [[], []];
+      for (let i = 0; i < loads; i++) {
+        for (const k of i % 2 ? [1, 0] : [0, 1])
+          times[k as 0 | 1].push(await loadOnce(browser, urls[k]!, kind, latency));
+      }
+      const diffs = times[1].map((b, i) => b - times[0][i]!);
+      const best = (xs: number[]) => Math.min(...xs);
+      out.push(
+        `${kind}, 30 combatants${latency ? `, +${latency} ms a request` : ''}: ` +
+          `A best ${ms(best(times[0]))} median ${ms(median(times[0]))}, ` +
+          `B best ${ms(best(times[1]))} median ${ms(median(times[1]))}, ` +
+          `paired B − A ${ms(median(diffs))} (${loads} pairs)`,
+      );
+    }
+  } finally {
+    await browser.close();
+    for (const s of servers) {
+      s.proc.kill('SIGTERM');
+      await new Promise((r) => s.proc.once('exit', r));
+    }
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+  return out;
+}
+
 // Run directly: `node bench/dist/web.js`, or to compare two builds of the web app:
-// `node bench/dist/web.js --pair <dist A> <dist B> [12|30] [samples] [gm,table,player]`.
+// `node bench/dist/web.js --pair <dist A> <dist B> [12|30] [samples] [gm,table,player]`, or their time to
+// interactive: `node bench/dist/web.js --tti <dist A> <dist B> [loads] [gm,table,player] [latency ms]`.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const [flag, rootA, rootB, size = '12', samples = '60', pages = 'gm,table,player'] = process.argv.slice(2);
-  if (flag === '--pair') {
+  if (flag === '--tti') {
+    if (!rootA || !rootB)
+      throw new Error('Usage: --tti <dist A> <dist B> [loads] [gm,table,player] [latency ms]');
+    const [, , , loads = '7', kinds = 'gm,table,player', latency = '0'] = process.argv.slice(2);
+    const which = kinds
+      .split(',')
+      .filter((p): p is 'gm' | 'table' | 'player' => ['gm', 'table', 'player'].includes(p));
+    for (const line of await ttiWeb(rootA, rootB, Number(loads), which, Number(latency))) {
+      process.stdout.write(`${line}\n`);
+    }
+  } else if (flag === '--pair') {
     if (!rootA || !rootB || (size !== '12' && size !== '30')) {
       throw new Error('Usage: --pair <dist A> <dist B> [12|30] [samples] [gm,table,player]');
     }

@@ -1,7 +1,8 @@
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
-import { lazyJsonSchema } from './scripts/lazy-json-schema.js';
+import { firstPaint } from './scripts/first-paint.js';
+import { JSON_SCHEMA_CHUNK, lazyJsonSchema } from './scripts/lazy-json-schema.js';
 
 /** The installed app's colours: the page's background (`--bg` in src/styles.css). */
 const THEME = '#0b1020';
@@ -18,6 +19,15 @@ export default defineConfig({
     react(),
     // zod's JSON-Schema code is a chunk of its own, loaded by the screens with forms (scripts/lazy-json-schema.ts).
     lazyJsonSchema(),
+    // What each page needs at first paint, for the server to preload with an encounter's page and for
+    // src/bundle.test.ts to count (scripts/first-paint.ts). The GM's and a player's screens read their
+    // actions and forms with zod's JSON-Schema code; the table's has no form.
+    firstPaint({
+      home: ['src/screens/home/Home.tsx', JSON_SCHEMA_CHUNK],
+      gm: ['src/screens/EncounterPage.tsx', 'src/screens/gm/GmTracker.tsx', JSON_SCHEMA_CHUNK],
+      table: ['src/screens/EncounterPage.tsx', 'src/screens/table/TableView.tsx'],
+      player: ['src/screens/EncounterPage.tsx', 'src/screens/player/Player.tsx', JSON_SCHEMA_CHUNK],
+    }),
     VitePWA({
       registerType: 'autoUpdate',
       // Registered by src/pwa/register.ts (loaded from index.html's head), which reloads onto a new deploy's shell.

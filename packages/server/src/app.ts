@@ -28,7 +28,7 @@ import {
 import { hashToken, type LinkName } from './links.js';
 import { registerOpenApi } from './openapi.js';
 import { errorBody, idParam, parse, tokenOf } from './request.js';
-import { type Storage, StorageConflictError } from './storage/storage.js';
+import { type Role, type Storage, StorageConflictError } from './storage/storage.js';
 import { type AddressHeld, LIVE_ROUTE, registerLiveSocket } from './transport.js';
 import { readWebIndex } from './web-index.js';
 
@@ -537,7 +537,8 @@ export async function buildApp(
   });
 
   // The web app: static files with a fallback to index.html for its own routes. An encounter's page
-  // (`/e/<id>?token=…`) names its ruleset's chunks for the browser to preload (web-index.ts).
+  // (`/e/<id>?token=…`) names its ruleset's chunks and its role's screen's for the browser to preload
+  // (web-index.ts).
   const webRoot = options.webRoot;
   const index = webRoot ? join(webRoot, 'index.html') : undefined;
   if (webRoot && index && existsSync(index)) {
@@ -549,19 +550,20 @@ export async function buildApp(
     if (!web && webRoot) web = readWebIndex(webRoot);
     return web;
   };
-  /** The ruleset of the encounter a page's address names, when its token is valid for it. */
-  const rulesetOfPage = async (url: string): Promise<string | undefined> => {
+  /** The ruleset of the encounter a page's address names and the link's role, when its token is valid for it. */
+  const encounterOfPage = async (url: string): Promise<{ ruleset?: string; role?: Role }> => {
     const { pathname, searchParams } = new URL(url, 'http://page');
     const m = /^\/e\/([^/]+)\/?$/.exec(pathname);
     const token = searchParams.get('token');
-    if (!m || !token) return undefined;
+    if (!m || !token) return {};
     try {
       const id = decodeURIComponent(m[1]!);
       const link = await hub.link(token, id);
-      return (await options.storage.getEncounter(link.encounterId))?.ruleset;
+      const ruleset = (await options.storage.getEncounter(link.encounterId))?.ruleset;
+      return ruleset !== undefined ? { ruleset, role: link.role } : {};
     } catch {
       // A bad link or address gets the plain page, which says what is wrong.
-      return undefined;
+      return {};
     }
   };
   app.setNotFoundHandler(async (req, reply: FastifyReply) => {
@@ -573,7 +575,10 @@ export async function buildApp(
         );
     }
     const page = webIndex();
-    if (page) return reply.type('text/html; charset=utf-8').send(page.page(await rulesetOfPage(req.url)));
+    if (page) {
+      const { ruleset, role } = await encounterOfPage(req.url);
+      return reply.type('text/html; charset=utf-8').send(page.page(ruleset, role));
+    }
     return reply
       .type('text/html; charset=utf-8')
       .send(

@@ -8,14 +8,18 @@ import { MemoryStorage } from './storage/memory.js';
 import { tempDir } from './test-process.js';
 import { readWebIndex } from './web-index.js';
 
-// An encounter's page names its ruleset's chunks for the browser to preload: the server knows the
-// ruleset from the link, the chunks from the web build's manifest (read once at start-up).
+// An encounter's page names its ruleset's chunks and its role's first paint for the browser to preload:
+// the server knows the ruleset and the role from the link, the chunks from the web build's manifest and
+// its first-paint list (read once at start-up).
 
 const INDEX =
   '<!doctype html><html><head><title>the web app</title>' +
   '<script type="module" crossorigin src="/assets/index-E.js"></script></head><body></body></html>';
 
-/** A build's manifest in Vite's shape: the entry, a shared engine chunk, two rulesets and a screen. */
+/**
+ * A build's manifest in Vite's shape: the entry, a shared engine chunk, two rulesets, the encounter page,
+ * the three roles' screens (two sharing a palette chunk), a chunk one loads later, and zod's JSON-Schema code.
+ */
 const MANIFEST = {
   'index.html': { file: 'assets/index-E.js', src: 'index.html', isEntry: true, dynamicImports: [] },
   '_engine-X.js': { file: 'assets/engine-X.js', name: 'engine', imports: ['index.html'] },
@@ -37,15 +41,76 @@ const MANIFEST = {
     src: 'src/screens/EncounterPage.tsx',
     isDynamicEntry: true,
     imports: ['index.html', '_engine-X.js'],
+    dynamicImports: ['src/screens/gm/GmTracker.tsx', 'src/screens/table/TableView.tsx'],
+  },
+  '_Palette-L.js': { file: 'assets/Palette-L.js', imports: ['index.html', '_engine-X.js'] },
+  'src/screens/gm/GmTracker.tsx': {
+    file: 'assets/GmTracker-G.js',
+    src: 'src/screens/gm/GmTracker.tsx',
+    isDynamicEntry: true,
+    imports: ['index.html', '_Palette-L.js', 'src/screens/EncounterPage.tsx'],
+    dynamicImports: ['src/gm-tools/QrCode.tsx'],
+  },
+  'src/gm-tools/QrCode.tsx': {
+    file: 'assets/QrCode-Q.js',
+    src: 'src/gm-tools/QrCode.tsx',
+    isDynamicEntry: true,
+    imports: ['index.html'],
+  },
+  'src/screens/table/TableView.tsx': {
+    file: 'assets/TableView-V.js',
+    src: 'src/screens/table/TableView.tsx',
+    isDynamicEntry: true,
+    imports: ['index.html', '_engine-X.js'],
+  },
+  'src/screens/player/Player.tsx': {
+    file: 'assets/Player-Y.js',
+    src: 'src/screens/player/Player.tsx',
+    isDynamicEntry: true,
+    imports: ['_Palette-L.js', 'src/screens/EncounterPage.tsx'],
+  },
+  'lazy-json-schema-real': {
+    file: 'assets/_lazy-json-schema-real-J.js',
+    src: 'lazy-json-schema-real',
+    isDynamicEntry: true,
+    imports: ['index.html', '_engine-X.js'],
   },
 };
 
-function webRoot(manifest: unknown = MANIFEST): string {
+/** What each page draws its first paint with, as the web build writes it (`.vite/first-paint.json`). */
+const FIRST_PAINT = {
+  home: ['src/screens/home/Home.tsx'],
+  gm: ['src/screens/EncounterPage.tsx', 'src/screens/gm/GmTracker.tsx', 'lazy-json-schema-real'],
+  table: ['src/screens/EncounterPage.tsx', 'src/screens/table/TableView.tsx'],
+  player: ['src/screens/EncounterPage.tsx', 'src/screens/player/Player.tsx', 'lazy-json-schema-real'],
+};
+
+/** The chunks each role's page preloads before its ruleset's: its first paint, each chunk once. */
+const ROLE_FILES = {
+  gm: [
+    'assets/EncounterPage-P.js',
+    'assets/engine-X.js',
+    'assets/GmTracker-G.js',
+    'assets/Palette-L.js',
+    'assets/_lazy-json-schema-real-J.js',
+  ],
+  table: ['assets/EncounterPage-P.js', 'assets/engine-X.js', 'assets/TableView-V.js'],
+  player: [
+    'assets/EncounterPage-P.js',
+    'assets/engine-X.js',
+    'assets/Player-Y.js',
+    'assets/Palette-L.js',
+    'assets/_lazy-json-schema-real-J.js',
+  ],
+};
+
+function webRoot(manifest: unknown = MANIFEST, firstPaint: unknown = FIRST_PAINT): string {
   const web = tempDir();
   writeFileSync(join(web, 'index.html'), INDEX);
   if (manifest) {
     mkdirSync(join(web, '.vite'));
     writeFileSync(join(web, '.vite', 'manifest.json'), JSON.stringify(manifest));
+    if (firstPaint) writeFileSync(join(web, '.vite', 'first-paint.json'), JSON.stringify(firstPaint));
   }
   return web;
 }
@@ -67,16 +132,37 @@ describe('readWebIndex', () => {
     expect(preloads(web.page('tempo'))[0]).toBe('/assets/tempo-T.js');
   });
 
+  it("preloads what the role's first paint needs, then its ruleset's chunks that are not among them", () => {
+    const web = readWebIndex(webRoot())!;
+    for (const role of ['gm', 'table', 'player'] as const) {
+      const files = [...ROLE_FILES[role], 'assets/tempo-T.js', 'assets/agenda-A.js'];
+      expect(web.preloads('tempo', role), role).toEqual(files);
+      expect(preloads(web.page('tempo', role)), role).toEqual(files.map((f) => `/${f}`));
+    }
+    // Not what the screen loads later (the GM's QR code), nor what the entry loads (index.html).
+    expect(web.preloads('tempo', 'gm')).not.toContain('assets/QrCode-Q.js');
+    expect(web.preloads('tempo', 'gm')).not.toContain('assets/index-E.js');
+    // The table's screen has no form: no JSON-Schema code.
+    expect(web.preloads('tempo', 'table')).not.toContain('assets/_lazy-json-schema-real-J.js');
+    // A build without the first-paint list preloads the ruleset's chunks alone.
+    expect(readWebIndex(webRoot(MANIFEST, null))!.preloads('tempo', 'gm')).toEqual([
+      'assets/tempo-T.js',
+      'assets/engine-X.js',
+      'assets/agenda-A.js',
+    ]);
+  });
+
   it('serves the page as built for no ruleset, an unknown one, or a build without a manifest', () => {
     const web = readWebIndex(webRoot())!;
     expect(web.page()).toBe(INDEX);
     expect(web.page('no-such-ruleset')).toBe(INDEX);
     expect(readWebIndex(webRoot(null))!.page('classic')).toBe(INDEX);
+    expect(readWebIndex(webRoot(null))!.page('classic', 'gm')).toBe(INDEX);
     expect(readWebIndex(tempDir())).toBeUndefined();
   });
 });
 
-describe("the server preloads an encounter's ruleset with its page", () => {
+describe("the server preloads an encounter's ruleset and its role's screen with its page", () => {
   let app: FastifyInstance;
   let id: string;
   let tokens: { gm: string; table: string; players: Record<string, string> };
@@ -110,14 +196,16 @@ describe("the server preloads an encounter's ruleset with its page", () => {
     return preloads(r.body);
   };
 
-  it("on the GM's, the table's and a player's page", async () => {
+  it("on the GM's, the table's and a player's page, each its own role's", async () => {
     const player = Object.values(tokens.players)[0]!;
-    for (const token of [tokens.gm, tokens.table, player]) {
-      expect(await get(`/e/${id}?token=${token}`)).toEqual([
-        '/assets/tempo-T.js',
-        '/assets/engine-X.js',
-        '/assets/agenda-A.js',
-      ]);
+    for (const [role, token] of [
+      ['gm', tokens.gm],
+      ['table', tokens.table],
+      ['player', player],
+    ] as const) {
+      expect(await get(`/e/${id}?token=${token}`), role).toEqual(
+        [...ROLE_FILES[role], 'assets/tempo-T.js', 'assets/agenda-A.js'].map((f) => `/${f}`),
+      );
     }
   });
 

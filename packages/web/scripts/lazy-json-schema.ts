@@ -17,6 +17,8 @@ const NAMES = ['to-json-schema', 'json-schema-processors'];
 const MODULES = /[\\/]zod[\\/]v4[\\/]core[\\/](to-json-schema|json-schema-processors)\.js$/;
 const STAND_IN = '\0lazy-json-schema:';
 const REAL = '\0lazy-json-schema-real';
+/** The real modules' chunk by its key in the build's manifest (a virtual module's id without its `\0`). */
+export const JSON_SCHEMA_CHUNK = REAL.slice(1);
 /** The module that keeps the loader (the stand-ins register it there). */
 const HOLDER = new URL('../src/store/json-schema.ts', import.meta.url).pathname;
 

@@ -1,10 +1,14 @@
 import type { Combatant, Command, EncounterView } from '@roundkeeper/engine';
-import { memo, useCallback, useId, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useId, useState } from 'react';
 import { DurationField, StableInput } from '../forms/DurationField.js';
 import { durationOf, type RawForm } from '../forms/form.js';
 import { conditionsOf } from '../model.js';
 import { useRun, useStore } from '../store/react.js';
-import { CombatantEditor } from './CombatantEditor.js';
+
+// The editor loads when "Edit or remove" is first opened.
+const CombatantEditor = lazy(() =>
+  import('./CombatantEditor.js').then((m) => ({ default: m.CombatantEditor })),
+);
 
 export const GmQuick = memo(function GmQuick({
   view,
@@ -102,7 +106,11 @@ export const GmQuick = memo(function GmQuick({
         }}
       >
         <summary>Edit or remove</summary>
-        {editorBuilt || editorOpen ? <CombatantEditor key={actor} view={view} c={c} /> : null}
+        {editorBuilt || editorOpen ? (
+          <Suspense fallback={null}>
+            <CombatantEditor key={actor} view={view} c={c} />
+          </Suspense>
+        ) : null}
         <div className="row">
           {confirm ? (
             <>

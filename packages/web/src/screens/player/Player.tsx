@@ -11,10 +11,8 @@ import { Palette } from '../../palette/Palette.js';
 import { useEndTurn } from '../../screen/react.js';
 import type { EncounterSnapshot } from '../../store/encounter-store.js';
 import { useEncounter, useField, useRun } from '../../store/react.js';
-import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
-import { FiredLine, TurnTimer } from './lazy.js';
-import { OwnConditions } from './OwnConditions.js';
+import { FiredLine, OwnConditions, TimelineView, TurnTimer } from './lazy.js';
 
 /**
  * The player's controller: phone-sized, only their own characters, live. What they can do comes first

@@ -3,9 +3,8 @@ import { memo, useState } from 'react';
 import { npcNumbers } from '../../cards/hp-shown.js';
 import { StatusList } from '../../cards/StatusList.js';
 import { isolated, upNext } from '../../model.js';
-import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline } from '../chrome.js';
-import { NextRound, TurnNow } from './lazy.js';
+import { NextRound, TimelineView, TurnNow } from './lazy.js';
 
 /**
  * The table link opened with `&hp=all` (the GM's choice in "Share & export") shows NPCs' HP as numbers,
