@@ -473,11 +473,13 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
             unsubscribe();
           }
         };
-        unsubscribe = await hub.subscribe(id, link, sub, after);
+        const off = await hub.subscribe(id, link, sub, after);
+        // Closed meanwhile: unsubscribed here, once (`leave` has nothing to unsubscribe).
         if (socket.readyState !== socket.OPEN) {
-          unsubscribe();
+          off();
           return undefined;
         }
+        unsubscribe = off;
         sockets.set(socket, slot);
         return { id, link };
       } catch (error) {
