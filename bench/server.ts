@@ -84,6 +84,21 @@ function rssSplit(pid: number): string {
   return `${MB(kB('Rss') - kB('Anonymous'))} MB file pages, ${MB(kB('Anonymous'))} MB anonymous`;
 }
 
+/**
+ * The server's environment as `npm start` gives it, its allocator settings (design.md, "Memory and
+ * latency"); the environment's own values win, and one set empty is left out (glibc's default).
+ */
+export function serverEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {
+    MALLOC_ARENA_MAX: '2',
+    MALLOC_MMAP_THRESHOLD_: '32768',
+    ...process.env,
+    ...env,
+  };
+  for (const name of ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_']) if (!out[name]) delete out[name];
+  return out;
+}
+
 export function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
@@ -208,8 +223,7 @@ export async function benchServer(): Promise<Row[]> {
     ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
-      // As `npm start` runs it (design.md, "Memory and latency").
-      env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' },
+      env: serverEnv(),
     },
   );
   const url = await new Promise<string>((resolve) => {

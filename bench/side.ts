@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { io, type Socket } from 'socket.io-client';
 import WebSocket from 'ws';
 import type { Row } from './engine.js';
-import { pct } from './server.js';
+import { pct, serverEnv } from './server.js';
 
 /**
  * Roundkeeper side by side with boardgame.io 0.50 (bench/bgio-server.ts), on issue 19's workload: one
@@ -37,13 +37,13 @@ async function start(
   args: string[],
   name: string,
   dir: string,
-  env: Record<string, string> = {},
+  env: NodeJS.ProcessEnv = {},
   flags: string[] = [],
 ): Promise<Proc> {
   const child = spawn(process.execPath, [...flags, '--import', PROBE, bin, ...args], {
     cwd: dir,
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', ...env },
+    env: serverEnv(env),
   });
   const address = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -439,7 +439,8 @@ function serverArgs(dir: string, data: string): string[] {
  * `npm run bench -- --pair`: two builds of the server under the side-by-side CPU load at once, each its
  * own 50 encounters × 6 viewers at 100 commands a second, measured over the same seconds: on a shared,
  * noisy machine both meet the same moods, so their difference is the builds'. A is RK_SERVER_MAIN (this
- * build by default), B is RK_SERVER_MAIN_B. Prints each one's CPU per command, then B's against A's.
+ * build by default), B is RK_SERVER_MAIN_B (with RK_SERVER_ENV_B's variables added to its environment).
+ * Prints each one's CPU per command, then B's against A's.
  */
 export async function pairSide(): Promise<void> {
   const other = process.env.RK_SERVER_MAIN_B;
@@ -447,8 +448,16 @@ export async function pairSide(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'rk-pair-'));
   const args = (data: string) => serverArgs(dir, data);
   const flags = process.env.RK_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+  // RK_SERVER_ENV_B="MALLOC_ARENA_MAX=1 …": B's own environment on top of A's (an allocator setting,
+  // which must be in place before node starts); "MALLOC_MMAP_THRESHOLD_=" leaves it out (glibc's default).
+  const envB: NodeJS.ProcessEnv = Object.fromEntries(
+    (process.env.RK_SERVER_ENV_B ?? '')
+      .split(' ')
+      .filter((kv) => kv.includes('='))
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
   const a = await start(RK_BIN, args('a'), 'roundkeeper', dir, {}, flags);
-  const b = await start(other, args('b'), 'roundkeeper-b', dir, {}, flags);
+  const b = await start(other, args('b'), 'roundkeeper-b', dir, envB, flags);
   try {
     const tablesA: Table[] = [];
     const tablesB: Table[] = [];

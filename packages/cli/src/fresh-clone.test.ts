@@ -215,6 +215,7 @@ describe('a fresh clone, as the README says', () => {
       const server = groupProcesses(proc.pid!).find((p) => p.cmdline.includes('packages/cli/dist/main.js'));
       expect(server?.cmdline).toContain('serve');
       expect(server?.environ).toContain('MALLOC_ARENA_MAX=2');
+      expect(server?.environ).toContain('MALLOC_MMAP_THRESHOLD_=32768');
     } finally {
       if (proc.exitCode === null && proc.pid) process.kill(-proc.pid, 'SIGINT');
       await exited;

@@ -31,7 +31,7 @@ const BUILT = [
   'packages/web/dist/index.html',
 ];
 
-const CLI = `console.log(JSON.stringify({ args: process.argv.slice(2), arena: process.env.MALLOC_ARENA_MAX ?? null }));\n`;
+const CLI = `console.log(JSON.stringify({ args: process.argv.slice(2), arena: process.env.MALLOC_ARENA_MAX ?? null, mmap: process.env.MALLOC_MMAP_THRESHOLD_ ?? null }));\n`;
 
 /** A workspace whose `npm run build` runs `build` (a shell line) and counts its runs in build.count. */
 function workspace(build: string): string {
@@ -65,7 +65,9 @@ function run(root: string, ...args: string[]) {
 function runWith(root: string, extraEnv: NodeJS.ProcessEnv, ...args: string[]) {
   const env = {
     ...Object.fromEntries(
-      Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== 'MALLOC_ARENA_MAX'),
+      Object.entries(process.env).filter(
+        ([k]) => !/^npm_/i.test(k) && k !== 'MALLOC_ARENA_MAX' && k !== 'MALLOC_MMAP_THRESHOLD_',
+      ),
     ),
     ...extraEnv,
   };
@@ -149,14 +151,18 @@ describe('the roundkeeper command (bin/roundkeeper)', () => {
     const first = run(root, 'rulesets', 'classic');
     expect(first.stderr).toContain('compiling Roundkeeper first (it has not been built yet)');
     expect(first.code).toBe(0);
-    expect(JSON.parse(first.stdout)).toEqual({ args: ['rulesets', 'classic'], arena: null });
+    expect(JSON.parse(first.stdout)).toEqual({ args: ['rulesets', 'classic'], arena: null, mmap: null });
     expect(builds(root)).toBe(1);
     const again = run(root, 'run', 'x.yaml');
     expect(again.stderr).toBe('');
     expect(JSON.parse(again.stdout).args).toEqual(['run', 'x.yaml']);
     expect(builds(root)).toBe(1);
     // `serve` gets the server's allocator setting before node starts.
-    expect(JSON.parse(run(root, 'serve', '--lan').stdout)).toEqual({ args: ['serve', '--lan'], arena: '2' });
+    expect(JSON.parse(run(root, 'serve', '--lan').stdout)).toEqual({
+      args: ['serve', '--lan'],
+      arena: '2',
+      mmap: '32768',
+    });
   });
 
   it('builds again when a source changed since the last build (a git pull, an edit), not when a test did', () => {

@@ -142,6 +142,7 @@ describe('the server command line', () => {
       '--frame-ancestors',
       'RK_FRAME_ANCESTORS',
       'MALLOC_ARENA_MAX',
+      'MALLOC_MMAP_THRESHOLD_',
     ]) {
       expect(SERVER_HELP).toContain(word);
     }

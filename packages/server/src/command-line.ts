@@ -50,8 +50,8 @@ Memory: the server holds V8's young generation at its first size (~30 MB less re
 --max-semi-space-size in NODE_OPTIONS wins) and lets its old generation grow 20 % past what is live
 (8 MB at least) before collecting it (~10 MB less after a burst of requests; a node flag
 --heap-growing-percent wins); \`npx roundkeeper serve\` and \`npm start\` set MALLOC_ARENA_MAX=2
-(~10 MB less) unless it is set already: set it yourself when you start
-packages/server/dist/main.js another way.
+(~10 MB less) and MALLOC_MMAP_THRESHOLD_=32768 (~3–5 MB less) unless they are set already: set them
+yourself when you start packages/server/dist/main.js another way.
 
 Stop with Ctrl-C: open connections and the database close cleanly.
 

@@ -297,25 +297,28 @@ describe('live sockets: one write per turn', () => {
 });
 
 describe('live sockets: what a connection keeps', () => {
-  it('an open socket does not keep its upgrade request alive (nor, through it, its reply)', async () => {
+  it('an open socket does not keep its upgrade request alive (nor, through it, its reply), nor its query, parameters or logger', async () => {
     const { app, hub } = await memoryApp();
     running = app;
     const requests: Array<WeakRef<object>> = [];
     app.addHook('onRequest', async (req) => {
-      if (req.url.includes('/live')) requests.push(new WeakRef(req));
+      // The request, and what a closure of the live route could hold of it without holding it.
+      if (req.url.includes('/live'))
+        for (const kept of [req, req.query as object, req.params as object, req.log])
+          requests.push(new WeakRef(kept));
     });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     const c = await hub.create({ name: 'Kept', ruleset: 'classic', combatants: party });
     const gm = new LiveClient(liveUrl(url, c));
     await gm.next((m) => m.type === 'hello');
-    expect(requests).toHaveLength(1);
+    expect(requests).toHaveLength(4);
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    for (let i = 0; i < 5 && requests[0]!.deref(); i++) {
+    for (let i = 0; i < 5 && requests.some((r) => r.deref()); i++) {
       await wait(20);
       gc();
     }
-    expect(requests[0]!.deref()).toBeUndefined();
+    expect(requests.map((r) => r.deref())).toEqual([undefined, undefined, undefined, undefined]);
     // The socket still works.
     gm.send({ type: 'command', id: 'c1', command: { type: 'start' } });
     expect(await gm.next((m) => m.type === 'result')).toMatchObject({ ok: true });

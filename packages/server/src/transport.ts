@@ -8,7 +8,7 @@ import {
   reject,
   type ServerMessage,
 } from '@roundkeeper/engine';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import type { StorageBudgets } from './budget.js';
@@ -228,7 +228,8 @@ export class SocketSender implements HoldingSocket {
     private readonly socket: WebSocket,
     private readonly raw: Socket,
     readonly cap: number,
-    private readonly log: FastifyBaseLogger,
+    /** The connection's logger, made when something is logged (see `registerLiveSocket`). */
+    private readonly log: () => FastifyBaseLogger,
     /** The client's address, and the budget its sockets share. */
     readonly address: string,
     private readonly shared: AddressHeld,
@@ -248,12 +249,12 @@ export class SocketSender implements HoldingSocket {
     this.dropped = why;
     this.shared.forget(this);
     if (why.addressHeld === undefined) {
-      this.log.warn(
+      this.log().warn(
         { ...why, cap: this.cap, peak: this.peak },
         'live connection dropped: it holds more unsent than its cap',
       );
     } else {
-      this.log.warn(
+      this.log().warn(
         { ...why, addressCap: this.shared.cap, peak: this.peak },
         "live connection dropped: its address's connections hold more unsent than their cap",
       );
@@ -308,7 +309,7 @@ export class SocketSender implements HoldingSocket {
     if (now > this.peak) this.peak = now;
     if (now > this.cap / 2 && !socket.isPaused) {
       if (this.pauses++ === 0) {
-        this.log.warn(
+        this.log().warn(
           { held: now, cap: this.cap },
           'live connection stopped reading: its client does not read what it is sent',
         );
@@ -320,6 +321,17 @@ export class SocketSender implements HoldingSocket {
     }
     return true;
   }
+}
+
+/** What a live connection reads of its upgrade request: its link's token, the encounter id, `after`. */
+function openingOf(req: FastifyRequest): { token?: string; id?: string; after?: number } {
+  const params = idParam.safeParse(req.params);
+  const afterRaw = (req.query as Record<string, unknown>).after;
+  return {
+    token: tokenOf(req),
+    id: params.success ? params.data.id : undefined,
+    after: typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined,
+  };
 }
 
 /**
@@ -349,13 +361,16 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
 
   app.get(LIVE_ROUTE, { websocket: true }, (socket, req) => {
     // What the connection needs of its upgrade request, read now: no closure below holds the request
-    // itself (nor its reply), which would keep them for the socket's life, ~2.8 KB a connection.
+    // itself (nor its reply), which would keep them for the socket's life, ~2.8 KB a connection; nor its
+    // query, its parameters or its child logger (~0.4 KB more): the encounter id, the link's token and
+    // `after` go to `subscribe` as arguments, and the logger is made when something is logged.
     // @fastify/websocket's own 'error' listener holds both: this one does what it does (log, drop).
-    const { log, params: addressParams, query } = req;
-    const token = tokenOf(req);
+    const reqId = req.id;
+    const log = () => app.log.child({ reqId });
+    const opening = openingOf(req);
     socket.removeAllListeners('error');
     socket.on('error', (error) => {
-      log.error(error);
+      log().error(error);
       socket.terminate();
     });
     const raw = req.raw.socket;
@@ -368,12 +383,18 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
     // A connection's address stays what it was when it opened: read once, not per message.
     const ip = req.ip;
     const sender = new SocketSender(socket, raw, cap, log, ip, addressHeld);
+    // What closing the connection undoes, in one listener: what is counted against its address, then, once
+    // subscribed, its place in the encounter and its subscription.
+    let counted = false;
+    let leave: (() => void) | undefined;
     socket.on('close', () => {
       addressHeld.forget(sender);
       // A socket that ever stopped reading (see SocketSender) says, as it goes, the most it held.
       if (sender.pauses > 0 || sender.dropped) {
-        log.warn({ peak: sender.peak, cap: sender.cap, pauses: sender.pauses }, 'live connection closed');
+        log().warn({ peak: sender.peak, cap: sender.cap, pauses: sender.pauses }, 'live connection closed');
       }
+      if (counted) perClient.release(ip);
+      leave?.();
     });
     const fail = (r: Rejection, code = 4400) => {
       sender.send({ type: 'error', error: r });
@@ -395,20 +416,19 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
       );
       return;
     }
-    socket.on('close', () => perClient.release(ip));
+    counted = true;
     // The link is checked and the viewer subscribed asynchronously (a networked storage takes real
     // time): a listener attached after that would miss what a client sends as soon as the socket
     // opens. Messages are taken now and wait for the subscription, in the order they came.
-    const subscribed = (async (): Promise<{ id: string; link: LinkRecord } | undefined> => {
-      const params = idParam.safeParse(addressParams);
-      if (!params.success) {
+    const subscribe = async (
+      token: string | undefined,
+      id: string | undefined,
+      after: number | undefined,
+    ): Promise<{ id: string; link: LinkRecord } | undefined> => {
+      if (id === undefined) {
         fail(reject('request/invalid', 'The encounter id in the address is not valid.'));
         return undefined;
       }
-      const id = params.data.id;
-      const afterRaw = (query as Record<string, unknown>).after;
-      const after =
-        typeof afterRaw === 'string' && /^\d{1,12}$/.test(afterRaw) ? Number(afterRaw) : undefined;
       try {
         // Authorized once, here: the socket's commands use this record, which the hub keeps current
         // when the GM changes the link (a copy: storage may hand out its own object).
@@ -416,8 +436,8 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
         if (socket.readyState !== socket.OPEN) return undefined;
         // The GM's own connection always gets in (it still counts against its address's cap): links
         // handed out cannot fill the encounter and lock out the one who runs it.
-        const counted = link.role !== 'gm';
-        if (counted && !perEncounter.take(id)) {
+        const inEncounter = link.role !== 'gm';
+        if (inEncounter && !perEncounter.take(id)) {
           fail(
             reject(
               'live/too-many-connections',
@@ -427,7 +447,6 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
           );
           return undefined;
         }
-        if (counted) socket.on('close', () => perEncounter.release(id));
         const sub = {
           viewer: viewerOf(link),
           link: link.hash,
@@ -445,21 +464,28 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
             socket.close(1001, 'closing');
           },
         };
-        const unsubscribe = await hub.subscribe(id, link, sub, after);
+        // Set before the subscription is awaited: a socket closed meanwhile still gives its place back.
+        let unsubscribe: (() => void) | undefined;
+        leave = () => {
+          if (inEncounter) perEncounter.release(id);
+          if (unsubscribe) {
+            sockets.delete(socket);
+            unsubscribe();
+          }
+        };
+        const off = await hub.subscribe(id, link, sub, after);
+        // Closed meanwhile: unsubscribed here, once (`leave` has nothing to unsubscribe).
         if (socket.readyState !== socket.OPEN) {
-          unsubscribe();
+          off();
           return undefined;
         }
+        unsubscribe = off;
         sockets.set(socket, slot);
-        socket.on('close', () => {
-          sockets.delete(socket);
-          unsubscribe();
-        });
         return { id, link };
       } catch (error) {
         if (error instanceof HubError) fail(error.rejection, 4000 + error.status);
         else {
-          log.error({ err: error }, 'live connection failed');
+          log().error({ err: error }, 'live connection failed');
           fail(
             reject('server/internal', 'Something went wrong on the server; reconnect to try again.'),
             1011,
@@ -467,7 +493,8 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
         }
         return undefined;
       }
-    })();
+    };
+    const subscribed = subscribe(opening.token, opening.id, opening.after);
     socket.on('pong', () => {
       slot.alive = true;
     });
@@ -479,7 +506,7 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
       if (strikes > wsBurst) {
         // Past a burst's worth of refused messages in a row: not a page that sent too fast once.
         if (socket.readyState === socket.OPEN) {
-          log.warn({ strikes }, 'live connection closed: it kept sending past its message budget');
+          log().warn({ strikes }, 'live connection closed: it kept sending past its message budget');
           fail(
             reject(
               'request/rate-limited',
@@ -564,7 +591,7 @@ export function registerLiveSocket(app: FastifyInstance, options: TransportOptio
             ? error.rejection
             : (faults.refusal(error)?.rejection ??
               reject('server/internal', 'Something went wrong on the server; nothing was changed.'));
-        if (!(error instanceof HubError)) log.error({ err: error }, 'command failed');
+        if (!(error instanceof HubError)) log().error({ err: error }, 'command failed');
         sender.send({ type: 'result', id: msg.id, ok: false, error: rejection });
       }
     });
