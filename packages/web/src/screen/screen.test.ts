@@ -38,6 +38,11 @@ describe('the timeline’s rounds shown', () => {
     expect(roundsShown(t([1, 2, 3], 3), 2)?.rounds).toEqual([2, 3]);
     expect(roundsShown(t([4, 5], null), 1)?.rounds).toEqual([5]);
   });
+  it('mark no moment in a round the timeline does not hold (a round begun with no one to act)', () => {
+    // OpenD6 with every combatant removed: round 3 begins, the last turn's moment is still in round 2.
+    expect(roundsShown(t([3], 2), 1)).toMatchObject({ rounds: [3], now: null });
+    expect(roundsShown(t([2, 3], 2), 1)).toMatchObject({ rounds: [2], now: { round: 2 } });
+  });
 });
 
 describe('HP as shown', () => {

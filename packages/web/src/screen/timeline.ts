@@ -24,12 +24,18 @@ export function timelineSeenBy(
   return changed ? { ...t, lanes } : t;
 }
 
-/** The timeline's blocks shown: from the round the moment is in, at most `count` (never only a later one). */
+/**
+ * The timeline's blocks shown: from the round the moment is in, at most `count` (never only a later one).
+ * A moment in a round the timeline no longer holds (a round begun with no one to act: the last turn's
+ * moment stays in the round before) marks nothing: no marker points into a round that is not drawn.
+ */
 export function roundsShown(t: Timeline | null, count: number): Timeline | null {
   if (!t) return null;
   const at = t.now ? t.rounds.indexOf(t.now.round) : -1;
   const from =
     at >= 0 ? Math.min(at, Math.max(0, t.rounds.length - count)) : Math.max(0, t.rounds.length - count);
   const rounds = t.rounds.slice(from, from + count);
-  return rounds.length === t.rounds.length ? t : { ...t, rounds };
+  const stale = t.now !== null && at < 0;
+  if (rounds.length === t.rounds.length && !stale) return t;
+  return { ...t, rounds, ...(stale ? { now: null } : {}) };
 }
