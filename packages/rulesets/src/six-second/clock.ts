@@ -102,8 +102,18 @@ export function describeInstant(state: State, at: Instant): string {
     return `Round ${at.round} · ${s === 0 ? 'start' : `second ${s}`} of ${who}'s turn`;
   }
   const second = t.at(-1) ?? 0;
+  // The delayed turn under way is one the viewer may not see (the view says so): its moment names nobody,
+  // not even the turn it interrupts, as any hidden turn's (the page's headline says someone unseen acts).
+  if ('unseenTurn' in state && state.unseenTurn === true && sameInstant(at, state.now))
+    return `Round ${at.round}`;
   const after = who ? ` taken after second ${t[1] ?? 0} of ${who}'s turn` : '';
   return `Round ${at.round} · second ${second} of a delayed turn${after}`;
+}
+
+function sameInstant(a: Instant, b: Instant | null | undefined): boolean {
+  return (
+    b != null && a.round === b.round && a.at.length === b.at.length && a.at.every((x, i) => x === b.at[i])
+  );
 }
 
 /** Renumbers slots at or after `from` by one: a late arrival took a place in the order (see initiative.ts). */
