@@ -188,6 +188,8 @@ export function trialSeed(seed: number, trial: number): number {
 
 interface Matcher {
   name: string;
+  /** Its place in the plan's matchers: where a trial keeps its counts (arrays, not maps by name). */
+  index: number;
   type: string;
   /** Which occurrence questions read (1 when the scenario leaves it out). */
   nth: number;
@@ -266,10 +268,11 @@ function prepare(plan: SimPlan, registry: RulesetRegistry): Prepared | Rejection
   for (const id of enc.state.roster) {
     policies.set(id, sim.policies[id] ?? sim.policies.default ?? DEFAULT_POLICY);
   }
-  const matchers: Matcher[] = Object.entries(sim.events).map(([name, m]) => {
+  const matchers: Matcher[] = Object.entries(sim.events).map(([name, m], index) => {
     const { type, nth, sum, atLeast, startsWith, ...fields } = m;
     return {
       name,
+      index,
       type,
       nth: nth ?? 1,
       onlyNth: nth !== undefined,
@@ -471,13 +474,16 @@ class Trial {
   readonly trialCounts = new Map<string, Record<Metric, number>>();
   readonly roundAttacks = new Map<string, number>();
   firstThisRound: string | null = null;
-  readonly eventTrial = new Map<string, number>();
-  readonly eventRound = new Map<string, number>();
+  /** Per named event, by its matcher's index: its matches in the trial and in the round. */
+  readonly eventTrial: number[];
+  readonly eventRound: number[];
   /** Each named event's count for its rate: every match, or the nth of each round when `nth` is named. */
-  readonly eventCount = new Map<string, number>();
-  /** Where each named event's nth occurrence fell, in the round and in the trial. */
-  readonly atRound = new Map<string, number>();
-  readonly atTrial = new Map<string, number>();
+  readonly eventCount: number[];
+  /** Where each named event's nth occurrence fell, in the round and in the trial (-1: not yet). */
+  readonly atRound: number[];
+  readonly atTrial: number[];
+  /** Each question's order as matcher indexes (-1: a name no event has). */
+  readonly questionOrder: number[][];
   readonly questionRounds: number[];
   /** Each event's type, looked up once per event of the command being counted (reused from command to command). */
   readonly infos: TypeInfo[] = [];
@@ -518,6 +524,14 @@ class Trial {
       this.roundAttacks.set(id, 0);
     }
     this.questionRounds = plan.sim.questions.map(() => 0);
+    const n = p.matchers.length;
+    this.eventTrial = new Array<number>(n).fill(0);
+    this.eventRound = new Array<number>(n).fill(0);
+    this.eventCount = new Array<number>(n).fill(0);
+    this.atRound = new Array<number>(n).fill(-1);
+    this.atTrial = new Array<number>(n).fill(-1);
+    const byName = new Map(p.matchers.map((m) => [m.name, m.index]));
+    this.questionOrder = plan.sim.questions.map((q) => q.order.map((name) => byName.get(name) ?? -1));
     this.held = Object.entries(plan.sim.resources).map(([name, r]) => ({
       name,
       path: r.cs,
@@ -543,11 +557,11 @@ class Trial {
     for (const counts of this.trialCounts.values()) for (const k of METRICS) counts[k] = 0;
     for (const id of this.roundAttacks.keys()) this.roundAttacks.set(id, 0);
     this.firstThisRound = null;
-    this.eventTrial.clear();
-    this.eventRound.clear();
-    this.eventCount.clear();
-    this.atRound.clear();
-    this.atTrial.clear();
+    this.eventTrial.fill(0);
+    this.eventRound.fill(0);
+    this.eventCount.fill(0);
+    this.atRound.fill(-1);
+    this.atTrial.fill(-1);
     this.questionRounds.fill(0);
     this.last = [];
     this.answered.clear();
@@ -610,10 +624,11 @@ class Trial {
     const questions = this.plan.sim.questions;
     for (let i = 0; i < questions.length; i++) {
       const q = questions[i]!;
-      if (q.per === 'round' && inOrder(q.order, this.atRound, q.missingIsLate)) this.questionRounds[i]!++;
+      if (q.per === 'round' && inOrder(this.questionOrder[i]!, this.atRound, q.missingIsLate))
+        this.questionRounds[i]!++;
     }
-    this.eventRound.clear();
-    this.atRound.clear();
+    this.eventRound.fill(0);
+    this.atRound.fill(-1);
   }
 
   startRound(round: number): void {
@@ -683,19 +698,18 @@ class Trial {
     if (matchers) {
       for (const m of matchers) {
         if (!matches(m, e)) continue;
-        const inRound = (this.eventRound.get(m.name) ?? 0) + 1;
-        this.eventRound.set(m.name, inRound);
-        const inTrial = (this.eventTrial.get(m.name) ?? 0) + 1;
-        this.eventTrial.set(m.name, inTrial);
-        if (inRound === m.nth) this.atRound.set(m.name, this.position);
-        if (inTrial === m.nth) this.atTrial.set(m.name, this.position);
+        const k = m.index;
+        const inRound = ++this.eventRound[k]!;
+        const inTrial = ++this.eventTrial[k]!;
+        if (inRound === m.nth) this.atRound[k] = this.position;
+        if (inTrial === m.nth) this.atTrial[k] = this.position;
         if (!m.onlyNth || inRound === m.nth) {
           let add = 1;
           if (m.sum !== undefined) {
             const v = readEventPath(e, m.sum);
             add = typeof v === 'number' && Number.isFinite(v) ? Math.round(v) : 0;
           }
-          this.eventCount.set(m.name, (this.eventCount.get(m.name) ?? 0) + add);
+          this.eventCount[k]! += add;
         }
       }
     }
@@ -1049,11 +1063,11 @@ class Trial {
     for (const [id, counts] of this.trialCounts) {
       for (const k of METRICS) addTrial(t.metrics[id]![k], counts[k], this.rounds);
     }
-    for (const m of this.p.matchers)
-      addTrial(t.events[m.name]!, this.eventCount.get(m.name) ?? 0, this.rounds);
+    for (const m of this.p.matchers) addTrial(t.events[m.name]!, this.eventCount[m.index]!, this.rounds);
     this.plan.sim.questions.forEach((q, i) => {
       if (q.per === 'round') addTrial(t.questions[i]!, this.questionRounds[i]!, this.rounds);
-      else addTrial(t.questions[i]!, inOrder(q.order, this.atTrial, q.missingIsLate) ? 1 : 0, 1);
+      else
+        addTrial(t.questions[i]!, inOrder(this.questionOrder[i]!, this.atTrial, q.missingIsLate) ? 1 : 0, 1);
     });
     for (const h of this.held) {
       const firstOut = Math.min(...h.outAt.filter((o) => o >= 0));
@@ -1067,10 +1081,16 @@ class Trial {
   }
 }
 
-function inOrder(names: readonly string[], at: ReadonlyMap<string, number>, missingIsLate: boolean): boolean {
+/**
+ * Whether the named events (matcher indexes; -1 for none) fell in this order, by where each fell in
+ * `at` (-1: not yet); a missing one counts as last when `missingIsLate`, else fails the order.
+ */
+function inOrder(order: readonly number[], at: readonly number[], missingIsLate: boolean): boolean {
   let last = -1;
-  for (const name of names) {
-    const p = at.get(name) ?? (missingIsLate ? Number.POSITIVE_INFINITY : undefined);
+  for (let i = 0; i < order.length; i++) {
+    const k = order[i]!;
+    const fell = k < 0 ? -1 : at[k]!;
+    const p = fell >= 0 ? fell : missingIsLate ? Number.POSITIVE_INFINITY : undefined;
     if (p === undefined || p <= last) return false;
     last = p;
   }

@@ -119,4 +119,22 @@ describe('checkFrozenCommand remembers a deeply frozen command by identity', () 
     if (!('command' in c) || !('command' in d)) throw new Error('refused');
     expect(d.command.tags).toEqual(['x', 'y']);
   });
+
+  it('checks again against a record whose entry for the type changed, or against another record', () => {
+    const frozen = freeze({ type: 'hit' as const, target: 'orc' });
+    // A record that cannot change (a built lazy schema, a frozen record) and one that can.
+    const fixed = Object.freeze({ hit: z.object({ target: z.string(), amount: z.number().default(1) }) });
+    const loose: Record<'hit', z.ZodType> = { hit: z.object({ target: z.string() }) };
+    const a = checkFrozenCommand(fixed, frozen);
+    const b = checkFrozenCommand(fixed, frozen);
+    if (!('command' in a) || !('command' in b)) throw new Error('refused');
+    expect(b.command).toBe(a.command);
+    expect(a.command).toEqual({ type: 'hit', target: 'orc', amount: 1 });
+    expect(checkFrozenCommand(loose, frozen)).toEqual({ command: { type: 'hit', target: 'orc' } });
+    loose.hit = z.object({ target: z.string(), amount: z.number().default(2) });
+    expect(checkFrozenCommand(loose, frozen)).toEqual({ command: { type: 'hit', target: 'orc', amount: 2 } });
+    loose.hit = z.object({ target: z.number() });
+    expect('error' in checkFrozenCommand(loose, frozen)).toBe(true);
+    expect(checkFrozenCommand(fixed, frozen)).toEqual({ command: { type: 'hit', target: 'orc', amount: 1 } });
+  });
 });

@@ -268,19 +268,34 @@ export function checkFrozenCommand<S extends Record<string, z.ZodType>>(
   schemas: S,
   command: { type: keyof S & string },
 ): { command: CommandOf<S> } | { error: z.ZodError; schema: z.ZodType } {
+  const known = FROZEN.get(command);
+  // Checked against this very record, whose entry for the type can no longer change: no lookup of the
+  // schema by name (a record of lazily built schemas is slow to index), the common case of a simulator.
+  if (known !== undefined && known.fixedIn === schemas) return { command: known.command as CommandOf<S> };
   const schema = schemas[command.type];
-  const known = schema === undefined ? undefined : FROZEN.get(command);
-  if (known !== undefined && known.schema === schema) return { command: known.command as CommandOf<S> };
+  if (known !== undefined && schema !== undefined && known.schema === schema) {
+    return { command: known.command as CommandOf<S> };
+  }
   const { type, ...payload } = command;
   const checked = checkCommand(schemas, type, payload);
   if ('command' in checked && deeplyFrozen(command, 0)) {
-    FROZEN.set(command, { schema: schema!, command: deepFreeze(checked.command) });
+    const entry = Object.getOwnPropertyDescriptor(schemas, type);
+    const fixed = entry !== undefined && 'value' in entry && !entry.writable && !entry.configurable;
+    FROZEN.set(command, {
+      schema: schema!,
+      fixedIn: fixed ? schemas : undefined,
+      command: deepFreeze(checked.command),
+    });
   }
   return checked;
 }
 
-/** Deeply frozen commands already checked, with the schema that checked them and its output (frozen). */
-const FROZEN = new WeakMap<object, { schema: z.ZodType; command: unknown }>();
+/**
+ * Deeply frozen commands already checked, with the schema that checked them, the record it was read from
+ * when that record's entry can never change (a built `lazySchemas` entry, a frozen record), and its
+ * output (frozen).
+ */
+const FROZEN = new WeakMap<object, { schema: z.ZodType; fixedIn: object | undefined; command: unknown }>();
 
 function deeplyFrozen(v: unknown, depth: number): boolean {
   if (typeof v !== 'object' || v === null) return true;

@@ -317,12 +317,13 @@ function settle(
 
 function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Settled | Rejection {
   const out: EngineEvent[] = [];
-  // Events still to apply, the next one last: what an event causes is pushed on top in reverse, so it is
-  // applied right after its cause and before anything that was waiting (depth first, in order).
-  const pending: EngineEvent[] = [];
-  for (let i = decided.length - 1; i >= 0; i--) pending.push(decided[i]!);
+  // Consequences still to apply, the next one last: what an event causes is pushed on top in reverse, so
+  // it is applied right after its cause and before anything that was waiting (depth first, in order);
+  // the decided events come next, in order, once nothing is pending (made only when something cascades).
+  let pending: EngineEvent[] | undefined;
+  let next = 0;
   let draft = ctx.state;
-  for (let event = pending.pop(); event; event = pending.pop()) {
+  for (let event = decided[next++]; event; event = pending?.length ? pending.pop() : decided[next++]) {
     out.push(event);
     if (out.length > MAX_EVENTS_PER_COMMAND) {
       return reject(
@@ -337,6 +338,8 @@ function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]
     const expired = draft.effects.length ? expiries(draft, event) : NONE;
     const timed = draft.timed?.length ? timedDue(draft, event) : NONE;
     const reactions = ruleset.react?.(ctx, event) ?? NONE;
+    if (reactions.length + timed.length + expired.length === 0) continue;
+    pending ??= [];
     for (let i = reactions.length - 1; i >= 0; i--) pending.push(reactions[i]!);
     for (let i = timed.length - 1; i >= 0; i--) pending.push(timed[i]!);
     for (let i = expired.length - 1; i >= 0; i--) pending.push(expired[i]!);

@@ -1,4 +1,4 @@
-import { writeCs } from '@roundkeeper/engine';
+import { writeCs, writeRs } from '@roundkeeper/engine';
 import type { TempoEvent } from './events.js';
 import type { State, TempoCombatant } from './types.js';
 
@@ -11,7 +11,9 @@ export function evolve(state: State, event: TempoEvent): State | undefined {
   switch (event.type) {
     case 'tempo/planning': {
       // A new round: plans, reactions, Guard and Rest belong to the round that ends.
-      let s: State = { ...state, rs: { ...state.rs, phase: 'planning' } };
+      let s: State = writeRs(state, (rs) => {
+        rs.phase = 'planning';
+      });
       for (const cid of s.roster) {
         s = writeCs(s, cid, (cs) => {
           cs.plan = [];
@@ -26,7 +28,9 @@ export function evolve(state: State, event: TempoEvent): State | undefined {
     }
     case 'tempo/acts-next':
     case 'tempo/counting':
-      return { ...state, rs: { ...state.rs, phase: 'tempo' } };
+      return writeRs(state, (rs) => {
+        rs.phase = 'tempo';
+      });
     case 'tempo/planned': {
       const item = event.plan;
       const replaces = event.replaces;
@@ -48,7 +52,9 @@ export function evolve(state: State, event: TempoEvent): State | undefined {
           acted: false,
         };
       });
-      return { ...s, rs: { ...s.rs, turnNumber: event.turn } };
+      return writeRs(s, (rs) => {
+        rs.turnNumber = event.turn;
+      });
     }
     case 'tempo/acted':
       return writeCs(state, event.combatant, (cs) => {

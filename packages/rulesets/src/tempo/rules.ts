@@ -96,7 +96,9 @@ export function actionName(state: State, c: C | undefined, id: string): string {
 }
 
 export function weaponOf(c: C, name: string): { name: string; speed: WeaponSpeed } | undefined {
-  return c.stats.weapons.find((w) => w.name.toLowerCase() === name.toLowerCase());
+  // The name as written first (the common case), with nothing made for it; any case otherwise.
+  const lower = name.toLowerCase();
+  return c.stats.weapons.find((w) => w.name === name || w.name.toLowerCase() === lower);
 }
 
 export function running(state: State): Rejection | undefined {
