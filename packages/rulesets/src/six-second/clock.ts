@@ -1,4 +1,10 @@
-import type { AgendaEntry, Combatant, Instant, JsonObject } from '@roundkeeper/engine';
+import {
+  type AgendaEntry,
+  type Combatant,
+  compareInstants,
+  type Instant,
+  type JsonObject,
+} from '@roundkeeper/engine';
 import type { PendingEffect, SixSecondCombatant, SixSecondTypes, State } from './types.js';
 
 /** The agenda kind of a delayed effect. */
@@ -104,16 +110,15 @@ export function describeInstant(state: State, at: Instant): string {
   const second = t.at(-1) ?? 0;
   // The delayed turn under way is one the viewer may not see (the view says so): its moment names nobody,
   // not even the turn it interrupts, as any hidden turn's (the page's headline says someone unseen acts).
-  if ('unseenTurn' in state && state.unseenTurn === true && sameInstant(at, state.now))
+  if (
+    'unseenTurn' in state &&
+    state.unseenTurn === true &&
+    state.now != null &&
+    compareInstants(at, state.now) === 0
+  )
     return `Round ${at.round}`;
   const after = who ? ` taken after second ${t[1] ?? 0} of ${who}'s turn` : '';
   return `Round ${at.round} · second ${second} of a delayed turn${after}`;
-}
-
-function sameInstant(a: Instant, b: Instant | null | undefined): boolean {
-  return (
-    b != null && a.round === b.round && a.at.length === b.at.length && a.at.every((x, i) => x === b.at[i])
-  );
 }
 
 /** Renumbers slots at or after `from` by one: a late arrival took a place in the order (see initiative.ts). */
