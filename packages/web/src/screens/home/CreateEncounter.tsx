@@ -26,7 +26,10 @@ async function importScenario(
   }
 }
 
-/** The options' fields come with the chosen ruleset, after the page: a chunk of their own (bundle.test.ts). */
+/**
+ * The options' fields come with the chosen ruleset, after the page: a chunk of their own (bundle.test.ts).
+ * Until it arrives the Options box says so, instead of standing empty.
+ */
 const ParamFields = lazy(() => import('../../forms/ParamForm.js').then((m) => ({ default: m.ParamFields })));
 
 /** The new-encounter form: a name, a ruleset from the server's catalog and its options, or a scenario file. */
@@ -124,7 +127,7 @@ export function CreateEncounter({ infos }: { infos: RulesetInfo[] }) {
         {params.length ? (
           <fieldset className="options">
             <legend>Options</legend>
-            <Suspense fallback={null}>
+            <Suspense fallback={<p className="muted">Loading the options…</p>}>
               <ParamFields
                 key={ruleset}
                 params={params}
