@@ -5,7 +5,10 @@
  * the record as before and notes the copy as the fold's own; later changes write into that copy, which
  * nobody outside the fold has seen yet. Every state the fold returns is still a fresh object and nothing
  * it was given is ever written to, so the fold stays pure from the outside; `sealDraft` hands the copies
- * over (a state kept as a checkpoint must never change again) and the next change copies afresh.
+ * over (a state kept as a checkpoint must never change again) and the next change copies afresh. The
+ * state object itself is owned the same way: the first change in a fold copies it, later ones set its
+ * fields (`ownState`), so a fold of n events makes one state object, not n; every state a fold returns
+ * is still one it made, never the one it was given.
  *
  * Outside `drafting` every change copies, exactly as the plain fold does.
  *
@@ -62,7 +65,7 @@ export function sealDraft(): void {
 
 /**
  * `state` with its combatants record changed by `change`: in place when this fold made the record, else
- * on a copy (which a running fold then owns). The state object itself is always new.
+ * on a copy (which a running fold then owns); the state object likewise (`ownState`).
  */
 export function withCombatants<S extends { combatants: Record<string, unknown> }>(
   state: S,
@@ -70,7 +73,24 @@ export function withCombatants<S extends { combatants: Record<string, unknown> }
 ): S {
   const combatants = ownRecord(state.combatants);
   change(combatants);
-  return { ...state, combatants };
+  const s = own(state);
+  s.combatants = combatants;
+  return s;
+}
+
+/**
+ * The state object to set top-level fields of (`s.now = …`): `state` itself when this fold (or the
+ * caller's draft) made it, else a copy that a running fold then owns. Outside a fold, always a copy, so
+ * the state given is never written to. Only whole fields are set on it: what a field holds (an agenda,
+ * a combatant) is replaced, never changed, unless this fold owns that too.
+ */
+export function ownState<S extends object>(state: S): S {
+  return own(state);
+}
+
+/** Whether `x` (a state, a record) is one this draft's folds made, and its holder may still write into. */
+export function draftOwns(draft: Draft, x: object): boolean {
+  return draft.owned.has(x);
 }
 
 /** The combatants record to write into: itself when this fold made it, else a copy it then owns. */
@@ -138,7 +158,9 @@ export function writeCombatant<S extends { combatants: Record<string, object> }>
   const w = own(c as S['combatants'][string]);
   write(w);
   (all as Record<string, object>)[id] = w;
-  return { ...state, combatants: all };
+  const s = own(state);
+  s.combatants = all;
+  return s;
 }
 
 /**
@@ -158,16 +180,20 @@ export function writeCs<S extends { combatants: Record<string, { cs: object }> }
   (w as { cs: object }).cs = cs;
   write(cs, w);
   (all as Record<string, object>)[id] = w;
-  return { ...state, combatants: all };
+  const s = own(state);
+  s.combatants = all;
+  return s;
 }
 
 /**
  * `state` with its ruleset state (`rs`, a plain object) changed by `write`, which writes its fields: into
  * the `rs` itself when this fold copied it already, else into a copy that a running fold then owns (see
- * `writeCombatant`). The state object itself is always new.
+ * `writeCombatant`); the state object likewise (`ownState`).
  */
 export function writeRs<S extends { rs: object }>(state: S, write: (rs: S['rs']) => void): S {
   const rs = own(state.rs);
   write(rs);
-  return { ...state, rs };
+  const s = own(state);
+  s.rs = rs;
+  return s;
 }
