@@ -58,6 +58,21 @@ export function drafting<T>(fold: () => T, draft?: Draft): T {
   }
 }
 
+/**
+ * `drafting` without a closure, for the engine's own hot loop: begins a fold (under `draft` when given)
+ * and returns what `leaveDraft` must restore when it ends, in a `finally`.
+ */
+export function enterDraft(draft?: Draft): Set<object> | null {
+  const outer = owned;
+  owned = draft ? draft.owned : new Set();
+  return outer;
+}
+
+/** Ends a fold begun by `enterDraft`, given what it returned. */
+export function leaveDraft(outer: Set<object> | null): void {
+  owned = outer;
+}
+
 /** Ends in-place writes to everything copied so far (the current state is about to be kept). */
 export function sealDraft(): void {
   owned?.clear();
