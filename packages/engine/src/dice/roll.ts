@@ -69,7 +69,7 @@ export function rollDice(
   const run = new Breakdown(rng, refs, options.complication ?? 'none');
   const { value, text } = run.visit(tree);
   const total = normalizeZero(value);
-  const notation = formatDice(tree);
+  const notation = notationOf(tree);
   const roll: DiceRoll = { notation, total, terms: run.terms, faces: run.faces, text: '' };
   let suffix = '';
   if (run.wild) {
@@ -78,6 +78,19 @@ export function rollDice(
   }
   roll.text = `${notation}: ${text} = ${total}${suffix}`;
   return roll;
+}
+
+/** Each tree's notation, written once (a tree is only read, never changed; a ruleset rolls the same few). */
+const NOTATION = new WeakMap<DiceExpr, string>();
+
+/** `formatDice(tree)`, remembered per tree. */
+function notationOf(tree: DiceExpr): string {
+  let text = NOTATION.get(tree);
+  if (text === undefined) {
+    text = formatDice(tree);
+    NOTATION.set(tree, text);
+  }
+  return text;
 }
 
 /** Trees within the budget, checked once each (a tree is only read, never changed). */
@@ -179,7 +192,7 @@ class Breakdown {
       for (const { die } of order.slice(expr.keep.count)) die.dropped = true;
     }
     const value = countedSum(dice);
-    this.terms.push({ type: 'dice', notation: formatDice(expr), dice, value });
+    this.terms.push({ type: 'dice', notation: notationOf(expr), dice, value });
     return { value, text: showDice(dice) };
   }
 
@@ -201,7 +214,7 @@ class Breakdown {
       this.wild = { faces: [...wild.faces], complication, mode: this.mode };
     }
     const value = countedSum(dice);
-    this.terms.push({ type: 'd6code', notation: formatDice(expr), dice, value, complication });
+    this.terms.push({ type: 'd6code', notation: notationOf(expr), dice, value, complication });
     return { value, text: showDice(dice) };
   }
 }

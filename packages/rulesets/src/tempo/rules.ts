@@ -168,32 +168,43 @@ export function planLegality(
       `${c.name} has already taken ${actionName(state, c, req.replace.action)}; only actions not yet taken can change.`,
     );
   }
-  const others = c.cs.plan.filter((p) => p.id !== req.replace?.id);
-  const count = (slot: PlanSlot) => others.filter((p) => p.slot === slot).length;
+  // The other plans (all but the one replaced), counted by slot in one pass: asked at every plan.
+  const replacing = req.replace?.id;
+  const plan = c.cs.plan;
+  let actions = 0;
+  let exerted = 0;
+  for (const p of plan) {
+    if (p.id === replacing) continue;
+    if (p.slot === 'action') actions++;
+    else if (p.slot === 'exert') exerted++;
+  }
+  const timing = timingOf(def);
   // Unsaid, a plan fills the round's actions first, then an action Exert granted.
   const inferred: PlanSlot =
-    count('action') >= state.options.actionsPerRound && count('exert') < c.cs.exertActions
-      ? 'exert'
-      : 'action';
-  const slot = req.slot ?? req.replace?.slot ?? timingOf(def) ?? inferred;
-  const inSlot = others.filter((p) => p.slot === slot);
+    actions >= state.options.actionsPerRound && exerted < c.cs.exertActions ? 'exert' : 'action';
+  const slot = req.slot ?? req.replace?.slot ?? timing ?? inferred;
+  const others = plan.length === 0 ? plan : plan.filter((p) => p.id !== replacing);
+  const inSlot = slot === 'action' ? actions : slot === 'exert' ? exerted : countSlot(others, slot);
   // 003 "Every player starts with 2 actions per round."
-  if (slot === 'action' && inSlot.length >= state.options.actionsPerRound) {
-    const names = inSlot.map((p) => actionName(state, c, p.action)).join(', ');
+  if (slot === 'action' && inSlot >= state.options.actionsPerRound) {
+    const names = others
+      .filter((p) => p.slot === slot)
+      .map((p) => actionName(state, c, p.action))
+      .join(', ');
     return reject(
       'plan/full',
       `${c.name} has already planned ${state.options.actionsPerRound} actions this round (${names}); change one of them, or Exert at the end of a turn for another.`,
     );
   }
   // 003 "Extra"/"Free": only actions with that tag are taken in addition to the usual 2.
-  if ((slot === 'extra' || slot === 'free') && timingOf(def) !== slot) {
+  if ((slot === 'extra' || slot === 'free') && timing !== slot) {
     return reject(
       'plan/not-tagged',
       `${def.name} has no ${slot === 'extra' ? 'Extra' : 'Free'} tag, so it cannot be taken as an additional ${SLOT_WORD[slot]}; plan it as one of the round's actions.`,
     );
   }
   // 003 "Exert at the end of any turn: Take another Action this round."
-  if (slot === 'exert' && inSlot.length >= c.cs.exertActions) {
+  if (slot === 'exert' && inSlot >= c.cs.exertActions) {
     return reject(
       'plan/no-exert-action',
       `${c.name} has no Exerted action left to plan this round; Exert at the end of a turn ("another action") first.`,
@@ -265,6 +276,12 @@ export function planLegality(
   const at = placePlan(state, c, tempo, seq, def.name);
   if ('code' in at) return at;
   return { slot, tempo, at };
+}
+
+function countSlot(plans: readonly PlanItem[], slot: PlanSlot): number {
+  let n = 0;
+  for (const p of plans) if (p.slot === slot) n++;
+  return n;
 }
 
 /** Whether `c` may use reaction `def` now (the trigger, if given, must not have been reacted to before). */
