@@ -3,12 +3,11 @@
  * combatants record for every event that touched one combatant, so a command of n events at n combatants
  * cost n² (a `start` at 200 combatants: 40,000 entries copied). Inside `drafting`, the first change copies
  * the record as before and notes the copy as the fold's own; later changes write into that copy, which
- * nobody outside the fold has seen yet. Every state the fold returns is still a fresh object and nothing
- * it was given is ever written to, so the fold stays pure from the outside; `sealDraft` hands the copies
+ * nobody outside the fold has seen yet. Nothing the fold was given is ever written to, so it stays pure
+ * from the outside (under a caller's `Draft`, what earlier folds under it made is written, see there); `sealDraft` hands the copies
  * over (a state kept as a checkpoint must never change again) and the next change copies afresh. The
  * state object itself is owned the same way: the first change in a fold copies it, later ones set its
- * fields (`ownState`), so a fold of n events makes one state object, not n; every state a fold returns
- * is still one it made, never the one it was given.
+ * fields (`ownState`), so a fold of n events makes one state object, not n.
  *
  * Outside `drafting` every change copies, exactly as the plain fold does.
  *
@@ -18,8 +17,25 @@
  * otherwise a change puts a new one in the record.
  */
 
-/** Records copied by this fold, writable in place until the fold ends or seals them. */
-let owned: Set<object> | null = null;
+/**
+ * The running fold: the objects it copied, writable in place until it ends or seals them, and the one
+ * state object it made (a fold writes one state after another, so one slot is enough: a state object
+ * it did not make — a ruleset's own `{ ...state }` — is copied into that slot and the last one is
+ * forgotten, and the set does not fill with the states of a long trial).
+ */
+export interface Fold {
+  readonly owned: Set<object>;
+  state?: object | null;
+}
+
+let fold: Fold | null = null;
+
+/**
+ * The combatants record that the fold was last found to hold (or made), asked first: a fold writes the
+ * same record event after event, and comparing it is cheaper than a lookup in the set. Forgotten
+ * whenever the fold changes or is sealed.
+ */
+let ownedRecord: object | null = null;
 
 /** What folding costs, counted (tests prove a command's work linear in the encounter's size by it). */
 export const foldWork = {
@@ -32,29 +48,30 @@ export const foldWork = {
  * and keeps none but the latest (a simulator's trial): what one fold copied, the next writes in place, so
  * the combatants record and a growing history are copied once per trial instead of once per command.
  * `spoiled`: a fold under it stopped part-way (a refusal after events were applied, or an error), so the
- * latest state may already hold some of its changes and must not be used again.
+ * latest state may already hold some of its changes and must not be used again. `state`: the state
+ * object its folds made last, which the next one writes in place (see `ownState`).
  */
 export interface Draft {
   readonly owned: Set<object>;
   spoiled: boolean;
+  state?: object | null;
 }
 
 /** A fresh draft for a run of folds whose states nobody else holds (see `Draft`). */
 export function newDraft(): Draft {
-  return { owned: new Set(), spoiled: false };
+  return { owned: new Set(), spoiled: false, state: null };
 }
 
 /**
  * Runs a fold whose intermediate states nobody else keeps: changes after the first write in place. With
  * `draft`, the fold also writes in place into what earlier folds under that draft made.
  */
-export function drafting<T>(fold: () => T, draft?: Draft): T {
-  const outer = owned;
-  owned = draft ? draft.owned : new Set();
+export function drafting<T>(run: () => T, draft?: Draft): T {
+  const outer = enterDraft(draft);
   try {
-    return fold();
+    return run();
   } finally {
-    owned = outer;
+    leaveDraft(outer);
   }
 }
 
@@ -62,20 +79,26 @@ export function drafting<T>(fold: () => T, draft?: Draft): T {
  * `drafting` without a closure, for the engine's own hot loop: begins a fold (under `draft` when given)
  * and returns what `leaveDraft` must restore when it ends, in a `finally`.
  */
-export function enterDraft(draft?: Draft): Set<object> | null {
-  const outer = owned;
-  owned = draft ? draft.owned : new Set();
+export function enterDraft(draft?: Draft): Fold | null {
+  const outer = fold;
+  fold = draft ?? { owned: new Set(), state: null };
+  ownedRecord = null;
   return outer;
 }
 
 /** Ends a fold begun by `enterDraft`, given what it returned. */
-export function leaveDraft(outer: Set<object> | null): void {
-  owned = outer;
+export function leaveDraft(outer: Fold | null): void {
+  fold = outer;
+  ownedRecord = null;
 }
 
 /** Ends in-place writes to everything copied so far (the current state is about to be kept). */
 export function sealDraft(): void {
-  owned?.clear();
+  if (fold) {
+    fold.owned.clear();
+    fold.state = null;
+  }
+  ownedRecord = null;
 }
 
 /**
@@ -88,7 +111,7 @@ export function withCombatants<S extends { combatants: Record<string, unknown> }
 ): S {
   const combatants = ownRecord(state.combatants);
   change(combatants);
-  const s = own(state);
+  const s = ownState(state);
   s.combatants = combatants;
   return s;
 }
@@ -100,20 +123,33 @@ export function withCombatants<S extends { combatants: Record<string, unknown> }
  * a combatant) is replaced, never changed, unless this fold owns that too.
  */
 export function ownState<S extends object>(state: S): S {
-  return own(state);
+  const f = fold;
+  if (f === null) return { ...state };
+  if (state === f.state) return state;
+  const copy = { ...state };
+  f.state = copy;
+  return copy;
 }
 
 /** Whether `x` (a state, a record) is one this draft's folds made, and its holder may still write into. */
 export function draftOwns(draft: Draft, x: object): boolean {
-  return draft.owned.has(x);
+  return draft.state === x || draft.owned.has(x);
 }
 
 /** The combatants record to write into: itself when this fold made it, else a copy it then owns. */
 function ownRecord<R extends Record<string, unknown>>(record: R): R {
-  if (owned?.has(record)) return record;
+  if (record === ownedRecord) return record;
+  const owned = fold?.owned;
+  if (owned?.has(record)) {
+    ownedRecord = record;
+    return record;
+  }
   const copy = { ...record };
   foldWork.entriesCopied += Object.keys(copy).length;
-  owned?.add(copy);
+  if (owned) {
+    owned.add(copy);
+    ownedRecord = copy;
+  }
   return copy;
 }
 
@@ -137,6 +173,7 @@ export function updateCombatant<S extends { combatants: Record<string, unknown> 
  */
 export function appendTo<T>(list: readonly T[], items: readonly T[]): T[] {
   if (items.length === 0) return list as T[];
+  const owned = fold?.owned;
   if (owned?.has(list)) {
     for (const item of items) (list as T[]).push(item);
     return list as T[];
@@ -148,6 +185,7 @@ export function appendTo<T>(list: readonly T[], items: readonly T[]): T[] {
 
 /** `c` to write into: itself when this fold made it, else a copy that a running fold then owns. */
 function own<T extends object>(c: T): T {
+  const owned = fold?.owned;
   if (owned?.has(c)) return c;
   const copy = { ...c };
   owned?.add(copy);
@@ -173,7 +211,7 @@ export function writeCombatant<S extends { combatants: Record<string, object> }>
   const w = own(c as S['combatants'][string]);
   write(w);
   (all as Record<string, object>)[id] = w;
-  const s = own(state);
+  const s = ownState(state);
   s.combatants = all;
   return s;
 }
@@ -195,7 +233,7 @@ export function writeCs<S extends { combatants: Record<string, { cs: object }> }
   (w as { cs: object }).cs = cs;
   write(cs, w);
   (all as Record<string, object>)[id] = w;
-  const s = own(state);
+  const s = ownState(state);
   s.combatants = all;
   return s;
 }
@@ -208,7 +246,7 @@ export function writeCs<S extends { combatants: Record<string, { cs: object }> }
 export function writeRs<S extends { rs: object }>(state: S, write: (rs: S['rs']) => void): S {
   const rs = own(state.rs);
   write(rs);
-  const s = own(state);
+  const s = ownState(state);
   s.rs = rs;
   return s;
 }
