@@ -36,6 +36,17 @@ let fold: Fold | null = null;
  * whenever the fold changes or is sealed.
  */
 let ownedRecord: object | null = null;
+/** Likewise the combatant, its `cs` and the `rs` last written in place: the same ones, event after event. */
+let ownedCombatant: object | null = null;
+let ownedCs: object | null = null;
+let ownedRs: object | null = null;
+
+function forgetOwned(): void {
+  ownedRecord = null;
+  ownedCombatant = null;
+  ownedCs = null;
+  ownedRs = null;
+}
 
 /** What folding costs, counted (tests prove a command's work linear in the encounter's size by it). */
 export const foldWork = {
@@ -82,14 +93,14 @@ export function drafting<T>(run: () => T, draft?: Draft): T {
 export function enterDraft(draft?: Draft): Fold | null {
   const outer = fold;
   fold = draft ?? { owned: new Set(), state: null };
-  ownedRecord = null;
+  forgetOwned();
   return outer;
 }
 
 /** Ends a fold begun by `enterDraft`, given what it returned. */
 export function leaveDraft(outer: Fold | null): void {
   fold = outer;
-  ownedRecord = null;
+  forgetOwned();
 }
 
 /** Ends in-place writes to everything copied so far (the current state is about to be kept). */
@@ -98,7 +109,7 @@ export function sealDraft(): void {
     fold.owned.clear();
     fold.state = null;
   }
-  ownedRecord = null;
+  forgetOwned();
 }
 
 /**
@@ -192,6 +203,30 @@ function own<T extends object>(c: T): T {
   return copy;
 }
 
+/** `own` for a combatant, the one last owned compared first. */
+function ownCombatant<T extends object>(c: T): T {
+  if (c === ownedCombatant) return c;
+  const w = own(c);
+  if (fold) ownedCombatant = w;
+  return w;
+}
+
+/** `own` for a combatant's `cs`, the one last owned compared first. */
+function ownCs<T extends object>(cs: T): T {
+  if (cs === ownedCs) return cs;
+  const w = own(cs);
+  if (fold) ownedCs = w;
+  return w;
+}
+
+/** `own` for the round state, the one last owned compared first. */
+function ownRs<T extends object>(rs: T): T {
+  if (rs === ownedRs) return rs;
+  const w = own(rs);
+  if (fold) ownedRs = w;
+  return w;
+}
+
 /**
  * `state` with combatant `id` changed by `write`, which writes the combatant's fields directly: into the
  * combatant itself when this fold (or the caller's draft) copied it already, else into a copy that a
@@ -208,7 +243,7 @@ export function writeCombatant<S extends { combatants: Record<string, object> }>
   const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
   if (c === undefined) return state;
   const all = ownRecord(state.combatants);
-  const w = own(c as S['combatants'][string]);
+  const w = ownCombatant(c as S['combatants'][string]);
   write(w);
   (all as Record<string, object>)[id] = w;
   const s = ownState(state);
@@ -228,8 +263,8 @@ export function writeCs<S extends { combatants: Record<string, { cs: object }> }
   const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
   if (c === undefined) return state;
   const all = ownRecord(state.combatants);
-  const w = own(c as S['combatants'][string]);
-  const cs = own(w.cs as S['combatants'][string]['cs']);
+  const w = ownCombatant(c as S['combatants'][string]);
+  const cs = ownCs(w.cs as S['combatants'][string]['cs']);
   (w as { cs: object }).cs = cs;
   write(cs, w);
   (all as Record<string, object>)[id] = w;
@@ -244,7 +279,7 @@ export function writeCs<S extends { combatants: Record<string, { cs: object }> }
  * `writeCombatant`); the state object likewise (`ownState`).
  */
 export function writeRs<S extends { rs: object }>(state: S, write: (rs: S['rs']) => void): S {
-  const rs = own(state.rs);
+  const rs = ownRs(state.rs);
   write(rs);
   const s = ownState(state);
   s.rs = rs;
