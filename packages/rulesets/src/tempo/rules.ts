@@ -10,11 +10,13 @@ import {
 import {
   findAction,
   isReaction,
+  SLOT_WORD,
   speedAllows,
   timingOf,
   uniqueKeys,
   usualTempo,
   variableTempo,
+  weaponOf,
   weaponSpeedOf,
 } from './catalog.js';
 import type { WeaponSpeed } from './options.js';
@@ -95,12 +97,6 @@ export function actionName(state: State, c: C | undefined, id: string): string {
   return findAction(state, c, id)?.name ?? id;
 }
 
-export function weaponOf(c: C, name: string): { name: string; speed: WeaponSpeed } | undefined {
-  // The name as written first (the common case), with nothing made for it; any case otherwise.
-  const lower = name.toLowerCase();
-  return c.stats.weapons.find((w) => w.name === name || w.name.toLowerCase() === lower);
-}
-
 export function running(state: State): Rejection | undefined {
   if (state.status !== 'running' || state.rs.phase === 'setup') {
     return notRunning(state) ?? notStarted();
@@ -128,13 +124,6 @@ export interface PlanResult {
   tempo: number;
   at: Instant;
 }
-
-const SLOT_WORD: Record<PlanSlot, string> = {
-  action: 'action',
-  extra: 'Extra action',
-  free: 'Free action',
-  exert: 'Exerted action',
-};
 
 /**
  * Whether `def` may be planned now, as a new plan or replacing one. The rules it checks: the number of
@@ -170,11 +159,10 @@ export function planLegality(
   }
   // The other plans (all but the one replaced), counted by slot in one pass: asked at every plan.
   const replacing = req.replace?.id;
-  const plan = c.cs.plan;
+  const others = c.cs.plan.length === 0 ? c.cs.plan : c.cs.plan.filter((p) => p.id !== replacing);
   let actions = 0;
   let exerted = 0;
-  for (const p of plan) {
-    if (p.id === replacing) continue;
+  for (const p of others) {
     if (p.slot === 'action') actions++;
     else if (p.slot === 'exert') exerted++;
   }
@@ -183,10 +171,8 @@ export function planLegality(
   const inferred: PlanSlot =
     actions >= state.options.actionsPerRound && exerted < c.cs.exertActions ? 'exert' : 'action';
   const slot = req.slot ?? req.replace?.slot ?? timing ?? inferred;
-  const others = plan.length === 0 ? plan : plan.filter((p) => p.id !== replacing);
-  const inSlot = slot === 'action' ? actions : slot === 'exert' ? exerted : countSlot(others, slot);
   // 003 "Every player starts with 2 actions per round."
-  if (slot === 'action' && inSlot >= state.options.actionsPerRound) {
+  if (slot === 'action' && actions >= state.options.actionsPerRound) {
     const names = others
       .filter((p) => p.slot === slot)
       .map((p) => actionName(state, c, p.action))
@@ -204,7 +190,7 @@ export function planLegality(
     );
   }
   // 003 "Exert at the end of any turn: Take another Action this round."
-  if (slot === 'exert' && inSlot >= c.cs.exertActions) {
+  if (slot === 'exert' && exerted >= c.cs.exertActions) {
     return reject(
       'plan/no-exert-action',
       `${c.name} has no Exerted action left to plan this round; Exert at the end of a turn ("another action") first.`,
@@ -276,12 +262,6 @@ export function planLegality(
   const at = placePlan(state, c, tempo, seq, def.name);
   if ('code' in at) return at;
   return { slot, tempo, at };
-}
-
-function countSlot(plans: readonly PlanItem[], slot: PlanSlot): number {
-  let n = 0;
-  for (const p of plans) if (p.slot === slot) n++;
-  return n;
 }
 
 /** Whether `c` may use reaction `def` now (the trigger, if given, must not have been reacted to before). */

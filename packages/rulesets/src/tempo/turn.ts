@@ -6,11 +6,11 @@ import {
   rolled,
   unknownCombatant,
 } from '@roundkeeper/engine';
-import { findAction, isReaction, weaponSpeedOf } from './catalog.js';
+import { findAction, isReaction, weaponOf, weaponSpeedOf } from './catalog.js';
 import type { TempoCommandOf } from './commands.js';
 import type { TempoEventOf } from './events.js';
 import { commandable, type Fact } from './facts.js';
-import { currentTempo, ownTurn, reactionLegality, strikeLegality, weaponOf } from './rules.js';
+import { currentTempo, ownTurn, reactionLegality, strikeLegality } from './rules.js';
 import type { Ctx } from './types.js';
 
 /** Performs the action of the current turn (Strike, Guard target, Recover, Inventory swap…). */
