@@ -59,14 +59,15 @@ export function rollDice(
   expr: DiceExpr | string,
   rng: Rng,
   refs: DiceRefs = noRefs(),
-  options: RollOptions = {},
+  options?: RollOptions,
 ): DiceRoll {
   const tree = typeof expr === 'string' ? parseDice(expr) : expr;
   // The parser refuses such notation; a tree built by hand is held to the same budget (checked once per
   // tree, with its notation written then).
   const notation = withinBudget(tree);
   checkRefs(tree, refs);
-  const run = new Breakdown(rng, refs, options.complication ?? 'none', tree, notation);
+  // No default object for the options: a roll is made for most commands a simulation sends.
+  const run = new Breakdown(rng, refs, options?.complication ?? 'none', tree, notation);
   const { value, text } = run.visit(tree);
   const total = normalizeZero(value);
   const roll: DiceRoll = { notation, total, terms: run.terms, faces: run.faces, text: '' };

@@ -1,7 +1,7 @@
 import {
+  type AgendaEntry,
   cannotStart,
   combatantIn,
-  nextEntry,
   notRunning,
   type Rejection,
   reach,
@@ -29,7 +29,7 @@ function newRound(round: number): Fact[] {
 function advance(state: State): Fact[] {
   const events: Fact[] = [];
   if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
-  const entry = nextEntry(state, (e) => e.kind === 'turn' && e.at.round === state.round);
+  const entry = nextTurn(state);
   const c = entry?.combatant ? state.combatants[entry.combatant] : undefined;
   const item = entry && c ? planItem(c.cs.plan, entry.id) : undefined;
   if (entry && c && item) {
@@ -57,6 +57,13 @@ function advance(state: State): Fact[] {
   events.push({ type: 'round/ended', round: state.round });
   for (const e of newRound(state.round + 1)) events.push(e);
   return events;
+}
+
+/** The round's next turn on the agenda (`nextEntry` of a turn this round, as a loop: asked at every count). */
+function nextTurn(state: State): AgendaEntry | undefined {
+  const round = state.round;
+  for (const e of state.agenda) if (e.kind === 'turn' && e.at.round === round) return e;
+  return undefined;
 }
 
 /** The planned action of this id (a loop: asked at every turn of the count). */
