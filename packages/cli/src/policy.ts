@@ -254,16 +254,28 @@ function fitsOf(rule: PolicyRule): (a: ActionDef) => boolean {
   return fits;
 }
 
-/** Each rule's moment, worked out once per policy (a policy is read, never changed, while it plays). */
-const MOMENTS_OF = new WeakMap<readonly PolicyRule[], Moment[]>();
+/**
+ * Each rule's moment and, for a rule that picks from the legal actions, its candidate filter (else
+ * undefined): worked out once per policy (a policy is read, never changed, while it plays), so choosing
+ * looks the policy up once, not each rule.
+ */
+interface PolicyParts {
+  moments: Moment[];
+  fits: Array<((a: ActionDef) => boolean) | undefined>;
+}
 
-function momentsOf(policy: readonly PolicyRule[]): Moment[] {
-  let moments = MOMENTS_OF.get(policy);
-  if (moments === undefined || moments.length !== policy.length) {
-    moments = policy.map(momentOf);
-    MOMENTS_OF.set(policy, moments);
+const PARTS_OF = new WeakMap<readonly PolicyRule[], PolicyParts>();
+
+function partsOf(policy: readonly PolicyRule[]): PolicyParts {
+  let parts = PARTS_OF.get(policy);
+  if (parts === undefined || parts.moments.length !== policy.length) {
+    parts = {
+      moments: policy.map(momentOf),
+      fits: policy.map((rule) => (picksFromLegal(rule) ? fitsOf(rule) : undefined)),
+    };
+    PARTS_OF.set(policy, parts);
   }
-  return moments;
+  return parts;
 }
 
 /** The commands each rule has sent, by actor, action and target: made once, deeply frozen (see `commandOf`). */
@@ -308,7 +320,14 @@ function commandOf(
     if (byKey.all.size >= 1000) byKey.all.clear();
     byKey.all.set(key, command);
   }
-  byKey.last = { actor, action, target, command };
+  // The last send, written over (one record per rule, not one per change of target).
+  if (last === undefined) byKey.last = { actor, action, target, command };
+  else {
+    last.actor = actor;
+    last.action = action;
+    last.target = target;
+    last.command = command;
+  }
   return command;
 }
 
@@ -338,7 +357,7 @@ export function choose(
   events: readonly EngineEvent[] = [],
   delayedTurn = false,
 ): Choice | undefined {
-  const moments = momentsOf(policy);
+  const { moments, fits: fitting } = partsOf(policy);
   for (let i = 0; i < policy.length; i++) {
     const rule = policy[i]!;
     if (moments[i] !== moment) continue;
@@ -346,8 +365,8 @@ export function choose(
     // The conditions first: they are cheap, and the legal actions are not.
     if (!holds(state, actor, rule.when, actionsThisTurn, events, delayedTurn)) continue;
     let action = rule.action;
-    if (picksFromLegal(rule)) {
-      const fits = fitsOf(rule);
+    const fits = fitting[i];
+    if (fits !== undefined) {
       // Only the rule's candidates are asked about (a ruleset may check only those); the first enabled.
       let pick: LegalAction | undefined;
       for (const l of legal(fits)) {

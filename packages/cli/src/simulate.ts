@@ -3,6 +3,7 @@ import {
   type AnyRuleset,
   type Command,
   decideSettled,
+  draftOwns,
   EncounterLog,
   type EncounterState,
   type EngineEvent,
@@ -507,9 +508,15 @@ class Trial {
 
   /**
    * The trial holds its states alone and keeps only the latest (`before` in `exec` is compared, never
-   * read): each command's events are folded in place into what earlier commands' folds made.
+   * read): each command's events are folded in place into what earlier commands' folds made, the state
+   * object itself included, so a changed state may be the same object as before.
    */
   decideOptions = { draft: newDraft() };
+  /**
+   * Counts the states this trial has been in: a command accepted (or a trial begun) moves it on. What is
+   * worked out per state (a combatant's legal actions) is kept by it, not by the state object's identity.
+   */
+  version = 0;
 
   constructor(
     readonly p: Prepared,
@@ -576,6 +583,7 @@ class Trial {
     });
     this.outs = 0;
     this.decideOptions = { draft: newDraft() };
+    this.version++;
   }
 
   /** A followed resource's value: a path in the ruleset state, or (no path) the hit points. */
@@ -725,21 +733,26 @@ class Trial {
   exec(command: Command, actor?: string, taken = false): number | Rejection {
     // The engine settles the command's events into the state it returns: folding them again here would
     // apply every event twice. The round (or stretch of ticks) each event falls in is read off the events.
+    // What the clock said before the command is read first: the fold may write the state object in place.
+    const type = command.type;
+    const counted =
+      taken && actor !== undefined && (type === 'act' || type === 'react' || type === 'interrupt');
+    const takenIn = counted ? this.roundNow() : 0;
+    let round = this.state.round;
+    let now = this.state.now;
     const settled = decideSettled(this.state, command, this.p.registry, this.decideOptions);
     this.commands++;
     if (!isSettled(settled)) {
       // A command stopped part-way through its fold (a rule looping, a ruleset's internal error) may have
       // changed the trial's state in place: the trial ends there, its refusal counted as always.
-      if (this.decideOptions.draft.spoiled) this.state = { ...this.state, status: 'ended', current: null };
+      if (this.decideOptions.draft.spoiled) {
+        this.state = { ...this.state, status: 'ended', current: null };
+        this.version++;
+      }
       return settled;
     }
     const events = settled.events;
-    if (taken && actor !== undefined) {
-      const type = command.type;
-      const now = this.roundNow();
-      if (now <= this.limit && now >= 1 && (type === 'act' || type === 'react' || type === 'interrupt'))
-        this.count(actor, 'actions');
-    }
+    if (counted && takenIn <= this.limit && takenIn >= 1) this.count(actor, 'actions');
     // Who has attacks named by their own events in this command (tara-corax's one per blow): their
     // `<ruleset>/acted` is not counted again as an attack.
     let named: Set<string> | undefined;
@@ -752,8 +765,6 @@ class Trial {
       named ??= new Set();
       named.add(e.combatant);
     }
-    let round = this.state.round;
-    let now = this.state.now;
     const periods = this.p.ruleset.clock.periods;
     const before = this.state;
     this.state = settled.state;
@@ -769,9 +780,15 @@ class Trial {
     // As the log would: `seq` counts the events, and rulesets number new agenda entries from it
     // (`newId`), so without it two commands' entries share an id and reaching one removes both. A state
     // the fold made is this trial's alone (the engine hands it over and keeps nothing): its count is set
-    // in place; the state the command started from (a fold that changed nothing) is copied.
-    if (this.state !== before && this.state !== this.p.base) this.state.seq += events.length;
+    // in place (under the trial's draft, possibly the very object the command started from); the state
+    // the command started from, unchanged and not the draft's, is copied.
+    if (
+      draftOwns(this.decideOptions.draft, this.state) ||
+      (this.state !== before && this.state !== this.p.base)
+    )
+      this.state.seq += events.length;
     else this.state = { ...this.state, seq: this.state.seq + events.length };
+    this.version++;
     return attacks;
   }
 
@@ -817,13 +834,13 @@ class Trial {
   readonly legals = new Map<string, (only?: (action: ActionDef) => boolean) => readonly LegalAction[]>();
 
   newLegal(actor: string): (only?: (action: ActionDef) => boolean) => readonly LegalAction[] {
-    let seen: EncounterState | undefined;
+    let seen = -1;
     let list: readonly LegalAction[] = [];
     return (only) => {
       // Lean: a policy reads only whether each candidate is enabled (no sentences, no previews).
-      if (only && seen !== this.state) return this.p.ruleset.legalActions(this.state, actor, only, true);
-      if (seen !== this.state) {
-        seen = this.state;
+      if (only && seen !== this.version) return this.p.ruleset.legalActions(this.state, actor, only, true);
+      if (seen !== this.version) {
+        seen = this.version;
         list = this.p.ruleset.legalActions(this.state, actor);
       }
       return list;

@@ -291,6 +291,18 @@ export function checkFrozenCommand<S extends Record<string, z.ZodType>>(
 }
 
 /**
+ * A deeply frozen command already checked against a schema record whose entry for its type can no longer
+ * change (`fixedIn`), with what the check made of it; undefined for any other. The engine's hot path asks
+ * this first: such a command needs no lookup of its type nor of its schema.
+ */
+export function checkedFrozen(
+  command: object,
+): { readonly fixedIn: object; readonly command: unknown } | undefined {
+  const known = FROZEN.get(command);
+  return known?.fixedIn === undefined ? undefined : (known as { fixedIn: object; command: unknown });
+}
+
+/**
  * Deeply frozen commands already checked, with the schema that checked them, the record it was read from
  * when that record's entry can never change (a built `lazySchemas` entry, a frozen record), and its
  * output (frozen).

@@ -4,6 +4,7 @@ import {
   drafting,
   foldWork,
   newDraft,
+  ownState,
   sealDraft,
   updateCombatant,
   withCombatants,
@@ -34,7 +35,7 @@ describe('a fold that copies the combatants record once', () => {
       const s1 = hit(s0, 'a');
       const s2 = hit(s1, 'b');
       expect(s2.combatants).toBe(s1.combatants);
-      expect(s2).not.toBe(s1);
+      expect(s2).toBe(s1);
       return s2;
     });
     expect(foldWork.entriesCopied).toBe(2);
@@ -136,7 +137,7 @@ describe('writing a combatant, its cs and the round state in place', () => {
       expect(s2.combatants.a).toBe(s1.combatants.a);
       expect(s2.combatants.a!.cs).toBe(s1.combatants.a!.cs);
       expect(s2.rs).toBe(s1.rs);
-      expect(s2).not.toBe(s1);
+      expect(s2).toBe(s1);
       return s2;
     });
     expect(out.combatants.a).toEqual({ hp: 1, cs: { used: 2 } });
@@ -156,5 +157,28 @@ describe('writing a combatant, its cs and the round state in place', () => {
     expect(s2.combatants.a!.cs).toEqual({ used: 2 });
     expect(s3.combatants.a!.cs).toEqual({ used: 3 });
     expect(s0).toEqual(start());
+  });
+});
+
+describe('ownState: the state object itself', () => {
+  it('outside a fold, a copy every time; inside, copied once and then set in place; never the input', () => {
+    const s0 = base();
+    const o1 = ownState(s0);
+    expect(o1).not.toBe(s0);
+    expect(ownState(o1)).not.toBe(o1);
+    const out = drafting(() => {
+      const s1 = ownState(s0);
+      s1.round = 2;
+      const s2 = ownState(hit(s1, 'a'));
+      s2.round = 3;
+      expect(s2).toBe(s1);
+      return s2;
+    });
+    expect(out).not.toBe(s0);
+    expect(out.round).toBe(3);
+    expect(s0).toEqual(base());
+    // A finished fold's state is not written by the next fold, which copies it.
+    const next = drafting(() => ownState(out));
+    expect(next).not.toBe(out);
   });
 });

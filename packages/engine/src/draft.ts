@@ -3,9 +3,11 @@
  * combatants record for every event that touched one combatant, so a command of n events at n combatants
  * cost n² (a `start` at 200 combatants: 40,000 entries copied). Inside `drafting`, the first change copies
  * the record as before and notes the copy as the fold's own; later changes write into that copy, which
- * nobody outside the fold has seen yet. Every state the fold returns is still a fresh object and nothing
- * it was given is ever written to, so the fold stays pure from the outside; `sealDraft` hands the copies
- * over (a state kept as a checkpoint must never change again) and the next change copies afresh.
+ * nobody outside the fold has seen yet. Nothing the fold was given is ever written to, so it stays pure
+ * from the outside (under a caller's `Draft`, what earlier folds under it made is written, see there); `sealDraft` hands the copies
+ * over (a state kept as a checkpoint must never change again) and the next change copies afresh. The
+ * state object itself is owned the same way: the first change in a fold copies it, later ones set its
+ * fields (`ownState`), so a fold of n events makes one state object, not n.
  *
  * Outside `drafting` every change copies, exactly as the plain fold does.
  *
@@ -15,8 +17,36 @@
  * otherwise a change puts a new one in the record.
  */
 
-/** Records copied by this fold, writable in place until the fold ends or seals them. */
-let owned: Set<object> | null = null;
+/**
+ * The running fold: the objects it copied, writable in place until it ends or seals them, and the one
+ * state object it made (a fold writes one state after another, so one slot is enough: a state object
+ * it did not make — a ruleset's own `{ ...state }` — is copied into that slot and the last one is
+ * forgotten, and the set does not fill with the states of a long trial).
+ */
+export interface Fold {
+  readonly owned: Set<object>;
+  state?: object | null;
+}
+
+let fold: Fold | null = null;
+
+/**
+ * The combatants record that the fold was last found to hold (or made), asked first: a fold writes the
+ * same record event after event, and comparing it is cheaper than a lookup in the set. Forgotten
+ * whenever the fold changes or is sealed.
+ */
+let ownedRecord: object | null = null;
+/** Likewise the combatant, its `cs` and the `rs` last written in place: the same ones, event after event. */
+let ownedCombatant: object | null = null;
+let ownedCs: object | null = null;
+let ownedRs: object | null = null;
+
+function forgetOwned(): void {
+  ownedRecord = null;
+  ownedCombatant = null;
+  ownedCs = null;
+  ownedRs = null;
+}
 
 /** What folding costs, counted (tests prove a command's work linear in the encounter's size by it). */
 export const foldWork = {
@@ -29,40 +59,62 @@ export const foldWork = {
  * and keeps none but the latest (a simulator's trial): what one fold copied, the next writes in place, so
  * the combatants record and a growing history are copied once per trial instead of once per command.
  * `spoiled`: a fold under it stopped part-way (a refusal after events were applied, or an error), so the
- * latest state may already hold some of its changes and must not be used again.
+ * latest state may already hold some of its changes and must not be used again. `state`: the state
+ * object its folds made last, which the next one writes in place (see `ownState`).
  */
 export interface Draft {
   readonly owned: Set<object>;
   spoiled: boolean;
+  state?: object | null;
 }
 
 /** A fresh draft for a run of folds whose states nobody else holds (see `Draft`). */
 export function newDraft(): Draft {
-  return { owned: new Set(), spoiled: false };
+  return { owned: new Set(), spoiled: false, state: null };
 }
 
 /**
  * Runs a fold whose intermediate states nobody else keeps: changes after the first write in place. With
  * `draft`, the fold also writes in place into what earlier folds under that draft made.
  */
-export function drafting<T>(fold: () => T, draft?: Draft): T {
-  const outer = owned;
-  owned = draft ? draft.owned : new Set();
+export function drafting<T>(run: () => T, draft?: Draft): T {
+  const outer = enterDraft(draft);
   try {
-    return fold();
+    return run();
   } finally {
-    owned = outer;
+    leaveDraft(outer);
   }
+}
+
+/**
+ * `drafting` without a closure, for the engine's own hot loop: begins a fold (under `draft` when given)
+ * and returns what `leaveDraft` must restore when it ends, in a `finally`.
+ */
+export function enterDraft(draft?: Draft): Fold | null {
+  const outer = fold;
+  fold = draft ?? { owned: new Set(), state: null };
+  forgetOwned();
+  return outer;
+}
+
+/** Ends a fold begun by `enterDraft`, given what it returned. */
+export function leaveDraft(outer: Fold | null): void {
+  fold = outer;
+  forgetOwned();
 }
 
 /** Ends in-place writes to everything copied so far (the current state is about to be kept). */
 export function sealDraft(): void {
-  owned?.clear();
+  if (fold) {
+    fold.owned.clear();
+    fold.state = null;
+  }
+  forgetOwned();
 }
 
 /**
  * `state` with its combatants record changed by `change`: in place when this fold made the record, else
- * on a copy (which a running fold then owns). The state object itself is always new.
+ * on a copy (which a running fold then owns); the state object likewise (`ownState`).
  */
 export function withCombatants<S extends { combatants: Record<string, unknown> }>(
   state: S,
@@ -70,15 +122,45 @@ export function withCombatants<S extends { combatants: Record<string, unknown> }
 ): S {
   const combatants = ownRecord(state.combatants);
   change(combatants);
-  return { ...state, combatants };
+  const s = ownState(state);
+  s.combatants = combatants;
+  return s;
+}
+
+/**
+ * The state object to set top-level fields of (`s.now = …`): `state` itself when this fold (or the
+ * caller's draft) made it, else a copy that a running fold then owns. Outside a fold, always a copy, so
+ * the state given is never written to. Only whole fields are set on it: what a field holds (an agenda,
+ * a combatant) is replaced, never changed, unless this fold owns that too.
+ */
+export function ownState<S extends object>(state: S): S {
+  const f = fold;
+  if (f === null) return { ...state };
+  if (state === f.state) return state;
+  const copy = { ...state };
+  f.state = copy;
+  return copy;
+}
+
+/** Whether `x` (a state, a record) is one this draft's folds made, and its holder may still write into. */
+export function draftOwns(draft: Draft, x: object): boolean {
+  return draft.state === x || draft.owned.has(x);
 }
 
 /** The combatants record to write into: itself when this fold made it, else a copy it then owns. */
 function ownRecord<R extends Record<string, unknown>>(record: R): R {
-  if (owned?.has(record)) return record;
+  if (record === ownedRecord) return record;
+  const owned = fold?.owned;
+  if (owned?.has(record)) {
+    ownedRecord = record;
+    return record;
+  }
   const copy = { ...record };
   foldWork.entriesCopied += Object.keys(copy).length;
-  owned?.add(copy);
+  if (owned) {
+    owned.add(copy);
+    ownedRecord = copy;
+  }
   return copy;
 }
 
@@ -102,6 +184,7 @@ export function updateCombatant<S extends { combatants: Record<string, unknown> 
  */
 export function appendTo<T>(list: readonly T[], items: readonly T[]): T[] {
   if (items.length === 0) return list as T[];
+  const owned = fold?.owned;
   if (owned?.has(list)) {
     for (const item of items) (list as T[]).push(item);
     return list as T[];
@@ -113,10 +196,35 @@ export function appendTo<T>(list: readonly T[], items: readonly T[]): T[] {
 
 /** `c` to write into: itself when this fold made it, else a copy that a running fold then owns. */
 function own<T extends object>(c: T): T {
+  const owned = fold?.owned;
   if (owned?.has(c)) return c;
   const copy = { ...c };
   owned?.add(copy);
   return copy;
+}
+
+/** `own` for a combatant, the one last owned compared first. */
+function ownCombatant<T extends object>(c: T): T {
+  if (c === ownedCombatant) return c;
+  const w = own(c);
+  if (fold) ownedCombatant = w;
+  return w;
+}
+
+/** `own` for a combatant's `cs`, the one last owned compared first. */
+function ownCs<T extends object>(cs: T): T {
+  if (cs === ownedCs) return cs;
+  const w = own(cs);
+  if (fold) ownedCs = w;
+  return w;
+}
+
+/** `own` for the round state, the one last owned compared first. */
+function ownRs<T extends object>(rs: T): T {
+  if (rs === ownedRs) return rs;
+  const w = own(rs);
+  if (fold) ownedRs = w;
+  return w;
 }
 
 /**
@@ -135,10 +243,12 @@ export function writeCombatant<S extends { combatants: Record<string, object> }>
   const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
   if (c === undefined) return state;
   const all = ownRecord(state.combatants);
-  const w = own(c as S['combatants'][string]);
+  const w = ownCombatant(c as S['combatants'][string]);
   write(w);
   (all as Record<string, object>)[id] = w;
-  return { ...state, combatants: all };
+  const s = ownState(state);
+  s.combatants = all;
+  return s;
 }
 
 /**
@@ -153,21 +263,25 @@ export function writeCs<S extends { combatants: Record<string, { cs: object }> }
   const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
   if (c === undefined) return state;
   const all = ownRecord(state.combatants);
-  const w = own(c as S['combatants'][string]);
-  const cs = own(w.cs as S['combatants'][string]['cs']);
+  const w = ownCombatant(c as S['combatants'][string]);
+  const cs = ownCs(w.cs as S['combatants'][string]['cs']);
   (w as { cs: object }).cs = cs;
   write(cs, w);
   (all as Record<string, object>)[id] = w;
-  return { ...state, combatants: all };
+  const s = ownState(state);
+  s.combatants = all;
+  return s;
 }
 
 /**
  * `state` with its ruleset state (`rs`, a plain object) changed by `write`, which writes its fields: into
  * the `rs` itself when this fold copied it already, else into a copy that a running fold then owns (see
- * `writeCombatant`). The state object itself is always new.
+ * `writeCombatant`); the state object likewise (`ownState`).
  */
 export function writeRs<S extends { rs: object }>(state: S, write: (rs: S['rs']) => void): S {
-  const rs = own(state.rs);
+  const rs = ownRs(state.rs);
   write(rs);
-  return { ...state, rs };
+  const s = ownState(state);
+  s.rs = rs;
+  return s;
 }

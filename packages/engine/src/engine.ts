@@ -2,6 +2,7 @@ import { compareInstants } from './clock.js';
 import {
   type CoreCommand,
   checkCommand,
+  checkedFrozen,
   checkFrozenCommand,
   coreCommandSchemas,
   explainZodError,
@@ -20,7 +21,7 @@ import {
   rollDice,
 } from './dice/index.js';
 import { DiceScriptError, type DiceState, StateRng } from './dice/rng.js';
-import { type Draft, drafting } from './draft.js';
+import { type Draft, enterDraft, leaveDraft } from './draft.js';
 import type { CoreEvent } from './events.js';
 import { evolve, isCore } from './evolve.js';
 import { explainCommandError } from './params.js';
@@ -226,25 +227,25 @@ function decideUnsafe(
     return notRunning(state, 'encounter')!;
   }
 
-  const type = command.type;
-  const core = isCoreCommand(type);
-  if (!core && !Object.hasOwn(ruleset.commands, type)) {
-    const known = [...Object.keys(ruleset.commands), ...Object.keys(coreCommandSchemas)].join(', ');
-    return reject('command/unknown', `"${type}" is not a command here. Known commands: ${known}.`, { type });
-  }
   const by = options.by ?? GM;
-  // A frozen command (a simulator's, sent again and again) is checked once, remembered by identity.
-  const checked = Object.isFrozen(command)
-    ? core
-      ? checkFrozenCommand(coreCommandSchemas, command as Command & { type: typeof type })
-      : checkFrozenCommand(ruleset.commands, command)
-    : core
-      ? checkCommand(coreCommandSchemas, type, withoutType(command))
-      : checkCommand(ruleset.commands, type, withoutType(command));
-  if ('error' in checked) {
-    return reject('command/invalid', explainCommandError(checked.error, type, checked.schema), { type });
+  // A frozen command (a simulator's, sent again and again) is checked once, remembered by identity; once
+  // checked against a record that can no longer change, the record it was checked in says whose command
+  // it is (the engine's own types are fixed), with nothing looked up by its type.
+  const known = Object.isFrozen(command) ? checkedFrozen(command) : undefined;
+  let core: boolean;
+  let valid: Command;
+  if (known !== undefined && known.fixedIn === ruleset.commands) {
+    core = false;
+    valid = known.command as Command;
+  } else if (known !== undefined && known.fixedIn === coreCommandSchemas) {
+    core = true;
+    valid = known.command as Command;
+  } else {
+    const checked = checkedCommand(command, ruleset);
+    if (!('command' in checked)) return checked;
+    core = checked.core;
+    valid = checked.command;
   }
-  const valid = checked.command;
   const unknownTarget = core ? undefined : checkTarget(state, valid, by);
   if (unknownTarget) return unknownTarget;
   const ctx = new Context(state, valid, by, state.dice, state.seq, ruleset);
@@ -255,6 +256,30 @@ function decideUnsafe(
     throw new Error('a decision must be a list of events or a refusal');
   }
   return settle(ctx, ruleset, decided, options.draft);
+}
+
+/** A command's type looked up (the engine's own, else the ruleset's) and its fields checked by its schema. */
+function checkedCommand(
+  command: Command,
+  ruleset: AnyRuleset,
+): { command: Command; core: boolean } | Rejection {
+  const type = command.type;
+  const core = isCoreCommand(type);
+  if (!core && !Object.hasOwn(ruleset.commands, type)) {
+    const known = [...Object.keys(ruleset.commands), ...Object.keys(coreCommandSchemas)].join(', ');
+    return reject('command/unknown', `"${type}" is not a command here. Known commands: ${known}.`, { type });
+  }
+  const checked = Object.isFrozen(command)
+    ? core
+      ? checkFrozenCommand(coreCommandSchemas, command as Command & { type: typeof type })
+      : checkFrozenCommand(ruleset.commands, command)
+    : core
+      ? checkCommand(coreCommandSchemas, type, withoutType(command))
+      : checkCommand(ruleset.commands, type, withoutType(command));
+  if ('error' in checked) {
+    return reject('command/invalid', explainCommandError(checked.error, type, checked.schema), { type });
+  }
+  return { command: checked.command, core };
 }
 
 /** A command's payload: its fields without `type`. */
@@ -302,21 +327,27 @@ function settle(
 ): Settled | Rejection {
   // The intermediate states are this fold's own (a ruleset's `react` reads only the latest): one copy of
   // the combatants record per command, not one per event.
-  if (!draft) return drafting(() => settleDrafted(ctx, ruleset, decided));
-  // Under a caller's draft, only the settling writes in place (a ruleset's `decide` never does): what
-  // stops it part-way leaves the caller's latest state half-changed, which the draft then says.
+  const outer = enterDraft(draft);
   try {
-    const settled = drafting(() => settleDrafted(ctx, ruleset, decided), draft);
-    if (!isSettled(settled)) draft.spoiled = true;
+    const settled = settleDrafted(ctx, ruleset, decided);
+    // Under a caller's draft, only the settling writes in place (a ruleset's `decide` never does): what
+    // stops it part-way leaves the caller's latest state half-changed, which the draft then says.
+    if (draft && !isSettled(settled)) draft.spoiled = true;
     return settled;
   } catch (error) {
-    draft.spoiled = true;
+    if (draft) draft.spoiled = true;
     throw error;
+  } finally {
+    leaveDraft(outer);
   }
 }
 
 function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]): Settled | Rejection {
-  const out: EngineEvent[] = [];
+  // The events in the order applied. While nothing cascades they are the decided events themselves, in
+  // order, so no list is made for them: `out` is made when the first consequence comes (or the dice
+  // state is recorded), with the decided events applied so far.
+  let out: EngineEvent[] | undefined;
+  let applied = 0;
   // Consequences still to apply, the next one last: what an event causes is pushed on top in reverse, so
   // it is applied right after its cause and before anything that was waiting (depth first, in order);
   // the decided events come next, in order, once nothing is pending (made only when something cascades).
@@ -324,8 +355,8 @@ function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]
   let next = 0;
   let draft = ctx.state;
   for (let event = decided[next++]; event; event = pending?.length ? pending.pop() : decided[next++]) {
-    out.push(event);
-    if (out.length > MAX_EVENTS_PER_COMMAND) {
+    if (out) out.push(event);
+    if (++applied > MAX_EVENTS_PER_COMMAND) {
       return reject(
         'engine/runaway',
         `This command caused more than ${MAX_EVENTS_PER_COMMAND} events; a rule is probably looping. Nothing was changed.`,
@@ -339,6 +370,8 @@ function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]
     const timed = draft.timed?.length ? timedDue(draft, event) : NONE;
     const reactions = ruleset.react?.(ctx, event) ?? NONE;
     if (reactions.length + timed.length + expired.length === 0) continue;
+    // Every event so far was a decided one, in order (the first consequence is the first out of order).
+    out ??= decided.slice(0, next);
     pending ??= [];
     for (let i = reactions.length - 1; i >= 0; i--) pending.push(reactions[i]!);
     for (let i = timed.length - 1; i >= 0; i--) pending.push(timed[i]!);
@@ -346,10 +379,16 @@ function settleDrafted(ctx: Context, ruleset: AnyRuleset, decided: EngineEvent[]
   }
   if (ctx.rolled > 0) {
     const dice: CoreEvent = { type: 'dice/state', dice: ctx.rng.snapshot() };
+    out ??= decided.slice(0, next - 1);
     out.push(dice);
     draft = evolve(draft, dice, ruleset);
   }
-  return { events: out, state: draft };
+  // Nothing cascaded and nothing rolled: the events are the decided ones (a list nobody writes to), all
+  // of them unless a hole in the list stopped the loop.
+  return {
+    events: out ?? (next - 1 === decided.length ? decided : decided.slice(0, next - 1)),
+    state: draft,
+  };
 }
 
 export interface NewEncounter {

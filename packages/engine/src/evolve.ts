@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { compareInstants } from './clock.js';
-import { updateCombatant, withCombatants, writeCombatant } from './draft.js';
+import { ownState, updateCombatant, withCombatants, writeCombatant } from './draft.js';
 import {
   type CoreEvent,
   type CoreEventSchemas,
@@ -103,8 +103,12 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
   switch (event.type) {
     case 'encounter/created':
       return event.state;
-    case 'encounter/started':
-      return { ...state, status: 'running' };
+    // Set on the state object itself when this fold made it (see `ownState`).
+    case 'encounter/started': {
+      const s = ownState(state);
+      s.status = 'running';
+      return s;
+    }
     case 'encounter/ended':
       return { ...state, status: 'ended', current: null };
     case 'combatant/added': {
@@ -150,7 +154,9 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
     case 'effect/expired':
     case 'effect/removed': {
       const id = event.effect;
-      return { ...state, effects: state.effects.filter((e) => e.id !== id) };
+      const s = ownState(state);
+      s.effects = state.effects.filter((e) => e.id !== id);
+      return s;
     }
     case 'action/defined': {
       const action = event.action;
@@ -183,45 +189,63 @@ function evolveCore(state: EncounterState, event: CoreEvent): EncounterState {
       const timed = state.timed?.some((t) => t.restart)
         ? state.timed.map((t) => (t.restart ? { ...t, at: t.restart } : t))
         : state.timed;
-      return { ...state, round: event.round, status: 'running', ...(timed ? { timed } : {}) };
+      const s = ownState(state);
+      s.round = event.round;
+      s.status = 'running';
+      if (timed) s.timed = timed;
+      return s;
     }
     case 'round/ended':
       return state;
     case 'turn/started': {
       const id = event.combatant;
-      const s = writeCombatant(state, id, (c) => {
-        c.turnsStarted++;
-      });
-      // A state the change made is this fold's own, not yet handed to anyone: its turn is set in place.
-      if (s === state) return { ...state, current: id };
+      const s = ownState(
+        writeCombatant(state, id, (c) => {
+          c.turnsStarted++;
+        }),
+      );
       s.current = id;
       return s;
     }
     case 'turn/ended': {
       const id = event.combatant;
-      const s = writeCombatant(state, id, (c) => {
-        c.turnsEnded++;
-      });
-      const current = s.current === id ? null : s.current;
-      if (s === state) return { ...state, current };
-      s.current = current;
+      const s = ownState(
+        writeCombatant(state, id, (c) => {
+          c.turnsEnded++;
+        }),
+      );
+      if (s.current === id) s.current = null;
       return s;
     }
-    case 'clock/advanced':
-      return { ...state, now: event.to };
-    case 'agenda/scheduled':
-      return { ...state, agenda: insertAgenda(state.agenda, event.entry) };
-    case 'agenda/scheduled-many':
+    case 'clock/advanced': {
+      const s = ownState(state);
+      s.now = event.to;
+      return s;
+    }
+    case 'agenda/scheduled': {
+      const s = ownState(state);
+      s.agenda = insertAgenda(state.agenda, event.entry);
+      return s;
+    }
+    case 'agenda/scheduled-many': {
       // In order, as that many `agenda/scheduled` would: the same agenda either way.
-      return { ...state, agenda: insertAgendaMany(state.agenda, event.entries) };
+      const s = ownState(state);
+      s.agenda = insertAgendaMany(state.agenda, event.entries);
+      return s;
+    }
     case 'agenda/removed': {
       const id = event.entry;
-      return { ...state, agenda: state.agenda.filter((a) => a.id !== id) };
+      const s = ownState(state);
+      s.agenda = state.agenda.filter((a) => a.id !== id);
+      return s;
     }
     case 'dice/rolled':
       return state;
-    case 'dice/state':
-      return { ...state, dice: event.dice };
+    case 'dice/state': {
+      const s = ownState(state);
+      s.dice = event.dice;
+      return s;
+    }
     case 'undo':
     case 'redo':
       // Applied by the log fold (see log.ts), which needs the whole log, not by this reducer.

@@ -11,8 +11,10 @@ export * from './dice/index.js';
 export {
   appendTo,
   type Draft,
+  draftOwns,
   foldWork,
   newDraft,
+  ownState,
   updateCombatant,
   withCombatants,
   writeCombatant,

@@ -59,17 +59,17 @@ export function rollDice(
   expr: DiceExpr | string,
   rng: Rng,
   refs: DiceRefs = noRefs(),
-  options: RollOptions = {},
+  options?: RollOptions,
 ): DiceRoll {
   const tree = typeof expr === 'string' ? parseDice(expr) : expr;
-  // The parser refuses such notation; a tree built by hand is held to the same budget.
-  const over = overBudgetOf(tree);
-  if (over) throw new DiceLimitError(`Too many dice in '${formatDice(tree)}': ${over}`);
+  // The parser refuses such notation; a tree built by hand is held to the same budget (checked once per
+  // tree, with its notation written then).
+  const notation = withinBudget(tree);
   checkRefs(tree, refs);
-  const run = new Breakdown(rng, refs, options.complication ?? 'none');
+  // No default object for the options: a roll is made for most commands a simulation sends.
+  const run = new Breakdown(rng, refs, options?.complication ?? 'none', tree, notation);
   const { value, text } = run.visit(tree);
   const total = normalizeZero(value);
-  const notation = formatDice(tree);
   const roll: DiceRoll = { notation, total, terms: run.terms, faces: run.faces, text: '' };
   let suffix = '';
   if (run.wild) {
@@ -80,15 +80,26 @@ export function rollDice(
   return roll;
 }
 
-/** Trees within the budget, checked once each (a tree is only read, never changed). */
-const WITHIN_BUDGET = new WeakSet<DiceExpr>();
+/**
+ * Trees within the budget, each with its notation, checked and written once per tree (a tree is only
+ * read, never changed; a ruleset rolls the same few trees over and over).
+ */
+const WITHIN_BUDGET = new WeakMap<DiceExpr, string>();
 
-/** `overBudget(diceWork(tree))`, remembered for a tree within the budget. */
-function overBudgetOf(tree: DiceExpr): string | undefined {
-  if (WITHIN_BUDGET.has(tree)) return undefined;
+/** The tree's notation when it is within the budget (`overBudget(diceWork(tree))`); throws otherwise. */
+function withinBudget(tree: DiceExpr): string {
+  let notation = WITHIN_BUDGET.get(tree);
+  if (notation !== undefined) return notation;
+  notation = formatDice(tree);
   const over = overBudget(diceWork(tree));
-  if (over === undefined) WITHIN_BUDGET.add(tree);
-  return over;
+  if (over) throw new DiceLimitError(`Too many dice in '${notation}': ${over}`);
+  WITHIN_BUDGET.set(tree, notation);
+  return notation;
+}
+
+/** A part's notation: the whole tree's when it is the tree (a single pool or code), else written. */
+function notationIn(expr: DiceExpr, root: DiceExpr, rootNotation: string): string {
+  return expr === root ? rootNotation : formatDice(expr);
 }
 
 function complicationNote(mode: WildComplicationMode): string {
@@ -111,6 +122,8 @@ class Breakdown {
     private readonly rng: Rng,
     private readonly refs: DiceRefs,
     private readonly mode: WildComplicationMode,
+    private readonly root: DiceExpr,
+    private readonly rootNotation: string,
   ) {}
 
   visit(expr: DiceExpr): { value: number; text: string } {
@@ -179,7 +192,7 @@ class Breakdown {
       for (const { die } of order.slice(expr.keep.count)) die.dropped = true;
     }
     const value = countedSum(dice);
-    this.terms.push({ type: 'dice', notation: formatDice(expr), dice, value });
+    this.terms.push({ type: 'dice', notation: notationIn(expr, this.root, this.rootNotation), dice, value });
     return { value, text: showDice(dice) };
   }
 
@@ -201,7 +214,13 @@ class Breakdown {
       this.wild = { faces: [...wild.faces], complication, mode: this.mode };
     }
     const value = countedSum(dice);
-    this.terms.push({ type: 'd6code', notation: formatDice(expr), dice, value, complication });
+    this.terms.push({
+      type: 'd6code',
+      notation: notationIn(expr, this.root, this.rootNotation),
+      dice,
+      value,
+      complication,
+    });
     return { value, text: showDice(dice) };
   }
 }

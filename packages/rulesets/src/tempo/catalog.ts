@@ -250,3 +250,18 @@ export function validateCustomAction(a: ActionDef): Rejection | undefined {
   }
   return undefined;
 }
+
+/** A slot's name in a sentence. */
+export const SLOT_WORD: Record<PlanSlot, string> = {
+  action: 'action',
+  extra: 'Extra action',
+  free: 'Free action',
+  exert: 'Exerted action',
+};
+
+/** The combatant's weapon of this name. */
+export function weaponOf(c: C, name: string): { name: string; speed: WeaponSpeed } | undefined {
+  // The name as written first (the common case), with nothing made for it; any case otherwise.
+  const lower = name.toLowerCase();
+  return c.stats.weapons.find((w) => w.name === name || w.name.toLowerCase() === lower);
+}

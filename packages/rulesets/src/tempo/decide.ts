@@ -1,7 +1,7 @@
 import {
+  type AgendaEntry,
   cannotStart,
   combatantIn,
-  nextEntry,
   notRunning,
   type Rejection,
   reach,
@@ -14,7 +14,7 @@ import { type Fact, gmOnly } from './facts.js';
 import { decideActNext, decidePlan, decideUnplan } from './plan.js';
 import { maxExertion } from './rules.js';
 import { decideAct, decideMove, decideReact } from './turn.js';
-import type { Ctx, State } from './types.js';
+import type { Ctx, PlanItem, State } from './types.js';
 
 /** Starts round `round` with its planning phase. */
 function newRound(round: number): Fact[] {
@@ -29,14 +29,15 @@ function newRound(round: number): Fact[] {
 function advance(state: State): Fact[] {
   const events: Fact[] = [];
   if (state.current) events.push({ type: 'turn/ended', combatant: state.current });
-  const entry = nextEntry(state, (e) => e.kind === 'turn' && e.at.round === state.round);
+  const entry = nextTurn(state);
   const c = entry?.combatant ? state.combatants[entry.combatant] : undefined;
-  const item = c?.cs.plan.find((p) => p.id === entry?.id);
+  const item = entry && c ? planItem(c.cs.plan, entry.id) : undefined;
   if (entry && c && item) {
     const turnNumber = state.rs.turnNumber + 1;
     // 003 "Normal Move": on every turn — but "you do not receive your normal move on an Extra/Free turn".
     const moveLeft = item.slot === 'extra' || item.slot === 'free' ? 0 : c.stats.speed;
-    events.push(...reach(entry), {
+    for (const e of reach(entry)) events.push(e);
+    events.push({
       type: 'tempo/action-taken',
       combatant: c.id,
       plan: item.id,
@@ -49,10 +50,30 @@ function advance(state: State): Fact[] {
     });
     return events;
   }
-  if (entry) return [...events, unschedule(entry.id, 'orphaned')];
-  events.push({ type: 'round/ended', round: state.round }, ...newRound(state.round + 1));
+  if (entry) {
+    events.push(unschedule(entry.id, 'orphaned'));
+    return events;
+  }
+  events.push({ type: 'round/ended', round: state.round });
+  for (const e of newRound(state.round + 1)) events.push(e);
   return events;
 }
+
+/** The round's next turn on the agenda (`nextEntry` of a turn this round, as a loop: asked at every count). */
+function nextTurn(state: State): AgendaEntry | undefined {
+  const round = state.round;
+  for (const e of state.agenda) if (e.kind === 'turn' && e.at.round === round) return e;
+  return undefined;
+}
+
+/** The planned action of this id (a loop: asked at every turn of the count). */
+function planItem(plan: readonly PlanItem[], id: string): PlanItem | undefined {
+  for (const p of plan) if (p.id === id) return p;
+  return undefined;
+}
+
+/** What a `react` answers for an event that causes nothing (one list, never written to). */
+const NOTHING: Fact[] = [];
 
 /**
  * Who may send `next`. The GM counts the tempo (003: "the GM counts from 0 to 9"), so planning ends and
@@ -118,7 +139,9 @@ export function decide(ctx: Ctx, command: TempoCommand): Fact[] | Rejection {
             );
           }
         }
-        return [{ type: 'tempo/counting', round: state.round }, ...advance(state)];
+        const counting: Fact[] = [{ type: 'tempo/counting', round: state.round }];
+        for (const e of advance(state)) counting.push(e);
+        return counting;
       }
       return advance(state);
     }
@@ -161,5 +184,5 @@ export function react(ctx: Ctx, event: Fact): Fact[] {
       .filter((e) => e.combatant === event.combatant && e.kind === 'turn')
       .map((e) => unschedule(e.id, 'defeated'));
   }
-  return [];
+  return NOTHING;
 }

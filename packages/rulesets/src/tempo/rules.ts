@@ -10,11 +10,13 @@ import {
 import {
   findAction,
   isReaction,
+  SLOT_WORD,
   speedAllows,
   timingOf,
   uniqueKeys,
   usualTempo,
   variableTempo,
+  weaponOf,
   weaponSpeedOf,
 } from './catalog.js';
 import type { WeaponSpeed } from './options.js';
@@ -95,12 +97,6 @@ export function actionName(state: State, c: C | undefined, id: string): string {
   return findAction(state, c, id)?.name ?? id;
 }
 
-export function weaponOf(c: C, name: string): { name: string; speed: WeaponSpeed } | undefined {
-  // The name as written first (the common case), with nothing made for it; any case otherwise.
-  const lower = name.toLowerCase();
-  return c.stats.weapons.find((w) => w.name === name || w.name.toLowerCase() === lower);
-}
-
 export function running(state: State): Rejection | undefined {
   if (state.status !== 'running' || state.rs.phase === 'setup') {
     return notRunning(state) ?? notStarted();
@@ -128,13 +124,6 @@ export interface PlanResult {
   tempo: number;
   at: Instant;
 }
-
-const SLOT_WORD: Record<PlanSlot, string> = {
-  action: 'action',
-  extra: 'Extra action',
-  free: 'Free action',
-  exert: 'Exerted action',
-};
 
 /**
  * Whether `def` may be planned now, as a new plan or replacing one. The rules it checks: the number of
@@ -168,32 +157,40 @@ export function planLegality(
       `${c.name} has already taken ${actionName(state, c, req.replace.action)}; only actions not yet taken can change.`,
     );
   }
-  const others = c.cs.plan.filter((p) => p.id !== req.replace?.id);
-  const count = (slot: PlanSlot) => others.filter((p) => p.slot === slot).length;
+  // The other plans (all but the one replaced), counted by slot in one pass: asked at every plan.
+  const replacing = req.replace?.id;
+  const others = c.cs.plan.length === 0 ? c.cs.plan : c.cs.plan.filter((p) => p.id !== replacing);
+  let actions = 0;
+  let exerted = 0;
+  for (const p of others) {
+    if (p.slot === 'action') actions++;
+    else if (p.slot === 'exert') exerted++;
+  }
+  const timing = timingOf(def);
   // Unsaid, a plan fills the round's actions first, then an action Exert granted.
   const inferred: PlanSlot =
-    count('action') >= state.options.actionsPerRound && count('exert') < c.cs.exertActions
-      ? 'exert'
-      : 'action';
-  const slot = req.slot ?? req.replace?.slot ?? timingOf(def) ?? inferred;
-  const inSlot = others.filter((p) => p.slot === slot);
+    actions >= state.options.actionsPerRound && exerted < c.cs.exertActions ? 'exert' : 'action';
+  const slot = req.slot ?? req.replace?.slot ?? timing ?? inferred;
   // 003 "Every player starts with 2 actions per round."
-  if (slot === 'action' && inSlot.length >= state.options.actionsPerRound) {
-    const names = inSlot.map((p) => actionName(state, c, p.action)).join(', ');
+  if (slot === 'action' && actions >= state.options.actionsPerRound) {
+    const names = others
+      .filter((p) => p.slot === slot)
+      .map((p) => actionName(state, c, p.action))
+      .join(', ');
     return reject(
       'plan/full',
       `${c.name} has already planned ${state.options.actionsPerRound} actions this round (${names}); change one of them, or Exert at the end of a turn for another.`,
     );
   }
   // 003 "Extra"/"Free": only actions with that tag are taken in addition to the usual 2.
-  if ((slot === 'extra' || slot === 'free') && timingOf(def) !== slot) {
+  if ((slot === 'extra' || slot === 'free') && timing !== slot) {
     return reject(
       'plan/not-tagged',
       `${def.name} has no ${slot === 'extra' ? 'Extra' : 'Free'} tag, so it cannot be taken as an additional ${SLOT_WORD[slot]}; plan it as one of the round's actions.`,
     );
   }
   // 003 "Exert at the end of any turn: Take another Action this round."
-  if (slot === 'exert' && inSlot.length >= c.cs.exertActions) {
+  if (slot === 'exert' && exerted >= c.cs.exertActions) {
     return reject(
       'plan/no-exert-action',
       `${c.name} has no Exerted action left to plan this round; Exert at the end of a turn ("another action") first.`,

@@ -6,11 +6,11 @@ import {
   rolled,
   unknownCombatant,
 } from '@roundkeeper/engine';
-import { findAction, isReaction, weaponSpeedOf } from './catalog.js';
+import { findAction, isReaction, weaponOf, weaponSpeedOf } from './catalog.js';
 import type { TempoCommandOf } from './commands.js';
 import type { TempoEventOf } from './events.js';
 import { commandable, type Fact } from './facts.js';
-import { currentTempo, ownTurn, reactionLegality, strikeLegality, weaponOf } from './rules.js';
+import { currentTempo, ownTurn, reactionLegality, strikeLegality } from './rules.js';
 import type { Ctx } from './types.js';
 
 /** Performs the action of the current turn (Strike, Guard target, Recover, Inventory swap…). */
@@ -37,7 +37,10 @@ export function decideAct(ctx: Ctx, command: TempoCommandOf<'act'>): Fact[] | Re
   }
   if (weaponSpeedOf(state, def)) {
     // Without a Weapon, the one weapon the Strike can be made with is it (a choice only when there are two).
-    const usable = c.stats.weapons.filter((w) => !isRejection(strikeLegality(state, c, def, w.name)));
+    const usable =
+      command.weapon === undefined
+        ? c.stats.weapons.filter((w) => !isRejection(strikeLegality(state, c, def, w.name)))
+        : [];
     const weapon = command.weapon ?? (usable.length === 1 ? usable[0]!.name : undefined);
     if (!weapon)
       return reject(
@@ -117,7 +120,7 @@ export function decideAct(ctx: Ctx, command: TempoCommandOf<'act'>): Fact[] | Re
     }
     ev.held = held;
   }
-  const events: Fact[] = [ev, ...after];
+  const events: Fact[] = after.length ? [ev, ...after] : [ev];
   if (command.roll) events.push(rolled(c.id, def.name, ctx.roll(command.roll)));
   return events;
 }
