@@ -22,23 +22,26 @@ type Verdict =
 
 const s = (n: number) => `${n} s`;
 
+/** A refusal's verdict. */
+const no = (code: string, reason: string, seconds: number): Verdict => ({ ok: false, code, reason, seconds });
+
 /** Whether `id` may take `action` now, taking `seconds` seconds, and why not. */
 export function legality(state: State, id: string, action: ActionDef, seconds = secondsOf(action)): Verdict {
-  const no = (code: string, reason: string): Verdict => ({ ok: false, code, reason, seconds });
-  const c = state.combatants[id];
-  if (!c) return no('combatant/unknown', `There is no combatant "${id}".`);
+  const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
+  if (!c) return no('combatant/unknown', `There is no combatant "${id}".`, seconds);
   const stopped = notRunning(state);
-  if (stopped) return no(stopped.code, stopped.message);
-  if (!c.active) return no('combatant/defeated', `${c.name} is out of the fight.`);
+  if (stopped) return no(stopped.code, stopped.message, seconds);
+  if (!c.active) return no('combatant/defeated', `${c.name} is out of the fight.`, seconds);
   if (c.cs.delaying) {
     return no(
       'turn/delaying',
       `${c.name} is delaying; take the delayed turn first (Take turn), at any moment before ${c.name}'s next turn.`,
+      seconds,
     );
   }
   if (state.current !== id) {
     const now = state.current ? (state.combatants[state.current]?.name ?? 'someone else') : 'nobody';
-    return no('turn/not-yours', `It is ${now}'s turn; ${c.name} acts on their own turn.`);
+    return no('turn/not-yours', `It is ${now}'s turn; ${c.name} acts on their own turn.`, seconds);
   }
   const n = state.options.turnSeconds;
   const left = secondsLeft(state, c.cs);
@@ -49,6 +52,7 @@ export function legality(state: State, id: string, action: ActionDef, seconds = 
       return no(
         'zero-second/cap',
         `${c.name} has taken ${c.cs.zeroUsed} zero-second actions this turn, the GM's limit (zeroSecondCap ${cap}); raise it or wait for the next turn.`,
+        seconds,
       );
     }
     return { ok: true, seconds, carry: 0 };
@@ -57,6 +61,7 @@ export function legality(state: State, id: string, action: ActionDef, seconds = 
     return no(
       'seconds/none-left',
       `${action.name} needs ${s(seconds)} and ${c.name} has 0 s left this turn; end the turn (Next) and act on the next one.`,
+      seconds,
     );
   }
   if (seconds <= left) return { ok: true, seconds, carry: 0 };
@@ -67,6 +72,7 @@ export function legality(state: State, id: string, action: ActionDef, seconds = 
     return no(
       'seconds/insufficient',
       `${action.name} needs ${s(seconds)}, ${s(left)} left — it would continue into the next turn: not allowed in this encounter (option carryOver is off).`,
+      seconds,
     );
   }
   const turns = Math.ceil(carry / n);
@@ -185,7 +191,7 @@ export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixS
   };
   if (command.target !== undefined) acted.target = command.target;
   const events: SixSecondFact[] = [acted];
-  if (now > 0) for (const e of spendSeconds(state, id, used + 1, used + now)) events.push(e);
-  if (v.carry === 0) for (const e of complete(ctx, c, action.id, used + now, delay, effect)) events.push(e);
+  if (now > 0) spendSeconds(state, id, used + 1, used + now, events);
+  if (v.carry === 0) complete(ctx, c, action.id, used + now, delay, effect, events);
   return events;
 }
