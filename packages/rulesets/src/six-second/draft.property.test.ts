@@ -1,4 +1,5 @@
 import {
+  type ActionDef,
   decideSettled,
   type EncounterState,
   isRejection,
@@ -64,6 +65,13 @@ const command = fc.oneof(
   { weight: 1, arbitrary: fc.record({ type: fc.constant('defeat'), combatant: id }) },
   { weight: 1, arbitrary: fc.record({ type: fc.constant('revive'), combatant: id }) },
   { weight: 1, arbitrary: fc.constant({ type: 'undo' }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constant('set-options'),
+      options: fc.record({ zeroSecondCap: fc.constantFrom(null, 0, 1), carryOver: fc.boolean() }),
+    }),
+  },
 );
 
 /**
@@ -155,6 +163,34 @@ describe('six-second: states written in place only where nobody else holds them'
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it('lean legal actions (no words) give every action the full answer’s verdict, code and cost', () => {
+    const all = (_: ActionDef) => true;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.array(command, { minLength: 20, maxLength: 60 }),
+        (seed, commands) => {
+          const enc = started(seed);
+          for (const c of commands) {
+            enc.execute(resolve(enc.state, c));
+            const state = enc.state as Parameters<typeof sixSecond.legalActions>[0];
+            for (const who of [...state.roster, 'nobody']) {
+              const full = sixSecond.legalActions(state, who);
+              const lean = sixSecond.legalActions(state, who, all, true);
+              expect(lean.map((l) => [l.action.id, l.enabled, l.code, l.cost])).toEqual(
+                full.map((l) => [l.action.id, l.enabled, l.code, l.cost]),
+              );
+              // The full answer explains every refusal; the lean one writes no words.
+              for (const l of full) if (!l.enabled) expect(l.reason?.length).toBeGreaterThan(10);
+              for (const l of lean) expect(l.reason).toBeUndefined();
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 });
