@@ -14,7 +14,7 @@ import {
 import { act } from './actions.js';
 import { DELAYED_EFFECT } from './clock.js';
 import type { SixSecondCommand } from './commands.js';
-import type { SixSecondEvent, SixSecondFact } from './events.js';
+import type { SixSecondEvent, SixSecondEventOf, SixSecondFact } from './events.js';
 import { contest, insertLateArrival, rollInitiative } from './initiative.js';
 import { complete, dueEffects, endTurn, reproject, spendSeconds, startRound, turnEntry } from './turns.js';
 import type { Ctx } from './types.js';
@@ -104,18 +104,19 @@ export function decide(ctx: Ctx, command: SixSecondCommand): Decision<SixSecondE
         kind: 'turn',
         combatant: id,
         label: `${c.name}'s delayed turn`,
-        ...(c.hidden ? { secret: true } : {}),
       };
+      if (c.hidden) entry.secret = true;
       const events: SixSecondFact[] = [];
       const current = state.current ? state.combatants[state.current] : undefined;
       if (current) {
-        events.push({
+        const interrupted: SixSecondEventOf<'six-second/turn-interrupted'> = {
           type: 'six-second/turn-interrupted',
           combatant: current.id,
           by: id,
           second: current.cs.secondsUsed,
-          ...(current.cs.carry ? { runningOn: current.cs.carry.name } : {}),
-        });
+        };
+        if (current.cs.carry) interrupted.runningOn = current.cs.carry.name;
+        events.push(interrupted);
       }
       events.push(schedule(entry), ...reach(entry));
       return events;

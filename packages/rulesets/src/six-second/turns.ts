@@ -15,14 +15,16 @@ type SixSecondCombatantOf = Combatant<SixSecondTypes>;
 
 /** A turn on the agenda. The entry id is opaque: it must not name a hidden combatant. */
 export function turnEntry(ctx: Ctx, c: SixSecondCombatantOf, round: number, slot: number): AgendaEntry {
-  return {
+  const entry: AgendaEntry = {
     id: ctx.newId('turn'),
     at: { round, at: [slot, 0] },
     kind: 'turn',
     combatant: c.id,
     label: `${c.name}'s turn`,
-    ...(c.hidden ? { secret: true } : {}),
   };
+  // Set, not spread from a literal: an entry is made for every turn of every round.
+  if (c.hidden) entry.secret = true;
+  return entry;
 }
 
 /**
@@ -199,7 +201,7 @@ export function dueEffects(state: State, out: SixSecondFact[] = []): SixSecondFa
     out.push({ type: 'agenda/removed', entry: e.id, reason: 'reached' });
     if (!c || !p) continue;
     const lapsed = p.due.turn < c.cs.turnNo || (p.due.turn === c.cs.turnNo && !c.cs.base);
-    out.push({
+    const occurred: SixSecondEventOf<'six-second/effect-occurred'> = {
       type: 'six-second/effect-occurred',
       combatant: c.id,
       effect: p.id,
@@ -208,8 +210,9 @@ export function dueEffects(state: State, out: SixSecondFact[] = []): SixSecondFa
       round: now.round,
       turn: p.due.turn,
       second: p.due.second,
-      ...(lapsed ? { lapsed: true } : {}),
-    });
+    };
+    if (lapsed) occurred.lapsed = true;
+    out.push(occurred);
   }
   return out;
 }
