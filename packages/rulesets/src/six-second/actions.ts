@@ -72,27 +72,16 @@ function reasonOf(
   }
 }
 
-/**
- * Whether `id` may take `action` now, taking `seconds` seconds, and why not. Without `words` (a
- * simulation's lean question) the verdict is the same but its reason and note are left empty.
- */
-export function legality(
-  state: State,
-  id: string,
-  action: ActionDef,
-  seconds = secondsOf(action),
-  words = true,
-): Verdict {
+/** Whether `id` may take `action` now, taking `seconds` seconds, and why not. */
+export function legality(state: State, id: string, action: ActionDef, seconds = secondsOf(action)): Verdict {
   const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
   if (!c) return { ok: false, code: 'combatant/unknown', reason: `There is no combatant "${id}".`, seconds };
   const code = refusal(state, c, seconds);
-  if (code !== undefined) {
-    return { ok: false, code, reason: words ? reasonOf(code, state, c, action, seconds) : '', seconds };
-  }
+  if (code !== undefined)
+    return { ok: false, code, reason: reasonOf(code, state, c, action, seconds), seconds };
   const left = secondsLeft(state, c.cs);
   if (seconds <= left) return { ok: true, seconds, carry: 0 };
   const carry = seconds - left;
-  if (!words) return { ok: true, seconds, carry };
   const n = state.options.turnSeconds;
   const turns = Math.ceil(carry / n);
   const lastSecond = ((carry - 1) % n) + 1;
@@ -133,11 +122,20 @@ export function legalActions(
   lean?: boolean,
 ): LegalAction[] {
   const actions = actionsOf(state);
-  return (only ? candidates(actions, only) : actions).map((action) => {
-    const v = legality(state, id, action, secondsOf(action), !lean);
+  const list = only ? candidates(actions, only) : actions;
+  if (lean) {
+    // A simulation's policy: the refusal's code and the cost, without the words and the clock preview.
+    const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
+    return list.map((action) => {
+      const seconds = secondsOf(action);
+      const code = c ? refusal(state, c, seconds) : 'combatant/unknown';
+      const cost = { seconds };
+      return code === undefined ? { action, enabled: true, cost } : { action, enabled: false, code, cost };
+    });
+  }
+  return list.map((action) => {
+    const v = legality(state, id, action);
     const cost = { seconds: v.seconds };
-    // Lean (a simulation's policy): the verdict and its cost, without the words and the clock preview.
-    if (lean) return v.ok ? { action, enabled: true, cost } : { action, enabled: false, code: v.code, cost };
     if (!v.ok) return { action, enabled: false, reason: v.reason, code: v.code, cost };
     const c = combatantOf(state, id);
     const preview = c ? previewOf(state, c, v.seconds) : undefined;
@@ -187,12 +185,17 @@ export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixS
     }
     seconds = command.seconds;
   }
-  const v = legality(state, id, action, seconds);
-  if (!v.ok) return reject(v.code, v.reason, { actor: id, action: action.id });
+  // `legality`'s check, without the note on a carry-over that nobody reads here.
+  const refused = refusal(state, c, seconds);
+  if (refused !== undefined) {
+    return reject(refused, reasonOf(refused, state, c, action, seconds), { actor: id, action: action.id });
+  }
   const delay = command.delay ?? defaultDelay(action);
   const effect = command.effect ?? action.name;
   const used = c.cs.secondsUsed;
-  const now = Math.min(seconds, secondsLeft(state, c.cs));
+  const left = secondsLeft(state, c.cs);
+  const now = Math.min(seconds, left);
+  const carry = seconds - now;
   const acted: SixSecondEventOf<'six-second/acted'> = {
     type: 'six-second/acted',
     combatant: id,
@@ -202,7 +205,7 @@ export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixS
     seconds,
     from: now > 0 ? used + 1 : used,
     to: used + now,
-    carry: v.carry,
+    carry,
     round: state.round,
     turn: c.cs.turnNo,
     delay,
@@ -211,6 +214,6 @@ export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixS
   if (command.target !== undefined) acted.target = command.target;
   const events: SixSecondFact[] = [acted];
   if (now > 0) spendSeconds(state, id, used + 1, used + now, events);
-  if (v.carry === 0) complete(ctx, c, action.id, used + now, delay, effect, events);
+  if (carry === 0) complete(ctx, c, action.id, used + now, delay, effect, events);
   return events;
 }
