@@ -30,12 +30,9 @@ export function decide(ctx: Ctx, command: SixSecondCommand): Decision<SixSecondE
       const fixed = command.initiative ?? {};
       for (const id of Object.keys(fixed)) if (!state.combatants[id]) return unknownCombatant(state, id);
       const { events, order } = rollInitiative(ctx, ids, fixed);
-      const started: SixSecondFact[] = [
-        { type: 'encounter/started' },
-        ...events,
-        ...startRound(ctx, 1, order),
-      ];
-      return started;
+      const started: SixSecondFact[] = [{ type: 'encounter/started' }];
+      for (const e of events) started.push(e);
+      return startRound(ctx, 1, order, started);
     }
     case 'next': {
       const stopped = notRunning(state);
@@ -205,8 +202,10 @@ export function react(ctx: Ctx, event: SixSecondFact): SixSecondFact[] {
       if (completes) complete(ctx, c, carry.action, to, carry.delay, carry.effect ?? carry.name, out);
       return out;
     }
-    case 'six-second/turn-delayed':
-      return reproject(state, event.combatant);
+    case 'six-second/turn-delayed': {
+      const c = combatantOf(state, event.combatant);
+      return c && c.cs.pending.length > 0 ? reproject(state, c.id) : NOTHING;
+    }
     case 'clock/advanced': {
       // Most moments reach no delayed effect: a look at the agenda, and nothing made.
       for (const e of state.agenda) if (e.kind === DELAYED_EFFECT) return dueEffects(state);
