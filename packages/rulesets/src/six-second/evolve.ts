@@ -1,5 +1,5 @@
 import type { Instant } from '@roundkeeper/engine';
-import { appendTo, writeCs, writeRs } from '@roundkeeper/engine';
+import { appendTo, combatantOf, writeCs, writeRs } from '@roundkeeper/engine';
 import { shiftInstant, shiftTuple } from './clock.js';
 import type { SixSecondEvent } from './events.js';
 import type { SixSecondCombatant, SpentSeconds, State } from './types.js';
@@ -126,6 +126,8 @@ export function evolve(state: State, event: SixSecondEvent): State | undefined {
         cs.pending = cs.pending.filter((p) => p.id !== event.effect);
       });
     case 'six-second/turn-closed':
+      // A turn whose seconds are all spent already (the usual end of a full turn) changes nothing.
+      if (combatantOf(state, event.combatant)?.cs.secondsUsed === n) return state;
       return writeCs(state, event.combatant, (cs) => {
         cs.secondsUsed = n;
       });
