@@ -22,53 +22,67 @@ type Verdict =
 
 const s = (n: number) => `${n} s`;
 
-/** Whether `id` may take `action` now, taking `seconds` seconds, and why not. */
-export function legality(state: State, id: string, action: ActionDef, seconds = secondsOf(action)): Verdict {
-  const no = (code: string, reason: string): Verdict => ({ ok: false, code, reason, seconds });
-  const c = state.combatants[id];
-  if (!c) return no('combatant/unknown', `There is no combatant "${id}".`);
-  const stopped = notRunning(state);
-  if (stopped) return no(stopped.code, stopped.message);
-  if (!c.active) return no('combatant/defeated', `${c.name} is out of the fight.`);
-  if (c.cs.delaying) {
-    return no(
-      'turn/delaying',
-      `${c.name} is delaying; take the delayed turn first (Take turn), at any moment before ${c.name}'s next turn.`,
-    );
-  }
-  if (state.current !== id) {
-    const now = state.current ? (state.combatants[state.current]?.name ?? 'someone else') : 'nobody';
-    return no('turn/not-yours', `It is ${now}'s turn; ${c.name} acts on their own turn.`);
-  }
-  const n = state.options.turnSeconds;
-  const left = secondsLeft(state, c.cs);
+/**
+ * Why `c` may not take an action of `seconds` seconds now (the refusal's code, see `reasonOf` for its
+ * words), or undefined when it may.
+ */
+function refusal(state: State, c: Combatant<SixSecondTypes>, seconds: number): string | undefined {
+  if (state.status !== 'running') return notRunning(state)?.code;
+  if (!c.active) return 'combatant/defeated';
+  if (c.cs.delaying) return 'turn/delaying';
+  if (state.current !== c.id) return 'turn/not-yours';
   if (seconds === 0) {
     // 001: "Characters can take any number of 0SAs on their turn (within reason)" — the GM's cap.
     const cap = state.options.zeroSecondCap;
-    if (cap !== null && c.cs.zeroUsed >= cap) {
-      return no(
-        'zero-second/cap',
-        `${c.name} has taken ${c.cs.zeroUsed} zero-second actions this turn, the GM's limit (zeroSecondCap ${cap}); raise it or wait for the next turn.`,
-      );
+    return cap !== null && c.cs.zeroUsed >= cap ? 'zero-second/cap' : undefined;
+  }
+  const left = secondsLeft(state, c.cs);
+  if (left === 0) return 'seconds/none-left';
+  // 001: "A character can, for example, spend the last 3 seconds of one round casting a spell and finish
+  // it on the first second of the next round" — unless the GM turned carrying over off.
+  if (seconds > left && !state.options.carryOver) return 'seconds/insufficient';
+  return undefined;
+}
+
+/** The words of a refusal `refusal` found. */
+function reasonOf(
+  code: string,
+  state: State,
+  c: Combatant<SixSecondTypes>,
+  action: ActionDef,
+  seconds: number,
+): string {
+  switch (code) {
+    case 'combatant/defeated':
+      return `${c.name} is out of the fight.`;
+    case 'turn/delaying':
+      return `${c.name} is delaying; take the delayed turn first (Take turn), at any moment before ${c.name}'s next turn.`;
+    case 'turn/not-yours': {
+      const now = state.current ? (state.combatants[state.current]?.name ?? 'someone else') : 'nobody';
+      return `It is ${now}'s turn; ${c.name} acts on their own turn.`;
     }
-    return { ok: true, seconds, carry: 0 };
+    case 'zero-second/cap':
+      return `${c.name} has taken ${c.cs.zeroUsed} zero-second actions this turn, the GM's limit (zeroSecondCap ${state.options.zeroSecondCap}); raise it or wait for the next turn.`;
+    case 'seconds/none-left':
+      return `${action.name} needs ${s(seconds)} and ${c.name} has 0 s left this turn; end the turn (Next) and act on the next one.`;
+    case 'seconds/insufficient':
+      return `${action.name} needs ${s(seconds)}, ${s(secondsLeft(state, c.cs))} left — it would continue into the next turn: not allowed in this encounter (option carryOver is off).`;
+    default:
+      return notRunning(state)?.message ?? code;
   }
-  if (left === 0) {
-    return no(
-      'seconds/none-left',
-      `${action.name} needs ${s(seconds)} and ${c.name} has 0 s left this turn; end the turn (Next) and act on the next one.`,
-    );
-  }
+}
+
+/** Whether `id` may take `action` now, taking `seconds` seconds, and why not. */
+export function legality(state: State, id: string, action: ActionDef, seconds = secondsOf(action)): Verdict {
+  const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
+  if (!c) return { ok: false, code: 'combatant/unknown', reason: `There is no combatant "${id}".`, seconds };
+  const code = refusal(state, c, seconds);
+  if (code !== undefined)
+    return { ok: false, code, reason: reasonOf(code, state, c, action, seconds), seconds };
+  const left = secondsLeft(state, c.cs);
   if (seconds <= left) return { ok: true, seconds, carry: 0 };
   const carry = seconds - left;
-  // 001: "A character can, for example, spend the last 3 seconds of one round casting a spell and finish
-  // it on the first second of the next round."
-  if (!state.options.carryOver) {
-    return no(
-      'seconds/insufficient',
-      `${action.name} needs ${s(seconds)}, ${s(left)} left — it would continue into the next turn: not allowed in this encounter (option carryOver is off).`,
-    );
-  }
+  const n = state.options.turnSeconds;
   const turns = Math.ceil(carry / n);
   const lastSecond = ((carry - 1) % n) + 1;
   const where = turns === 1 ? `${c.name}'s next turn` : `${c.name}'s turn ${turns} turns from now`;
@@ -108,11 +122,20 @@ export function legalActions(
   lean?: boolean,
 ): LegalAction[] {
   const actions = actionsOf(state);
-  return (only ? candidates(actions, only) : actions).map((action) => {
+  const list = only ? candidates(actions, only) : actions;
+  if (lean) {
+    // A simulation's policy: the refusal's code and the cost, without the words and the clock preview.
+    const c = Object.hasOwn(state.combatants, id) ? state.combatants[id] : undefined;
+    return list.map((action) => {
+      const seconds = secondsOf(action);
+      const code = c ? refusal(state, c, seconds) : 'combatant/unknown';
+      const cost = { seconds };
+      return code === undefined ? { action, enabled: true, cost } : { action, enabled: false, code, cost };
+    });
+  }
+  return list.map((action) => {
     const v = legality(state, id, action);
     const cost = { seconds: v.seconds };
-    // Lean (a simulation's policy): the verdict and its cost, without the words and the clock preview.
-    if (lean) return v.ok ? { action, enabled: true, cost } : { action, enabled: false, code: v.code, cost };
     if (!v.ok) return { action, enabled: false, reason: v.reason, code: v.code, cost };
     const c = combatantOf(state, id);
     const preview = c ? previewOf(state, c, v.seconds) : undefined;
@@ -162,12 +185,17 @@ export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixS
     }
     seconds = command.seconds;
   }
-  const v = legality(state, id, action, seconds);
-  if (!v.ok) return reject(v.code, v.reason, { actor: id, action: action.id });
+  // `legality`'s check, without the note on a carry-over that nobody reads here.
+  const refused = refusal(state, c, seconds);
+  if (refused !== undefined) {
+    return reject(refused, reasonOf(refused, state, c, action, seconds), { actor: id, action: action.id });
+  }
   const delay = command.delay ?? defaultDelay(action);
   const effect = command.effect ?? action.name;
   const used = c.cs.secondsUsed;
-  const now = Math.min(seconds, secondsLeft(state, c.cs));
+  const left = secondsLeft(state, c.cs);
+  const now = Math.min(seconds, left);
+  const carry = seconds - now;
   const acted: SixSecondEventOf<'six-second/acted'> = {
     type: 'six-second/acted',
     combatant: id,
@@ -177,7 +205,7 @@ export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixS
     seconds,
     from: now > 0 ? used + 1 : used,
     to: used + now,
-    carry: v.carry,
+    carry,
     round: state.round,
     turn: c.cs.turnNo,
     delay,
@@ -185,7 +213,7 @@ export function act(ctx: Ctx, command: SixSecondCommandOf<'act'>): Decision<SixS
   };
   if (command.target !== undefined) acted.target = command.target;
   const events: SixSecondFact[] = [acted];
-  if (now > 0) for (const e of spendSeconds(state, id, used + 1, used + now)) events.push(e);
-  if (v.carry === 0) for (const e of complete(ctx, c, action.id, used + now, delay, effect)) events.push(e);
+  if (now > 0) spendSeconds(state, id, used + 1, used + now, events);
+  if (carry === 0) complete(ctx, c, action.id, used + now, delay, effect, events);
   return events;
 }

@@ -96,6 +96,13 @@ export function builtInCatalog(state: Encounter): ActionDef[] {
 /** `actionsOf`'s lists, by the encounter's times and custom actions (a new state keeps both objects). */
 const ACTIONS = new WeakMap<object, WeakMap<readonly ActionDef[], readonly ActionDef[]>>();
 
+/** The list `actionsOf` gave last, with what it was made from (held until another encounter asks). */
+let last: { times: object | null; custom: readonly ActionDef[] | null; list: readonly ActionDef[] } = {
+  times: null,
+  custom: null,
+  list: [],
+};
+
 /**
  * Every action this encounter knows: the catalog, then the GM's custom actions. Made once per set of
  * times and custom actions (states are never changed, and the fold gives a changed one a new object),
@@ -103,6 +110,8 @@ const ACTIONS = new WeakMap<object, WeakMap<readonly ActionDef[], readonly Actio
  */
 export function actionsOf(state: Encounter): readonly ActionDef[] {
   const times = state.options.actionSeconds;
+  // The list asked for last, first: an encounter asks about the same one over and over.
+  if (times === last.times && state.customActions === last.custom) return last.list;
   let byCustom = ACTIONS.get(times);
   if (byCustom === undefined) {
     byCustom = new WeakMap();
@@ -113,6 +122,7 @@ export function actionsOf(state: Encounter): readonly ActionDef[] {
     list = [...builtInCatalog(state), ...state.customActions];
     byCustom.set(state.customActions, list);
   }
+  last = { times, custom: state.customActions, list };
   return list;
 }
 

@@ -61,15 +61,12 @@ export function projectDue(state: State, c: SixSecondCombatantOf, due: PendingEf
 /** The agenda entry of a pending delayed effect, placed where it is projected to happen. */
 export function pendingEntry(state: State, c: SixSecondCombatantOf, p: PendingEffect): AgendaEntry {
   const data: JsonObject = { effect: p.id, due: p.due, delay: p.delay, action: p.action };
-  return {
-    id: p.id,
-    at: projectDue(state, c, p.due),
-    kind: DELAYED_EFFECT,
-    combatant: c.id,
-    label: `${p.name} (${c.name}'s delay)`,
-    ...(c.hidden ? { secret: true } : {}),
-    data,
-  };
+  const at = projectDue(state, c, p.due);
+  const label = `${p.name} (${c.name}'s delay)`;
+  // Two literals, not a spread one: `secret` keeps its place before `data`.
+  return c.hidden
+    ? { id: p.id, at, kind: DELAYED_EFFECT, combatant: c.id, label, secret: true, data }
+    : { id: p.id, at, kind: DELAYED_EFFECT, combatant: c.id, label, data };
 }
 
 /** Seconds of the character's own turns still to pass before a pending effect happens. */

@@ -12,8 +12,9 @@ import {
   unschedule,
 } from '@roundkeeper/engine';
 import { act } from './actions.js';
+import { DELAYED_EFFECT } from './clock.js';
 import type { SixSecondCommand } from './commands.js';
-import type { SixSecondEvent, SixSecondFact } from './events.js';
+import type { SixSecondEvent, SixSecondEventOf, SixSecondFact } from './events.js';
 import { contest, insertLateArrival, rollInitiative } from './initiative.js';
 import { complete, dueEffects, endTurn, reproject, spendSeconds, startRound, turnEntry } from './turns.js';
 import type { Ctx } from './types.js';
@@ -29,17 +30,14 @@ export function decide(ctx: Ctx, command: SixSecondCommand): Decision<SixSecondE
       const fixed = command.initiative ?? {};
       for (const id of Object.keys(fixed)) if (!state.combatants[id]) return unknownCombatant(state, id);
       const { events, order } = rollInitiative(ctx, ids, fixed);
-      const started: SixSecondFact[] = [
-        { type: 'encounter/started' },
-        ...events,
-        ...startRound(ctx, 1, order),
-      ];
-      return started;
+      const started: SixSecondFact[] = [{ type: 'encounter/started' }];
+      for (const e of events) started.push(e);
+      return startRound(ctx, 1, order, started);
     }
     case 'next': {
       const stopped = notRunning(state);
       if (stopped) return stopped;
-      return endTurn(ctx, { elapse: true });
+      return endTurn(ctx, true);
     }
     case 'act':
       return act(ctx, command);
@@ -66,11 +64,7 @@ export function decide(ctx: Ctx, command: SixSecondCommand): Decision<SixSecondE
           `${c.name} is taking a delayed turn now; it cannot be delayed again.`,
         );
       }
-      const delayed: SixSecondFact[] = [
-        { type: 'six-second/turn-delayed', combatant: id, turn: c.cs.turnNo },
-        ...endTurn(ctx, { elapse: false }),
-      ];
-      return delayed;
+      return endTurn(ctx, false, [{ type: 'six-second/turn-delayed', combatant: id, turn: c.cs.turnNo }]);
     }
     case 'take-turn': {
       const id = command.actor;
@@ -107,18 +101,19 @@ export function decide(ctx: Ctx, command: SixSecondCommand): Decision<SixSecondE
         kind: 'turn',
         combatant: id,
         label: `${c.name}'s delayed turn`,
-        ...(c.hidden ? { secret: true } : {}),
       };
+      if (c.hidden) entry.secret = true;
       const events: SixSecondFact[] = [];
       const current = state.current ? state.combatants[state.current] : undefined;
       if (current) {
-        events.push({
+        const interrupted: SixSecondEventOf<'six-second/turn-interrupted'> = {
           type: 'six-second/turn-interrupted',
           combatant: current.id,
           by: id,
           second: current.cs.secondsUsed,
-          ...(current.cs.carry ? { runningOn: current.cs.carry.name } : {}),
-        });
+        };
+        if (current.cs.carry) interrupted.runningOn = current.cs.carry.name;
+        events.push(interrupted);
       }
       events.push(schedule(entry), ...reach(entry));
       return events;
@@ -143,13 +138,19 @@ export function decide(ctx: Ctx, command: SixSecondCommand): Decision<SixSecondE
   }
 }
 
+/**
+ * What `react` answers for an event that causes nothing (most of them): one frozen empty list, not a new
+ * one per event. The engine only reads it.
+ */
+const NOTHING = Object.freeze([]) as readonly SixSecondFact[] as SixSecondFact[];
+
 /** What follows from an event while a command settles: turn bookkeeping, delays, late arrivals. */
 export function react(ctx: Ctx, event: SixSecondFact): SixSecondFact[] {
   const { state } = ctx;
   switch (event.type) {
     case 'turn/started': {
       const c = combatantOf(state, event.combatant);
-      if (!c || !state.now) return [];
+      if (!c || !state.now) return NOTHING;
       const turn = c.cs.delaying ? c.cs.turnNo : c.cs.turnNo + 1;
       const n = state.options.turnSeconds;
       // What is pending as the turn opens, and how many of the character's own seconds away: the rest of
@@ -177,10 +178,10 @@ export function react(ctx: Ctx, event: SixSecondFact): SixSecondFact[] {
     case 'six-second/turn-began': {
       const id = event.combatant;
       const c = combatantOf(state, id);
-      if (!c) return [];
-      const out = reproject(state, id);
+      if (!c) return NOTHING;
       const carry = c.cs.carry;
-      if (!carry || event.delayed) return out;
+      if (!carry || event.delayed) return c.cs.pending.length > 0 ? reproject(state, id) : NOTHING;
+      const out = reproject(state, id);
       // 001: "A character can … spend the last 3 seconds of one round casting a spell and finish it on the
       // first second of the next round": the rest of a long action takes the turn's first seconds.
       const n = state.options.turnSeconds;
@@ -197,21 +198,26 @@ export function react(ctx: Ctx, event: SixSecondFact): SixSecondFact[] {
         round: state.round,
         turn: c.cs.turnNo,
       });
-      out.push(...spendSeconds(state, id, 1, to));
-      if (completes) out.push(...complete(ctx, c, carry.action, to, carry.delay, carry.effect ?? carry.name));
+      spendSeconds(state, id, 1, to, out);
+      if (completes) complete(ctx, c, carry.action, to, carry.delay, carry.effect ?? carry.name, out);
       return out;
     }
-    case 'six-second/turn-delayed':
-      return reproject(state, event.combatant);
-    case 'clock/advanced':
-      return dueEffects(state);
+    case 'six-second/turn-delayed': {
+      const c = combatantOf(state, event.combatant);
+      return c && c.cs.pending.length > 0 ? reproject(state, c.id) : NOTHING;
+    }
+    case 'clock/advanced': {
+      // Most moments reach no delayed effect: a look at the agenda, and nothing made.
+      for (const e of state.agenda) if (e.kind === DELAYED_EFFECT) return dueEffects(state);
+      return NOTHING;
+    }
     case 'combatant/added':
     case 'combatant/revived': {
-      if (state.status !== 'running' || !state.now) return [];
+      if (state.status !== 'running' || !state.now) return NOTHING;
       const id = event.type === 'combatant/added' ? event.combatant.id : event.combatant;
-      if (event.type === 'combatant/revived' && state.rs.order.includes(id)) return [];
+      if (event.type === 'combatant/revived' && state.rs.order.includes(id)) return NOTHING;
       const c = combatantOf(state, id);
-      if (!c) return [];
+      if (!c) return NOTHING;
       const { events, index } = insertLateArrival(ctx, id);
       const slot = index + 1;
       // A place after the turn running now is still ahead this round; at or before it, it has passed.
@@ -240,6 +246,6 @@ export function react(ctx: Ctx, event: SixSecondFact): SixSecondFact[] {
       return out;
     }
     default:
-      return [];
+      return NOTHING;
   }
 }

@@ -1,17 +1,8 @@
 import type { Instant } from '@roundkeeper/engine';
-import { appendTo, updateCombatant, writeCs } from '@roundkeeper/engine';
+import { appendTo, combatantOf, writeCs, writeRs } from '@roundkeeper/engine';
 import { shiftInstant, shiftTuple } from './clock.js';
 import type { SixSecondEvent } from './events.js';
 import type { SixSecondCombatant, SpentSeconds, State } from './types.js';
-
-function patchCs(
-  state: State,
-  id: string,
-  f: (cs: SixSecondCombatant) => Partial<SixSecondCombatant>,
-): State {
-  // The combatant and its `cs` are copied once per fold (per trial in a simulation), then written in place.
-  return updateCombatant(state, id, (c) => ({ ...c, cs: { ...c.cs, ...f(c.cs) } }));
-}
 
 /**
  * The history with `h` added: in place within a fold that already copied it (see `appendTo`), so a
@@ -49,12 +40,18 @@ export function evolve(state: State, event: SixSecondEvent): State | undefined {
       const { combatants, totals } = event;
       return combatants.reduce((s, x, i) => {
         const total = totals[i];
-        return total === undefined ? s : patchCs(s, x, (cs) => ({ rollOffs: [...cs.rollOffs, total] }));
+        return total === undefined
+          ? s
+          : writeCs(s, x, (cs) => {
+              cs.rollOffs = [...cs.rollOffs, total];
+            });
       }, state);
     }
     case 'six-second/order': {
       const shifted = event.shiftFrom !== undefined ? shiftSlots(state, event.shiftFrom) : state;
-      return { ...shifted, rs: { ...shifted.rs, order: event.order } };
+      return writeRs(shifted, (rs) => {
+        rs.order = event.order;
+      });
     }
     // The hot events write the combatant's `cs` directly (copied once per fold, see `writeCs`).
     case 'six-second/turn-began':
@@ -91,72 +88,78 @@ export function evolve(state: State, event: SixSecondEvent): State | undefined {
         }
       });
     case 'six-second/continued':
-      return patchCs(state, event.combatant, (cs) => {
+      return writeCs(state, event.combatant, (cs) => {
         const to = event.to;
         const carry = cs.carry;
-        return {
-          secondsUsed: to,
-          carry: carry && !event.completes ? { ...carry, secondsLeft: carry.secondsLeft - to } : null,
-          history: record(cs, {
-            round: event.round,
-            turn: event.turn,
-            from: event.from,
-            to,
-            kind: 'carry',
-            label: `${event.name} (continued)`,
-          }),
-        };
+        cs.secondsUsed = to;
+        // A new carry object: the one read may be shared with a state kept outside the fold.
+        cs.carry = carry && !event.completes ? { ...carry, secondsLeft: carry.secondsLeft - to } : null;
+        cs.history = record(cs, {
+          round: event.round,
+          turn: event.turn,
+          from: event.from,
+          to,
+          kind: 'carry',
+          label: `${event.name} (continued)`,
+        });
       });
     case 'six-second/delay-started': {
       const p = event.effect;
-      return patchCs(state, event.combatant, (cs) => ({ pending: [...cs.pending, p] }));
+      return writeCs(state, event.combatant, (cs) => {
+        cs.pending = appendTo(cs.pending, [p]);
+      });
     }
     case 'six-second/effect-occurred':
-      return patchCs(state, event.combatant, (cs) => ({
-        pending: cs.pending.filter((p) => p.id !== event.effect),
-        history: record(cs, {
+      return writeCs(state, event.combatant, (cs) => {
+        cs.pending = cs.pending.filter((p) => p.id !== event.effect);
+        cs.history = record(cs, {
           round: event.round,
           turn: event.turn,
           from: event.second,
           to: event.second,
           kind: 'effect',
           label: `${event.name} takes effect`,
-        }),
-      }));
+        });
+      });
     case 'six-second/effect-cancelled':
-      return patchCs(state, event.combatant, (cs) => ({
-        pending: cs.pending.filter((p) => p.id !== event.effect),
-      }));
+      return writeCs(state, event.combatant, (cs) => {
+        cs.pending = cs.pending.filter((p) => p.id !== event.effect);
+      });
     case 'six-second/turn-closed':
+      // A turn whose seconds are all spent already (the usual end of a full turn) changes nothing.
+      if (combatantOf(state, event.combatant)?.cs.secondsUsed === n) return state;
       return writeCs(state, event.combatant, (cs) => {
         cs.secondsUsed = n;
       });
-    case 'six-second/turn-delayed':
-      return patchCs(state, event.combatant, (cs) => ({
-        delaying: true,
-        base: null,
-        history: record(cs, {
-          round: state.round,
-          turn: cs.turnNo,
-          from: 1,
-          to: n,
-          kind: 'delay',
-          label: 'delays',
-        }),
-      }));
+    case 'six-second/turn-delayed': {
+      const round = state.round;
+      return writeCs(state, event.combatant, (cs) => {
+        cs.delaying = true;
+        cs.base = null;
+        cs.history = record(cs, { round, turn: cs.turnNo, from: 1, to: n, kind: 'delay', label: 'delays' });
+      });
+    }
     case 'six-second/delay-lapsed':
-      return patchCs(state, event.combatant, () => ({ delaying: false, lapsed: event.turn }));
+      return writeCs(state, event.combatant, (cs) => {
+        cs.delaying = false;
+        cs.lapsed = event.turn;
+      });
     case 'six-second/turn-interrupted':
-      return { ...state, rs: { ...state.rs, interrupted: [...state.rs.interrupted, event.combatant] } };
+      return writeRs(state, (rs) => {
+        rs.interrupted = appendTo(rs.interrupted, [event.combatant]);
+      });
     case 'six-second/turn-resumed': {
       const who = event.combatant;
-      if (who === null) return { ...state, rs: { ...state.rs, interrupted: [] } };
+      if (who === null)
+        return writeRs(state, (rs) => {
+          rs.interrupted = [];
+        });
       const at = state.rs.interrupted.lastIndexOf(who);
-      return {
-        ...state,
-        current: who,
-        rs: { ...state.rs, interrupted: state.rs.interrupted.slice(0, Math.max(0, at)) },
-      };
+      const resumed = writeRs(state, (rs) => {
+        rs.interrupted = rs.interrupted.slice(0, Math.max(0, at));
+      });
+      resumed.current = who;
+      return resumed;
     }
     case 'six-second/roll-off-abandoned':
     case 'six-second/joins-next-round':

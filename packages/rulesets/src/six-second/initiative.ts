@@ -5,6 +5,18 @@ import type { Ctx } from './types.js';
 /** How many times tied characters roll again before the GM's roster order settles it (a runaway guard). */
 export const MAX_ROLL_OFFS = 20;
 
+/** The check's notation for Reflex dice `dice`, written once per dice (the engine reads it once per text). */
+const NOTATION = new Map<string, string>();
+function checkNotation(dice: string): string {
+  let notation = NOTATION.get(dice);
+  if (notation === undefined) {
+    notation = `(${dice})+@dexterity`;
+    if (NOTATION.size >= 100) NOTATION.clear();
+    NOTATION.set(dice, notation);
+  }
+  return notation;
+}
+
 /**
  * 001: "An Initiative check is a special Reflex check + your Dexterity ability." The Reflex dice are the
  * encounter's (option `initiativeDice`) unless the character has their own (`reflexDice`).
@@ -13,7 +25,7 @@ export function initiativeCheck(ctx: Ctx, id: string, purpose: string): { total:
   const c = combatantOf(ctx.state, id);
   if (!c) throw new Error(`There is no combatant "${id}" to roll an Initiative check for.`);
   const dice = c.stats.reflexDice ?? ctx.state.options.initiativeDice;
-  const roll = ctx.roll(`(${dice})+@dexterity`, { dexterity: c.stats.dexterity });
+  const roll = ctx.roll(checkNotation(dice), { dexterity: c.stats.dexterity });
   return { total: roll.total, event: rolled(id, purpose, roll) };
 }
 
@@ -70,8 +82,21 @@ function descending(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
-/** The ids ordered by their checks, highest first; stable, so a tie the roll-offs could not break keeps the roster order. */
-const ordered = (keyed: readonly Keyed[]): Keyed[] => [...keyed].sort((a, b) => descending(a.key, b.key));
+/**
+ * The ids ordered by their checks, highest first; stable, so a tie the roll-offs could not break keeps the
+ * roster order. An insertion sort: a fight has a handful of combatants, for which `Array.prototype.sort`
+ * with a comparator costs more than the comparisons (it ran once per simulated fight).
+ */
+function ordered(keyed: readonly Keyed[]): Keyed[] {
+  const out = keyed.slice();
+  for (let i = 1; i < out.length; i++) {
+    const k = out[i]!;
+    let j = i;
+    for (; j > 0 && descending(out[j - 1]!.key, k.key) > 0; j--) out[j] = out[j - 1]!;
+    out[j] = k;
+  }
+  return out;
+}
 
 /**
  * 001: "all involved characters make a special Initiative check to determine turn order, and go in the
@@ -88,8 +113,8 @@ export function rollInitiative(
   const grouped = ctx.state.options.groupInitiative === 'group';
   const followers = new Map<string, string[]>();
   const leadOf = new Map<string, string>();
-  for (const id of ids) {
-    const group = grouped ? ctx.state.combatants[id]?.group : undefined;
+  for (const id of grouped ? ids : []) {
+    const group = ctx.state.combatants[id]?.group;
     if (!group) continue;
     const lead = leadOf.get(group);
     if (lead) followers.get(lead)!.push(id);
@@ -118,12 +143,14 @@ export function rollInitiative(
     });
   }
   for (const tied of byLatest(keyed)) breakTies(ctx, tied, events, 0);
-  const order = ordered(keyed).flatMap((k) => {
-    const rest = followers.get(k.id) ?? [];
-    for (const id of rest)
+  const order: string[] = [];
+  for (const k of ordered(keyed)) {
+    order.push(k.id);
+    for (const id of followers.get(k.id) ?? []) {
       events.push({ type: 'six-second/initiative', combatant: id, total: k.key[0] ?? 0, rolled: true });
-    return [k.id, ...rest];
-  });
+      order.push(id);
+    }
+  }
   events.push({ type: 'six-second/order', order });
   return { events, order };
 }

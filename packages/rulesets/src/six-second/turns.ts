@@ -3,7 +3,6 @@ import {
   type Combatant,
   combatantOf,
   compareInstants,
-  nextEntry,
   reach,
   schedule,
   scheduleAll,
@@ -16,25 +15,26 @@ type SixSecondCombatantOf = Combatant<SixSecondTypes>;
 
 /** A turn on the agenda. The entry id is opaque: it must not name a hidden combatant. */
 export function turnEntry(ctx: Ctx, c: SixSecondCombatantOf, round: number, slot: number): AgendaEntry {
-  return {
+  const entry: AgendaEntry = {
     id: ctx.newId('turn'),
     at: { round, at: [slot, 0] },
     kind: 'turn',
     combatant: c.id,
     label: `${c.name}'s turn`,
-    ...(c.hidden ? { secret: true } : {}),
   };
+  // Set, not spread from a literal: an entry is made for every turn of every round.
+  if (c.hidden) entry.secret = true;
+  return entry;
 }
 
 /**
  * Reaches a turn entry. A character still delaying when their next turn comes has let the delayed turn
  * lapse (001: "At any time after his skipped turn but before his next turn, he can take his turn").
  */
-export function reachTurn(state: State, entry: AgendaEntry): SixSecondFact[] {
+export function reachTurn(state: State, entry: AgendaEntry, out: SixSecondFact[] = []): SixSecondFact[] {
   const c = entry.combatant ? state.combatants[entry.combatant] : undefined;
-  const out: SixSecondFact[] = [];
   if (c?.cs.delaying) out.push({ type: 'six-second/delay-lapsed', combatant: c.id, turn: c.cs.turnNo });
-  out.push(...reach(entry));
+  for (const e of reach(entry)) out.push(e);
   return out;
 }
 
@@ -43,18 +43,19 @@ export function startRound(
   ctx: Ctx,
   round: number,
   order: readonly string[] = ctx.state.rs.order,
+  out: SixSecondFact[] = [],
 ): SixSecondFact[] {
   const { state } = ctx;
-  const events: SixSecondFact[] = [{ type: 'round/started', round }];
+  out.push({ type: 'round/started', round });
   const entries: AgendaEntry[] = [];
-  order.forEach((id, i) => {
-    const c = state.combatants[id];
+  for (let i = 0; i < order.length; i++) {
+    const c = state.combatants[order[i]!];
     if (c?.active) entries.push(turnEntry(ctx, c, round, i + 1));
-  });
-  events.push(...scheduleAll(entries));
+  }
+  for (const e of scheduleAll(entries)) out.push(e);
   const first = entries[0];
-  if (first) events.push(...reachTurn(state, first));
-  return events;
+  if (first) reachTurn(state, first, out);
+  return out;
 }
 
 /**
@@ -62,14 +63,13 @@ export function startRound(
  * pass (delayed effects due in them happen now). Then an interrupted turn resumes (001: "the other
  * character finishes"), or the next turn in the order starts, or the next round.
  */
-export function endTurn(ctx: Ctx, opts: { elapse: boolean }): SixSecondFact[] {
+export function endTurn(ctx: Ctx, elapse: boolean, out: SixSecondFact[] = []): SixSecondFact[] {
   const { state } = ctx;
-  const out: SixSecondFact[] = [];
   const id = state.current;
   const c = id ? state.combatants[id] : undefined;
   if (c && id) {
     const n = state.options.turnSeconds;
-    if (opts.elapse && c.cs.base) {
+    if (elapse && c.cs.base) {
       const unused = Math.max(0, n - c.cs.secondsUsed);
       out.push({ type: 'six-second/turn-closed', combatant: id, unused });
       if (unused > 0) out.push({ type: 'clock/advanced', to: secondOf(state.round, c.cs.base, n) });
@@ -87,14 +87,11 @@ export function endTurn(ctx: Ctx, opts: { elapse: boolean }): SixSecondFact[] {
     out.push({ type: 'six-second/turn-resumed', combatant: resuming ?? null });
     if (resuming) return out;
   }
-  const next = nextEntry(state, (e) => e.kind === 'turn' && e.at.round === state.round);
-  if (next) {
-    for (const e of reachTurn(state, next)) out.push(e);
-    return out;
-  }
-  out.push({ type: 'round/ended', round: state.round });
-  for (const e of startRound(ctx, state.round + 1)) out.push(e);
-  return out;
+  const round = state.round;
+  const next = state.agenda.find((e) => e.kind === 'turn' && e.at.round === round);
+  if (next) return reachTurn(state, next, out);
+  out.push({ type: 'round/ended', round });
+  return startRound(ctx, round + 1, state.rs.order, out);
 }
 
 /**
@@ -117,11 +114,16 @@ export function dueOf(
  * The clock moving through seconds `from`..`to` of the combatant's turn: it stops at every second a
  * delayed effect is due (the effect happens "right after" that second), then at `to`.
  */
-export function spendSeconds(state: State, id: string, from: number, to: number): SixSecondFact[] {
+export function spendSeconds(
+  state: State,
+  id: string,
+  from: number,
+  to: number,
+  out: SixSecondFact[] = [],
+): SixSecondFact[] {
   const c = combatantOf(state, id);
   const base = c?.cs.base;
-  if (!c || !base || to < from) return [];
-  const out: SixSecondFact[] = [];
+  if (!c || !base || to < from) return out;
   // Most actions pass no pending effect's second: nothing to collect or sort then.
   if (c.cs.pending.length > 0) {
     const stops = new Set<number>();
@@ -147,39 +149,39 @@ export function complete(
   second: number,
   delay: number | null,
   name: string,
+  out: SixSecondFact[] = [],
 ): SixSecondFact[] {
-  if (delay === null) return [];
+  if (delay === null) return out;
   const { state } = ctx;
   const id = c.id;
   const due = dueOf(c.cs.turnNo, second, delay, state.options.turnSeconds);
   const effect: PendingEffect = { id: ctx.newId('delay'), name, action, delay, due };
   if (delay === 0) {
-    return [
-      {
-        type: 'six-second/effect-occurred',
-        combatant: id,
-        effect: effect.id,
-        name,
-        action,
-        round: state.round,
-        turn: due.turn,
-        second: due.second,
-      },
-    ];
+    out.push({
+      type: 'six-second/effect-occurred',
+      combatant: id,
+      effect: effect.id,
+      name,
+      action,
+      round: state.round,
+      turn: due.turn,
+      second: due.second,
+    });
+    return out;
   }
   const started: SixSecondEventOf<'six-second/delay-started'> = {
     type: 'six-second/delay-started',
     combatant: id,
     effect,
   };
-  return [started, schedule(pendingEntry(state, c, effect))];
+  out.push(started, schedule(pendingEntry(state, c, effect)));
+  return out;
 }
 
 /** Re-places a combatant's pending effects where they are now projected to happen (after its turn changed). */
-export function reproject(state: State, id: string): SixSecondFact[] {
+export function reproject(state: State, id: string, out: SixSecondFact[] = []): SixSecondFact[] {
   const c = combatantOf(state, id);
-  if (!c) return [];
-  const out: SixSecondFact[] = [];
+  if (!c) return out;
   for (const p of c.cs.pending) {
     const entry = pendingEntry(state, c, p);
     const existing = state.agenda.find((e) => e.id === p.id);
@@ -189,18 +191,17 @@ export function reproject(state: State, id: string): SixSecondFact[] {
 }
 
 /** Delayed effects whose moment the clock has reached: they happen now, in clock order. */
-export function dueEffects(state: State): SixSecondFact[] {
-  if (!state.now) return [];
+export function dueEffects(state: State, out: SixSecondFact[] = []): SixSecondFact[] {
   const now = state.now;
-  const out: SixSecondFact[] = [];
+  if (!now) return out;
   for (const e of state.agenda) {
-    if (e.kind !== DELAYED_EFFECT || compareInstants(e.at, now) > 0 || !e.combatant) continue;
+    if (e.kind !== DELAYED_EFFECT || !e.combatant || compareInstants(e.at, now) > 0) continue;
     const c = state.combatants[e.combatant];
     const p = c?.cs.pending.find((x) => x.id === e.id);
     out.push({ type: 'agenda/removed', entry: e.id, reason: 'reached' });
     if (!c || !p) continue;
     const lapsed = p.due.turn < c.cs.turnNo || (p.due.turn === c.cs.turnNo && !c.cs.base);
-    out.push({
+    const occurred: SixSecondEventOf<'six-second/effect-occurred'> = {
       type: 'six-second/effect-occurred',
       combatant: c.id,
       effect: p.id,
@@ -209,8 +210,9 @@ export function dueEffects(state: State): SixSecondFact[] {
       round: now.round,
       turn: p.due.turn,
       second: p.due.second,
-      ...(lapsed ? { lapsed: true } : {}),
-    });
+    };
+    if (lapsed) occurred.lapsed = true;
+    out.push(occurred);
   }
   return out;
 }
