@@ -9,6 +9,7 @@ import {
   reject,
 } from '@roundkeeper/engine';
 import { flagsOf, OPEND6_CATALOG } from './catalog.js';
+import { rollOptions } from './codes.js';
 import type { AnyEvent } from './events.js';
 import { effective, penalized, penaltyFor, type RollKind, traitOf } from './penalty.js';
 import type { Ctx, Opend6Types, State } from './types.js';
@@ -36,6 +37,8 @@ export type Mode = 'turn' | 'interrupt' | 'wait-again' | 'move-up';
 
 export type Check = { ok: true } | { ok: false; code: string; reason: string };
 const no = (code: string, reason: string): Check => ({ ok: false, code, reason });
+/** The one answer for every check passed (read only): nothing is made per check. */
+const OK: Check = Object.freeze({ ok: true });
 
 /** Whether the character still has a turn coming this round (her own, or her group's). */
 export function turnAhead(state: State, c: C): boolean {
@@ -90,7 +93,7 @@ export function unableCheck(c: C): Check {
       `${c.name} is ${c.cs.unable} and cannot act; ${c.name} acts again once the GM records the recovery (Recover).`,
     );
   }
-  return { ok: true };
+  return OK;
 }
 
 /**
@@ -177,7 +180,7 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
       );
     }
   }
-  if (flags.free) return { ok: true };
+  if (flags.free) return OK;
   if (declared === null) {
     return no(
       'actions/undeclared',
@@ -190,13 +193,13 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
       `${c.name} declared ${declared} action${declared === 1 ? '' : 's'} this round and has used ${c.cs.used}; no actions may be added once the multi-action penalty is figured. ${c.name} acts again next round (or takes a free action).`,
     );
   }
-  return { ok: true };
+  return OK;
 }
 
 export interface RollRequest {
-  skill?: string;
-  code?: string;
-  kind?: RollKind;
+  skill?: string | undefined;
+  code?: string | undefined;
+  kind?: RollKind | undefined;
   suggested?: string[];
   purpose: string;
   declared: number | null;
@@ -234,7 +237,11 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): AnyEvent[] | Reject
     code = t.code;
     kind = req.kind ?? t.kind;
   } else {
-    const t = (req.suggested ?? []).map((s) => traitOf(c, s)).find((x) => x !== undefined);
+    let t: ReturnType<typeof traitOf>;
+    for (const s of req.suggested ?? []) {
+      t = traitOf(c, s);
+      if (t) break;
+    }
     if (!t) return null;
     name = t.name;
     code = t.code;
@@ -256,7 +263,7 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): AnyEvent[] | Reject
       { skill: name, code: e.code, effective: e.effective },
     );
   }
-  const roll = ctx.roll(e.effective, {}, { complication: ctx.state.options.complication });
+  const roll = ctx.roll(e.effective, undefined, rollOptions(ctx.state.options.complication));
   const shown = penalty > 0 ? `${name} ${e.code} −${penalty}D = ${e.effective}` : `${name} ${e.code}`;
   const events: AnyEvent[] = [
     {

@@ -142,7 +142,7 @@ function act(ctx: Ctx, command: Opend6CommandOf<'act'>): Decision<Opend6Event> {
       actor: id,
     });
   }
-  return takeAction(ctx, command, mode);
+  return takeAction(ctx, command, mode, chosen);
 }
 
 function interrupt(ctx: Ctx, command: Opend6CommandOf<'interrupt'>): Decision<Opend6Event> {
@@ -216,9 +216,9 @@ function roll(ctx: Ctx, command: Opend6CommandOf<'roll'>): Decision<Opend6Event>
     return reject('roll/what', `Enter the Skill or attribute ${c.name} rolls, or a Die code.`);
   }
   const rolled = skillRoll(ctx, c, {
-    ...(command.skill !== undefined ? { skill: command.skill } : {}),
-    ...(command.code !== undefined ? { code: command.code } : {}),
-    ...(command.kind !== undefined ? { kind: command.kind } : {}),
+    skill: command.skill,
+    code: command.code,
+    kind: command.kind,
     purpose: 'on request (not an action)',
     declared: c.cs.declared,
   });

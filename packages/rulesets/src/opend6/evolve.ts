@@ -7,14 +7,20 @@ import type { State } from './types.js';
 export function evolve(state: State, event: Opend6Event): State | undefined {
   switch (event.type) {
     case 'opend6/initiative': {
+      // One write per member: the spender's Character Points go with her own place (a state object per write).
+      const spent = event.characterPoints ?? 0;
       let s = state;
-      for (const m of event.members)
+      let paid = spent <= 0;
+      for (const m of event.members) {
+        const pays = !paid && m === event.combatant;
+        if (pays) paid = true;
         s = writeCs(s, m, (cs) => {
           cs.initiative = event.total;
           cs.orderKey = event.key;
+          if (pays) cs.characterPoints -= spent;
         });
-      const spent = event.characterPoints ?? 0;
-      if (spent > 0)
+      }
+      if (!paid)
         s = writeCs(s, event.combatant, (cs) => {
           cs.characterPoints -= spent;
         });
@@ -24,13 +30,22 @@ export function evolve(state: State, event: Opend6Event): State | undefined {
       return state;
     case 'opend6/round-reset': {
       let s = state;
-      for (const m of s.roster) s = patchCs(s, m, { declared: null, used: 0, waiting: false });
-      const round = event.round;
-      return patchRs(s, {
-        acting: [],
-        openRoll: null,
-        slots: s.rs.slots.filter((x) => x.round >= round - 1),
-        happened: s.rs.happened.filter((x) => x.round >= round - 1),
+      // Only a combatant with something to wipe is written (a state object per write).
+      for (const m of s.roster) {
+        const cs = s.combatants[m]?.cs;
+        if (!cs || (cs.declared === null && cs.used === 0 && !cs.waiting)) continue;
+        s = writeCs(s, m, (w) => {
+          w.declared = null;
+          w.used = 0;
+          w.waiting = false;
+        });
+      }
+      const keep = event.round - 1;
+      return writeRs(s, (rs) => {
+        rs.acting = [];
+        rs.openRoll = null;
+        rs.slots = rs.slots.filter((x) => x.round >= keep);
+        rs.happened = rs.happened.filter((x) => x.round >= keep);
       });
     }
     // The hot events write `cs` and `rs` directly (copied once per fold, see `writeCs`, `writeRs`).

@@ -1,7 +1,7 @@
 import { combatantIn, compareInstants, schedule, unschedule } from '@roundkeeper/engine';
 import { turnAhead } from './actions.js';
 import type { AnyEvent, Opend6EventOf } from './events.js';
-import { canAct, ladder, rollInitiative, unitsOf } from './initiative.js';
+import { canAct, orderKey, rollInitiative, unitsOf } from './initiative.js';
 import { beginRound, lostAction, lostHappening, reachFirst, turnEntry } from './round.js';
 
 import type { Ctx } from './types.js';
@@ -98,7 +98,7 @@ function lateArrival(ctx: Ctx, id: string, returning?: 'recovered', characterPoi
     members: [id],
     rolled: false,
     total: null,
-    key: [Number.MAX_SAFE_INTEGER, ...ladder(c), index],
+    key: orderKey(Number.MAX_SAFE_INTEGER, c, index),
   };
   const events: AnyEvent[] =
     state.options.initiativeMethod === 'first-significant-action'
