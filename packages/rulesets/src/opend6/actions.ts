@@ -8,10 +8,10 @@ import {
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
-import { flagsOf, OPEND6_CATALOG } from './catalog.js';
+import { type ActionFlags, flagsOf, OPEND6_CATALOG } from './catalog.js';
 import { rollOptions } from './codes.js';
 import type { AnyEvent } from './events.js';
-import { effective, penalized, penaltyFor, type RollKind, traitOf } from './penalty.js';
+import { type EffectiveCode, effective, penalized, penaltyFor, type RollKind, traitOf } from './penalty.js';
 import type { Ctx, Opend6Types, State } from './types.js';
 
 type C = Combatant<Opend6Types>;
@@ -130,12 +130,18 @@ export function notWaiting(state: State, c: C, what: string): string {
  * Whether `c` may take `action` now, in `mode`, having declared `declared` actions. Every refusal says
  * why and what would make it legal.
  */
-export function legality(state: State, c: C, action: ActionDef, mode: Mode, declared: number | null): Check {
+export function legality(
+  state: State,
+  c: C,
+  action: ActionDef,
+  mode: Mode,
+  declared: number | null,
+  flags: ActionFlags = flagsOf(action),
+): Check {
   const stopped = notRunning(state);
   if (stopped) return no(stopped.code, stopped.message);
   const out = unableCheck(c);
   if (!out.ok) return out;
-  const flags = flagsOf(action);
   if (mode === 'turn' && !state.rs.acting.includes(c.id)) {
     const now = state.rs.acting.map((id) => state.combatants[id]?.name ?? id).join(', ') || 'nobody';
     const moveUp = turnAhead(state, c) ? ", or by moving up their turn with the GM's permission" : '';
@@ -264,12 +270,12 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): AnyEvent[] | Reject
     );
   }
   const roll = ctx.roll(e.effective, undefined, rollOptions(ctx.state.options.complication));
-  const shown = penalty > 0 ? `${name} ${e.code} −${penalty}D = ${e.effective}` : `${name} ${e.code}`;
+  const texts = purposeTexts(e, penalty, name, req.purpose);
   const events: AnyEvent[] = [
     {
       type: 'dice/rolled',
       combatant: c.id,
-      purpose: `${req.purpose}: ${shown}`,
+      purpose: texts.rolled,
       roll: roll,
       skill: name,
       kind,
@@ -278,7 +284,49 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): AnyEvent[] | Reject
       effective: e.effective,
     },
   ];
-  if (penalized(kind))
-    events.push({ type: 'opend6/roll-open', combatant: c.id, purpose: `${req.purpose} (${name})` });
+  if (penalized(kind)) events.push({ type: 'opend6/roll-open', combatant: c.id, purpose: texts.open });
   return events;
+}
+
+/** A roll's purpose as its dice event says it, and as its open roll does. */
+interface PurposeTexts {
+  rolled: string;
+  open: string;
+}
+
+/**
+ * The texts written before, by effective code (one object per code and penalty, see `effective`), trait
+ * name and purpose: a fight rolls the same few skills for the same few actions all along.
+ */
+const PURPOSE_TEXTS = new WeakMap<
+  Readonly<EffectiveCode>,
+  Map<string, Map<string, Readonly<PurposeTexts>>>
+>();
+
+/** "Slash: melee combat 5D −2D = 3D" and "Slash (melee combat)", written once per code, name and purpose. */
+export function purposeTexts(
+  e: Readonly<EffectiveCode>,
+  penalty: number,
+  name: string,
+  purpose: string,
+): Readonly<PurposeTexts> {
+  let byName = PURPOSE_TEXTS.get(e);
+  if (byName === undefined) {
+    byName = new Map();
+    PURPOSE_TEXTS.set(e, byName);
+  }
+  let byPurpose = byName.get(name);
+  if (byPurpose === undefined) {
+    if (byName.size >= 1000) byName.clear();
+    byPurpose = new Map();
+    byName.set(name, byPurpose);
+  }
+  let texts = byPurpose.get(purpose);
+  if (texts === undefined) {
+    const shown = penalty > 0 ? `${name} ${e.code} −${penalty}D = ${e.effective}` : `${name} ${e.code}`;
+    texts = Object.freeze({ rolled: `${purpose}: ${shown}`, open: `${purpose} (${name})` });
+    if (byPurpose.size >= 1000) byPurpose.clear();
+    byPurpose.set(purpose, texts);
+  }
+  return texts;
 }

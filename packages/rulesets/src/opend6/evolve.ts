@@ -6,6 +6,42 @@ import type { State } from './types.js';
 /** Applies one of OpenD6's own events (the engine applies its own). */
 export function evolve(state: State, event: Opend6Event): State | undefined {
   switch (event.type) {
+    // The hot events first (a simulation folds the first five several times a round); they write `cs`
+    // and `rs` directly (copied once per fold, see `writeCs`, `writeRs`).
+    case 'opend6/roll-open':
+      return writeRs(state, (rs) => {
+        rs.openRoll = { combatant: event.combatant, purpose: event.purpose };
+      });
+    case 'opend6/happened':
+      // Appended in place within a command's fold (see `appendTo` in the engine).
+      return writeRs(state, (rs) => {
+        rs.happened = appendTo(rs.happened, [event.happening]);
+      });
+    case 'opend6/acted': {
+      const c = state.combatants[event.combatant];
+      // A free action (a shouted warning as an interrupt included) takes no action and keeps the watch.
+      if (!c || event.number === null) return state;
+      // Waiting sets the watch; any other action taken afterwards ends it (as an interrupt too): to
+      // interrupt again, the character waits again.
+      const used = event.number;
+      return writeCs(state, event.combatant, (cs) => {
+        cs.used = used;
+        cs.waiting = event.wait;
+      });
+    }
+    case 'opend6/declared': {
+      let s = state;
+      for (const m of event.combatants)
+        s = writeCs(s, m, (cs) => {
+          cs.declared = event.actions;
+        });
+      return s;
+    }
+    case 'opend6/turn':
+      return writeRs(state, (rs) => {
+        rs.acting = event.members;
+        rs.openRoll = null;
+      });
     case 'opend6/initiative': {
       // One write per member: the spender's Character Points go with her own place (a state object per write).
       const spent = event.characterPoints ?? 0;
@@ -26,8 +62,10 @@ export function evolve(state: State, event: Opend6Event): State | undefined {
         });
       return s;
     }
-    case 'opend6/round-begins':
-      return state;
+    case 'opend6/slots':
+      return writeRs(state, (rs) => {
+        rs.slots = appendTo(rs.slots, event.slots);
+      });
     case 'opend6/round-reset': {
       let s = state;
       // Only a combatant with something to wipe is written (a state object per write).
@@ -48,51 +86,14 @@ export function evolve(state: State, event: Opend6Event): State | undefined {
         rs.happened = rs.happened.filter((x) => x.round >= keep);
       });
     }
-    // The hot events write `cs` and `rs` directly (copied once per fold, see `writeCs`, `writeRs`).
-    case 'opend6/slots':
-      return writeRs(state, (rs) => {
-        rs.slots = appendTo(rs.slots, event.slots);
-      });
+    case 'opend6/round-begins':
+      return state;
     case 'opend6/slot-added':
       return patchRs(state, { slots: appendTo(state.rs.slots, [event.slot]) });
-    case 'opend6/turn':
-      return writeRs(state, (rs) => {
-        rs.acting = event.members;
-        rs.openRoll = null;
-      });
-    case 'opend6/declared': {
-      let s = state;
-      for (const m of event.combatants)
-        s = writeCs(s, m, (cs) => {
-          cs.declared = event.actions;
-        });
-      return s;
-    }
-    case 'opend6/acted': {
-      const c = state.combatants[event.combatant];
-      // A free action (a shouted warning as an interrupt included) takes no action and keeps the watch.
-      if (!c || event.number === null) return state;
-      // Waiting sets the watch; any other action taken afterwards ends it (as an interrupt too): to
-      // interrupt again, the character waits again.
-      const used = event.number;
-      return writeCs(state, event.combatant, (cs) => {
-        cs.used = used;
-        cs.waiting = event.wait;
-      });
-    }
     case 'opend6/interrupted':
       return state;
     case 'opend6/resumed':
       return patchCs(state, event.combatant, { waiting: false });
-    case 'opend6/happened':
-      // Appended in place within a command's fold (see `appendTo` in the engine).
-      return writeRs(state, (rs) => {
-        rs.happened = appendTo(rs.happened, [event.happening]);
-      });
-    case 'opend6/roll-open':
-      return writeRs(state, (rs) => {
-        rs.openRoll = { combatant: event.combatant, purpose: event.purpose };
-      });
     case 'opend6/result-declared':
       return writeRs(state, (rs) => {
         rs.openRoll = null;

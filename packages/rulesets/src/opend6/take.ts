@@ -86,9 +86,9 @@ export function takeAction(
     declared = command.declare;
     events.push(declaredEvent(c.id, [c.id], declared, state));
   }
-  const check = legality(state, c, action, mode, declared);
-  if (!check.ok) return reject(check.code, check.reason, { actor: id, action: action.id });
   const flags = flagsOf(action);
+  const check = legality(state, c, action, mode, declared, flags);
+  if (!check.ok) return reject(check.code, check.reason, { actor: id, action: action.id });
   let instant: Instant = state.now ?? { round: state.round, at: [] };
   if (mode === 'interrupt') {
     // `legality` found the open roll to interrupt.
