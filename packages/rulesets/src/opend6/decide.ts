@@ -301,7 +301,10 @@ export function decide(ctx: Ctx, command: Opend6Command): Decision<Opend6Event> 
     case 'start':
       return start(ctx, command);
     case 'next': {
-      const refused = notRunning(ctx.state) ?? checkPoints(ctx.state, command, willRoll(ctx.state));
+      // Points spent are checked against whether this `next` rolls; a `next` spending none needs neither.
+      const spends = command.characterPoints !== undefined || command.fatePoints !== undefined;
+      const refused =
+        notRunning(ctx.state) ?? (spends ? checkPoints(ctx.state, command, willRoll(ctx.state)) : undefined);
       if (refused) return refused;
       return advance(ctx, command.characterPoints ?? {});
     }

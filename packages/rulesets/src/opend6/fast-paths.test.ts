@@ -1,5 +1,7 @@
 import {
+  type AgendaEntry,
   type Combatant,
+  compareInstants,
   type EncounterLog,
   type EncounterState,
   isRejection,
@@ -9,9 +11,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encounter, runFrozen } from '../testing/harness.js';
 import { purposeTexts } from './actions.js';
-import { canAct, checkPoints, ladder, membersOf, unitsOf } from './initiative.js';
+import { canAct, checkPoints, ladder, membersOf, orderKey, unitsOf } from './initiative.js';
 import { effective, effectiveCodes } from './penalty.js';
-import { entryMembers, lostAction } from './round.js';
+import { entryMembers, lostAction, sortByInstant } from './round.js';
 import type { Opend6Types } from './types.js';
 
 /**
@@ -289,6 +291,34 @@ describe('opend6: answers remembered per sheet are the ones worked out afresh', 
           expect(purposeTexts(e, penalty, name, purpose)).toBe(texts);
         },
       ),
+    );
+  });
+
+  it("an order key is the first factor, the sheet's ladder and the roster index", () => {
+    fc.assert(
+      fc.property(sheet, fc.integer({ min: -40, max: 40 }), fc.nat(20), (stats, first, index) => {
+        const c = combatant(stats);
+        expect(orderKey(first, c, index)).toEqual([first, ...ladder(c), index]);
+      }),
+    );
+  });
+});
+
+describe("opend6: a round's turns sorted by instant", () => {
+  it('in the order, and among equal instants the order given, that a stable sort gives', () => {
+    const instant = fc.record({
+      round: fc.integer({ min: 0, max: 2 }),
+      at: fc.array(fc.integer({ min: -3, max: 3 }), { maxLength: 4 }),
+    });
+    fc.assert(
+      fc.property(fc.array(instant, { maxLength: 12 }), (instants) => {
+        const entries = instants.map(
+          (at, i): AgendaEntry => ({ id: `e${i}`, at, kind: 'turn', label: `e${i}` }),
+        );
+        const expected = [...entries].sort((a, b) => compareInstants(a.at, b.at)).map((e) => e.id);
+        sortByInstant(entries);
+        expect(entries.map((e) => e.id)).toEqual(expected);
+      }),
     );
   });
 });

@@ -72,11 +72,9 @@ function ladderOf(c: C): number[] {
 
 /** An order key: the first factor (initiative or the GM's place), the tie-break ladder, the roster index. */
 export function orderKey(first: number, c: C, rosterIndex: number): number[] {
-  const rungs = ladder(c);
-  const key = [first];
-  for (let i = 0; i < rungs.length; i++) key.push(rungs[i]!);
-  key.push(rosterIndex);
-  return key;
+  const r = ladder(c);
+  // The ladder has its six steps: the key is made whole at once, not grown.
+  return [first, r[0]!, r[1]!, r[2]!, r[3]!, r[4]!, r[5]!, rosterIndex];
 }
 
 /**

@@ -6,6 +6,9 @@ import { beginRound, lostAction, lostHappening, reachFirst, turnEntry } from './
 
 import type { Ctx } from './types.js';
 
+/** No consequence: one empty list for every event that causes none (most of them), never written to. */
+const NONE: AnyEvent[] = Object.freeze([]) as unknown as AnyEvent[];
+
 /** Cascades: a round's turns once its initiative is known; late arrivals; the defeated leave the order. */
 export function react(ctx: Ctx, event: AnyEvent): AnyEvent[] {
   const { state } = ctx;
@@ -21,7 +24,7 @@ export function react(ctx: Ctx, event: AnyEvent): AnyEvent[] {
     case 'combatant/defeated':
       return leaveOrder(ctx, event.combatant);
     default:
-      return [];
+      return NONE;
   }
 }
 

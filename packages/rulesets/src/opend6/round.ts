@@ -163,7 +163,7 @@ export function beginRound(ctx: Ctx, round: number): AnyEvent[] {
       }
     entries.push(turnEntry(ctx, unit.leader, round, c.cs.orderKey));
   }
-  entries.sort((a, b) => compareInstants(a.at, b.at));
+  sortByInstant(entries);
   events.push(...scheduleAll(entries));
   events.push({
     type: 'opend6/slots',
@@ -176,6 +176,22 @@ export function beginRound(ctx: Ctx, round: number): AnyEvent[] {
     })),
   });
   return events;
+}
+
+/**
+ * Sorts a round's few turn entries by instant, in place and stably (an insertion sort: a round has a
+ * handful of units, for which `Array.prototype.sort` with a comparator costs more than the comparing).
+ */
+export function sortByInstant(entries: AgendaEntry[]): void {
+  for (let i = 1; i < entries.length; i++) {
+    const entry = entries[i]!;
+    let j = i;
+    while (j > 0 && compareInstants(entries[j - 1]!.at, entry.at) > 0) {
+      entries[j] = entries[j - 1]!;
+      j--;
+    }
+    entries[j] = entry;
+  }
 }
 
 /** After the round's turns are scheduled: reach the first one. */
