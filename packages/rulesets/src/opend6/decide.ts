@@ -86,8 +86,11 @@ function start(ctx: Ctx, command: Opend6CommandOf<'start'>): Decision<Opend6Even
 function declare(ctx: Ctx, command: Opend6CommandOf<'declare'>): Decision<Opend6Event> {
   const { state } = ctx;
   const id = command.actor;
-  const c = actingCombatant(state, id);
-  if (isRejection(c)) return c;
+  // As `actingCombatant` says, without asking a combatant object whether it is a refusal.
+  const c = combatantOf(state, id);
+  if (!c) return unknownCombatant(state, id);
+  const stopped = notRunning(state);
+  if (stopped) return stopped;
   const unable = unableCheck(c);
   if (!unable.ok) return reject(unable.code, unable.reason);
   if (!state.rs.acting.includes(id)) {
@@ -115,8 +118,11 @@ function declare(ctx: Ctx, command: Opend6CommandOf<'declare'>): Decision<Opend6
 function act(ctx: Ctx, command: Opend6CommandOf<'act'>): Decision<Opend6Event> {
   const { state } = ctx;
   const id = command.actor;
-  const c = actingCombatant(state, id);
-  if (isRejection(c)) return c;
+  // As `actingCombatant` says, without asking a combatant object whether it is a refusal.
+  const c = combatantOf(state, id);
+  if (!c) return unknownCombatant(state, id);
+  const stopped = notRunning(state);
+  if (stopped) return stopped;
   const chosen = actionOf(state, command.action);
   const mode: Mode = state.rs.acting.includes(id)
     ? 'turn'

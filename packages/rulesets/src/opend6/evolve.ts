@@ -8,10 +8,14 @@ export function evolve(state: State, event: Opend6Event): State | undefined {
   switch (event.type) {
     // The hot events first (a simulation folds the first five several times a round); they write `cs`
     // and `rs` directly (copied once per fold, see `writeCs`, `writeRs`).
-    case 'opend6/roll-open':
+    case 'opend6/roll-open': {
+      // The same roll open again (a character's next swing of the same skill): nothing to write.
+      const open = state.rs.openRoll;
+      if (open && open.combatant === event.combatant && open.purpose === event.purpose) return state;
       return writeRs(state, (rs) => {
         rs.openRoll = { combatant: event.combatant, purpose: event.purpose };
       });
+    }
     case 'opend6/happened':
       // Appended in place within a command's fold (see `appendTo` in the engine).
       return writeRs(state, (rs) => {
