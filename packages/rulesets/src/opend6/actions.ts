@@ -8,9 +8,10 @@ import {
   type Rejection,
   reject,
 } from '@roundkeeper/engine';
-import { flagsOf, OPEND6_CATALOG } from './catalog.js';
+import { type ActionFlags, flagsOf, OPEND6_CATALOG } from './catalog.js';
+import { rollOptions } from './codes.js';
 import type { AnyEvent } from './events.js';
-import { effective, penalized, penaltyFor, type RollKind, traitOf } from './penalty.js';
+import { type EffectiveCode, effective, penalized, penaltyFor, type RollKind, traitOf } from './penalty.js';
 import type { Ctx, Opend6Types, State } from './types.js';
 
 type C = Combatant<Opend6Types>;
@@ -36,6 +37,8 @@ export type Mode = 'turn' | 'interrupt' | 'wait-again' | 'move-up';
 
 export type Check = { ok: true } | { ok: false; code: string; reason: string };
 const no = (code: string, reason: string): Check => ({ ok: false, code, reason });
+/** The one answer for every check passed (read only): nothing is made per check. */
+const OK: Check = Object.freeze({ ok: true });
 
 /** Whether the character still has a turn coming this round (her own, or her group's). */
 export function turnAhead(state: State, c: C): boolean {
@@ -90,7 +93,7 @@ export function unableCheck(c: C): Check {
       `${c.name} is ${c.cs.unable} and cannot act; ${c.name} acts again once the GM records the recovery (Recover).`,
     );
   }
-  return { ok: true };
+  return OK;
 }
 
 /**
@@ -127,12 +130,18 @@ export function notWaiting(state: State, c: C, what: string): string {
  * Whether `c` may take `action` now, in `mode`, having declared `declared` actions. Every refusal says
  * why and what would make it legal.
  */
-export function legality(state: State, c: C, action: ActionDef, mode: Mode, declared: number | null): Check {
+export function legality(
+  state: State,
+  c: C,
+  action: ActionDef,
+  mode: Mode,
+  declared: number | null,
+  flags: ActionFlags = flagsOf(action),
+): Check {
   const stopped = notRunning(state);
   if (stopped) return no(stopped.code, stopped.message);
   const out = unableCheck(c);
   if (!out.ok) return out;
-  const flags = flagsOf(action);
   if (mode === 'turn' && !state.rs.acting.includes(c.id)) {
     const now = state.rs.acting.map((id) => state.combatants[id]?.name ?? id).join(', ') || 'nobody';
     const moveUp = turnAhead(state, c) ? ", or by moving up their turn with the GM's permission" : '';
@@ -177,7 +186,7 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
       );
     }
   }
-  if (flags.free) return { ok: true };
+  if (flags.free) return OK;
   if (declared === null) {
     return no(
       'actions/undeclared',
@@ -190,13 +199,13 @@ export function legality(state: State, c: C, action: ActionDef, mode: Mode, decl
       `${c.name} declared ${declared} action${declared === 1 ? '' : 's'} this round and has used ${c.cs.used}; no actions may be added once the multi-action penalty is figured. ${c.name} acts again next round (or takes a free action).`,
     );
   }
-  return { ok: true };
+  return OK;
 }
 
 export interface RollRequest {
-  skill?: string;
-  code?: string;
-  kind?: RollKind;
+  skill?: string | undefined;
+  code?: string | undefined;
+  kind?: RollKind | undefined;
   suggested?: string[];
   purpose: string;
   declared: number | null;
@@ -234,7 +243,11 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): AnyEvent[] | Reject
     code = t.code;
     kind = req.kind ?? t.kind;
   } else {
-    const t = (req.suggested ?? []).map((s) => traitOf(c, s)).find((x) => x !== undefined);
+    let t: ReturnType<typeof traitOf>;
+    for (const s of req.suggested ?? []) {
+      t = traitOf(c, s);
+      if (t) break;
+    }
     if (!t) return null;
     name = t.name;
     code = t.code;
@@ -256,13 +269,13 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): AnyEvent[] | Reject
       { skill: name, code: e.code, effective: e.effective },
     );
   }
-  const roll = ctx.roll(e.effective, {}, { complication: ctx.state.options.complication });
-  const shown = penalty > 0 ? `${name} ${e.code} −${penalty}D = ${e.effective}` : `${name} ${e.code}`;
+  const roll = ctx.roll(e.effective, undefined, rollOptions(ctx.state.options.complication));
+  const texts = purposeTexts(e, penalty, name, req.purpose);
   const events: AnyEvent[] = [
     {
       type: 'dice/rolled',
       combatant: c.id,
-      purpose: `${req.purpose}: ${shown}`,
+      purpose: texts.rolled,
       roll: roll,
       skill: name,
       kind,
@@ -271,7 +284,49 @@ export function skillRoll(ctx: Ctx, c: C, req: RollRequest): AnyEvent[] | Reject
       effective: e.effective,
     },
   ];
-  if (penalized(kind))
-    events.push({ type: 'opend6/roll-open', combatant: c.id, purpose: `${req.purpose} (${name})` });
+  if (penalized(kind)) events.push({ type: 'opend6/roll-open', combatant: c.id, purpose: texts.open });
   return events;
+}
+
+/** A roll's purpose as its dice event says it, and as its open roll does. */
+interface PurposeTexts {
+  rolled: string;
+  open: string;
+}
+
+/**
+ * The texts written before, by effective code (one object per code and penalty, see `effective`), trait
+ * name and purpose: a fight rolls the same few skills for the same few actions all along.
+ */
+const PURPOSE_TEXTS = new WeakMap<
+  Readonly<EffectiveCode>,
+  Map<string, Map<string, Readonly<PurposeTexts>>>
+>();
+
+/** "Slash: melee combat 5D −2D = 3D" and "Slash (melee combat)", written once per code, name and purpose. */
+export function purposeTexts(
+  e: Readonly<EffectiveCode>,
+  penalty: number,
+  name: string,
+  purpose: string,
+): Readonly<PurposeTexts> {
+  let byName = PURPOSE_TEXTS.get(e);
+  if (byName === undefined) {
+    byName = new Map();
+    PURPOSE_TEXTS.set(e, byName);
+  }
+  let byPurpose = byName.get(name);
+  if (byPurpose === undefined) {
+    if (byName.size >= 1000) byName.clear();
+    byPurpose = new Map();
+    byName.set(name, byPurpose);
+  }
+  let texts = byPurpose.get(purpose);
+  if (texts === undefined) {
+    const shown = penalty > 0 ? `${name} ${e.code} −${penalty}D = ${e.effective}` : `${name} ${e.code}`;
+    texts = Object.freeze({ rolled: `${purpose}: ${shown}`, open: `${purpose} (${name})` });
+    if (byPurpose.size >= 1000) byPurpose.clear();
+    byPurpose.set(purpose, texts);
+  }
+  return texts;
 }

@@ -1,3 +1,4 @@
+import type { RollOptions, WildComplicationMode } from '@roundkeeper/engine';
 import { z } from 'zod';
 
 /**
@@ -59,4 +60,16 @@ export function reduceCode(code: string, penalty: number): DieCode {
 /** 002: "A character may not rely on any skill or attribute reduced to zero." Zero dice is zero. */
 export function usable(code: DieCode): boolean {
   return code.dice >= 1;
+}
+
+/** The roll options for each complication rule, made once (the dice only read them). */
+const ROLL_OPTIONS = {
+  none: Object.freeze({ complication: 'none' }),
+  'remove-highest': Object.freeze({ complication: 'remove-highest' }),
+  gm: Object.freeze({ complication: 'gm' }),
+} as const satisfies Record<WildComplicationMode, RollOptions>;
+
+/** `{ complication }` for a roll, without making one per roll. */
+export function rollOptions(complication: WildComplicationMode): RollOptions {
+  return ROLL_OPTIONS[complication];
 }

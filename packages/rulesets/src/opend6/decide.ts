@@ -86,8 +86,11 @@ function start(ctx: Ctx, command: Opend6CommandOf<'start'>): Decision<Opend6Even
 function declare(ctx: Ctx, command: Opend6CommandOf<'declare'>): Decision<Opend6Event> {
   const { state } = ctx;
   const id = command.actor;
-  const c = actingCombatant(state, id);
-  if (isRejection(c)) return c;
+  // As `actingCombatant` says, without asking a combatant object whether it is a refusal.
+  const c = combatantOf(state, id);
+  if (!c) return unknownCombatant(state, id);
+  const stopped = notRunning(state);
+  if (stopped) return stopped;
   const unable = unableCheck(c);
   if (!unable.ok) return reject(unable.code, unable.reason);
   if (!state.rs.acting.includes(id)) {
@@ -115,8 +118,11 @@ function declare(ctx: Ctx, command: Opend6CommandOf<'declare'>): Decision<Opend6
 function act(ctx: Ctx, command: Opend6CommandOf<'act'>): Decision<Opend6Event> {
   const { state } = ctx;
   const id = command.actor;
-  const c = actingCombatant(state, id);
-  if (isRejection(c)) return c;
+  // As `actingCombatant` says, without asking a combatant object whether it is a refusal.
+  const c = combatantOf(state, id);
+  if (!c) return unknownCombatant(state, id);
+  const stopped = notRunning(state);
+  if (stopped) return stopped;
   const chosen = actionOf(state, command.action);
   const mode: Mode = state.rs.acting.includes(id)
     ? 'turn'
@@ -142,7 +148,7 @@ function act(ctx: Ctx, command: Opend6CommandOf<'act'>): Decision<Opend6Event> {
       actor: id,
     });
   }
-  return takeAction(ctx, command, mode);
+  return takeAction(ctx, command, mode, chosen);
 }
 
 function interrupt(ctx: Ctx, command: Opend6CommandOf<'interrupt'>): Decision<Opend6Event> {
@@ -216,9 +222,9 @@ function roll(ctx: Ctx, command: Opend6CommandOf<'roll'>): Decision<Opend6Event>
     return reject('roll/what', `Enter the Skill or attribute ${c.name} rolls, or a Die code.`);
   }
   const rolled = skillRoll(ctx, c, {
-    ...(command.skill !== undefined ? { skill: command.skill } : {}),
-    ...(command.code !== undefined ? { code: command.code } : {}),
-    ...(command.kind !== undefined ? { kind: command.kind } : {}),
+    skill: command.skill,
+    code: command.code,
+    kind: command.kind,
     purpose: 'on request (not an action)',
     declared: c.cs.declared,
   });
@@ -301,7 +307,10 @@ export function decide(ctx: Ctx, command: Opend6Command): Decision<Opend6Event> 
     case 'start':
       return start(ctx, command);
     case 'next': {
-      const refused = notRunning(ctx.state) ?? checkPoints(ctx.state, command, willRoll(ctx.state));
+      // Points spent are checked against whether this `next` rolls; a `next` spending none needs neither.
+      const spends = command.characterPoints !== undefined || command.fatePoints !== undefined;
+      const refused =
+        notRunning(ctx.state) ?? (spends ? checkPoints(ctx.state, command, willRoll(ctx.state)) : undefined);
       if (refused) return refused;
       return advance(ctx, command.characterPoints ?? {});
     }

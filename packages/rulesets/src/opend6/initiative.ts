@@ -6,7 +6,7 @@ import {
   reject,
   unknownCombatant,
 } from '@roundkeeper/engine';
-import { pipsOf } from './codes.js';
+import { pipsOf, rollOptions } from './codes.js';
 import type { AnyEvent, Opend6EventOf } from './events.js';
 import type { Opend6Options } from './options.js';
 import { traitOf } from './penalty.js';
@@ -47,7 +47,19 @@ function skillPips(c: C, skill: string, fallback: string): number {
  * (6) special equipment or situation. Highest first, so each value is negated; comparing the tuples
  * lexicographically moves to the next factor only on a tie, and a spot once decided never changes.
  */
-export function ladder(c: C): number[] {
+export function ladder(c: C): readonly number[] {
+  let rungs = LADDERS.get(c.stats);
+  if (rungs === undefined) {
+    rungs = Object.freeze(ladderOf(c));
+    LADDERS.set(c.stats, rungs);
+  }
+  return rungs;
+}
+
+/** Each sheet's ladder, read once (a sheet is never changed: a new one is a new object). */
+const LADDERS = new WeakMap<C['stats'], readonly number[]>();
+
+function ladderOf(c: C): number[] {
   return [
     -c.stats.goFirst,
     -pipsOf(c.stats.perception),
@@ -56,6 +68,13 @@ export function ladder(c: C): number[] {
     -skillPips(c, 'dodge', c.stats.reflexes),
     -c.stats.specialEquipment,
   ];
+}
+
+/** An order key: the first factor (initiative or the GM's place), the tie-break ladder, the roster index. */
+export function orderKey(first: number, c: C, rosterIndex: number): number[] {
+  const r = ladder(c);
+  // The ladder has its six steps: the key is made whole at once, not grown.
+  return [first, r[0]!, r[1]!, r[2]!, r[3]!, r[4]!, r[5]!, rosterIndex];
 }
 
 /**
@@ -74,11 +93,12 @@ export function canAct(c: C): boolean {
 
 export function unitsOf(state: State, ids: readonly string[] = state.roster): Unit[] {
   const units: Unit[] = [];
-  const byGroup = new Map<string, Unit>();
+  let byGroup: Map<string, Unit> | undefined;
   for (const id of ids) {
     const c = state.combatants[id];
     if (!c?.active) continue;
     if (c.side === 'npc' && c.group) {
+      byGroup ??= new Map();
       const known = byGroup.get(c.group);
       if (known) {
         known.members.push(id);
@@ -117,19 +137,21 @@ export function rollInitiative(
   const expression = bonus
     ? `${c.stats.perception} + @bonus.search + @bonus.reflexes + @bonus.ranks`
     : c.stats.perception;
-  const refs: Record<string, number> = bonus
+  const refs: Record<string, number> | undefined = bonus
     ? { 'bonus.search': bonus.search, 'bonus.reflexes': bonus.reflexes, 'bonus.ranks': bonus.ranks }
-    : {};
-  const roll = ctx.roll(expression, refs, { complication: state.options.complication });
+    : undefined;
+  const roll = ctx.roll(expression, refs, rollOptions(state.options.complication));
   const events: AnyEvent[] = [
     { type: 'dice/rolled', combatant: c.id, purpose: 'initiative (Perception)', roll: roll },
   ];
   // 002: "Spending one Character Point … allows … to add the result of one extra Wild Die roll".
   // One Wild Die per roll (the dice module's rule), so each point is its own roll; a 1 on it is no complication.
   const extra: number[] = [];
+  let total = roll.total;
   for (let i = 0; i < characterPoints; i++) {
-    const wild = ctx.roll('1D', {}, { complication: 'none' });
+    const wild = ctx.roll('1D', undefined, rollOptions('none'));
     extra.push(wild.total);
+    total += wild.total;
     events.push({
       type: 'dice/rolled',
       combatant: c.id,
@@ -137,7 +159,6 @@ export function rollInitiative(
       roll: wild,
     });
   }
-  const total = roll.total + extra.reduce((a, b) => a + b, 0);
   const init: Opend6EventOf<'opend6/initiative'> = {
     type: 'opend6/initiative',
     combatant: c.id,
@@ -148,9 +169,9 @@ export function rollInitiative(
     characterPoints,
     characterPointRolls: extra,
     total,
-    key: [-total, ...ladder(c), rosterIndex],
-    ...(bonus ? { bonus } : {}),
+    key: orderKey(-total, c, rosterIndex),
   };
+  if (bonus) init.bonus = bonus;
   events.push(init);
   return events;
 }
@@ -181,7 +202,7 @@ export function setOrder(
       members: u.members,
       rolled: false,
       total: null,
-      key: [position(u), ...ladder(c), state.roster.indexOf(c.id)],
+      key: orderKey(position(u), c, state.roster.indexOf(c.id)),
     });
   }
   return events;
@@ -195,7 +216,7 @@ export interface InitiativePoints {
 
 /** Character Points on initiative: only when initiative is rolled, only from the pool, never Fate Points. */
 export function checkPoints(state: State, spent: InitiativePoints, rolling: boolean): Rejection | undefined {
-  const spentFate = Object.entries(spent.fatePoints ?? {}).find(([, n]) => n > 0);
+  const spentFate = spent.fatePoints && Object.entries(spent.fatePoints).find(([, n]) => n > 0);
   if (spentFate) {
     const name = state.combatants[spentFate[0]]?.name ?? spentFate[0];
     return reject(
@@ -205,10 +226,8 @@ export function checkPoints(state: State, spent: InitiativePoints, rolling: bool
   }
   const points = spent.characterPoints;
   if (points === undefined) return undefined;
-  let leaders: Set<string> | undefined;
   for (const [id, n] of Object.entries(points)) {
     if (n === 0) continue;
-    leaders ??= new Set(unitsOf(state).map((u) => u.leader));
     const c = combatantOf(state, id);
     if (!c) return unknownCombatant(state, id);
     if (!rolling) {
@@ -229,7 +248,7 @@ export function checkPoints(state: State, spent: InitiativePoints, rolling: bool
         `${c.name} is out of the fight and rolls no initiative; keep the points.`,
       );
     }
-    if (!leaders.has(id)) {
+    if (!leads(state, c)) {
       const group = c.group ?? '';
       const leader = unitsOf(state).find((u) => u.group === group)?.leader ?? id;
       return reject(
@@ -237,8 +256,8 @@ export function checkPoints(state: State, spent: InitiativePoints, rolling: bool
         `${c.name}'s group ${group} rolls once, on ${state.combatants[leader]?.name ?? leader}'s sheet; spend the group's Character Points from that character.`,
       );
     }
-    const unit = unitsOf(state).find((u) => u.leader === id);
-    if (c.cs.unable && unit && !unit.members.some((m) => canAct(combatantIn(state, m)))) {
+    const unit = c.cs.unable ? unitsOf(state).find((u) => u.leader === id) : undefined;
+    if (unit && !unit.members.some((m) => canAct(combatantIn(state, m)))) {
       return reject(
         'initiative/not-rolling',
         `${c.name} is ${c.cs.unable} and rolls no initiative this round; keep the points, or record the recovery (Recover) first.`,
@@ -257,13 +276,24 @@ export function checkPoints(state: State, spent: InitiativePoints, rolling: bool
 /** Whether `next` now ends the round and rolls initiative (Method 3). */
 export function willRoll(state: State): boolean {
   if (state.options.initiativeMethod !== 'perception-per-round') return false;
-  return !state.agenda.some(
-    (e) =>
-      e.kind === 'turn' &&
-      e.at.round === state.round &&
-      e.combatant !== undefined &&
-      state.combatants[e.combatant]?.active,
-  );
+  for (const e of state.agenda) {
+    if (e.kind === 'turn' && e.at.round === state.round && e.combatant !== undefined)
+      if (state.combatants[e.combatant]?.active) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether active combatant `c` leads the unit it takes turns in (`unitsOf`'s leader): a character, or an
+ * NPC group's first active member in roster order — asked without making the units.
+ */
+function leads(state: State, c: C): boolean {
+  if (!(c.side === 'npc' && c.group)) return true;
+  for (const id of state.roster) {
+    const o = state.combatants[id];
+    if (o?.active && o.side === 'npc' && o.group === c.group) return id === c.id;
+  }
+  return false;
 }
 
 /**

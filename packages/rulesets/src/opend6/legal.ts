@@ -43,7 +43,7 @@ function leanActions(state: State, c: Combatant<Opend6Types>, actions: readonly 
     const flags = flagsOf(action);
     const mode = modeFor(state, c, action);
     const cost = { actions: flags.free ? 0 : 1, penalty };
-    const l = legality(state, c, action, mode, c.cs.declared);
+    const l = legality(state, c, action, mode, c.cs.declared, flags);
     if (mode === 'move-up' && (l.ok || l.code === 'actions/undeclared'))
       return { action, enabled: false, code: 'turn/not-yours', cost };
     if (!l.ok) return { action, enabled: false, code: l.code, cost };
@@ -77,7 +77,7 @@ export function legalActions(
     const flags = flagsOf(action);
     const mode = modeFor(state, c, action);
     const cost = { actions: flags.free ? 0 : 1, penalty };
-    const l = legality(state, c, action, mode, c.cs.declared);
+    const l = legality(state, c, action, mode, c.cs.declared, flags);
     // The penalty this choice rolls at: the suggested skills' effective codes ("dodge 4D+1 → 3D+1").
     const codes = flags.skills
       .map((s) => traitOf(c, s))

@@ -93,8 +93,30 @@ function effectiveOf(code: string, penalty: number): EffectiveCode {
   return { code: formatCode(parseCode(code)), effective: formatCode(shown), usable: usable(reduced) };
 }
 
-/** Every skill and attribute on the sheet at a given penalty: "dodge 4D+1 → 3D+1". */
-export function effectiveCodes(c: C, penalty: number): Record<string, EffectiveCode> {
+/** Each sheet's codes at each penalty, worked out before (a sheet is never changed: a new one is a new object). */
+const SHEET_CODES = new WeakMap<C['stats'], Array<Readonly<Record<string, EffectiveCode>> | undefined>>();
+
+/**
+ * Every skill and attribute on the sheet at a given penalty: "dodge 4D+1 → 3D+1". Worked out once per
+ * sheet and penalty (a declaration carries it, every round). Read only.
+ */
+export function effectiveCodes(c: C, penalty: number): Readonly<Record<string, EffectiveCode>> {
+  const small = Number.isInteger(penalty) && penalty >= 0 && penalty < 64;
+  if (!small) return sheetCodes(c, penalty);
+  let byPenalty = SHEET_CODES.get(c.stats);
+  if (byPenalty === undefined) {
+    byPenalty = [];
+    SHEET_CODES.set(c.stats, byPenalty);
+  }
+  let codes = byPenalty[penalty];
+  if (codes === undefined) {
+    codes = Object.freeze(sheetCodes(c, penalty));
+    byPenalty[penalty] = codes;
+  }
+  return codes;
+}
+
+function sheetCodes(c: C, penalty: number): Record<string, EffectiveCode> {
   const out: Record<string, EffectiveCode> = {
     Perception: effective(c.stats.perception, penalty),
     Reflexes: effective(c.stats.reflexes, penalty),

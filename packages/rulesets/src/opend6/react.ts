@@ -1,10 +1,13 @@
 import { combatantIn, compareInstants, schedule, unschedule } from '@roundkeeper/engine';
 import { turnAhead } from './actions.js';
 import type { AnyEvent, Opend6EventOf } from './events.js';
-import { canAct, ladder, rollInitiative, unitsOf } from './initiative.js';
+import { canAct, orderKey, rollInitiative, unitsOf } from './initiative.js';
 import { beginRound, lostAction, lostHappening, reachFirst, turnEntry } from './round.js';
 
 import type { Ctx } from './types.js';
+
+/** No consequence: one empty list for every event that causes none (most of them), never written to. */
+const NONE: AnyEvent[] = Object.freeze([]) as unknown as AnyEvent[];
 
 /** Cascades: a round's turns once its initiative is known; late arrivals; the defeated leave the order. */
 export function react(ctx: Ctx, event: AnyEvent): AnyEvent[] {
@@ -21,7 +24,7 @@ export function react(ctx: Ctx, event: AnyEvent): AnyEvent[] {
     case 'combatant/defeated':
       return leaveOrder(ctx, event.combatant);
     default:
-      return [];
+      return NONE;
   }
 }
 
@@ -98,7 +101,7 @@ function lateArrival(ctx: Ctx, id: string, returning?: 'recovered', characterPoi
     members: [id],
     rolled: false,
     total: null,
-    key: [Number.MAX_SAFE_INTEGER, ...ladder(c), index],
+    key: orderKey(Number.MAX_SAFE_INTEGER, c, index),
   };
   const events: AnyEvent[] =
     state.options.initiativeMethod === 'first-significant-action'

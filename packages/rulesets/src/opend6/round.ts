@@ -22,15 +22,16 @@ export function turnEntry(
 ): AgendaEntry {
   const c = combatantIn(ctx.state, leader);
   const group = c.side === 'npc' && c.group ? c.group : undefined;
-  return {
+  const entry: AgendaEntry = {
     id: ctx.newId('turn'),
     at: { round, at: key },
     kind: 'turn',
     combatant: leader,
     label: group ? `${group} (group) acts` : `${c.name}'s turn`,
-    ...(c.hidden ? { secret: true } : {}),
-    data: group ? { ...data, group } : data,
   };
+  if (c.hidden) entry.secret = true;
+  entry.data = group ? { ...data, group } : data;
+  return entry;
 }
 
 function groupOf(entry: AgendaEntry): string | undefined {
@@ -49,14 +50,23 @@ export function leaderOf(entry: AgendaEntry): string {
  * before his turn does not give it back, in a group as alone.
  */
 export function lostAction(state: State, id: string, round: number): boolean {
-  return state.rs.happened.some((h) => h.round === round && h.combatant === id && h.kind === 'lost');
+  for (const h of state.rs.happened)
+    if (h.round === round && h.combatant === id && h.kind === 'lost') return true;
+  return false;
+}
+
+/** Whether `id` acts in a turn of `round` reached now: able to act, and the round's action not lost. */
+function actsIn(state: State, id: string, round: number): boolean {
+  return canAct(combatantIn(state, id)) && !lostAction(state, id, round);
 }
 
 /** Who acts when an entry is reached: the character, or the group's members who can still act. */
 export function entryMembers(state: State, entry: AgendaEntry): string[] {
-  return membersOf(state, leaderOf(entry), groupOf(entry)).filter(
-    (id) => canAct(combatantIn(state, id)) && !lostAction(state, id, entry.at.round),
-  );
+  const leader = leaderOf(entry);
+  const group = groupOf(entry);
+  const round = entry.at.round;
+  if (!group) return actsIn(state, leader, round) ? [leader] : [];
+  return membersOf(state, leader, group).filter((id) => actsIn(state, id, round));
 }
 
 /** A lost action on the timeline, at the turn it was lost from. */
@@ -72,12 +82,18 @@ export function lostHappening(
 }
 
 /** Reaching a turn: the clock moves to it and every member's turn starts (a group acts together). */
-export function reachTurn(state: State, entry: AgendaEntry): AnyEvent[] {
-  const members = entryMembers(state, entry);
+export function reachTurn(
+  state: State,
+  entry: AgendaEntry,
+  members: string[] = entryMembers(state, entry),
+): AnyEvent[] {
   // The leader's turn/started comes last, so the engine's `current` names the leader.
-  const ordered: string[] = [];
-  for (const m of members) if (m !== entry.combatant) ordered.push(m);
-  for (const m of members) if (m === entry.combatant) ordered.push(m);
+  let ordered = members;
+  if (members.length > 1) {
+    ordered = [];
+    for (const m of members) if (m !== entry.combatant) ordered.push(m);
+    for (const m of members) if (m === entry.combatant) ordered.push(m);
+  }
   const out: AnyEvent[] = [
     { type: 'agenda/removed', entry: entry.id, reason: 'reached' },
     { type: 'clock/advanced', to: entry.at },
@@ -92,11 +108,12 @@ export function reachTurn(state: State, entry: AgendaEntry): AnyEvent[] {
  * rendered unconscious, immobile, or otherwise unable to act loses his action for that round if he
  * hasn't taken it already".
  */
-function nextTurn(state: State): { lost: AnyEvent[]; next?: AgendaEntry } {
+function nextTurn(state: State): { lost: AnyEvent[]; next?: AgendaEntry; members?: string[] } {
   const lost: AnyEvent[] = [];
   for (const entry of state.agenda) {
     if (entry.kind !== 'turn' || entry.at.round !== state.round) continue;
-    if (entryMembers(state, entry).length > 0) return { lost, next: entry };
+    const members = entryMembers(state, entry);
+    if (members.length > 0) return { lost, next: entry, members };
     lost.push(unschedule(entry.id, 'unable to act'), {
       type: 'opend6/turn-lost',
       combatant: leaderOf(entry),
@@ -119,7 +136,12 @@ export function beginRound(ctx: Ctx, round: number): AnyEvent[] {
   const entries: AgendaEntry[] = [];
   for (const unit of unitsOf(state)) {
     const c = combatantIn(state, unit.leader);
-    const able = unit.members.filter((id) => canAct(combatantIn(state, id)));
+    const able =
+      unit.members.length === 1
+        ? canAct(c)
+          ? unit.members
+          : []
+        : unit.members.filter((id) => canAct(combatantIn(state, id)));
     // Unable when initiative was rolled (Method 2): no place yet; it is rolled when he recovers.
     if (!c.cs.orderKey) {
       if (able.length === 0)
@@ -132,15 +154,16 @@ export function beginRound(ctx: Ctx, round: number): AnyEvent[] {
     }
     // A group acts without its members who are unable as the round begins, even if they recover before
     // the group's turn.
-    for (const id of unit.members.filter((m) => !able.includes(m))) {
-      events.push(
-        { type: 'opend6/turn-lost', combatant: id, reason: 'unable to act' },
-        lostHappening(round, c.cs.orderKey, id),
-      );
-    }
+    if (able.length < unit.members.length)
+      for (const id of unit.members.filter((m) => !able.includes(m))) {
+        events.push(
+          { type: 'opend6/turn-lost', combatant: id, reason: 'unable to act' },
+          lostHappening(round, c.cs.orderKey, id),
+        );
+      }
     entries.push(turnEntry(ctx, unit.leader, round, c.cs.orderKey));
   }
-  entries.sort((a, b) => compareInstants(a.at, b.at));
+  sortByInstant(entries);
   events.push(...scheduleAll(entries));
   events.push({
     type: 'opend6/slots',
@@ -155,10 +178,26 @@ export function beginRound(ctx: Ctx, round: number): AnyEvent[] {
   return events;
 }
 
+/**
+ * Sorts a round's few turn entries by instant, in place and stably (an insertion sort: a round has a
+ * handful of units, for which `Array.prototype.sort` with a comparator costs more than the comparing).
+ */
+export function sortByInstant(entries: AgendaEntry[]): void {
+  for (let i = 1; i < entries.length; i++) {
+    const entry = entries[i]!;
+    let j = i;
+    while (j > 0 && compareInstants(entries[j - 1]!.at, entry.at) > 0) {
+      entries[j] = entries[j - 1]!;
+      j--;
+    }
+    entries[j] = entry;
+  }
+}
+
 /** After the round's turns are scheduled: reach the first one. */
 export function reachFirst(state: State): AnyEvent[] {
-  const { lost, next } = nextTurn(state);
-  if (next) for (const e of reachTurn(state, next)) lost.push(e);
+  const { lost, next, members } = nextTurn(state);
+  if (next) for (const e of reachTurn(state, next, members)) lost.push(e);
   return lost;
 }
 
@@ -168,11 +207,12 @@ export function reachFirst(state: State): AnyEvent[] {
  */
 export function advance(ctx: Ctx, characterPoints: Record<string, number>): AnyEvent[] {
   const { state } = ctx;
-  const events: AnyEvent[] = state.rs.acting.map((id): AnyEvent => ({ type: 'turn/ended', combatant: id }));
-  const { lost, next } = nextTurn(state);
+  const events: AnyEvent[] = [];
+  for (const id of state.rs.acting) events.push({ type: 'turn/ended', combatant: id });
+  const { lost, next, members } = nextTurn(state);
   for (const e of lost) events.push(e);
   if (next) {
-    for (const e of reachTurn(state, next)) events.push(e);
+    for (const e of reachTurn(state, next, members)) events.push(e);
     return events;
   }
   // 002: "Any actions calculated into the multi-action penalty but that the character did not use by the
@@ -201,8 +241,13 @@ export function rollAll(ctx: Ctx, characterPoints: Record<string, number>): AnyE
   const events: AnyEvent[] = [];
   for (const unit of unitsOf(state)) {
     // Nobody able to act in it: it loses its action anyway, so nothing is rolled.
-    if (!unit.members.some((id) => canAct(combatantIn(state, id)))) continue;
-    const points = unit.members.reduce((sum, id) => sum + (characterPoints[id] ?? 0), 0);
+    let able = false;
+    let points = 0;
+    for (const id of unit.members) {
+      if (!able && canAct(combatantIn(state, id))) able = true;
+      points += characterPoints[id] ?? 0;
+    }
+    if (!able) continue;
     for (const e of rollInitiative(ctx, unit, points, state.roster.indexOf(unit.leader))) events.push(e);
   }
   return events;

@@ -1,4 +1,5 @@
 import {
+  type ActionDef,
   type AgendaEntry,
   combatantIn,
   type Decision,
@@ -29,10 +30,9 @@ function happening(
   label: string,
   action?: string,
 ): Opend6EventOf<'opend6/happened'> {
-  return {
-    type: 'opend6/happened',
-    happening: { round: state.round, at, combatant, kind, label, ...(action ? { action } : {}) },
-  };
+  const h: Happening = { round: state.round, at, combatant, kind, label };
+  if (action) h.action = action;
+  return { type: 'opend6/happened', happening: h };
 }
 
 /** A declaration of the round's actions for the character, and for the members of a group who act with her. */
@@ -56,11 +56,16 @@ export function declaredEvent(
 }
 
 /** Takes one catalog or custom action: counts it, rolls its skill with the penalty, records it on the clock. */
-export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision<Opend6Event> {
+export function takeAction(
+  ctx: Ctx,
+  command: TakeCommand,
+  mode: Mode,
+  found: ActionDef | undefined = actionOf(ctx.state, command.action),
+): Decision<Opend6Event> {
   const { state } = ctx;
   const id = command.actor;
   const c = combatantIn(state, id);
-  const action = actionOf(state, command.action);
+  const action = found;
   if (!action) {
     return reject(
       'action/unknown',
@@ -81,9 +86,9 @@ export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision
     declared = command.declare;
     events.push(declaredEvent(c.id, [c.id], declared, state));
   }
-  const check = legality(state, c, action, mode, declared);
-  if (!check.ok) return reject(check.code, check.reason, { actor: id, action: action.id });
   const flags = flagsOf(action);
+  const check = legality(state, c, action, mode, declared, flags);
+  if (!check.ok) return reject(check.code, check.reason, { actor: id, action: action.id });
   let instant: Instant = state.now ?? { round: state.round, at: [] };
   if (mode === 'interrupt') {
     // `legality` found the open roll to interrupt.
@@ -125,7 +130,7 @@ export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision
       );
     }
   }
-  events.push({
+  const acted: Opend6EventOf<'opend6/acted'> = {
     type: 'opend6/acted',
     combatant: id,
     action: action.id,
@@ -135,8 +140,9 @@ export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision
     declared,
     penalty: penaltyFor(declared, c.stats.actionAllotment),
     wait: flags.wait,
-    ...(command.target ? { target: command.target } : {}),
-  });
+  };
+  if (command.target) acted.target = command.target;
+  events.push(acted);
   const kind: Happening['kind'] = flags.free
     ? 'free'
     : flags.wait
@@ -153,8 +159,8 @@ export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision
     (command.roll !== false && (flags.roll || command.skill !== undefined || command.code !== undefined));
   if (wantsRoll) {
     const rolled = skillRoll(ctx, c, {
-      ...(command.skill !== undefined ? { skill: command.skill } : {}),
-      ...(command.code !== undefined ? { code: command.code } : {}),
+      skill: command.skill,
+      code: command.code,
       suggested: flags.skills,
       purpose: action.name,
       declared,
@@ -168,7 +174,7 @@ export function takeAction(ctx: Ctx, command: TakeCommand, mode: Mode): Decision
     }
     // An interrupt's own roll does not open a new moment to interrupt: the interrupted result is still due.
     if (rolled)
-      events.push(...(mode === 'interrupt' ? rolled.filter((e) => e.type !== 'opend6/roll-open') : rolled));
+      for (const e of rolled) if (mode !== 'interrupt' || e.type !== 'opend6/roll-open') events.push(e);
   }
   return events;
 }
