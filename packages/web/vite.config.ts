@@ -3,6 +3,7 @@ import { defaultClientConditions, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { firstPaint } from './scripts/first-paint.js';
 import { JSON_SCHEMA_CHUNK, lazyJsonSchema } from './scripts/lazy-json-schema.js';
+import { preactAlias } from './scripts/preact-alias.js';
 
 /** The installed app's colours: the page's background (`--bg` in src/styles.css). */
 const THEME = '#0b1020';
@@ -66,7 +67,8 @@ export default defineConfig({
       },
     }),
   ],
-  resolve: { conditions: ['@roundkeeper/source', ...defaultClientConditions] },
+  // React's modules are Preact's (scripts/preact-alias.ts).
+  resolve: { conditions: ['@roundkeeper/source', ...defaultClientConditions], alias: preactAlias },
   // The manifest tells which chunks each page loads (the server and the size test read it).
   build: {
     outDir: 'dist',

@@ -87,7 +87,7 @@ const entryKey = () => Object.keys(manifest).find((k) => manifest[k]!.isEntry)!;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'rk-web-build-'));
-  // The build the server serves: React's production build, not the one a test process's NODE_ENV picks.
+  // The build the server serves: the production build, not the one a test process's NODE_ENV picks.
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
@@ -184,6 +184,18 @@ describe('a page loads only its ruleset', () => {
     for (const id of Object.keys(rulesets)) {
       expect(closure([entryKey(), ...firstPaint.table!, rulesetSource(id)]).has(key), id).toBe(false);
     }
+  });
+
+  it("the runtime is Preact's compat layer: React's own runtime is in no chunk (scripts/preact-alias.ts)", () => {
+    const files = Object.values(manifest)
+      .map((c) => c.file)
+      .filter((f) => f.endsWith('.js'));
+    // React's production builds link every error to its decoder page; Preact hands its hooks to its DevTools.
+    for (const file of files) {
+      expect(readFileSync(join(out, file), 'utf8'), file).not.toContain('react.dev/errors');
+    }
+    const entry = [...closure([entryKey()])].map((k) => readFileSync(join(out, manifest[k]!.file), 'utf8'));
+    expect(entry.some((code) => code.includes('__PREACT_DEVTOOLS__'))).toBe(true);
   });
 
   it('every page, with any ruleset, stays under its ceiling gzipped', () => {

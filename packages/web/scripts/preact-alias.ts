@@ -1,0 +1,17 @@
+import type { Alias } from 'vite';
+
+/**
+ * The app's runtime is Preact through its compat layer (docs/web.md, "Runtime: Preact"): the sources import
+ * React's names and are typed by React's types, and the build resolves every React module to Preact's.
+ * Each is matched whole (`react`, never `react-dom` nor `react-foo` by its prefix). `qrcode.react` imports
+ * `react` too and gets the same.
+ */
+export const preactAlias: Alias[] = [
+  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react-dom$/, replacement: 'preact/compat' },
+  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
+  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/compat/jsx-dev-runtime' },
+  // What React Compiler's output imports, should the build ever compile components (src/compiler.test.ts).
+  { find: /^react\/compiler-runtime$/, replacement: 'preact/compat/compiler-runtime' },
+];
