@@ -17,7 +17,9 @@ const THEME = '#0b1020';
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [
-    react(),
+    // The JSX transform. No Fast Refresh: React's refresh runtime drives React's renderer, not Preact's, so
+    // an edit under `vite dev` reloads the page (left on, it reported the module updated and drew nothing).
+    react({ refreshExclude: /./ }),
     // zod's JSON-Schema code is a chunk of its own, loaded by the screens with forms (scripts/lazy-json-schema.ts).
     lazyJsonSchema(),
     // What each page needs at first paint, for the server to preload with an encounter's page and for

@@ -1,13 +1,14 @@
+import { fileURLToPath } from 'node:url';
 import type { Alias } from 'vite';
 
 /**
- * The app's runtime is Preact through its compat layer (docs/web.md, "Runtime: Preact"): the sources import
- * React's names and are typed by React's types, and the build resolves every React module to Preact's.
- * Each is matched whole (`react`, never `react-dom` nor `react-foo` by its prefix). `qrcode.react` imports
- * `react` too and gets the same.
+ * The app's runtime is Preact through its compat layer (docs/web.md, "Runtime"): the sources import React's
+ * names and are typed by React's types, and the build resolves every React module to Preact's. Each is
+ * matched whole (`react`, never `react-dom` nor `react-foo` by its prefix). `react` itself is compat with
+ * React's `useDeferredValue` (src/runtime/react.ts). `qrcode.react` imports `react` too and gets the same.
  */
 export const preactAlias: Alias[] = [
-  { find: /^react$/, replacement: 'preact/compat' },
+  { find: /^react$/, replacement: fileURLToPath(new URL('../src/runtime/react.ts', import.meta.url)) },
   { find: /^react-dom$/, replacement: 'preact/compat' },
   { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
   { find: /^react\/jsx-runtime$/, replacement: 'preact/compat/jsx-runtime' },
