@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { preactAlias } from './packages/web/scripts/preact-alias.js';
 
 export default defineConfig({
-  resolve: { conditions: ['@roundkeeper/source'] },
+  // The web app's components run on Preact in the tests too, as they do in the build (docs/web.md).
+  resolve: { conditions: ['@roundkeeper/source'], alias: preactAlias },
   ssr: { resolve: { conditions: ['@roundkeeper/source'] } },
   test: {
     include: [

@@ -3,6 +3,7 @@ import { defaultClientConditions, defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { firstPaint } from './scripts/first-paint.js';
 import { JSON_SCHEMA_CHUNK, lazyJsonSchema } from './scripts/lazy-json-schema.js';
+import { preactAlias } from './scripts/preact-alias.js';
 
 /** The installed app's colours: the page's background (`--bg` in src/styles.css). */
 const THEME = '#0b1020';
@@ -16,7 +17,9 @@ const THEME = '#0b1020';
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [
-    react(),
+    // The JSX transform. No Fast Refresh: React's refresh runtime drives React's renderer, not Preact's, so
+    // an edit under `vite dev` reloads the page (left on, it reported the module updated and drew nothing).
+    react({ refreshExclude: /./ }),
     // zod's JSON-Schema code is a chunk of its own, loaded by the screens with forms (scripts/lazy-json-schema.ts).
     lazyJsonSchema(),
     // What each page needs at first paint, for the server to preload with an encounter's page and for
@@ -66,7 +69,8 @@ export default defineConfig({
       },
     }),
   ],
-  resolve: { conditions: ['@roundkeeper/source', ...defaultClientConditions] },
+  // React's modules are Preact's (scripts/preact-alias.ts).
+  resolve: { conditions: ['@roundkeeper/source', ...defaultClientConditions], alias: preactAlias },
   // The manifest tells which chunks each page loads (the server and the size test read it).
   build: {
     outDir: 'dist',

@@ -5,38 +5,37 @@ import { apiOf, drawn, endToEnd } from './harness.js';
 /**
  * What a change draws again (issue 29): the store keeps every unchanged combatant as the same object and a
  * card is drawn again only when what it shows changed, so a change to one combatant renders that one card.
- * Counted from React's own commits, through the hook React DevTools use (`__REACT_DEVTOOLS_GLOBAL_HOOK__`,
- * which the production build calls too): a component that rendered in a commit is a fiber the commit made
- * anew with React's "performed work" flag; a card's is the one whose first element is its `li.card`.
+ * Counted from the runtime's own renders, through the hook Preact DevTools use (`__PREACT_DEVTOOLS__`, to
+ * which the production build hands Preact's `options`: `src/main.tsx`): `options.__r` is called as a
+ * component renders, `options.diffed` once its element is diffed (its first DOM node then `__e`),
+ * `options.__c` once per commit; a card's component is one whose first DOM node is its `li.card`. (These
+ * are Preact's names for its plugin hooks, the ones @preact/signals and Preact's DevTools use.)
  */
 const env = endToEnd();
 const api = apiOf(() => env.server);
 
 /** Installed before the app loads: `window.__cards` lists, per commit, the cards whose component rendered. */
 const COUNT_RENDERS = `(() => {
-  let before = new Set();
   window.__cards = [];
-  const hostOf = (f) => { for (let c = f.child; c; c = c.child) if (c.tag === 5) return c.stateNode; return null; };
-  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
-    supportsFiber: true, isDisabled: false, renderers: new Map(),
-    inject() { return 1; }, checkDCE() {}, onScheduleFiberRoot() {}, onCommitFiberUnmount() {}, onPostCommitFiberRoot() {},
-    onCommitFiberRoot(_id, root) {
-      const now = new Set();
-      const cards = new Set();
-      const walk = (f) => {
-        for (; f; f = f.sibling) {
-          now.add(f);
-          // Function components (plain, forwardRef, memo): drawn in this commit when made anew with work done.
-          if ([0, 11, 14, 15].includes(f.tag) && !before.has(f) && (f.flags & 1)) {
-            const el = hostOf(f);
-            if (el instanceof HTMLLIElement && el.classList.contains('card')) cards.add(el.dataset.combatant);
-          }
-          walk(f.child);
+  let rendered = new Set();
+  let cards = new Set();
+  window.__PREACT_DEVTOOLS__ = {
+    attachPreact(_version, options) {
+      const render = options.__r, diffed = options.diffed, commit = options.__c;
+      options.__r = (vnode) => { rendered.add(vnode); if (render) render(vnode); };
+      options.diffed = (vnode) => {
+        if (typeof vnode.type === 'function' && rendered.has(vnode)) {
+          const el = vnode.__e;
+          if (el instanceof HTMLLIElement && el.classList.contains('card')) cards.add(el.dataset.combatant);
         }
+        if (diffed) diffed(vnode);
       };
-      walk(root.current.child);
-      before = now;
-      window.__cards.push([...cards]);
+      options.__c = (root, queue) => {
+        window.__cards.push([...cards]);
+        rendered = new Set();
+        cards = new Set();
+        if (commit) commit(root, queue);
+      };
     },
   };
 })();`;

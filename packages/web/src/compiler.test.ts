@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { transformSync } from '@babel/core';
 import { describe, expect, it } from 'vitest';
+import { preactAlias } from '../scripts/preact-alias.js';
 
 // React Compiler over every component of the app: a function it bails out of is drawn again whenever its
 // parent is, however little changed. Every bail-out today is listed here, by file and reason; a new one
@@ -60,4 +61,21 @@ describe('React Compiler', () => {
     const gone = Object.entries(KNOWN).filter(([key, n]) => (found[key] ?? 0) < n);
     expect(gone, 'bail-outs fixed: lower their count in KNOWN').toEqual([]);
   }, 60_000);
+
+  it("imports its runtime from a module the build resolves to Preact's (scripts/preact-alias.ts)", async () => {
+    const out = transformSync('export function Hp({ hp }) { return <b title={String(hp)}>{hp}</b>; }', {
+      filename: 'Hp.tsx',
+      babelrc: false,
+      configFile: false,
+      parserOpts: { plugins: ['jsx'] },
+      plugins: ['babel-plugin-react-compiler'],
+    });
+    const runtime = /from ["']([^"']*compiler-runtime)["']/.exec(out?.code ?? '')?.[1];
+    expect(runtime).toBeDefined();
+    const alias = preactAlias.find((a) => a.find instanceof RegExp && a.find.test(runtime!));
+    expect(alias?.replacement).toBe('preact/compat/compiler-runtime');
+    // The cache the compiled component asks for (`c(size)`) is there.
+    const compat = (await import('preact/compat/compiler-runtime')) as { c?: unknown };
+    expect(typeof compat.c).toBe('function');
+  });
 });

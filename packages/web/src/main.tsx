@@ -1,5 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+// The runtime is Preact (docs/web.md, "Runtime"): this hands its hooks to Preact DevTools when they are
+// there, as React's production build does to React's (e2e/renders.test.ts counts renders through it).
+import 'preact/devtools';
 import { Failed } from './screens/Failed.js';
 import './styles.css';
 

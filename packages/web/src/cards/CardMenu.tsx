@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { focusOnMount } from '../forms/focus.js';
 import { useRun } from '../store/react.js';
 
 /**
@@ -57,8 +58,7 @@ export function CardMenu({ id, name }: { id: string; name: string }) {
             <input
               value={renaming}
               maxLength={80}
-              // biome-ignore lint/a11y/noAutofocus: the field the Rename click asked for
-              autoFocus
+              ref={focusOnMount}
               onChange={(e) => setRenaming(e.currentTarget.value)}
               onKeyDown={(e) => {
                 if (e.key === 'Escape') close();

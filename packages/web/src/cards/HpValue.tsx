@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { focusOnMount } from '../forms/focus.js';
 import type { CardProps } from './CombatantCard.js';
 
 /** The HP value, which a GM clicks to type a change: "-7" damage, "+5" heal, "12" set, "t5" temporary. */
@@ -40,8 +41,7 @@ export function HpValue({
       }}
     >
       <input
-        // biome-ignore lint/a11y/noAutofocus: the field opens on the GM's click to be typed in at once.
-        autoFocus
+        ref={focusOnMount}
         aria-label={`Change ${name}'s HP: -7 damage, +5 heal, 12 set, t5 temporary`}
         className="narrow"
         value={text}
