@@ -21,8 +21,9 @@ interface Chunk {
 }
 
 /**
- * kB gzipped a page may load at first, with the largest ruleset (stamina): what each reaches, rounded up to
- * the next half kB. The redesign's target is 150 for every page, and every page meets it since the runtime
+ * kB gzipped a page may load at first, with the largest ruleset (stamina): what each reaches, plus about
+ * 2 kB so an ordinary change to the engine or a ruleset does not trip it, while a new library or a lost
+ * chunk boundary does. The redesign's target is 150 for every page, and every page meets it since the runtime
  * is Preact's compat layer (docs/web.md, "Runtime"): React's runtime alone was 64 kB of the budget. An
  * encounter's page carries the entry with the runtime (11 kB), the engine with zod (46 kB), the encounter
  * page and its store (5 kB), its ruleset (up to 21 kB) and, with forms, zod's JSON-Schema code (7 kB);
@@ -30,10 +31,10 @@ interface Chunk {
  * timeline 28 kB (docs/web.md, "Bundle"). Lower these as the pages shed code; never above 150.
  */
 const CEILING_KB: Record<string, number> = {
-  home: 91.5,
-  table: 90.5,
-  player: 110.5,
-  gm: 118.5,
+  home: 94,
+  table: 93,
+  player: 113,
+  gm: 121,
 };
 
 /**
