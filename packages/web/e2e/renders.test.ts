@@ -12,10 +12,15 @@ import { apiOf, drawn, endToEnd } from './harness.js';
 const env = endToEnd();
 const api = apiOf(() => env.server);
 
-/** Installed before the app loads: `window.__cards` lists, per commit, the cards whose component rendered. */
+/**
+ * Installed before the app loads: `window.__cards` lists, per commit, the cards whose component rendered;
+ * `window.__parts`, the other parts by their first element's test id or accessible name (the headline's
+ * "Whose turn", the status line's `status`).
+ */
 const COUNT_RENDERS = `(() => {
   let before = new Set();
   window.__cards = [];
+  window.__parts = [];
   const hostOf = (f) => { for (let c = f.child; c; c = c.child) if (c.tag === 5) return c.stateNode; return null; };
   window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
     supportsFiber: true, isDisabled: false, renderers: new Map(),
@@ -23,6 +28,7 @@ const COUNT_RENDERS = `(() => {
     onCommitFiberRoot(_id, root) {
       const now = new Set();
       const cards = new Set();
+      const parts = new Set();
       const walk = (f) => {
         for (; f; f = f.sibling) {
           now.add(f);
@@ -30,6 +36,8 @@ const COUNT_RENDERS = `(() => {
           if ([0, 11, 14, 15].includes(f.tag) && !before.has(f) && (f.flags & 1)) {
             const el = hostOf(f);
             if (el instanceof HTMLLIElement && el.classList.contains('card')) cards.add(el.dataset.combatant);
+            const named = el?.dataset?.testid ?? el?.getAttribute?.('aria-label');
+            if (named) parts.add(named);
           }
           walk(f.child);
         }
@@ -37,6 +45,7 @@ const COUNT_RENDERS = `(() => {
       walk(root.current.child);
       before = now;
       window.__cards.push([...cards]);
+      window.__parts.push([...parts]);
     },
   };
 })();`;
@@ -59,6 +68,12 @@ async function twelve(): Promise<{ id: string; gm: string }> {
     command: { type: 'start', initiative },
   });
   return { id: r.encounter.id, gm: r.tokens.gm };
+}
+
+/** The parts (by test id) rendered since the last call, each once, sorted. */
+async function partsRendered(page: Page): Promise<string[]> {
+  const commits = (await page.evaluate('window.__parts.splice(0)')) as string[][];
+  return [...new Set(commits.flat())].sort();
 }
 
 /** The cards rendered since the last call, each once, sorted. */
@@ -98,6 +113,44 @@ describe('a change draws again only what it changed', () => {
       await drawn(page, at + 1);
       await expect.poll(() => page.locator('li.card.current').getAttribute('data-combatant')).toBe('c2');
       expect(await cardsRendered(page)).toEqual(['c1', 'c2']);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('the headline and the status line are drawn when their words change, not with every change', async () => {
+    const e = await twelve();
+    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 720 } });
+    try {
+      const page = await ctx.newPage();
+      await page.addInitScript({ content: COUNT_RENDERS });
+      await page.goto(`${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.gm)}`);
+      await drawn(page);
+      await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
+      const seq = async () => Number(await page.locator('.encounter-page').getAttribute('data-seq'));
+      // The GM's own Next: the headline moves on and the status line says it was done.
+      let at = await seq();
+      await page.locator('body').press('n');
+      await drawn(page, at + 1);
+      await expect.poll(() => page.getByTestId('status').textContent()).toMatch(/next turn/i);
+      const moved = await partsRendered(page);
+      expect(moved).toContain('Whose turn');
+      expect(moved).toContain('status');
+
+      // Damage to a combatant whose turn it is not: neither the clock, whose turn it is, nor what the status
+      // line says changed, so neither is drawn (its card is).
+      at = await seq();
+      await api('POST', `/api/encounters/${e.id}/commands`, e.gm, {
+        command: { type: 'damage', combatant: 'c9', amount: 2 },
+      });
+      await drawn(page, at + 1);
+      await expect
+        .poll(() => page.locator('[data-combatant="c9"] dd').first().textContent())
+        .toContain('16/18');
+      const after = await partsRendered(page);
+      expect(after).not.toContain('Whose turn');
+      expect(after).not.toContain('status');
+      expect(await cardsRendered(page)).toContain('c9');
     } finally {
       await ctx.close();
     }

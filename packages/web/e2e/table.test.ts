@@ -148,6 +148,7 @@ describe('the GM’s table, end to end', () => {
       // Attack button was not drawn again, and its form still must not offer the Orc itself.
       await palette.getByRole('button', { name: 'Attack with details' }).click();
       const attack = page.getByRole('form', { name: /^Attack for / });
+      await attack.getByLabel('Target').waitFor();
       const targets = await attack.getByLabel('Target').locator('option').allTextContents();
       expect(targets).toContain('Ana');
       expect(targets).not.toContain('Orc');

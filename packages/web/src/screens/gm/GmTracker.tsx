@@ -129,7 +129,7 @@ export const GmTracker = memo(function GmTracker({
           {rs?.name ?? view.ruleset}
         </span>
         <ConnectionBadge connected={connected} />
-        <Headline view={view} compact />
+        <Headline compact />
         <div className="row grow-end">
           <button
             type="button"

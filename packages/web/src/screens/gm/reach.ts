@@ -23,11 +23,10 @@ export function useActorInView(acting: string | null) {
       (seen) => {
         const at = seen.at(-1);
         watch.disconnect();
-        // Read once laid out: the column's style is clean here, so asking it costs nothing.
-        if (!at?.rootBounds || getComputedStyle(column).overflowY !== 'auto') return;
-        const box = at.rootBounds;
-        const c = at.boundingClientRect;
-        if (c.top < box.top || c.bottom > box.bottom) card.scrollIntoView({ block: 'nearest' });
+        // A column that does not scroll (a page that scrolls as a whole) holds every card: none is outside it.
+        const box = at?.rootBounds;
+        const c = at?.boundingClientRect;
+        if (box && c && (c.top < box.top || c.bottom > box.bottom)) card.scrollIntoView({ block: 'nearest' });
       },
       { root: column },
     );

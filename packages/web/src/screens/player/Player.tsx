@@ -53,7 +53,7 @@ export const Player = memo(function Player({
         </h1>
         <ConnectionBadge connected={connected} />
       </header>
-      <Headline view={view} />
+      <Headline />
       <FiredLine entries={entries} />
       <TurnTimer view={view} entries={entries} mine={own} />
       <ScreenErrors errors={errors} />
