@@ -118,7 +118,7 @@ describe('a change draws again only what it changed', () => {
     }
   });
 
-  it('the headline and the status line are drawn when their words change, not with every change', async () => {
+  it('the headline and the status line are drawn when their words change, not with every change; the GM tools come after the headline', async () => {
     const e = await twelve();
     const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 720 } });
     try {
@@ -129,13 +129,22 @@ describe('a change draws again only what it changed', () => {
       await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
       const seq = async () => Number(await page.locator('.encounter-page').getAttribute('data-seq'));
       // The GM's own Next: the headline moves on and the status line says it was done.
+      await page.evaluate('window.__parts.splice(0)');
       let at = await seq();
       await page.locator('body').press('n');
       await drawn(page, at + 1);
       await expect.poll(() => page.getByTestId('status').textContent()).toMatch(/next turn/i);
-      const moved = await partsRendered(page);
+      await expect.poll(() => page.getByRole('region', { name: 'GM tools for Fighter 2' }).count()).toBe(1);
+      const commits = (await page.evaluate('window.__parts.splice(0)')) as string[][];
+      const moved = [...new Set(commits.flat())];
       expect(moved).toContain('Whose turn');
       expect(moved).toContain('status');
+      // The headline, the cards and the palette are committed first; the GM tools and "Other commands"
+      // under the palette follow in a commit of their own (`LaterTools`).
+      const first = commits.findIndex((c) => c.includes('Whose turn'));
+      expect(commits[first]).not.toContain('GM tools for Fighter 2');
+      expect(commits[first]).not.toContain('Other commands');
+      expect(commits.slice(first + 1).flat()).toContain('GM tools for Fighter 2');
 
       // Damage to a combatant whose turn it is not: neither the clock, whose turn it is, nor what the status
       // line says changed, so neither is drawn (its card is).

@@ -10,7 +10,7 @@ import { rulesetOf } from '../model.js';
 import type { EncounterSnapshot, EncounterStore } from '../store/encounter-store.js';
 import { fresh } from '../store/merge.js';
 import { useEncounter, useField, useStore } from '../store/react.js';
-import { describingState, type Names, namesFor, namesOf } from './names.js';
+import { describingState, namesFor, namesOf } from './names.js';
 import { asker, controlsOf, endTurnOf, type Headline, headlineOf } from './screen.js';
 import { type Controls, forViewer } from './words.js';
 
@@ -22,14 +22,6 @@ export function useViewer(): Viewer {
     () => (role === 'player' ? { role, combatants: mine } : role === 'table' ? { role } : { role: 'gm' }),
     [role, mine],
   );
-}
-
-/**
- * The display names of the view's combatants and of those the log saw leave, from the log the part shows
- * (the log panel's own, deferred, entries: it is not drawn again before its turn comes).
- */
-export function useNames(view: EncounterView, entries: readonly LogEntry[]): Names {
-  return namesFor(view, entries);
 }
 
 /** The controls of this page's viewer, for sentences read at any time (the log, the phase). */
