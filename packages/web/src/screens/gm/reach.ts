@@ -6,10 +6,9 @@ import { useEffect, useRef } from 'react';
  * it is. Returns the ref for the roster's list.
  *
  * The acting card is watched by an `IntersectionObserver` on the roster's column, which the browser answers
- * after it has laid out the frame: the change's own task asks for no style or layout (asking the column's
- * style and both boxes in an effect forced them in the middle of it: about 1.8 ms of every turn at twelve
- * combatants). The answer is taken once per turn, then the card is let go, so a GM scrolling the column
- * away is not brought back.
+ * after it has laid out the frame: the change's own task asks for no style or layout (asked in an effect,
+ * the column's style and both boxes forced them in the middle of it). The boxes are read when it answers,
+ * once per turn; then the card is let go, so a GM scrolling the column away is not brought back.
  */
 export function useActorInView(acting: string | null) {
   const roster = useRef<HTMLUListElement | null>(null);
@@ -20,13 +19,13 @@ export function useActorInView(acting: string | null) {
     const card = list.querySelector(`[data-combatant="${CSS.escape(acting)}"]`);
     if (!card) return;
     const watch = new IntersectionObserver(
-      (seen) => {
-        const at = seen.at(-1);
+      () => {
         watch.disconnect();
-        // A column that does not scroll (a page that scrolls as a whole) holds every card: none is outside it.
-        const box = at?.rootBounds;
-        const c = at?.boundingClientRect;
-        if (box && c && (c.top < box.top || c.bottom > box.bottom)) card.scrollIntoView({ block: 'nearest' });
+        // Read once the frame is laid out: the style and the boxes are clean here, so asking costs nothing.
+        if (getComputedStyle(column).overflowY !== 'auto') return;
+        const box = column.getBoundingClientRect();
+        const at = card.getBoundingClientRect();
+        if (at.top < box.top || at.bottom > box.bottom) card.scrollIntoView({ block: 'nearest' });
       },
       { root: column },
     );
