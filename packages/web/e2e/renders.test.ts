@@ -14,11 +14,17 @@ import { apiOf, drawn, endToEnd } from './harness.js';
 const env = endToEnd();
 const api = apiOf(() => env.server);
 
-/** Installed before the app loads: `window.__cards` lists, per commit, the cards whose component rendered. */
+/**
+ * Installed before the app loads: `window.__cards` lists, per commit, the cards whose component rendered;
+ * `window.__parts`, the other parts by their first element's test id or accessible name (the headline's
+ * "Whose turn", the status line's `status`).
+ */
 const COUNT_RENDERS = `(() => {
   window.__cards = [];
+  window.__parts = [];
   let rendered = new Set();
   let cards = new Set();
+  let parts = new Set();
   window.__PREACT_DEVTOOLS__ = {
     attachPreact(_version, options) {
       const render = options.__r, diffed = options.diffed, commit = options.__c;
@@ -27,13 +33,17 @@ const COUNT_RENDERS = `(() => {
         if (typeof vnode.type === 'function' && rendered.has(vnode)) {
           const el = vnode.__e;
           if (el instanceof HTMLLIElement && el.classList.contains('card')) cards.add(el.dataset.combatant);
+          const named = el?.dataset?.testid ?? el?.getAttribute?.('aria-label');
+          if (named) parts.add(named);
         }
         if (diffed) diffed(vnode);
       };
       options.__c = (root, queue) => {
         window.__cards.push([...cards]);
+        window.__parts.push([...parts]);
         rendered = new Set();
         cards = new Set();
+        parts = new Set();
         if (commit) commit(root, queue);
       };
     },
@@ -58,6 +68,12 @@ async function twelve(): Promise<{ id: string; gm: string }> {
     command: { type: 'start', initiative },
   });
   return { id: r.encounter.id, gm: r.tokens.gm };
+}
+
+/** The parts (by test id) rendered since the last call, each once, sorted. */
+async function partsRendered(page: Page): Promise<string[]> {
+  const commits = (await page.evaluate('window.__parts.splice(0)')) as string[][];
+  return [...new Set(commits.flat())].sort();
 }
 
 /** The cards rendered since the last call, each once, sorted. */
@@ -97,6 +113,53 @@ describe('a change draws again only what it changed', () => {
       await drawn(page, at + 1);
       await expect.poll(() => page.locator('li.card.current').getAttribute('data-combatant')).toBe('c2');
       expect(await cardsRendered(page)).toEqual(['c1', 'c2']);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('the headline and the status line are drawn when their words change, not with every change; the GM tools come after the headline', async () => {
+    const e = await twelve();
+    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 720 } });
+    try {
+      const page = await ctx.newPage();
+      await page.addInitScript({ content: COUNT_RENDERS });
+      await page.goto(`${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.gm)}`);
+      await drawn(page);
+      await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
+      const seq = async () => Number(await page.locator('.encounter-page').getAttribute('data-seq'));
+      // The GM's own Next: the headline moves on and the status line says it was done.
+      await page.evaluate('window.__parts.splice(0)');
+      let at = await seq();
+      await page.locator('body').press('n');
+      await drawn(page, at + 1);
+      await expect.poll(() => page.getByTestId('status').textContent()).toMatch(/next turn/i);
+      await expect.poll(() => page.getByRole('region', { name: 'GM tools for Fighter 2' }).count()).toBe(1);
+      const commits = (await page.evaluate('window.__parts.splice(0)')) as string[][];
+      const moved = [...new Set(commits.flat())];
+      expect(moved).toContain('Whose turn');
+      expect(moved).toContain('status');
+      // The headline, the cards and the palette are committed first; the GM tools and "Other commands"
+      // under the palette follow in a commit of their own (`LaterTools`).
+      const first = commits.findIndex((c) => c.includes('Whose turn'));
+      expect(commits[first]).not.toContain('GM tools for Fighter 2');
+      expect(commits[first]).not.toContain('Other commands');
+      expect(commits.slice(first + 1).flat()).toContain('GM tools for Fighter 2');
+
+      // Damage to a combatant whose turn it is not: neither the clock, whose turn it is, nor what the status
+      // line says changed, so neither is drawn (its card is).
+      at = await seq();
+      await api('POST', `/api/encounters/${e.id}/commands`, e.gm, {
+        command: { type: 'damage', combatant: 'c9', amount: 2 },
+      });
+      await drawn(page, at + 1);
+      await expect
+        .poll(() => page.locator('[data-combatant="c9"] dd').first().textContent())
+        .toContain('16/18');
+      const after = await partsRendered(page);
+      expect(after).not.toContain('Whose turn');
+      expect(after).not.toContain('status');
+      expect(await cardsRendered(page)).toContain('c9');
     } finally {
       await ctx.close();
     }

@@ -121,7 +121,8 @@ describe('the GM’s table, end to end', () => {
       );
       const other = page.getByRole('form', { name: 'Other commands' });
       expect(await other.locator('h2').textContent()).toBe('Other commands');
-      expect(await other.getByRole('button', { name: / for Raven mage$/ }).count()).toBe(1);
+      // The form follows the turn one render after the headline (`LaterTools`).
+      await expect.poll(() => other.getByRole('button', { name: / for Raven mage$/ }).count()).toBe(1);
       await other.locator('button[type="submit"]').scrollIntoViewIfNeeded();
       expect(await page.getByTestId('acting-for').isVisible()).toBe(true);
       const bar = await page.getByTestId('acting-for').boundingBox();
@@ -148,6 +149,7 @@ describe('the GM’s table, end to end', () => {
       // Attack button was not drawn again, and its form still must not offer the Orc itself.
       await palette.getByRole('button', { name: 'Attack with details' }).click();
       const attack = page.getByRole('form', { name: /^Attack for / });
+      await attack.getByLabel('Target').waitFor();
       const targets = await attack.getByLabel('Target').locator('option').allTextContents();
       expect(targets).toContain('Ana');
       expect(targets).not.toContain('Orc');

@@ -1,12 +1,19 @@
 import type { Combatant } from '@roundkeeper/engine';
-import { type DragEvent, memo, useCallback, useState } from 'react';
+import { type ComponentProps, type DragEvent, memo, useCallback, useState } from 'react';
 import type { ConditionLine, Resource } from '../model.js';
+import { part } from '../screens/lazy-parts.js';
 import type { EncounterSnapshot } from '../store/encounter-store.js';
 import { useEncounter, useStore } from '../store/react.js';
-import { CardMenu } from './CardMenu.js';
+import type { CardMenu as CardMenuPart } from './CardMenu.js';
 import { CARD_DRAG, cardPart } from './card-model.js';
 import { HpValue } from './HpValue.js';
 import { Note } from './Note.js';
+
+// The GM's ⋯ menu (rename, remove) is the GM's alone: its code is a chunk of its own, drawn right after the
+// page's first paint, so a player's page never loads it.
+const CardMenu = part<ComponentProps<typeof CardMenuPart>>(() =>
+  import('./CardMenu.js').then((m) => m.CardMenu),
+);
 
 export interface CardProps {
   c: Combatant;

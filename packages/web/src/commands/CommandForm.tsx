@@ -5,7 +5,7 @@ import {
   type Json,
   resolveParams,
 } from '@roundkeeper/engine';
-import { useId, useMemo, useState } from 'react';
+import { memo, useId, useMemo, useState } from 'react';
 import { initialValues, payloadOf, type RawForm } from '../forms/form.js';
 import { ParamFields } from '../forms/ParamForm.js';
 import { asState, rulesetOf } from '../model.js';
@@ -115,3 +115,6 @@ export function CommandForm({
     </form>
   );
 }
+
+/** The same form, drawn again only when its props changed (where it follows a change one render later). */
+export const Commands = memo(CommandForm);

@@ -9,8 +9,8 @@ import {
 } from '@roundkeeper/engine';
 import { memo, useDeferredValue, useMemo } from 'react';
 import { rulesetOf, splitNames } from '../model.js';
-import { describingState } from '../screen/names.js';
-import { useControls, useNames } from '../screen/react.js';
+import { describingState, namesFor } from '../screen/names.js';
+import { useControls } from '../screen/react.js';
 import { asker } from '../screen/screen.js';
 import { forViewer } from '../screen/words.js';
 
@@ -107,7 +107,8 @@ export const LogView = memo(function LogView({
 }) {
   const rs = rulesetOf(view);
   // The screen model's names: every combatant's display name, those that left the fight too.
-  const known = useNames(view, entries);
+  // The display names from the log this part shows (its own, deferred, entries).
+  const known = namesFor(view, entries);
   const controls = useControls(view);
   // A past event's line depends on the names it mentions and on its own round and instant, not on the rest
   // of the state: lines are kept per entry and described again only when a name, the roster or the

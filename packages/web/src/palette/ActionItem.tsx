@@ -1,6 +1,6 @@
 import { describeCost, type LegalAction } from '@roundkeeper/engine';
 import { memo, type ReactNode } from 'react';
-import type { GroupTerms } from '../model.js';
+import { type GroupTerms, sameCost } from '../model.js';
 
 /**
  * What one palette button shows, as plain values: a button whose values are the same is skipped on a
@@ -37,6 +37,21 @@ export interface ActionItemProps {
   onDetails: (id: string) => void;
 }
 
+/** The last cost worded for each action (its catalog definition), and its words. */
+const worded = new WeakMap<object, { cost: Readonly<Record<string, number>>; words: string }>();
+
+/**
+ * An action's cost in words (`describeCost`), worded again only when its amounts changed: the palette asks
+ * for every button's on every change, and an action's cost rarely moves.
+ */
+export function costWords(l: Pick<LegalAction, 'action' | 'cost'>): string {
+  const last = worded.get(l.action);
+  if (last && sameCost(last.cost, l.cost)) return last.words;
+  const words = describeCost(l.cost);
+  worded.set(l.action, { cost: l.cost, words });
+  return words;
+}
+
 /** The values a palette button is drawn from: the action, its group's terms and the shared reason. */
 export function itemOf(
   l: LegalAction,
@@ -68,7 +83,7 @@ export function itemOf(
     sharedId: quiet ? sharedId : null,
     needs,
     details: Boolean(l.params?.length) && !needs,
-    cost: terms.cost ? null : describeCost(l.cost),
+    cost: terms.cost ? null : costWords(l),
     preview: terms.preview ? null : (l.preview?.label ?? null),
     termsId: terms.id,
   };

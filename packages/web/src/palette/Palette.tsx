@@ -1,13 +1,20 @@
-import { describeCost, type EncounterView, humanize, type Json, type LegalAction } from '@roundkeeper/engine';
-import { useCallback, useId, useLayoutEffect, useRef, useState } from 'react';
+import { type EncounterView, humanize, type Json, type LegalAction } from '@roundkeeper/engine';
+import { type ComponentProps, useCallback, useId, useLayoutEffect, useRef, useState } from 'react';
 import { initialValues, missingParams, type RawForm } from '../forms/form.js';
 import { actionCommand, asState, groupTerms, reasonKey, rulesetOf, sharedReason } from '../model.js';
 import { useLegal } from '../screen/react.js';
 import { asker } from '../screen/screen.js';
 import { ScreenErrors } from '../screens/chrome.js';
+import { part } from '../screens/lazy-parts.js';
 import { useRun } from '../store/react.js';
-import { ActionForm } from './ActionForm.js';
-import { ActionItem, itemOf } from './ActionItem.js';
+import type { ActionForm as ActionFormPart } from './ActionForm.js';
+import { ActionItem, costWords, itemOf } from './ActionItem.js';
+
+// An action's form opens on demand (an action with a required field, or ⋯): its code is a chunk of its
+// own, not part of the page's first load.
+const ActionForm = part<ComponentProps<typeof ActionFormPart>>(() =>
+  import('./ActionForm.js').then((m) => m.ActionForm),
+);
 
 /** The values a click gives an action before any form: the palette's target, where the action takes one. */
 export function givenFor(l: LegalAction, target: string): Record<string, Json> {
@@ -115,7 +122,7 @@ function ActionGroups({
           {kindWords(kind)}
           {terms.id ? (
             <span id={terms.id} className="group-terms">
-              {terms.cost ? <span className="action-cost">{describeCost(first.cost)} each</span> : null}
+              {terms.cost ? <span className="action-cost">{costWords(first)} each</span> : null}
               {terms.preview ? <span className="action-preview">→ {first.preview?.label}</span> : null}
             </span>
           ) : null}

@@ -1,6 +1,19 @@
-import type { LegalAction } from '@roundkeeper/engine';
-import { describe, expect, it } from 'vitest';
-import { itemOf } from './ActionItem.js';
+import { describeCost, type LegalAction } from '@roundkeeper/engine';
+import { describe, expect, it, vi } from 'vitest';
+import { costWords, itemOf } from './ActionItem.js';
+
+// `describeCost` as the engine has it, counted: the palette words a cost only when its amounts change.
+const wordings = vi.hoisted(() => ({ mock: { calls: [] as unknown[] } }));
+vi.mock('@roundkeeper/engine', async (load) => {
+  const engine = await load<typeof import('@roundkeeper/engine')>();
+  return {
+    ...engine,
+    describeCost: (cost: Readonly<Record<string, number>>) => {
+      wordings.mock.calls.push(cost);
+      return engine.describeCost(cost);
+    },
+  };
+});
 
 const action = (over: Partial<LegalAction> = {}): LegalAction => ({
   action: { id: 'attack', name: 'Attack', kind: 'attack', cost: { marks: 3 }, tags: [], text: 'Hit it.' },
@@ -56,5 +69,26 @@ describe('itemOf: the values a palette button is drawn from', () => {
       null,
     );
     expect(more).toMatchObject({ needs: false, details: true });
+  });
+});
+
+describe('costWords: an action’s cost worded once while its amounts stay', () => {
+  it('says what describeCost says, and again when the amounts change', () => {
+    const def = { id: 'strike', name: 'Strike', kind: 'attack', cost: { marks: 3 }, tags: [], text: '' };
+    expect(costWords({ action: def, cost: { marks: 3 } })).toBe(describeCost({ marks: 3 }));
+    expect(costWords({ action: def, cost: { marks: 1 } })).toBe(describeCost({ marks: 1 }));
+    expect(costWords({ action: def, cost: { marks: 2, fatigue: 1 } })).toBe(
+      describeCost({ marks: 2, fatigue: 1 }),
+    );
+  });
+
+  it('an unchanged cost, asked again with a new object, is not worded again', () => {
+    const def = { id: 'dodge', name: 'Dodge', kind: 'defense', cost: { marks: 2 }, tags: [], text: '' };
+    costWords({ action: def, cost: { marks: 2 } });
+    const before = wordings.mock.calls.length;
+    expect(costWords({ action: def, cost: { marks: 2 } })).toBe('2 marks');
+    expect(wordings.mock.calls.length).toBe(before);
+    costWords({ action: def, cost: { marks: 4 } });
+    expect(wordings.mock.calls.length).toBe(before + 1);
   });
 });

@@ -1,6 +1,8 @@
 import { EncounterLog, isRejection, seededDice, view, viewLog } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
+import { EncounterStore, type StoreDeps } from '../store/encounter-store.js';
+import { endTurnPart } from './react.js';
 import { GO_ON, screenOf } from './screen.js';
 
 /** Issue 30 "Players": where the rules let a player end their turn, their page has the control. */
@@ -79,5 +81,38 @@ describe("a player's Next that leads to their own next action", () => {
       enc.execute({ type: 'next' }, { by: { role: 'player', combatants: ['kael'] } }),
     ).not.toHaveProperty('code');
     expect(enc.state.current).toBe('kael');
+  });
+});
+
+describe('"End my turn" worked out once per view for every part that asks', () => {
+  it('the button, the palette and the status line get the same answer from one dry run', () => {
+    const enc = EncounterLog.create(
+      { id: 'e', name: 'Tempo', ruleset: 'tempo', dice: seededDice(4) },
+      rulesets,
+    );
+    if (isRejection(enc)) throw new Error(enc.message);
+    for (const combatant of [
+      { id: 'ana', name: 'Ana', side: 'pc', hp: 20 },
+      { id: 'orc', name: 'Orc', side: 'npc', hp: 15 },
+    ])
+      expect(enc.execute({ type: 'add-combatant', combatant })).not.toHaveProperty('code');
+    expect(enc.execute({ type: 'start' })).not.toHaveProperty('code');
+    for (const [actor, action] of [
+      ['ana', 'mark'],
+      ['orc', 'move'],
+    ] as const)
+      expect(enc.execute({ type: 'plan', actor, action })).not.toHaveProperty('code');
+    expect(enc.execute({ type: 'next', skipPlanning: true })).not.toHaveProperty('code');
+    const rs = rulesets.tempo!;
+    const viewer = { role: 'player' as const, combatants: ['ana'] };
+    const store = new EncounterStore('e', 'tok', {} as StoreDeps);
+    const v = view(enc.state, viewer, rs, enc.everHidden);
+    const first = endTurnPart(store, v, viewer);
+    expect(first.end?.label).toBe('End my turn');
+    expect(endTurnPart(store, v, viewer), 'asked again for the same view').toBe(first);
+    // A change that leaves the answer as it was keeps it as the same object (nothing that shows it redraws).
+    expect(endTurnPart(store, view(enc.state, viewer, rs, enc.everHidden), viewer)).toBe(first);
+    expect(enc.execute({ type: 'next' }, { by: viewer })).not.toHaveProperty('code');
+    expect(endTurnPart(store, view(enc.state, viewer, rs, enc.everHidden), viewer).end).toBeNull();
   });
 });

@@ -1,8 +1,9 @@
 import type { AnyRuleset, EncounterView, Viewer } from '@roundkeeper/engine';
-import { useMemo } from 'react';
+import { useCallback } from 'react';
 import { rulesetOf } from '../model.js';
-import { useField } from '../store/react.js';
-import { useViewer } from './react.js';
+import type { EncounterSnapshot } from '../store/encounter-store.js';
+import { useEncounter, useStore } from '../store/react.js';
+import { endTurnPart, useViewer, viewerKey } from './react.js';
 import { asker, controlsOf, endTurnOf } from './screen.js';
 import { forViewer } from './words.js';
 
@@ -17,20 +18,30 @@ export function statusFor(
   view: EncounterView | null | undefined,
   viewer: Viewer,
   rs?: AnyRuleset,
+  end?: { label: string } | null,
 ): string {
   if (!view || !rs) return text;
-  const { ask } = asker(rs);
-  const controls = controlsOf(viewer, rs, [], endTurnOf(view, viewer, rs, ask));
-  return forViewer(text, controls);
+  const endTurn = end !== undefined ? end : endTurnOf(view, viewer, rs, asker(rs).ask);
+  return forViewer(text, controlsOf(viewer, rs, [], endTurn));
 }
 
-/** The status line's text for this page's viewer (see `statusFor`); '' when there is none. */
+/**
+ * The status line's text for this page's viewer (see `statusFor`); '' when there is none. Read from the
+ * store as a string, worked out once per change (`derive`), so the line is drawn again only when its
+ * words change, not on every change while a notice stands.
+ */
 export function useStatusText(): string {
-  const notice = useField('notice');
-  const view = useField('view');
+  const store = useStore();
   const viewer = useViewer();
-  return useMemo(
-    () => (notice ? statusFor(notice.text, view, viewer, view ? rulesetOf(view) : undefined) : ''),
-    [notice, view, viewer],
+  return useEncounter(
+    useCallback(
+      (s: EncounterSnapshot) =>
+        store.derive(`status:${viewerKey(viewer)}`, s, ({ notice, view }) => {
+          if (!notice) return '';
+          if (!view) return notice.text;
+          return statusFor(notice.text, view, viewer, rulesetOf(view), endTurnPart(store, view, viewer).end);
+        }),
+      [store, viewer],
+    ),
   );
 }

@@ -1,4 +1,4 @@
-import type { Command, EncounterView } from '@roundkeeper/engine';
+import type { Command } from '@roundkeeper/engine';
 import { memo } from 'react';
 import { useHeadline } from '../screen/react.js';
 import { useStatusText } from '../screen/status.js';
@@ -21,10 +21,13 @@ export function ScreenErrors({ errors }: { errors: readonly string[] }) {
 
 /**
  * The big "whose turn, which Mark" banner, from the screen model (`screen/`). When the clock already
- * names whose turn it is, the actor line is for screen readers only.
+ * names whose turn it is, the actor line is for screen readers only. It reads the store itself (no view
+ * passed down): a change that leaves its words as they were does not draw it.
  */
-export function Headline({ view, compact = false }: { view: EncounterView; compact?: boolean }) {
-  const { headline: h, errors } = useHeadline(view);
+export const Headline = memo(function Headline({ compact = false }: { compact?: boolean }) {
+  const read = useHeadline();
+  if (!read) return null;
+  const { headline: h, errors } = read;
   return (
     <section className={compact ? 'headline compact' : 'headline'} aria-live="polite" aria-label="Whose turn">
       <div className="headline-clock" data-testid="clock">
@@ -36,13 +39,14 @@ export function Headline({ view, compact = false }: { view: EncounterView; compa
       <ScreenErrors errors={errors} />
     </section>
   );
-}
+});
 
 /**
  * What the last command came to, from the page's store: a refusal with the rule's reason, or what was done,
- * worded for this viewer (a refusal never tells them to press a control they lack: screen/status.ts).
+ * worded for this viewer (a refusal never tells them to press a control they lack: screen/status.ts). It
+ * reads the store itself: the screens drawn again with a change leave it unless its words changed.
  */
-export function Status() {
+export const Status = memo(function Status() {
   const message = useField('notice');
   const said = useStatusText();
   return (
@@ -55,7 +59,7 @@ export function Status() {
       {said}
     </div>
   );
-}
+});
 
 export const ConnectionBadge = memo(function ConnectionBadge({ connected }: { connected: boolean }) {
   return (

@@ -21,6 +21,16 @@ export function readTurnLimit(): number {
   }
 }
 
+/**
+ * The limit as last read from storage: the timer asks on every render (every change of the fight), and
+ * storage is read again only when it says it changed (or when a part starts listening).
+ */
+let known: number | null = null;
+const current = (): number => {
+  known ??= readTurnLimit();
+  return known;
+};
+
 export function setTurnLimit(seconds: number): void {
   try {
     if (seconds > 0) localStorage.setItem(KEY, String(seconds));
@@ -28,24 +38,30 @@ export function setTurnLimit(seconds: number): void {
   } catch {
     // Storage disabled: the limit lasts as long as the page's notice does (nothing to keep it).
   }
+  known = null;
   window.dispatchEvent(new Event(CHANGED));
 }
 
 function subscribe(changed: () => void): () => void {
+  known = null;
+  const again = () => {
+    known = null;
+    changed();
+  };
   const onStorage = (e: StorageEvent) => {
-    if (e.key === KEY || e.key === null) changed();
+    if (e.key === KEY || e.key === null) again();
   };
   window.addEventListener('storage', onStorage);
-  window.addEventListener(CHANGED, changed);
+  window.addEventListener(CHANGED, again);
   return () => {
     window.removeEventListener('storage', onStorage);
-    window.removeEventListener(CHANGED, changed);
+    window.removeEventListener(CHANGED, again);
   };
 }
 
 /** The limit now, following changes made here or in another tab of this browser. */
 export function useTurnLimit(): number {
-  return useSyncExternalStore(subscribe, readTurnLimit, () => 0);
+  return useSyncExternalStore(subscribe, current, () => 0);
 }
 
 /** "No limit", "30 s", "1 min", "1 min 30 s". */

@@ -8,7 +8,7 @@ import {
   type ServerMessage,
 } from '@roundkeeper/engine';
 import { ApiFailure, type api, type EncounterMeta, errorMessage, type Role } from './api.js';
-import { backoff, mergeEntries, share } from './merge.js';
+import { backoff, mergeEntries, type Sharing, share } from './merge.js';
 import { loadRuleset } from './rulesets.js';
 import { SocketCommands } from './socket-commands.js';
 
@@ -368,19 +368,19 @@ export class EncounterStore {
    * the last one under `key` (`share`): a selector returning it gives the same value when nothing it shows
    * changed, so its component is not drawn again, with no comparator written by hand.
    */
-  keep<T>(key: string, next: T): T {
-    const shared = share(this.kept.get(key), next);
+  keep<T>(key: string, next: T, sharing: Sharing<T> = share): T {
+    const shared = sharing(this.kept.get(key), next);
     this.kept.set(key, shared);
     return shared;
   }
 
   /**
    * A part worked out of `input` (a card's model out of the view) once per input, however often a change
-   * asks for it; a new input's part is `keep`-shared with the last.
+   * asks for it; a new input's part is `keep`-shared with the last (`sharing`: `share` unless told).
    */
-  derive<I, T>(key: string, input: I, compute: (input: I) => T): T {
+  derive<I, T>(key: string, input: I, compute: (input: I) => T, sharing: Sharing<T> = share): T {
     if (this.inputs.has(key) && this.inputs.get(key) === input) return this.kept.get(key) as T;
-    const part = this.keep(key, compute(input));
+    const part = this.keep(key, compute(input), sharing);
     this.inputs.set(key, input);
     return part;
   }

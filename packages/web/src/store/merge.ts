@@ -21,6 +21,12 @@ export function backoff(attempt: number, random: () => number = Math.random): nu
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
+/** How a part worked out again is shared with its last value: `share`, or a part's own way. */
+export type Sharing<T> = (prev: unknown, next: T) => T;
+
+/** A part that is never shared (its objects are someone else's, the engine's, not to be written to). */
+export const fresh = <T>(_prev: unknown, next: T): T => next;
+
 /**
  * Structural sharing between the state shown and the next one the server sends: every part of `next`
  * that is deep-equal to the same part of `prev` is replaced by `prev`'s object, so unchanged combatants,

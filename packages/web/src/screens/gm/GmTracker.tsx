@@ -1,9 +1,7 @@
 import type { EncounterView, LogEntry } from '@roundkeeper/engine';
 import { lazy, memo, Suspense, useCallback, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
-import { CommandForm } from '../../commands/CommandForm.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
-import { GmQuick } from '../../gm-tools/GmQuick.js';
 import { groupLine, LaterLog } from '../../log/LogView.js';
 import { otherForms, roundOrder, rulesetOf } from '../../model.js';
 import { Palette } from '../../palette/Palette.js';
@@ -15,6 +13,7 @@ import { HelpOverlay } from '../help.js';
 import { useCardActions } from './card-actions.js';
 import { EndFight } from './EndFight.js';
 import type { Prompt } from './KeyPrompt.js';
+import { LaterTools } from './LaterTools.js';
 import { AddCombatant, HpShownForm, LaterDice, OptionsForm, Share, TimedEvents, TurnNow } from './lazy.js';
 import { useActorInView, useBarHeight } from './reach.js';
 import { useGmKeys } from './use-gm-keys.js';
@@ -129,7 +128,7 @@ export const GmTracker = memo(function GmTracker({
           {rs?.name ?? view.ruleset}
         </span>
         <ConnectionBadge connected={connected} />
-        <Headline view={view} compact />
+        <Headline compact />
         <div className="row grow-end">
           <button
             type="button"
@@ -223,8 +222,8 @@ export const GmTracker = memo(function GmTracker({
               {panelsOf(view, actor).map((p) => (
                 <PanelView key={`panel-${actor}-${p.title}`} view={view} panel={p} actor={actor} />
               ))}
-              <GmQuick view={view} c={c} actor={actor} />
-              {forms.length ? <CommandForm view={view} forms={forms} actor={actor} /> : null}
+              {/* The GM tools and the other commands follow in a render of their own (`LaterTools`). */}
+              <LaterTools view={view} actor={actor} forms={forms} />
             </>
           ) : null}
           <TimelineView view={view} highlight={actor} />

@@ -3,16 +3,16 @@ import { memo, useCallback, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
 import { npcNumbers } from '../../cards/hp-shown.js';
 import { StatusList } from '../../cards/StatusList.js';
-import { CommandForm } from '../../commands/CommandForm.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
 import { LaterLog } from '../../log/LogView.js';
-import { otherForms, rulesetOf } from '../../model.js';
+import { rulesetOf } from '../../model.js';
 import { Palette } from '../../palette/Palette.js';
 import { useEndTurn } from '../../screen/react.js';
 import type { EncounterSnapshot } from '../../store/encounter-store.js';
 import { useEncounter, useField, useRun } from '../../store/react.js';
 import { ConnectionBadge, Headline, ScreenErrors, Status } from '../chrome.js';
-import { FiredLine, OwnConditions, TimelineView, TurnTimer } from './lazy.js';
+import { formsBesides, LaterForms } from './LaterForms.js';
+import { FiredLine, TimelineView, TurnTimer } from './lazy.js';
 
 /**
  * The player's controller: phone-sized, only their own characters, live. What they can do comes first
@@ -40,8 +40,8 @@ export const Player = memo(function Player({
   const allowed = useField('allowed');
   const c = actor ? view.combatants[actor] : undefined;
   const panels = actor ? panelsOf(view, actor) : [];
-  const inPanels = new Set(panels.map((p) => p.command).filter((x) => x !== undefined));
-  const forms = useMemo(() => (rs ? otherForms(rs, true) : []), [rs]).filter((f) => !inPanels.has(f.type));
+  // The forms not already in a panel: the same list while the panels' commands are (a memoized part takes it).
+  const forms = rs ? formsBesides(rs, panels.map((p) => p.command ?? '').join('\n')) : [];
   // Next, as the rules word it for a player's own turn ("End my turn" unless they mean something else),
   // while the turn is theirs and the rules let them end it (the screen model's).
   const { end: endTurn, errors } = useEndTurn(view);
@@ -53,7 +53,7 @@ export const Player = memo(function Player({
         </h1>
         <ConnectionBadge connected={connected} />
       </header>
-      <Headline view={view} />
+      <Headline />
       <FiredLine entries={entries} />
       <TurnTimer view={view} entries={entries} mine={own} />
       <ScreenErrors errors={errors} />
@@ -88,15 +88,8 @@ export const Player = memo(function Player({
             <CombatantCard id={actor} gm={false} own selected current={actor === view.current} />
           </ul>
           <Sheet id={actor} />
-          {allowed.includes('add-effect') || allowed.includes('remove-effect') ? (
-            <OwnConditions
-              view={view}
-              actor={actor}
-              canAdd={allowed.includes('add-effect')}
-              canRemove={allowed.includes('remove-effect')}
-            />
-          ) : null}
-          {forms.length ? <CommandForm view={view} forms={forms} actor={actor} /> : null}
+          {/* Below the fold of a phone: own conditions and the other commands follow one render later. */}
+          <LaterForms view={view} actor={actor} forms={forms} allowed={allowed} />
         </>
       ) : (
         <p className="muted">No character of yours is in this encounter.</p>

@@ -34,7 +34,7 @@ export const TableView = memo(function TableView({
         </h1>
         <ConnectionBadge connected={connected} />
       </header>
-      <Headline view={view} />
+      <Headline />
       <TurnNow view={view} entries={entries} />
       {next.length ? (
         <p className="up-next" data-testid="up-next">
