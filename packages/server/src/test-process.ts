@@ -113,6 +113,8 @@ export class LiveClient {
   private waiters: Array<() => void> = [];
   readonly ws: WebSocket;
   closed: { code: number } | null = null;
+  /** Why the socket failed, if it did (the close that follows is in `closed`). */
+  error: Error | undefined;
 
   constructor(url: string) {
     this.ws = new WebSocket(url.replace(/^http/, 'ws'));
@@ -126,6 +128,11 @@ export class LiveClient {
       }
       this.messages.push(m);
       for (const w of this.waiters.splice(0)) w();
+    });
+    // A refused upgrade (a 404 for an id no route matches) is an 'error' and then a close: kept, not thrown
+    // as an uncaught exception into whichever test runs next.
+    this.ws.on('error', (err) => {
+      this.error = err;
     });
     this.ws.on('close', (code) => {
       this.closed = { code };

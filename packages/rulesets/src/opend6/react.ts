@@ -7,7 +7,7 @@ import { beginRound, lostAction, lostHappening, reachFirst, turnEntry } from './
 import type { Ctx } from './types.js';
 
 /** No consequence: one empty list for every event that causes none (most of them), never written to. */
-const NONE: AnyEvent[] = Object.freeze([]) as unknown as AnyEvent[];
+const NONE = Object.freeze([]) as readonly AnyEvent[] as AnyEvent[];
 
 /** Cascades: a round's turns once its initiative is known; late arrivals; the defeated leave the order. */
 export function react(ctx: Ctx, event: AnyEvent): AnyEvent[] {

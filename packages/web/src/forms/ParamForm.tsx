@@ -1,5 +1,5 @@
 import type { EncounterView, Param } from '@roundkeeper/engine';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { DurationField } from './DurationField.js';
 import { addRow, keyLabel, nameKey, type RawForm, removeRow, rowIds, rowParam, rowsKey } from './form.js';
 import { CheckOption, ChoiceOption, NumberOption } from './ParamChoices.js';
@@ -210,7 +210,7 @@ function RowsField({ p, k, ...shared }: FieldsProps & { p: Param; k: string }) {
   const helpId = useId();
   const errorId = useId();
   const full = p.max !== undefined && ids.length >= p.max;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (focus === null || !box.current) return;
     const row = box.current.querySelector(`[data-row="${CSS.escape(focus)}"]`);
     const target = row

@@ -1,5 +1,5 @@
 import type { EncounterView, Json, LegalAction } from '@roundkeeper/engine';
-import { useEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { payloadOf, type RawForm } from '../forms/form.js';
 import { ParamFields } from '../forms/ParamForm.js';
 import type { OpenForm } from './Palette.js';
@@ -20,7 +20,7 @@ export function ActionForm({
 }) {
   const [error, setError] = useState('');
   const ref = useRef<HTMLFormElement | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     ref.current?.querySelector<HTMLElement>('input, select')?.focus();
   }, []);
   const who = view.combatants[open.actor]?.name ?? open.actor;

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 
 export const SHORTCUTS: [string, string][] = [
   ['n', 'Next turn'],
@@ -20,8 +20,9 @@ export const SHORTCUTS: [string, string][] = [
 
 export function HelpDialog({ onClose }: { onClose: () => void }) {
   const close = useRef<HTMLButtonElement | null>(null);
-  // A modal dialog takes the focus when it opens, and gives it back when it closes.
-  useEffect(() => {
+  // A modal dialog takes the focus when it opens, and gives it back when it closes: in the commit (a layout
+  // effect), before the next keystroke can move the focus elsewhere (docs/web.md, "Runtime").
+  useLayoutEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     close.current?.focus();
     return () => before?.focus?.();

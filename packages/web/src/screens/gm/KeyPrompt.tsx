@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useLayoutEffect, useRef, useState } from 'react';
 import { useRun } from '../../store/react.js';
 
 /** What a GM's key asked about the selected combatant: how much damage or healing, or whether to remove. */
@@ -24,7 +24,7 @@ export function KeyPrompt({ prompt, onClose }: { prompt: Prompt; onClose: () => 
   const first = useRef<HTMLInputElement & HTMLButtonElement>(null);
   const titleId = useId();
   const amountId = useId();
-  useEffect(() => {
+  useLayoutEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     first.current?.focus();
     return () => before?.focus?.();
