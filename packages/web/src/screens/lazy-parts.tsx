@@ -7,9 +7,8 @@ import {
   Suspense,
   useEffect,
 } from 'react';
-import type { EncounterSnapshot } from '../store/encounter-store.js';
 import { useStore } from '../store/react.js';
-import { isLoadFailure } from './Failed.js';
+import { isLoadFailure } from './load-failure.js';
 
 /**
  * What a part is called in the box that says it could not be loaded, by the name of its chunk (the build
@@ -81,8 +80,6 @@ function reloadable<P>(load: () => Promise<ComponentType<P>>) {
   };
 }
 
-const live = (s: EncounterSnapshot) => s.connected && !s.reconnecting;
-
 /**
  * In a failed part's place: what could not be loaded and Retry; tried again by itself when the page's
  * store is live again after a reconnect. A retry that failed where the server no longer has the chunk
@@ -92,11 +89,12 @@ const live = (s: EncounterSnapshot) => s.connected && !s.reconnecting;
 function PartFailed({ error, tries, retry }: { error: unknown; tries: number; retry: () => void }) {
   const store = useStore();
   useEffect(() => {
-    let was = live(store.getSnapshot());
+    // Live again after a reconnect (not the page's first connection): the network is back.
+    let away = store.getSnapshot().reconnecting;
     return store.subscribe(() => {
-      const now = live(store.getSnapshot());
-      if (now && !was) retry();
-      was = now;
+      const s = store.getSnapshot();
+      if (away && s.connected && !s.reconnecting) retry();
+      away = s.reconnecting;
     });
   }, [store, retry]);
   useEffect(() => {
