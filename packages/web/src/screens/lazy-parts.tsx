@@ -46,8 +46,8 @@ export function chunkUrl(error: unknown): string | undefined {
 export function partName(error: unknown): string {
   const url = chunkUrl(error);
   const file = url ? (new URL(url).pathname.split('/').pop() ?? '') : '';
-  // `Name-hash.js`: the hash is the build's, after the last dash.
-  const name = file.replace(/-[\w]+\.m?js$/, '');
+  // `Name-hash.js`: the build's hash is 8 characters, a dash among them maybe (`KeyPrompt-UiIp-JUZ.js`).
+  const name = file.replace(/-[\w-]{8}\.m?js$/, '');
   return PART_NAMES[name] ?? 'This part of the page';
 }
 
