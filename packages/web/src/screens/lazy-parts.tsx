@@ -87,6 +87,7 @@ function reloadable<P>(load: () => Promise<ComponentType<P>>) {
  * the only way to the new names.
  */
 function PartFailed({ error, tries, retry }: { error: unknown; tries: number; retry: () => void }) {
+  // Every part is drawn inside an encounter's page (the home page's lazy fields use React's own `lazy`).
   const store = useStore();
   useEffect(() => {
     // Live again after a reconnect (not the page's first connection): the network is back.
