@@ -12,7 +12,7 @@ export const TimelineLegend = memo(function TimelineLegend() {
     <ul className="timeline-legend" aria-label="Legend">
       {LEGEND.map((e) => (
         <li key={e.label}>
-          <svg viewBox="0 0 14 12" width="14" height="12" aria-hidden="true">
+          <svg className="swatch" viewBox="0 0 14 12" width="14" height="12" aria-hidden="true">
             {svgElement(e.swatch)}
           </svg>
           {e.label}
