@@ -1,6 +1,7 @@
 import type { EncounterView } from '@roundkeeper/engine';
-import { lazy, memo, Suspense, useId, useMemo, useState } from 'react';
+import { memo, Suspense, useId, useMemo, useState } from 'react';
 import { expandCombatants, rulesetOf } from '../model.js';
+import { lazy } from '../screens/lazy-parts.js';
 import type { Creature } from '../store/api.js';
 import { useStore } from '../store/react.js';
 import {

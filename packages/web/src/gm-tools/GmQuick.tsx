@@ -1,8 +1,9 @@
 import type { Combatant, Command, EncounterView } from '@roundkeeper/engine';
-import { lazy, memo, Suspense, useCallback, useId, useState } from 'react';
+import { memo, Suspense, useCallback, useId, useState } from 'react';
 import { DurationField, StableInput } from '../forms/DurationField.js';
 import { durationOf, type RawForm } from '../forms/form.js';
 import { conditionsOf } from '../model.js';
+import { lazy } from '../screens/lazy-parts.js';
 import { useRun, useStore } from '../store/react.js';
 
 // The editor loads when "Edit or remove" is first opened.

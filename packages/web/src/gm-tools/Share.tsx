@@ -1,5 +1,6 @@
 import type { EncounterView } from '@roundkeeper/engine';
-import { lazy, memo, Suspense, useState } from 'react';
+import { memo, Suspense, useState } from 'react';
+import { lazy } from '../screens/lazy-parts.js';
 import { api, type EncounterLinks, errorMessage, type LinkName } from '../store/api.js';
 import { forgetLink } from '../store/storage.js';
 import { downloadText } from '../timeline/export.js';

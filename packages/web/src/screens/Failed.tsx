@@ -1,12 +1,5 @@
 import { Component, type ReactNode } from 'react';
-
-/** A part of the app that could not be fetched (a dropped connection, or a new version deployed since). */
-export function isLoadFailure(error: unknown): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  return /dynamically imported module|Importing a module script failed|error loading dynamically|Unable to preload/i.test(
-    message,
-  );
-}
+import { isLoadFailure } from './load-failure.js';
 
 /** What the page says instead of itself when it cannot be shown: why, and what to do. */
 export function FailedPage({ error }: { error: unknown }) {

@@ -7,6 +7,7 @@ import { asker } from '../screen/screen.js';
 import { roundsShown, timelineSeenBy } from '../screen/timeline.js';
 import { ScreenErrors } from '../screens/chrome.js';
 import { downloadText, exportPng } from './export.js';
+import { TimelineLegend } from './Legend.js';
 import { useNearScreen } from './near.js';
 import { SvgPiece, sharedPiece } from './svg-react.js';
 import { describeTimeline, piecesSvg, SVG_FONT, timelinePieces } from './timeline-svg.js';
@@ -31,10 +32,16 @@ export function drawTimeline(
   highlight: string | null | undefined,
   maxRounds: number,
   title: string,
+  legend = true,
 ) {
   // The blocks shown start at the moment's round: a carry-over never leaves only the next round shown.
   const shown = roundsShown(t, maxRounds) ?? t;
-  return timelinePieces(shown, { maxRounds: shown.rounds.length, highlight: highlight ?? null, title });
+  return timelinePieces(shown, {
+    maxRounds: shown.rounds.length,
+    highlight: highlight ?? null,
+    title,
+    legend,
+  });
 }
 
 /** The timeline picture, with export buttons. */
@@ -71,7 +78,7 @@ export const TimelineView = memo(function TimelineView({
   const pic = useMemo(() => {
     const s = timelineSeenBy(t, viewer, viewNames(shown.view), numbers);
     if (!s) return null;
-    const drawn = drawTimeline(s, shown.highlight, maxRounds, title);
+    const drawn = drawTimeline(s, shown.highlight, maxRounds, title, false);
     return { ...drawn, pieces: drawn.pieces.map(sharedPiece) };
   }, [t, shown.view, shown.highlight, maxRounds, title, viewer, numbers]);
   // What it is read as follows every change, drawn or not, one render later (as the log does); what it
@@ -138,6 +145,7 @@ export const TimelineView = memo(function TimelineView({
           ))}
         </svg>
       </section>
+      <TimelineLegend />
     </section>
   );
 });

@@ -16,6 +16,8 @@ export interface TimelineSvgOptions {
   highlight?: string | null;
   /** Title read by screen readers and shown in exported files. */
   title?: string;
+  /** Draw the legend in the picture (the exported file); false where the page lists it apart. Default: true. */
+  legend?: boolean;
 }
 
 export const SPAN_COLORS: Record<string, string> = {

@@ -56,7 +56,8 @@ export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): Time
   const lanes = t.lanes;
   const width = Math.max(700, PAD * 2 + LABEL_W + cols.length * cell);
   const blockH = HEAD_H + Math.max(1, lanes.length) * ROW_H + 8;
-  const legendH = 26;
+  // The legend wraps into rows within the picture (none where the page shows it as a list of its own).
+  const legendH = opts.legend === false ? 0 : 26 + (legendRows(width - PAD * 2).length - 1) * LEGEND_ROW;
   const height = PAD * 2 + rounds.length * (blockH + ROUND_GAP) + legendH;
   const index = new Map(cols.map((c, i) => [c, i]));
   const x = (pos: number): number => {
@@ -191,7 +192,7 @@ export function timelinePieces(t: Timeline, opts: TimelineSvgOptions = {}): Time
     }
     y += blockH + ROUND_GAP;
   }
-  pieces.push(legend(PAD, height - PAD - 12));
+  if (opts.legend !== false) pieces.push(legend(PAD, y + 14, width - PAD * 2));
   return {
     width,
     height,
@@ -220,40 +221,27 @@ export function piecesSvg(p: TimelinePieces): string {
   ].join('');
 }
 
-/** The legend by its position: the same on every redraw, built once. */
-const legends = new Map<string, TimelinePiece>();
-
-function legend(x0: number, y: number): TimelinePiece {
-  const key = `${x0},${y}`;
-  let drawn = legends.get(key);
-  if (drawn === undefined) {
-    drawn = piece('legend', [legendAt(x0, y)]);
-    if (legends.size > 64) legends.clear();
-    legends.set(key, drawn);
-  }
-  return drawn;
-}
-
-function legendAt(x0: number, y: number): SvgEl {
-  const items: [string, string][] = [
-    ['action', 'action'],
-    ['move', 'move'],
-    ['spell', 'spell / carry-over'],
-    ['delay', 'delay'],
-  ];
-  let x = x0;
-  const out: SvgEl[] = [];
-  for (const [kind, label] of items) {
-    out.push(
-      el('rect', { x, y: y - 9, width: 14, height: 10, rx: 2, fill: SPAN_COLORS[kind]! }),
-      el('text', { x: x + 18, y }, label),
-    );
-    x += 32 + Math.round(label.length * 6.2);
-  }
-  out.push(
-    el('rect', {
-      x,
-      y: y - 9,
+/**
+ * The legend's entries: a swatch drawn in a 14×12 box at the origin, and its words. The picture lays them
+ * out in rows within its width (`legendAt`); the page shows them as a list that wraps (`timeline/Legend.tsx`).
+ */
+export const LEGEND: readonly { label: string; swatch: SvgEl }[] = [
+  ...(
+    [
+      ['action', 'action'],
+      ['move', 'move'],
+      ['spell', 'spell / carry-over'],
+      ['delay', 'delay'],
+    ] as const
+  ).map(([kind, label]) => ({
+    label,
+    swatch: el('rect', { x: 0, y: 1, width: 14, height: 10, rx: 2, fill: SPAN_COLORS[kind]! }),
+  })),
+  {
+    label: 'planned',
+    swatch: el('rect', {
+      x: 0,
+      y: 1,
       width: 14,
       height: 10,
       rx: 2,
@@ -262,21 +250,71 @@ function legendAt(x0: number, y: number): SvgEl {
       stroke: '#9aa8c0',
       'stroke-dasharray': '3 2',
     }),
-    el('text', { x: x + 18, y }, 'planned'),
-  );
-  x += 80;
-  for (const [kind, label] of [
-    ['attack', 'attack'],
-    ['resolve', 'resolves'],
-    ['effect', 'effect'],
-    ['expire', 'expires'],
-    ['turn', 'turn'],
-  ] as const) {
-    out.push(
-      markerShape({ round: 0, at: 0, kind, label }, x + 6, y - 4),
-      el('text', { x: x + 16, y }, label),
-    );
-    x += 28 + label.length * 6;
+  },
+  ...(
+    [
+      ['attack', 'attack'],
+      ['resolve', 'resolves'],
+      ['effect', 'effect'],
+      ['expire', 'expires'],
+      ['turn', 'turn'],
+    ] as const
+  ).map(([kind, label]) => ({
+    label,
+    swatch: untitled(markerShape({ round: 0, at: 0, kind, label }, 6, 6)),
+  })),
+];
+
+/** A marker's shape without its title ("attack: attack"): the legend's words say it. */
+function untitled(e: SvgEl): SvgEl {
+  return { ...e, children: (e.children ?? []).filter((c) => typeof c === 'string' || c.tag !== 'title') };
+}
+
+/** A legend row's height, and the room an entry takes: its swatch, its words (11 px text), a gap. */
+const LEGEND_ROW = 16;
+const legendEntryW = (label: string) => 18 + Math.round(label.length * 6.2) + 14;
+
+/** The legend's rows within `width` (each entry whole on one row, as many per row as fit). */
+function legendRows(width: number): { label: string; swatch: SvgEl; x: number }[][] {
+  const rows: { label: string; swatch: SvgEl; x: number }[][] = [[]];
+  let x = 0;
+  for (const e of LEGEND) {
+    const w = legendEntryW(e.label);
+    if (x > 0 && x + w - 14 > width) {
+      rows.push([]);
+      x = 0;
+    }
+    rows[rows.length - 1]!.push({ ...e, x });
+    x += w;
+  }
+  return rows;
+}
+
+/** The legend by its position and width: the same on every redraw, built once. */
+const legends = new Map<string, TimelinePiece>();
+
+function legend(x0: number, y: number, width: number): TimelinePiece {
+  const key = `${x0},${y},${width}`;
+  let drawn = legends.get(key);
+  if (drawn === undefined) {
+    drawn = piece('legend', [legendAt(x0, y, width)]);
+    if (legends.size > 64) legends.clear();
+    legends.set(key, drawn);
+  }
+  return drawn;
+}
+
+/** The legend from its first row's baseline `y`, wrapped within `width` (a narrow picture's is never cut). */
+function legendAt(x0: number, y: number, width: number): SvgEl {
+  const out: SvgEl[] = [];
+  for (const [i, row] of legendRows(width).entries()) {
+    const base = y + i * LEGEND_ROW;
+    for (const e of row) {
+      out.push(
+        el('g', { transform: `translate(${x0 + e.x} ${base - 10})` }, e.swatch),
+        el('text', { x: x0 + e.x + 18, y: base }, e.label),
+      );
+    }
   }
   return el('g', { class: 'legend', 'font-size': 11, fill: '#c7cfdd' }, ...out);
 }

@@ -1,5 +1,5 @@
 import type { EncounterView, LogEntry } from '@roundkeeper/engine';
-import { lazy, memo, Suspense, useCallback, useMemo, useState } from 'react';
+import { memo, Suspense, useCallback, useMemo, useState } from 'react';
 import { CombatantCard } from '../../cards/CombatantCard.js';
 import { PanelView, panelsOf } from '../../commands/PanelView.js';
 import { groupLine, LaterLog } from '../../log/LogView.js';
@@ -10,6 +10,7 @@ import { useField, useLatest, useStore } from '../../store/react.js';
 import { TimelineView } from '../../timeline/TimelineView.js';
 import { ConnectionBadge, Headline, Status } from '../chrome.js';
 import { HelpOverlay } from '../help.js';
+import { lazy } from '../lazy-parts.js';
 import { useCardActions } from './card-actions.js';
 import { EndFight } from './EndFight.js';
 import type { Prompt } from './KeyPrompt.js';
