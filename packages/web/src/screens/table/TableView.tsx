@@ -46,7 +46,7 @@ export const TableView = memo(function TableView({
       <NextRound view={view} />
       <section className="panel" aria-label="Order">
         <h2>Order</h2>
-        <StatusList view={view} entries={entries} big numbers={numbers} />
+        <StatusList big numbers={numbers} />
       </section>
       <TimelineView view={view} exportable={false} fill maxRounds={1} numbers={numbers} />
     </main>
