@@ -176,6 +176,9 @@ describe('a change draws again only what it changed', () => {
       await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
       const seq = async () => Number(await page.locator('.encounter-page').getAttribute('data-seq'));
       const row = (id: string) => page.locator(`ol.order > li[data-combatant="${id}"] .order-status`);
+      // The parts in chunks of their own are drawn once loaded: the count starts after.
+      await expect.poll(() => page.getByTestId('next-round').count()).toBe(1);
+      await expect.poll(() => page.getByTestId('timeline').count()).toBe(1);
       await page.evaluate('window.__parts.splice(0)');
 
       // Damage to a PC (its HP is shown) whose turn it is not: the order and whose turn it is stay, so
@@ -186,7 +189,10 @@ describe('a change draws again only what it changed', () => {
       });
       await drawn(page, at + 1);
       await expect.poll(() => row('c3').textContent()).toContain('10/12');
-      expect(await partsRendered(page)).not.toContain('status-list');
+      const damaged = await partsRendered(page);
+      expect(damaged).not.toContain('status-list');
+      // Nor the next round's order, which reads its own slice too.
+      expect(damaged).not.toContain('next-round');
 
       // Next: whose turn it is changes, and the list is drawn.
       at = await seq();

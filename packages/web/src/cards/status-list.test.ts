@@ -2,6 +2,8 @@ import { EncounterLog, isRejection, seededDice, view } from '@roundkeeper/engine
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
 import { EncounterStore } from '../store/encounter-store.js';
+import { nextRoundOf } from '../screens/NextRound.js';
+import { firedOf } from '../timeline/FiredLine.js';
 import { statusOrderOf } from './StatusList.js';
 
 const store = () =>
@@ -37,7 +39,7 @@ const snapshot = (enc: EncounterLog) =>
     JSON.stringify({ view: view(enc.state, { role: 'gm' }, rulesets.classic!), entries: enc.entries }),
   );
 
-describe("the status list's own slice of the store", () => {
+describe('the own slices of the status list, the next round and the fired line', () => {
   it('is the same object after a change that moves no one and passes no turn, a new one when the turn passes', () => {
     const enc = running();
     const s = store();
@@ -52,5 +54,21 @@ describe("the status list's own slice of the store", () => {
     const after = statusOrderOf(s, snapshot(enc));
     expect(after).not.toBe(before);
     expect(after?.current).toBe('orc');
+  });
+
+  it('the next round and the fired lines are the same objects after a change that leaves them', () => {
+    const enc = running();
+    const s = store();
+    const first = snapshot(enc);
+    const round = nextRoundOf(s, first);
+    const fired = firedOf(s, first);
+    expect(round).toEqual(['Ana', 'Orc', 'Bren']);
+    expect(fired).toEqual([]);
+    const hurt = enc.execute({ type: 'damage', combatant: 'orc', amount: 2 });
+    if (isRejection(hurt)) throw new Error(hurt.message);
+    const second = snapshot(enc);
+    expect(second.view).not.toBe(first.view);
+    expect(nextRoundOf(s, second)).toBe(round);
+    expect(firedOf(s, second)).toBe(fired);
   });
 });

@@ -54,7 +54,7 @@ export const Player = memo(function Player({
         <ConnectionBadge connected={connected} />
       </header>
       <Headline />
-      <FiredLine entries={entries} />
+      <FiredLine />
       <TurnTimer view={view} entries={entries} mine={own} />
       <ScreenErrors errors={errors} />
       <Status />

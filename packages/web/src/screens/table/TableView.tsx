@@ -43,7 +43,7 @@ export const TableView = memo(function TableView({
           {`Next: ${next.map((id) => isolated(view.combatants[id]!.name)).join(', ')}`}
         </p>
       ) : null}
-      <NextRound view={view} />
+      <NextRound />
       <section className="panel" aria-label="Order">
         <h2>Order</h2>
         <StatusList big numbers={numbers} />
