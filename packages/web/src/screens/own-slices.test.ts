@@ -1,10 +1,10 @@
 import { EncounterLog, isRejection, seededDice, view } from '@roundkeeper/engine';
 import { rulesets } from '@roundkeeper/rulesets';
 import { describe, expect, it } from 'vitest';
+import { statusOrderOf } from '../cards/StatusList.js';
 import { EncounterStore } from '../store/encounter-store.js';
-import { nextRoundOf } from '../screens/NextRound.js';
 import { firedOf } from '../timeline/FiredLine.js';
-import { statusOrderOf } from './StatusList.js';
+import { nextRoundOf } from './NextRound.js';
 
 const store = () =>
   new EncounterStore('e', 'tok', {
