@@ -50,7 +50,7 @@ const COUNT_RENDERS = `(() => {
   };
 })();`;
 
-async function twelve(): Promise<{ id: string; gm: string }> {
+async function twelve(): Promise<{ id: string; gm: string; table: string }> {
   const combatants = Array.from({ length: 12 }, (_, i) => ({
     id: `c${i + 1}`,
     name: `Fighter ${i + 1}`,
@@ -62,12 +62,12 @@ async function twelve(): Promise<{ id: string; gm: string }> {
     ruleset: 'classic',
     seed: 5,
     combatants,
-  })) as { encounter: { id: string }; tokens: { gm: string } };
+  })) as { encounter: { id: string }; tokens: { gm: string; table: string } };
   const initiative = Object.fromEntries(combatants.map((c, i) => [c.id, 30 - i]));
   await api('POST', `/api/encounters/${r.encounter.id}/commands`, r.tokens.gm, {
     command: { type: 'start', initiative },
   });
-  return { id: r.encounter.id, gm: r.tokens.gm };
+  return { id: r.encounter.id, gm: r.tokens.gm, table: r.tokens.table };
 }
 
 /** The parts (by test id) rendered since the last call, each once, sorted. */
@@ -160,6 +160,48 @@ describe('a change draws again only what it changed', () => {
       expect(after).not.toContain('Whose turn');
       expect(after).not.toContain('status');
       expect(await cardsRendered(page)).toContain('c9');
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it("the table's status list is drawn when the order or whose turn it is changes, not with every change", async () => {
+    const e = await twelve();
+    const ctx = await env.browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    try {
+      const page = await ctx.newPage();
+      await page.addInitScript({ content: COUNT_RENDERS });
+      await page.goto(`${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.table)}`);
+      await drawn(page);
+      await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
+      const seq = async () => Number(await page.locator('.encounter-page').getAttribute('data-seq'));
+      const row = (id: string) => page.locator(`ol.order > li[data-combatant="${id}"] .order-status`);
+      // The parts in chunks of their own are drawn once loaded: the count starts after.
+      await expect.poll(() => page.getByTestId('next-round').count()).toBe(1);
+      await expect.poll(() => page.getByTestId('timeline').count()).toBe(1);
+      await page.evaluate('window.__parts.splice(0)');
+
+      // Damage to a PC (its HP is shown) whose turn it is not: the order and whose turn it is stay, so
+      // the list is not drawn (the screen around it is, with the new view).
+      let at = await seq();
+      await api('POST', `/api/encounters/${e.id}/commands`, e.gm, {
+        command: { type: 'damage', combatant: 'c3', amount: 2 },
+      });
+      await drawn(page, at + 1);
+      await expect.poll(() => row('c3').textContent()).toContain('10/12');
+      const damaged = await partsRendered(page);
+      expect(damaged).not.toContain('status-list');
+      // Nor the next round's order, which reads its own slice too.
+      expect(damaged).not.toContain('next-round');
+
+      // Next: whose turn it is changes, and the list is drawn.
+      at = await seq();
+      await api('POST', `/api/encounters/${e.id}/commands`, e.gm, { command: { type: 'next' } });
+      await drawn(page, at + 1);
+      await expect
+        .poll(() => page.locator('ol.order > li.current').getAttribute('data-combatant'))
+        .toBe('c2');
+      expect(await partsRendered(page)).toContain('status-list');
     } finally {
       await ctx.close();
     }

@@ -73,7 +73,7 @@ export const CardBody = memo(function CardBody({
     : {};
   return (
     <li
-      className={`card ${c.side}${selected ? ' selected' : ''}${current ? ' current' : ''}${c.active ? '' : ' out'}${over ? ' drop-here' : ''}`}
+      className={`card ${c.side}${selected ? ' selected' : ''}${current ? ' current' : ''}${c.active ? '' : ' out'}${over ? ' drop-here' : ''}${movable && onDrop ? ' movable' : ''}`}
       data-combatant={id}
       {...dropping}
     >

@@ -122,7 +122,7 @@ export const ActionItem = memo(function ActionItem(p: ActionItemProps) {
     ? (e: { currentTarget: HTMLElement }) => showReason(e, p.reasonOf(p.id))
     : undefined;
   return (
-    <li>
+    <li className={p.details ? 'has-more' : undefined}>
       <button
         type="button"
         className={p.enabled ? 'action' : 'action unavailable'}

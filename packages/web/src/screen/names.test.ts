@@ -1,7 +1,7 @@
 import type { Combatant, EncounterView, LogEntry } from '@roundkeeper/engine';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { namesOf } from './names.js';
+import { namesOf, namingsOf } from './names.js';
 
 const ids = ['a', 'b', 'c', 'd'];
 const nameArb = fc.constantFrom('Ana', 'Orc', 'Goblin', 'Bren');
@@ -57,5 +57,32 @@ describe('names read from a growing log', () => {
         expect(plain(namesOf(view, grown))).toEqual(plain(namesOf(view, whole)));
       }),
     );
+  });
+
+  it('the names of a view alone, asked between two changes, leave the log read where it ended', () => {
+    const log: LogEntry[] = Array.from(
+      { length: 40 },
+      (_, i) =>
+        ({
+          seq: i + 1,
+          group: i + 1,
+          event: { type: 'combatant/added', combatant: combatant(`c${i}`, `Fighter ${i}`) },
+        }) as unknown as LogEntry,
+    );
+    const first = log.slice(0, 39);
+    namingsOf(first);
+    // The legal actions and the timeline ask for the view's names alone (no log) on every change.
+    namesOf({ roster: [], combatants: {} }, []);
+    // The next change's log: the same entries and one more. Count the entries read out of it.
+    let read = 0;
+    const grown = new Proxy(log, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) read++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    expect(namingsOf(grown).map((n) => n.id)).toEqual(log.map((_, i) => `c${i}`));
+    // Its first and last entries already read are compared, then the one new entry is read (not 40).
+    expect(read).toBe(3);
   });
 });

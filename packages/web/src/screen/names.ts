@@ -66,7 +66,11 @@ type Naming = { id: string; name: string; added?: Combatant };
  */
 let lastRead: { entries: readonly LogEntry[]; namings: Naming[] } | null = null;
 const namingsRead = new WeakMap<readonly LogEntry[], Naming[]>();
+const NO_NAMINGS: Naming[] = [];
 export function namingsOf(entries: readonly LogEntry[]): Naming[] {
+  // No log (the names of a view alone, asked by the legal actions and the timeline on every change): it
+  // leaves the last log read where it was, or the next change's log would be read from its start.
+  if (entries.length === 0) return NO_NAMINGS;
   const known = namingsRead.get(entries);
   if (known) return known;
   const last = lastRead;

@@ -10,7 +10,7 @@ import { rulesetOf } from '../model.js';
 import type { EncounterSnapshot, EncounterStore } from '../store/encounter-store.js';
 import { fresh } from '../store/merge.js';
 import { useEncounter, useField, useStore } from '../store/react.js';
-import { describingState, namesFor, namesOf } from './names.js';
+import { describingState, namesFor, viewNames } from './names.js';
 import { asker, controlsOf, endTurnOf, type Headline, headlineOf } from './screen.js';
 import { type Controls, forViewer } from './words.js';
 
@@ -134,7 +134,7 @@ export function legalFor(
   const rs = rulesetOf(view);
   if (!rs || !view.combatants[actor]) return { legal: [], errors: [] };
   const { ask, errors } = asker(rs);
-  const state = describingState(view, namesOf(view, []));
+  const state = describingState(view, viewNames(view));
   const all = ask('the legal actions', () => legalActions(state, actor, { [rs.id]: rs }), []);
   const controls = controlsOf(viewer, rs, all, end);
   const legal = all.map((l) => (l.reason ? { ...l, reason: forViewer(l.reason, controls) } : l));

@@ -17,11 +17,22 @@ interface Press {
   has: boolean;
 }
 
+/** A viewer's labels, longest first (a label that starts another is tried after it), sorted once per controls. */
+const longestFirst = new WeakMap<Controls, string[]>();
+function labelsOf(controls: Controls): string[] {
+  let labels = longestFirst.get(controls);
+  if (!labels) {
+    labels = [...controls.labels].sort((a, b) => b.length - a.length);
+    longestFirst.set(controls, labels);
+  }
+  return labels;
+}
+
 /** Each "press X" of a sentence: X a control the viewer has (its whole label), or the word it names. */
 function presses(text: string, controls: Controls): Press[] {
-  const labels = [...controls.labels].sort((a, b) => b.length - a.length);
   const out: Press[] = [];
   for (const m of text.matchAll(PRESS)) {
+    const labels = labelsOf(controls);
     const rest = text.slice(m.index + m[0].length);
     const label = labels.find((l) => rest.startsWith(l) && !/^[\w-]/.test(rest.slice(l.length)));
     const control = label ?? NAMED.exec(rest)?.[0];

@@ -19,14 +19,14 @@ export function TurnNow({
 }) {
   return (
     <>
-      <FiredLine entries={entries} />
+      <FiredLine />
       {gm ? (
         <>
           <div className="turn-now">
             <TurnTimer view={view} entries={entries} gm />
             <TurnLimitPicker />
           </div>
-          <NextRound view={view} />
+          <NextRound />
         </>
       ) : (
         <TurnTimer view={view} entries={entries} />

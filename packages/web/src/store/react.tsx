@@ -103,3 +103,6 @@ export function useLatest(): () => { v: EncounterView; e: LogEntry[] } {
     return { v: view, e: entries };
   }, [getSnapshot]);
 }
+
+/** The props of a part that reads everything it shows from the store: none (its memo then always skips it). */
+export type NoProps = Record<string, never>;

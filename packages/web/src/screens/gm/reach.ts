@@ -38,7 +38,10 @@ export function useActorInView(acting: string | null) {
 /**
  * The top bar's height as the page lays it out, in `--tracker-bar` on the root: on a page that scrolls as
  * a whole (a tablet) the bar sticks at the top, and what sticks under it and where the focus scrolls to
- * are kept below it (styles.css). Returns the ref for the bar.
+ * are kept below it (styles.css). The root also carries the class `tracker-page` while the tracker is
+ * shown, which the stylesheet's rules for the root select instead of `html:has(main.tracker)` (a `:has()`
+ * on the root is asked again at every element a change inserts or removes anywhere in the page). Returns
+ * the ref for the bar.
  */
 export function useBarHeight() {
   const bar = useRef<HTMLElement | null>(null);
@@ -46,6 +49,7 @@ export function useBarHeight() {
     const el = bar.current;
     if (!el) return;
     const root = document.documentElement;
+    root.classList.add('tracker-page');
     const set = () => root.style.setProperty('--tracker-bar', `${el.getBoundingClientRect().height}px`);
     set();
     const watch = new ResizeObserver(set);
@@ -53,6 +57,7 @@ export function useBarHeight() {
     return () => {
       watch.disconnect();
       root.style.removeProperty('--tracker-bar');
+      root.classList.remove('tracker-page');
     };
   }, []);
   return bar;

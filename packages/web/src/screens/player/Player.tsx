@@ -54,7 +54,7 @@ export const Player = memo(function Player({
         <ConnectionBadge connected={connected} />
       </header>
       <Headline />
-      <FiredLine entries={entries} />
+      <FiredLine />
       <TurnTimer view={view} entries={entries} mine={own} />
       <ScreenErrors errors={errors} />
       <Status />
@@ -96,7 +96,7 @@ export const Player = memo(function Player({
       )}
       <section className="panel" aria-label="Everyone">
         <h2>Everyone</h2>
-        <StatusList view={view} entries={entries} numbers={npcNumbers(view, false)} />
+        <StatusList numbers={npcNumbers(view, false)} />
       </section>
       <TimelineView view={view} highlight={actor} exportable={false} maxRounds={1} />
       {/* The log follows a change in a second, interruptible render of its own, as on the GM's page: what

@@ -43,10 +43,10 @@ export const TableView = memo(function TableView({
           {`Next: ${next.map((id) => isolated(view.combatants[id]!.name)).join(', ')}`}
         </p>
       ) : null}
-      <NextRound view={view} />
+      <NextRound />
       <section className="panel" aria-label="Order">
         <h2>Order</h2>
-        <StatusList view={view} entries={entries} big numbers={numbers} />
+        <StatusList big numbers={numbers} />
       </section>
       <TimelineView view={view} exportable={false} fill maxRounds={1} numbers={numbers} />
     </main>
