@@ -311,6 +311,17 @@ describe('accessibility end to end', () => {
       await page.keyboard.press('Escape');
       await expect.poll(() => dialog.count()).toBe(0);
       expect(await page.evaluate(() => document.activeElement?.matches('button.action') ?? false)).toBe(true);
+
+      // The dialog takes the focus in the commit that draws it, before any frame: the runtime runs plain
+      // effects only after the next frame, by when a quick keystroke may have moved the focus elsewhere.
+      const focusedBeforeAFrame = await page.evaluate(async () => {
+        window.dispatchEvent(new KeyboardEvent('keydown', { key: '?', bubbles: true }));
+        for (let i = 0; i < 10; i++) await Promise.resolve();
+        return Boolean(document.activeElement?.closest('[role=dialog]'));
+      });
+      expect(focusedBeforeAFrame).toBe(true);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => dialog.count()).toBe(0);
     } finally {
       await ctx.close();
     }
