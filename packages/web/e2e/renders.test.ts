@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { apiOf, drawn, endToEnd } from './harness.js';
 
@@ -82,17 +82,26 @@ async function cardsRendered(page: Page): Promise<string[]> {
   return [...new Set(commits.flat())].sort();
 }
 
+/**
+ * Encounter `id`'s page opened with `token` in `ctx`, its renders counted from its first load, once live;
+ * `seq` reads the change the page shows.
+ */
+async function openCounted(ctx: BrowserContext, id: string, token: string) {
+  const page = await ctx.newPage();
+  await page.addInitScript({ content: COUNT_RENDERS });
+  await page.goto(`${env.server.url}/e/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`);
+  await drawn(page);
+  await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
+  const seq = async () => Number(await page.locator('.encounter-page').getAttribute('data-seq'));
+  return { page, seq };
+}
+
 describe('a change draws again only what it changed', () => {
   it('damage to one of twelve renders its card alone; a turn that passes, the two whose turn it was and is', async () => {
     const e = await twelve();
     const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 720 } });
     try {
-      const page = await ctx.newPage();
-      await page.addInitScript({ content: COUNT_RENDERS });
-      await page.goto(`${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.gm)}`);
-      await drawn(page);
-      await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
-      const seq = async () => Number(await page.locator('.encounter-page').getAttribute('data-seq'));
+      const { page, seq } = await openCounted(ctx, e.id, e.gm);
       // The first load drew every card: the count starts now.
       expect((await cardsRendered(page)).length).toBe(12);
 
@@ -122,12 +131,7 @@ describe('a change draws again only what it changed', () => {
     const e = await twelve();
     const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 720 } });
     try {
-      const page = await ctx.newPage();
-      await page.addInitScript({ content: COUNT_RENDERS });
-      await page.goto(`${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.gm)}`);
-      await drawn(page);
-      await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
-      const seq = async () => Number(await page.locator('.encounter-page').getAttribute('data-seq'));
+      const { page, seq } = await openCounted(ctx, e.id, e.gm);
       // The GM's own Next: the headline moves on and the status line says it was done.
       await page.evaluate('window.__parts.splice(0)');
       let at = await seq();
@@ -169,12 +173,7 @@ describe('a change draws again only what it changed', () => {
     const e = await twelve();
     const ctx = await env.browser.newContext({ viewport: { width: 1920, height: 1080 } });
     try {
-      const page = await ctx.newPage();
-      await page.addInitScript({ content: COUNT_RENDERS });
-      await page.goto(`${env.server.url}/e/${encodeURIComponent(e.id)}?token=${encodeURIComponent(e.table)}`);
-      await drawn(page);
-      await expect.poll(() => page.getByTestId('connection').textContent()).toBe('live');
-      const seq = async () => Number(await page.locator('.encounter-page').getAttribute('data-seq'));
+      const { page, seq } = await openCounted(ctx, e.id, e.table);
       const row = (id: string) => page.locator(`ol.order > li[data-combatant="${id}"] .order-status`);
       // The parts in chunks of their own are drawn once loaded: the count starts after.
       await expect.poll(() => page.getByTestId('next-round').count()).toBe(1);
